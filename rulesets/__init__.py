@@ -1,0 +1,1 @@
+"""Shipped rulesets (YAML), installed as the package data of ``skatcore_rulesets``."""

@@ -1,0 +1,76 @@
+"""Cards, their text notation (FORMATS §1) and card points.
+
+A card is a small int ``suit * 8 + rank`` with suits ``C S H D`` and ranks in
+null order ``A K Q J T 9 8 7``; a set of cards (a hand, a trick pile) is an int
+bitmask.  Both make the engine's tables plain tuples indexed by card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+from .errors import InputError
+
+SUITS = "CSHD"
+RANKS = "AKQJT987"
+SUIT_NAMES = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}
+RANK_POINTS = {"A": 11, "K": 4, "Q": 3, "J": 2, "T": 10, "9": 0, "8": 0, "7": 0}
+
+Card = int
+DECK: tuple[Card, ...] = tuple(range(32))
+FULL_MASK = (1 << 32) - 1
+
+CARD_NAMES: tuple[str, ...] = tuple(s + r for s in SUITS for r in RANKS)
+POINTS: tuple[int, ...] = tuple(RANK_POINTS[n[1]] for n in CARD_NAMES)
+SUIT_OF: tuple[str, ...] = tuple(n[0] for n in CARD_NAMES)
+RANK_OF: tuple[str, ...] = tuple(n[1] for n in CARD_NAMES)
+_BY_NAME = {n: i for i, n in enumerate(CARD_NAMES)}
+_SYMBOLS = {"♣": "C", "♠": "S", "♥": "H", "♦": "D", "♧": "C", "♤": "S", "♡": "H", "♢": "D"}
+
+
+def card(suit: str, rank: str) -> Card:
+    return _BY_NAME[suit + rank]
+
+
+def parse_card(text: object) -> Card:
+    """Parse ``CJ``, ``ht``, ``H10``, ``10♥`` or ``J♣`` into a card.
+
+    :raises InputError: with the expected notation when ``text`` is no card.
+    """
+    if isinstance(text, str):
+        t = text.strip().upper().replace("10", "T")
+        for sym, letter in _SYMBOLS.items():
+            t = t.replace(sym, letter) if sym in t else t
+        if len(t) == 2:
+            if t[0] in RANKS and t[1] in SUITS:  # symbol after rank: "J♣" -> "JC"
+                t = t[1] + t[0]
+            if t in _BY_NAME:
+                return _BY_NAME[t]
+    raise InputError(f"{text!r} is not a card (expected suit C/S/H/D + rank A K Q J T/10 9 8 7, e.g. CJ, HT)")
+
+
+def name(c: Card) -> str:
+    return CARD_NAMES[c]
+
+
+def names(cards: Iterable[Card]) -> list[str]:
+    return [CARD_NAMES[c] for c in cards]
+
+
+def mask_of(cards: Iterable[Card]) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_in(mask: int) -> Iterator[Card]:
+    """The cards of a bitmask, lowest id first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def points_of(mask: int) -> int:
+    return sum(POINTS[c] for c in cards_in(mask))

@@ -1,0 +1,455 @@
+"""One deal of Skat as a state machine: bidding, skat, declaration, play.
+
+``Deal.legal_actions()`` lists what the player to move may do and
+``Deal.apply(action)`` does it, raising :class:`InputError` for anything
+illegal.  Replaying a record, the ISS importer, bots and the terminal game all
+drive this one object, so it is the single source of what is legal.  It reads
+only :class:`~skatcore.rules.CompiledRules` tables, never a hook.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from enum import Enum
+from itertools import combinations
+
+from .cards import CARD_NAMES, POINTS, cards_in, mask_of, name, names
+from .errors import InputError
+from .model import FOREHAND, MIDDLEHAND, REARHAND, SEATS, Declaration, ScoreResult
+from .scoring import make_facts, passed_result
+
+
+class Phase(Enum):
+    BIDDING = "bidding"
+    SKAT = "skat"          # declarer: pick up the skat or play hand
+    DISCARD = "discard"    # declarer: put two cards away
+    DECLARE = "declare"    # declarer: name the contract and announcements
+    PLAY = "play"
+    DONE = "done"
+
+
+# -- actions -----------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Bid:
+    value: int
+
+    def __str__(self):
+        return str(self.value)
+
+
+@dataclass(frozen=True, slots=True)
+class Hold:
+    """"Yes": the answering player holds the value named."""
+
+    def __str__(self):
+        return "yes"
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    def __str__(self):
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class PickUp:
+    """The declarer takes the skat."""
+
+    def __str__(self):
+        return "pick up"
+
+
+@dataclass(frozen=True, slots=True)
+class PlayHand:
+    """The declarer leaves the skat untouched: a hand game."""
+
+    def __str__(self):
+        return "hand"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    cards: tuple[int, int]
+
+    def __str__(self):
+        return "discard " + " ".join(names(self.cards))
+
+
+@dataclass(frozen=True, slots=True)
+class Declare:
+    declaration: Declaration
+
+    def __str__(self):
+        d = self.declaration
+        return " ".join([d.game, *(["hand"] if d.hand else []), *sorted(d.announced)])
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    card: int
+
+    def __str__(self):
+        return name(self.card)
+
+
+@dataclass(frozen=True, slots=True)
+class Concede:
+    """A player gives up (RULES A7).  The deal ends when both defenders have
+    conceded (declarer takes the rest), or when the declarer concedes holding
+    9+ cards or with a defender's agreement (defenders take the rest)."""
+
+    seat: int
+
+    def __str__(self):
+        return f"{SEATS[self.seat]} concedes"
+
+
+Action = Bid | Hold | Pass | PickUp | PlayHand | Discard | Declare | Play | Concede
+
+HOLD, PASS, PICK_UP, PLAY_HAND = Hold(), Pass(), PickUp(), PlayHand()
+PLAYS = tuple(Play(c) for c in range(32))  # shared instances: no allocation per card
+
+
+def deal_cards(seed: int | random.Random | None = None) -> tuple[list[int], list[int]]:
+    """A uniformly random deal, packets 3-skat-4-3 (RULES A1).
+
+    :returns: ``(hands, skat)``: three 10-card lists (forehand, middlehand,
+        rearhand) and the two skat cards.
+    """
+    rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    deck = list(range(32))
+    rng.shuffle(deck)
+    hands: list[list[int]] = [[], [], []]
+    pos = 0
+    skat: list[int] = []
+    for size in (3, 4, 3):
+        for seat in range(3):
+            hands[seat] += deck[pos:pos + size]
+            pos += size
+        if size == 3 and not skat:
+            skat = deck[pos:pos + 2]
+            pos += 2
+    return hands, skat
+
+
+@dataclass
+class Trick:
+    leader: int
+    cards: list[int] = field(default_factory=list)
+    winner: int | None = None
+
+
+class Deal:
+    """A deal under compiled rules, from the first bid to the last trick."""
+
+    def __init__(self, rules, hands, skat):
+        hands = [list(h) for h in hands]
+        skat = list(skat)
+        _check_cards(hands, skat)
+        self.rules = rules
+        self.hands = [mask_of(h) for h in hands]
+        self.dealt = tuple(tuple(h) for h in hands)
+        self.skat = mask_of(skat)
+        self.original_skat = tuple(skat)
+        self.phase = Phase.BIDDING
+        self.history: list[tuple[int, Action]] = []
+        # bidding: part 1 middlehand asks forehand, part 2 rearhand asks the survivor
+        self.bid = 0
+        self.bidding_part = 1
+        self.asker, self.answerer = MIDDLEHAND, FOREHAND
+        self.awaiting_answer = False
+        self.declarer: int | None = None
+        self.declaration: Declaration | None = None
+        self.contract = None
+        self.table = None
+        self.picked_up = False
+        self.discard: tuple[int, ...] = ()
+        self.to_move: int | None = MIDDLEHAND
+        # play
+        self.tricks: list[Trick] = []
+        self.trick_points = [0, 0, 0]
+        self.tricks_won = [0, 0, 0]
+        self.conceded: set[int] = set()
+        self.concession_by: str | None = None  # "declarer" or "defenders"
+        self._result: ScoreResult | None = None
+
+    # -- queries -------------------------------------------------------------
+    @property
+    def done(self) -> bool:
+        return self.phase is Phase.DONE
+
+    @property
+    def thrown_in(self) -> bool:
+        return self.done and self.declarer is None
+
+    def hand_of(self, seat: int) -> list[int]:
+        return list(cards_in(self.hands[seat]))
+
+    def legal_actions(self) -> list[Action]:
+        """What the player to move may do now (concessions aside, see :class:`Concede`)."""
+        p = self.phase
+        if p is Phase.PLAY:
+            return [PLAYS[c] for c in cards_in(self._playable())]
+        if p is Phase.BIDDING:
+            if self.bidding_part == 3:
+                return [Bid(self.rules.min_bid), PASS]
+            if self.awaiting_answer:
+                return [HOLD, PASS]
+            return [*(Bid(v) for v in self.rules.ladder if v > self.bid), PASS]
+        if p is Phase.SKAT:
+            return [PICK_UP, PLAY_HAND]
+        if p is Phase.DISCARD:
+            return [Discard(pair) for pair in combinations(cards_in(self.hands[self.declarer]), 2)]
+        if p is Phase.DECLARE:
+            return [Declare(d) for d in self._declarations()]
+        return []
+
+    def _playable(self) -> int:
+        hand = self.hands[self.to_move]
+        trick = self.tricks[-1].cards
+        if not trick:
+            return hand
+        t = self.table
+        follow = hand & t.class_mask[t.follow[trick[0]]]
+        return follow or hand
+
+    def _declarations(self) -> list[Declaration]:
+        hand = not self.picked_up
+        out, seen = [], set()
+        for c in self.rules.declarable():
+            for (game, h, _announced), answer in self.rules.announcements.items():
+                if game != c.name or h != hand or isinstance(answer, str) or (game, answer) in seen:
+                    continue
+                if c.family == "null" and c.fixed.get((hand, "ouvert" in answer), 0) < self.bid:
+                    continue
+                seen.add((game, answer))
+                out.append(Declaration(game, hand, "schneider" in answer, "schwarz" in answer, "ouvert" in answer))
+        return out
+
+    # -- transitions ---------------------------------------------------------
+    def apply(self, action: Action) -> None:
+        """Perform ``action`` for the player to move; InputError if illegal."""
+        p = self.phase
+        if isinstance(action, Concede):
+            self._concede(action.seat)
+        elif p is Phase.PLAY and isinstance(action, Play):
+            self._play(action.card)
+        elif p is Phase.BIDDING and isinstance(action, (Bid, Hold, Pass)):
+            self._bid(action)
+        elif p is Phase.SKAT and isinstance(action, (PickUp, PlayHand)):
+            self.picked_up = isinstance(action, PickUp)
+            if self.picked_up:
+                self.hands[self.declarer] |= self.skat
+                self.skat = 0
+                self.phase = Phase.DISCARD
+            else:
+                self.phase = Phase.DECLARE
+        elif p is Phase.DISCARD and isinstance(action, Discard):
+            self._discard(action.cards)
+        elif p is Phase.DECLARE and isinstance(action, Declare):
+            self._declare(action.declaration)
+        else:
+            raise InputError(f"{action} is not possible now ({self._expected()})")
+        self.history.append((self.to_move if not isinstance(action, Concede) else action.seat, action))
+
+    def _expected(self) -> str:
+        if self.done:
+            return "the deal is over"
+        who = SEATS[self.to_move] if self.to_move is not None else "nobody"
+        return f"{who} to {self.phase.value}"
+
+    def _bid(self, action) -> None:
+        seat = self.to_move
+        if self.bidding_part == 3:  # forehand alone: play at the minimum bid or pass
+            if isinstance(action, Bid):
+                if action.value != self.rules.min_bid:
+                    raise InputError(f"forehand alone can only bid {self.rules.min_bid}, not {action.value}")
+                self.bid = action.value
+                self._bidding_won(FOREHAND)
+            elif isinstance(action, Pass):
+                self._all_passed()
+            else:
+                raise InputError("nobody has bid: forehand says a bid or passes")
+            return
+        if self.awaiting_answer:
+            if isinstance(action, Bid):
+                raise InputError(f"{SEATS[seat]} must answer {self.bid} with yes or pass")
+            self.awaiting_answer = False
+            if isinstance(action, Pass):
+                self._part_over(survivor=self.asker)
+            else:
+                self.to_move = self.asker
+            return
+        if isinstance(action, Hold):
+            raise InputError(f"{SEATS[seat]} is asking: name a bid or pass")
+        if isinstance(action, Pass):
+            self._part_over(survivor=self.answerer)
+            return
+        v = action.value
+        if v not in self.rules.ladder:
+            raise InputError(f"{v} is not a game value on the bid ladder of {self.rules.name} (next: {_next_on(self.rules.ladder, v)})")
+        if v <= self.bid:
+            raise InputError(f"bid {v} must exceed {self.bid}")
+        self.bid = v
+        self.awaiting_answer = True
+        self.to_move = self.answerer
+
+    def _part_over(self, survivor: int) -> None:
+        if self.bidding_part == 1:
+            self.bidding_part = 2
+            self.asker, self.answerer = REARHAND, survivor
+            self.to_move = REARHAND
+        elif self.bid:
+            self._bidding_won(survivor)
+        else:  # nobody named a value: forehand may play at the minimum bid
+            self.bidding_part = 3
+            self.to_move = FOREHAND
+
+    def _bidding_won(self, seat: int) -> None:
+        self.declarer = seat
+        self.to_move = seat
+        self.phase = Phase.SKAT
+
+    def _all_passed(self) -> None:
+        if self.rules.all_pass == "throw_in":
+            self.phase = Phase.DONE
+            self.to_move = None
+            self._result = passed_result(self.rules)
+        else:  # a contract without declarer, e.g. Ramsch (variant plugins)
+            raise InputError(f"all-pass contract {self.rules.all_pass!r} is not playable yet")
+
+    def set_declarer(self, seat: int, bid: int) -> None:
+        """Skip the bidding (a record that gives only ``declarer`` and ``bid``)."""
+        if self.phase is not Phase.BIDDING or self.history:
+            raise InputError("the bidding has already started")
+        if bid not in self.rules.ladder:
+            raise InputError(f"{bid} is not a game value on the bid ladder of {self.rules.name} (next: {_next_on(self.rules.ladder, bid)})")
+        self.bid = bid
+        self._bidding_won(seat)
+
+    def _discard(self, cards) -> None:
+        cards = tuple(cards)
+        hand = self.hands[self.declarer]
+        if len(cards) != 2 or cards[0] == cards[1]:
+            raise InputError("discard exactly two different cards")
+        for c in cards:
+            if not hand >> c & 1:
+                raise InputError(f"cannot discard {name(c)}: {SEATS[self.declarer]} does not hold it")
+        self.discard = cards
+        self.skat = mask_of(cards)
+        self.hands[self.declarer] = hand & ~self.skat
+        self.phase = Phase.DECLARE
+
+    def _declare(self, d: Declaration) -> None:
+        if d.hand == self.picked_up:
+            raise InputError("a hand game cannot be declared after picking up the skat" if d.hand
+                             else "the skat was not picked up: declare a hand game")
+        self.declaration = self.rules.check_declaration(d, self.bid)
+        self.contract = self.rules.contract(d.game)
+        self.table = self.rules.tricks[d.game]
+        self.phase = Phase.PLAY
+        self.tricks.append(Trick(leader=FOREHAND))
+        self.to_move = FOREHAND
+
+    def _play(self, c: int) -> None:
+        seat = self.to_move
+        if not self.hands[seat] >> c & 1:
+            raise InputError(f"{SEATS[seat]} does not hold {name(c)}")
+        if not self._playable() >> c & 1:
+            t = self.table
+            led = self.tricks[-1].cards[0]
+            what = "trump" if t.follow[led] == 4 else f"{CARD_NAMES[led][0]} (suit of {name(led)})"
+            held = names(cards_in(self.hands[seat] & t.class_mask[t.follow[led]]))
+            raise InputError(f"{name(c)} does not follow {what} lead; {SEATS[seat]} holds {' '.join(held)}")
+        self.hands[seat] &= ~(1 << c)
+        trick = self.tricks[-1]
+        trick.cards.append(c)
+        if len(trick.cards) < 3:
+            self.to_move = (seat + 1) % 3
+            return
+        winner = (trick.leader + self.table.winner_index(trick.cards)) % 3
+        trick.winner = winner
+        self.tricks_won[winner] += 1
+        self.trick_points[winner] += POINTS[trick.cards[0]] + POINTS[trick.cards[1]] + POINTS[trick.cards[2]]
+        if len(self.tricks) == 10 or (self.contract.family == "null" and winner == self.declarer):
+            self._finish()
+        else:
+            self.tricks.append(Trick(leader=winner))
+            self.to_move = winner
+
+    def _concede(self, seat: int) -> None:
+        if self.phase is not Phase.PLAY:
+            raise InputError("conceding is possible only during play")
+        self.conceded.add(seat)
+        defenders = {0, 1, 2} - {self.declarer}
+        if defenders <= self.conceded:
+            self.concession_by = "defenders"
+        elif self.declarer in self.conceded and (
+            seat == self.declarer and self.hands[self.declarer].bit_count() >= 9 or self.conceded & defenders
+        ):
+            self.concession_by = "declarer"
+        if self.concession_by:
+            self._finish()
+
+    def _finish(self) -> None:
+        self.phase = Phase.DONE
+        self.to_move = None
+
+    # -- result ----------------------------------------------------------------
+    def facts(self):
+        """Facts of the finished declarer game (cards not yet played go to
+        the side that did not concede)."""
+        if not self.done or self.declarer is None:
+            raise InputError("the deal is not finished")
+        decl = self.declarer
+        points = self.trick_points[decl] + sum(POINTS[c] for c in cards_in(self.skat))
+        dtricks = self.tricks_won[decl]
+        ftricks = sum(self.tricks_won) - dtricks
+        remaining = sum(h.bit_count() for h in self.hands)
+        if self.concession_by and remaining:
+            rest_points = sum(POINTS[c] for h in self.hands for c in cards_in(h))
+            rest_points += sum(POINTS[c] for c in self.tricks[-1].cards if self.tricks[-1].winner is None)
+            rest_tricks = 10 - dtricks - ftricks
+            if self.concession_by == "defenders":
+                points, dtricks = points + rest_points, dtricks + rest_tricks
+            else:
+                ftricks += rest_tricks
+                if self.contract.family == "null":
+                    dtricks = max(dtricks, 1)  # a conceded null counts as lost
+        last = next((t for t in reversed(self.tricks) if t.winner is not None), None)
+        all_cards = mask_of(self.dealt[decl]) | mask_of(self.original_skat)
+        return make_facts(
+            self.rules, self.contract, self.declaration,
+            bid=self.bid, declarer=decl, matadors=self.table.matadors(all_cards),
+            declarer_points=points, declarer_tricks=dtricks, defender_tricks=ftricks,
+            last_trick=tuple(last.cards) if last else (), last_trick_winner=last.winner if last else None,
+        )
+
+    def result(self) -> ScoreResult:
+        """The score of the finished deal (a thrown-in deal scores 0)."""
+        if self._result is None:
+            self._result = self.rules.score(self.facts())
+        return self._result
+
+
+def _next_on(ladder, v) -> str:
+    higher = [x for x in ladder if x > v]
+    lower = [x for x in ladder if x < v]
+    near = [str(x) for x in (lower[-1:] + higher[:1])]
+    return " or ".join(near) if near else "none"
+
+
+def _check_cards(hands, skat) -> None:
+    if len(hands) != 3:
+        raise InputError(f"expected 3 hands, got {len(hands)}")
+    seen: dict[int, str] = {}
+    for where, cards, size in [*((SEATS[i], h, 10) for i, h in enumerate(hands)), ("skat", skat, 2)]:
+        if len(cards) != size:
+            raise InputError(f"{where} has {len(cards)} cards, expected {size}")
+        for c in cards:
+            if c in seen:
+                raise InputError(f"{name(c)} is dealt twice ({seen[c]} and {where})")
+            seen[c] = where

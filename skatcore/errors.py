@@ -1,0 +1,42 @@
+"""The one error type for bad input: it renders as one line, and the CLI exits 2."""
+
+from __future__ import annotations
+
+
+class InputError(Exception):
+    """Invalid input: a ruleset, deal record, card, bid or move.
+
+    ``source`` is the file (or other origin) and ``path`` the place inside it
+    (``game.discard[1]``); both are optional and added by outer layers through
+    :meth:`at`, so low-level code only says what was expected.
+    """
+
+    def __init__(self, message: str, *, source: str | None = None, path: str | None = None):
+        super().__init__(message)
+        self.message = message
+        self.source = source
+        self.path = path
+
+    def at(self, path: str | None = None, source: str | None = None) -> "InputError":
+        """Prefix a path (outer layers know the outer part) and set the source if unset."""
+        if path:
+            self.path = join_path(path, self.path) if self.path else path
+        if source and not self.source:
+            self.source = source
+        return self
+
+    def __str__(self) -> str:
+        parts = [p for p in (self.source, self.path) if p]
+        return ": ".join([*parts, self.message]).replace("\n", " ")
+
+
+def join_path(outer: str, inner: str) -> str:
+    return outer + inner if inner.startswith("[") else f"{outer}.{inner}"
+
+
+def json_path(parts) -> str:
+    """Render a jsonschema ``absolute_path`` as ``game.discard[1]``."""
+    out = ""
+    for p in parts:
+        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+    return out

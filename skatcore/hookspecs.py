@@ -1,0 +1,237 @@
+"""The rules questions skatcore asks its plugins.
+
+Every hook is called while a ruleset is *compiled* (:func:`skatcore.rules.compile_rules`),
+except the per-deal hooks under the last banner, which run once per finished
+deal.  The card-by-card engine never calls a hook: it reads the frozen tables
+built from these answers.
+
+Kinds:
+
+* **collected** - every plugin may contribute; the core merges the lists and
+  a duplicate name is an error naming both plugins.
+* **first result wins** (``firstresult=True``) - exactly one answer is used;
+  plugins registered later are asked first, so a house rule listed after
+  ``official`` overrides it.
+* every hook may be wrapped (``@hookimpl(wrapper=True)``) by a house rule
+  that adjusts another plugin's answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import pluggy
+
+from .model import CardOrder, Contract, GameFacts, MultiplierItem, ScoreResult, Thresholds, WinCondition
+
+PROJECT = "skat"
+hookspec = pluggy.HookspecMarker(PROJECT)
+hookimpl = pluggy.HookimplMarker(PROJECT)
+
+
+# ---------------------------------------------------------------------------
+# Contracts and declarations (collected)
+# ---------------------------------------------------------------------------
+
+
+@hookspec
+def skat_register_contracts() -> Iterable[Contract]:
+    """Contracts this plugin adds to the ruleset.
+
+    Collected: each contract name must come from one plugin only.
+
+    :returns: :class:`~skatcore.model.Contract` objects.
+
+    **Example**::
+
+        @hookimpl
+        def skat_register_contracts(self):
+            return [Contract("grand", "grand", base=20, label="grand")]
+    """
+
+
+@hookspec
+def skat_register_declarations() -> Mapping[str, dict]:
+    """Extra declarations a deal record may carry in ``game.declarations``.
+
+    Collected: each key must come from one plugin only.
+
+    :returns: mapping of declaration key to the JSON Schema of its value.
+
+    **Example**::
+
+        @hookimpl
+        def skat_register_declarations(self):
+            return {"spitze": {"type": "integer", "minimum": 0, "maximum": 3}}
+    """
+
+
+@hookspec
+def skat_multiplier_items() -> Iterable[MultiplierItem]:
+    """Items that make up the multiplier of a suit or grand game, in the order
+    they are counted ("with 2, game 3, hand 4 ...").
+
+    Collected; a wrapper may remove or replace items of other plugins (Texas
+    makes ``ouvert`` a doubling factor).  Called once at compile time; the
+    items' ``count`` functions run once per scored deal.
+
+    :returns: :class:`~skatcore.model.MultiplierItem` objects.
+
+    **Example**::
+
+        @hookimpl
+        def skat_multiplier_items(self):
+            return [MultiplierItem("rum", lambda f: int(f.declaration.declarations.get("rum", False)), "rum")]
+    """
+
+
+@hookspec
+def skat_win_conditions() -> Iterable[WinCondition]:
+    """Conditions a suit or grand declarer must all meet to win (61 points,
+    announced schneider/schwarz, Spitze ...).  Collected.
+
+    :returns: :class:`~skatcore.model.WinCondition` objects.
+
+    **Example**::
+
+        @hookimpl
+        def skat_win_conditions(self):
+            return [WinCondition("last_trick", lambda f: f.last_trick_winner == f.declarer, "lost the last trick")]
+    """
+
+
+# ---------------------------------------------------------------------------
+# Card order, bidding, thresholds (first result wins)
+# ---------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def skat_card_order(contract: Contract) -> CardOrder | None:
+    """Trumps and plain-suit ranking of ``contract``.
+
+    :param contract: a registered contract.
+    :returns: a :class:`~skatcore.model.CardOrder`, or ``None`` to let another
+        plugin answer.  First result wins.
+
+    **Example** (tens below queens in Ramsch)::
+
+        @hookimpl
+        def skat_card_order(self, contract):
+            if contract.family == "ramsch":
+                return CardOrder(("CJ", "SJ", "HJ", "DJ"), "AKQT987")
+    """
+
+
+@hookspec(firstresult=True)
+def skat_contract_values(contract: Contract, order: CardOrder) -> Iterable[int] | None:
+    """Every game value ``contract`` can reach; the bid ladder is the union
+    of these over all contracts, from the minimum bid up.
+
+    :param contract: a registered contract.
+    :param order: its card order (the number of trumps bounds the matadors).
+    :returns: the reachable values.  First result wins.
+
+    **Example**::
+
+        @hookimpl
+        def skat_contract_values(self, contract, order):
+            if contract.family == "null":
+                return contract.fixed.values()
+    """
+
+
+@hookspec(firstresult=True)
+def skat_min_bid() -> int | None:
+    """The lowest bid (official: 18).  First result wins.
+
+    **Example**::
+
+        @hookimpl
+        def skat_min_bid(self):
+            return 24
+    """
+
+
+@hookspec(firstresult=True)
+def skat_thresholds() -> Thresholds | None:
+    """Card-point thresholds for winning and schneider.  First result wins.
+
+    **Example** (Texas)::
+
+        @hookimpl
+        def skat_thresholds(self):
+            return Thresholds(win=61, schneider=91, out_of_schneider=31)
+    """
+
+
+@hookspec(firstresult=True)
+def skat_check_announcements(contract: Contract, hand: bool, announced: frozenset[str]) -> frozenset[str] | str | None:
+    """Whether ``announced`` (a subset of ``schneider``, ``schwarz``,
+    ``ouvert``) may be declared with ``contract`` as a hand or skat game.
+
+    Called at compile time for every combination, so the answer becomes a
+    table.  Return the announcements in force (with what they imply, e.g.
+    ouvert implies schneider and schwarz) or a string saying why it is refused.
+    First result wins.
+
+    **Example**::
+
+        @hookimpl
+        def skat_check_announcements(self, contract, hand, announced):
+            if announced and not hand:
+                return "announcements only in hand games"
+            return announced
+    """
+
+
+@hookspec(firstresult=True)
+def skat_lost_factor(contract: Contract, hand: bool) -> int | None:
+    """How many times its value a lost game costs (official: 2, hand games
+    included; pre-1999: 1 for hand games).  Called at compile time per
+    contract and hand/skat.  First result wins.
+
+    **Example**::
+
+        @hookimpl
+        def skat_lost_factor(self, contract, hand):
+            return 1 if hand else 2
+    """
+
+
+@hookspec(firstresult=True)
+def skat_all_pass() -> str | None:
+    """What happens when all three pass: ``"throw_in"`` (official) or the
+    name of a registered contract played without a declarer (``"ramsch"``).
+    First result wins.
+
+    **Example**::
+
+        @hookimpl
+        def skat_all_pass(self):
+            return "ramsch"
+    """
+
+
+# ---------------------------------------------------------------------------
+# Per deal (called once per finished deal, never per card)
+# ---------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def skat_sheet_entries(result: ScoreResult, facts: GameFacts) -> dict[int, int] | None:
+    """The score-sheet entries of a scored declarer game, by seat index
+    (0 forehand, 1 middlehand, 2 rearhand).
+
+    ``result`` already holds the game value and ``result.score``, the classic
+    entry for the declarer (``value`` won, ``-lost_factor x value`` lost).
+    Official scoring writes only the declarer's line.  Wrap this hook to
+    double entries (Kontra, Bock) or move other lines (Bierlachs, Danish
+    tournament settlement).  First result wins.
+
+    **Example** (Kontra doubles every entry)::
+
+        @hookimpl(wrapper=True)
+        def skat_sheet_entries(self, result, facts):
+            entries = yield
+            return {seat: 2 * v for seat, v in entries.items()}
+    """

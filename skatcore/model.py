@@ -1,0 +1,205 @@
+"""Plain data the hooks exchange with the core: contracts, card orders,
+multiplier items, thresholds, and the facts and result of a finished game."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+SEATS = ("forehand", "middlehand", "rearhand")
+FOREHAND, MIDDLEHAND, REARHAND = 0, 1, 2
+ANNOUNCEMENTS = ("schneider", "schwarz", "ouvert")
+
+
+def null_label(hand: bool, ouvert: bool) -> str:
+    """``null``, ``null hand``, ``null ouvert``, ``null ouvert hand``."""
+    return " ".join(["null", *(["ouvert"] if ouvert else []), *(["hand"] if hand else [])])
+
+
+@dataclass(frozen=True)
+class Contract:
+    """A game type a declarer can choose (or, like Ramsch, is played without one).
+
+    :param name: the ``game.type`` of a deal record (``clubs``, ``grand``, ``null``).
+    :param family: ``suit``, ``grand``, ``null`` or ``ramsch``: how tricks and
+        card points work.  Suit and grand games are won by card points and
+        valued base x multiplier; null games by taking no trick, at a fixed value.
+    :param trump: the trump suit letter of a suit game, else ``None``.
+    :param base: base value (suit and grand).
+    :param fixed: fixed values of a null-like contract keyed by
+        ``(hand, ouvert)``; a missing key means that form does not exist.
+    :param label: how the explanation line names it ("spades", "grand").
+    """
+
+    name: str
+    family: str
+    trump: str | None = None
+    base: int | None = None
+    fixed: Mapping[tuple[bool, bool], int] = field(default_factory=dict)
+    label: str = ""
+
+    def __post_init__(self):
+        object.__setattr__(self, "fixed", MappingProxyType(dict(self.fixed)))
+        if not self.label:
+            object.__setattr__(self, "label", self.name)
+
+    @property
+    def valued_by_multiplier(self) -> bool:
+        return self.base is not None
+
+
+@dataclass(frozen=True)
+class CardOrder:
+    """Trick-taking order of a contract.
+
+    :param trumps: trump cards from highest to lowest (``("CJ", "SJ", ...)``),
+        empty when there are no trumps.  Trumps form one suit to follow.
+    :param plain: ranks of the non-trump cards of every suit, highest first
+        (``"AT KQ987"`` as a string ``"ATKQ987"``).
+    """
+
+    trumps: tuple[str, ...]
+    plain: str
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """Card-point limits of suit and grand games (official: 61 / 90 / 31).
+
+    :param win: declarer points needed to win.
+    :param schneider: declarer points that make the defenders schneider.
+    :param out_of_schneider: declarer points that keep the declarer out of schneider.
+    """
+
+    win: int = 61
+    schneider: int = 90
+    out_of_schneider: int = 31
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """A contract as declared: what the declarer said before the first card."""
+
+    game: str
+    hand: bool = False
+    schneider: bool = False
+    schwarz: bool = False
+    ouvert: bool = False
+    declarations: Mapping[str, object] = field(default_factory=dict)
+
+    def __post_init__(self):
+        object.__setattr__(self, "declarations", MappingProxyType(dict(self.declarations)))
+
+    @property
+    def announced(self) -> frozenset[str]:
+        return frozenset(a for a in ANNOUNCEMENTS if getattr(self, a))
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """Everything known about a finished declarer game, for scoring.
+
+    ``matadors`` is signed: +N "with N", -N "without N", 0 for null.
+    Tricks are -1 when a summary record does not give them.  The schneider and
+    schwarz flags are derived by the core from the ruleset's thresholds:
+    ``defenders_schneider`` means the declarer reached the schneider line.
+    ``last_trick`` is the last trick's cards in play order (empty for a
+    summary record), ``last_trick_winner`` the seat that took it.
+    """
+
+    contract: Contract
+    declaration: Declaration
+    bid: int
+    declarer: int
+    matadors: int
+    declarer_points: int
+    declarer_tricks: int
+    defender_tricks: int
+    made_points: bool = False
+    defenders_schneider: bool = False
+    declarer_schneider: bool = False
+    defenders_schwarz: bool = False
+    declarer_schwarz: bool = False
+    last_trick: tuple[int, ...] = ()
+    last_trick_winner: int | None = None
+    seats: int = 3
+
+
+@dataclass(frozen=True)
+class MultiplierItem:
+    """One line of the multiplier ("with 2", "game", "hand", "schneider" ...).
+
+    :param name: unique key; a wrapper may replace an item by name.
+    :param count: ``facts -> int``, how much this item adds (0 = absent).
+        For matadors it is the number of matadors.
+    :param label: text for the explanation line, which adds the running
+        multiplier ("game 3"); a callable label gets the facts ("with"/"without").
+    :param factor: when true the item multiplies the running multiplier by
+        ``count`` instead of adding (Texas ouvert doubles).
+    """
+
+    name: str
+    count: Callable[[GameFacts], int]
+    label: str | Callable[[GameFacts], str]
+    factor: bool = False
+
+
+@dataclass(frozen=True)
+class WinCondition:
+    """A condition a suit or grand declarer must meet to win.
+
+    :param check: ``facts -> bool``.
+    :param reason: short text for the explanation when it fails, formatted
+        with ``facts`` (``"only {facts.declarer_points} card points"``).
+    """
+
+    name: str
+    check: Callable[[GameFacts], bool]
+    reason: str
+
+
+@dataclass
+class ScoreResult:
+    """The score of one deal (FORMATS §3).  ``score`` is the declarer's sheet
+    entry; ``scores`` maps every seat name to its entry."""
+
+    ruleset: str
+    game: str
+    declarer: int | None
+    bid: int | None
+    hand: bool
+    won: bool | None
+    overbid: bool
+    matadors: int | None
+    multiplier: int | None
+    value: int
+    score: int
+    scores: dict[str, int]
+    declarer_points: int | None
+    explanation: str
+    items: list[tuple[str, int]] = field(default_factory=list)
+    extra: dict[str, object] = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        mats = None
+        if self.matadors:
+            mats = {"with": self.matadors} if self.matadors > 0 else {"without": -self.matadors}
+        out = {
+            "ruleset": self.ruleset,
+            "declarer": SEATS[self.declarer] if self.declarer is not None else None,
+            "game": self.game,
+            "hand": self.hand,
+            "bid": self.bid,
+            "won": self.won,
+            "overbid": self.overbid,
+            "matadors": mats,
+            "multiplier": self.multiplier,
+            "value": self.value,
+            "score": self.score,
+            "scores": dict(self.scores),
+            "declarer_points": self.declarer_points,
+            "explanation": self.explanation,
+        }
+        out.update(self.extra)
+        return out

@@ -1,0 +1,202 @@
+"""Deal records (``format: skat-deal/1``, FORMATS §2): read, validate, score.
+
+A record with ``hands`` is replayed through :class:`~skatcore.deal.Deal`, so
+the state machine judges every bid, discard and card; a summary record (no
+``hands``/``play``) is scored from its ``outcome``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from .cards import parse_card
+from .deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Deal, Declare, Discard, Phase, deal_cards
+from .errors import InputError
+from .model import SEATS, Declaration, ScoreResult
+from .ruleset import load_schema, read_yaml, validate
+from .scoring import make_facts
+from .table import seating
+
+FORMAT = "skat-deal/1"
+_CALLS = {"yes": HOLD, "y": HOLD, "pass": PASS, "p": PASS}
+
+
+def read_record(path: str | Path) -> dict:
+    """Read a deal record (YAML or JSON) and validate its structure."""
+    source = str(path)
+    if source.endswith(".json"):
+        try:
+            doc = json.loads(Path(path).read_text("utf-8"))
+        except OSError as exc:
+            raise InputError(f"cannot read file ({exc.strerror})", source=source) from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise InputError(f"malformed JSON: {exc}", source=source) from None
+    else:
+        doc = read_yaml(path)
+    check_record(doc, source)
+    return doc
+
+
+def check_record(doc: Any, source: str) -> None:
+    if not isinstance(doc, dict):
+        raise InputError("expected a mapping (a skat-deal/1 record)", source=source)
+    if doc.get("format") != FORMAT:
+        raise InputError(f"expected format: {FORMAT}", source=source, path="format")
+    validate(doc, load_schema("deal.schema.json"), source)
+
+
+def _cards(values, path: str) -> list[int]:
+    out = []
+    for i, v in enumerate(values):
+        try:
+            out.append(parse_card(v))
+        except InputError as exc:
+            raise exc.at(f"{path}[{i}]") from None
+    return out
+
+
+def score_record(doc: dict, rules, source: str = "<record>") -> ScoreResult:
+    """Score a validated record under compiled ``rules``."""
+    try:
+        result = _score(doc, rules)
+    except InputError as exc:
+        raise exc.at(source=source) from None
+    if doc.get("players"):
+        names = doc["players"]
+        result.extra["players"] = {s: names[i] for s, i in seating(len(names), doc.get("dealer", 0)).items()}
+    return result
+
+
+def _score(doc: dict, rules) -> ScoreResult:
+    deal = _bidding(doc, rules)
+    if deal.thrown_in:
+        return deal.result()
+    if "game" not in doc:
+        raise InputError("a declared game needs `game`", path="game")
+    game = doc["game"]
+    try:
+        contract = rules.contract(game["type"])
+    except InputError as exc:
+        raise exc.at("game.type") from None
+    declaration = _declaration(game, rules, contract)
+    hands = doc.get("hands")
+    if hands is None:
+        return _score_summary(doc, rules, deal.declarer, deal.bid, contract, declaration)
+
+    if not declaration.hand:
+        deal.apply(PICK_UP)
+        if "discard" not in game:
+            raise InputError("the skat was picked up: give the 2 discarded cards", path="game.discard")
+        try:
+            deal.apply(Discard(tuple(_cards(game["discard"], "game.discard"))))
+        except InputError as exc:
+            raise exc.at(exc.path or "game.discard") from None
+    else:
+        deal.apply(PLAY_HAND)
+    try:
+        deal.apply(Declare(declaration))
+    except InputError as exc:
+        raise exc.at("game") from None
+    cards = _cards(doc.get("play", []), "play")
+    for i, c in enumerate(cards):
+        if deal.done:
+            raise InputError(f"the deal is already over after {i} cards", path=f"play[{i}]")
+        try:
+            deal.apply(PLAYS[c])
+        except InputError as exc:
+            raise exc.at(f"play[{i}]") from None
+    if deal.done:
+        return deal.result()
+    if "outcome" not in doc:
+        where = "play" if cards else "outcome"
+        raise InputError(f"the deal is not finished after {len(cards)} cards: give every card in play, or an outcome", path=where)
+    matadors = deal.table.matadors(sum(1 << c for c in (*deal.dealt[deal.declarer], *deal.original_skat)))
+    return _score_outcome(doc, rules, deal.declarer, deal.bid, contract, deal.declaration, matadors)
+
+
+def _bidding(doc: dict, rules) -> Deal:
+    """Replay the bidding (or take declarer + bid) in a Deal; with no hands
+    the cards of a fixed dummy deal stand in, since bidding never looks at them."""
+    if "hands" in doc:
+        hands = [_cards(doc["hands"][s], f"hands.{s}") for s in SEATS]
+        if "skat" not in doc:
+            raise InputError("hands are given: give the skat too", path="skat")
+        skat = _cards(doc["skat"], "skat")
+        try:
+            deal = Deal(rules, hands, skat)
+        except InputError as exc:
+            raise exc.at("hands") from None
+    else:
+        deal = Deal(rules, *deal_cards(0))
+    if "bidding" in doc:
+        for i, call in enumerate(doc["bidding"]):
+            if deal.phase is not Phase.BIDDING:
+                raise InputError("the bidding is already over", path=f"bidding[{i}]")
+            try:
+                deal.apply(Bid(call) if isinstance(call, int) else _CALLS[call])
+            except InputError as exc:
+                raise exc.at(f"bidding[{i}]") from None
+        if deal.phase is Phase.BIDDING:
+            raise InputError(f"the bidding is unfinished ({SEATS[deal.to_move]} to speak)", path="bidding")
+        for key, expected in (("declarer", SEATS[deal.declarer] if deal.declarer is not None else None), ("bid", deal.bid)):
+            if key in doc and doc[key] != expected:
+                raise InputError(f"{doc[key]!r} contradicts the bidding, which gives {expected!r}", path=key)
+        return deal
+    for key in ("declarer", "bid"):
+        if key not in doc:
+            raise InputError(f"give `{key}` (or the `bidding`)", path=key)
+    try:
+        deal.set_declarer(SEATS.index(doc["declarer"]), doc["bid"])
+    except InputError as exc:
+        raise exc.at("bid") from None
+    return deal
+
+
+def _declaration(game: dict, rules, contract) -> Declaration:
+    announced = frozenset(a for a in ("schneider", "schwarz", "ouvert") if game.get(a))
+    hand = game.get("hand", False)
+    # ouvert (and other announcements) imply a hand game where a skat game may not carry them
+    if "hand" not in game and announced and isinstance(rules.announcements.get((contract.name, False, announced)), str):
+        hand = True
+    return Declaration(contract.name, hand, "schneider" in announced, "schwarz" in announced, "ouvert" in announced,
+                       game.get("declarations", {}))
+
+
+def _score_summary(doc, rules, declarer, bid, contract, declaration) -> ScoreResult:
+    try:
+        declaration = rules.check_declaration(declaration, bid)
+    except InputError as exc:
+        raise exc.at("game") from None
+    mats = doc.get("outcome", {}).get("matadors")
+    matadors = 0
+    if contract.valued_by_multiplier:
+        if not mats:
+            raise InputError("give outcome.matadors (or the hands and skat)", path="outcome.matadors")
+        matadors = mats["with"] if "with" in mats else -mats["without"]
+        top = len(rules.tricks[contract.name].trumps)
+        if abs(matadors) > top:
+            raise InputError(f"{contract.name} has only {top} matadors", path="outcome.matadors")
+    return _score_outcome(doc, rules, declarer, bid, contract, declaration, matadors)
+
+
+def _score_outcome(doc, rules, declarer, bid, contract, declaration, matadors) -> ScoreResult:
+    outcome = doc.get("outcome")
+    if outcome is None:
+        raise InputError("without `play`, give the `outcome`", path="outcome")
+    tricks = outcome.get("declarer_tricks")
+    if contract.family == "null":
+        if tricks is None:
+            raise InputError("a null game needs outcome.declarer_tricks", path="outcome.declarer_tricks")
+        points = outcome.get("declarer_points", 0)
+    else:
+        if "declarer_points" not in outcome:
+            raise InputError("give outcome.declarer_points", path="outcome.declarer_points")
+        points = outcome["declarer_points"]
+        if tricks is not None and (tricks == 0 and points > 30 or tricks == 10 and points != 120):
+            raise InputError(f"{points} card points do not fit {tricks} tricks", path="outcome")
+    facts = make_facts(rules, contract, declaration, bid=bid, declarer=declarer, matadors=matadors,
+                       declarer_points=points, declarer_tricks=tricks,
+                       defender_tricks=None if tricks is None else 10 - tricks)
+    return rules.score(facts)

@@ -1,0 +1,303 @@
+"""Compile a ruleset into :class:`CompiledRules`: frozen tables and small
+functions built from the plugins' hook answers.  The engine reads only these.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+import pluggy
+
+from . import hookspecs
+from .cards import CARD_NAMES, SUITS, parse_card
+from .errors import InputError
+from .model import ANNOUNCEMENTS, CardOrder, Contract, Declaration, MultiplierItem, Thresholds, WinCondition, null_label
+from .ruleset import PluginSpec, Ruleset, load_ruleset, validate
+
+TRUMP = 4  # follow class of trumps; plain suits are 0..3 in SUITS order
+
+
+@dataclass(frozen=True)
+class TrickTable:
+    """Trick-taking of one contract as tuples indexed by card.
+
+    ``follow[c]`` is the class a card follows (0-3 its suit, 4 trump),
+    ``class_mask[k]`` the bitmask of class ``k``, ``strength[k][c]`` how
+    strongly card ``c`` competes in a trick led with class ``k`` (-1: it
+    cannot win it).  The trick goes to the highest strength.
+    """
+
+    order: CardOrder
+    follow: tuple[int, ...]
+    class_mask: tuple[int, ...]
+    strength: tuple[tuple[int, ...], ...]
+    trumps: tuple[int, ...]
+
+    @classmethod
+    def build(cls, order: CardOrder) -> "TrickTable":
+        trumps = tuple(parse_card(t) for t in order.trumps)
+        follow = [SUITS.index(name[0]) for name in CARD_NAMES]
+        power = [0] * 32
+        for i, c in enumerate(trumps):
+            follow[c] = TRUMP
+            power[c] = 100 + len(trumps) - i
+        for c, name in enumerate(CARD_NAMES):
+            if follow[c] != TRUMP:
+                power[c] = len(order.plain) - order.plain.index(name[1])
+        masks = [0] * 5
+        for c in range(32):
+            masks[follow[c]] |= 1 << c
+        strength = tuple(
+            tuple(power[c] if follow[c] in (led, TRUMP) else -1 for c in range(32)) for led in range(5)
+        )
+        return cls(order, tuple(follow), tuple(masks), strength, trumps)
+
+    def winner_index(self, trick: tuple[int, ...] | list[int]) -> int:
+        """Index (in play order) of the card that wins ``trick``."""
+        s = self.strength[self.follow[trick[0]]]
+        best = 0
+        for i in range(1, len(trick)):
+            if s[trick[i]] > s[trick[best]]:
+                best = i
+        return best
+
+    def matadors(self, cards_mask: int) -> int:
+        """Signed matadors of the declarer's cards incl. skat: +N with, -N without."""
+        if not self.trumps:
+            return 0
+        holds_top = bool(cards_mask >> self.trumps[0] & 1)
+        n = 0
+        for c in self.trumps:
+            if bool(cards_mask >> c & 1) != holds_top:
+                break
+            n += 1
+        return n if holds_top else -n
+
+
+@dataclass(frozen=True)
+class CompiledRules:
+    """A ruleset compiled to plain tables.  Immutable; share it freely."""
+
+    name: str
+    description: str
+    source: str
+    plugins: tuple[PluginSpec, ...]
+    contracts: Mapping[str, Contract]
+    tricks: Mapping[str, TrickTable]
+    values: Mapping[str, tuple[int, ...]]
+    ladder: tuple[int, ...]
+    min_bid: int
+    thresholds: Thresholds
+    announcements: Mapping[tuple[str, bool, frozenset], frozenset | str]
+    lost_factor: Mapping[tuple[str, bool], int]
+    multiplier_items: tuple[MultiplierItem, ...]
+    win_conditions: tuple[WinCondition, ...]
+    declarations: Mapping[str, dict]
+    all_pass: str
+    pm: pluggy.PluginManager
+
+    def contract(self, name: str) -> Contract:
+        try:
+            return self.contracts[name]
+        except KeyError:
+            raise InputError(
+                f"contract {name!r} does not exist in ruleset {self.name!r} (expected one of: {', '.join(self.contracts)})"
+            ) from None
+
+    def declarable(self) -> list[Contract]:
+        """Contracts a declarer may choose (Ramsch-like ones have no declarer)."""
+        return [c for c in self.contracts.values() if c.family != "ramsch"]
+
+    def check_declaration(self, d: Declaration, bid: int) -> Declaration:
+        """The declaration with the announcements in force (what they imply
+        added), or InputError if the ruleset does not allow it."""
+        for key, value in d.declarations.items():
+            if key not in self.declarations:
+                known = ", ".join(self.declarations) or "none in this ruleset"
+                raise InputError(f"unknown declaration {key!r} (expected one of: {known})", path=f"declarations.{key}")
+            validate(value, self.declarations[key], source="", prefix=f"declarations.{key}")
+        game, hand, announced = d.game, d.hand, d.announced
+        contract = self.contract(game)
+        answer = self.announcements.get((game, hand, announced))
+        if answer is None:
+            raise InputError(f"{game} cannot be declared here")
+        if isinstance(answer, str):
+            raise InputError(answer)
+        if contract.family == "null":
+            value = contract.fixed[(hand, "ouvert" in answer)]
+            if value < bid:
+                raise InputError(f"{null_label(hand, 'ouvert' in answer)} is worth {value}, below the bid {bid}")
+        return Declaration(game, hand, "schneider" in answer, "schwarz" in answer, "ouvert" in answer, d.declarations)
+
+    def score(self, facts):
+        from .scoring import score_game
+
+        return score_game(self, facts)
+
+
+# ---------------------------------------------------------------------------
+# Plugin manager
+# ---------------------------------------------------------------------------
+
+
+def make_plugin_manager(plugins: tuple[PluginSpec, ...], source: str) -> pluggy.PluginManager:
+    """One manager per ruleset, plugins registered as parametrised instances."""
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    for spec in plugins:
+        where = f"plugins.{spec.key}"
+        try:
+            # a class or factory gets its parameters; a module is the plugin itself
+            plugin = spec.factory if inspect.ismodule(spec.factory) else spec.factory(**spec.params)
+        except InputError as exc:
+            raise exc.at(where, source) from None
+        except Exception as exc:
+            raise InputError(f"plugin {spec.key!r} failed to start: {type(exc).__name__}: {exc}", source=source, path=where) from None
+        try:
+            pm.register(plugin, name=spec.key)
+        except pluggy.PluginValidationError as exc:
+            raise InputError(f"plugin {spec.key!r} is invalid: {exc}", source=source, path=where) from None
+    try:
+        pm.check_pending()
+    except pluggy.PluginValidationError as exc:
+        raise InputError(f"plugin {exc.plugin_name!r} implements an unknown hook: {exc}", source=source) from None
+    return pm
+
+
+class _HookCaller:
+    """Calls hooks for the compiler and turns a plugin's exception into a
+    one-line error naming the plugin and the ruleset."""
+
+    def __init__(self, pm: pluggy.PluginManager, source: str):
+        self.pm, self.source = pm, source
+
+    def __call__(self, hook: str, **kwargs):
+        try:
+            return getattr(self.pm.hook, hook)(**kwargs)
+        except InputError as exc:
+            raise exc.at(source=self.source) from None
+        except Exception as exc:
+            culprit = self._culprit(hook, kwargs)
+            raise InputError(f"plugin {culprit!r} failed in {hook}: {type(exc).__name__}: {exc}", source=self.source) from None
+
+    def _culprit(self, hook: str, kwargs) -> str:
+        for impl in getattr(self.pm.hook, hook).get_hookimpls():
+            if impl.hookwrapper or impl.wrapper:
+                continue
+            try:
+                impl.function(*[kwargs[a] for a in impl.argnames])
+            except Exception:
+                return impl.plugin_name
+        return "?"
+
+    def collect(self, hook: str, what: str, key=lambda x: x.name, **kwargs) -> dict[str, Any]:
+        """Merge a collected hook's lists; a name given twice names both plugins."""
+        merged: dict[str, Any] = {}
+        for chunk in self(hook, **kwargs):
+            items = chunk.items() if isinstance(chunk, Mapping) else ((key(x), x) for x in chunk)
+            for name, item in items:
+                if name in merged:
+                    owners = self._owners(hook, name, key)
+                    raise InputError(f"{what} {name!r} is defined twice, by plugins {' and '.join(map(repr, owners))} ({hook})", source=self.source)
+                merged[name] = item
+        return merged
+
+    def _owners(self, hook: str, name: str, key) -> list[str]:
+        owners = []
+        for impl in getattr(self.pm.hook, hook).get_hookimpls():
+            if impl.hookwrapper or impl.wrapper:
+                continue
+            chunk = impl.function() or ()
+            names = chunk.keys() if isinstance(chunk, Mapping) else [key(x) for x in chunk]
+            if name in names:
+                owners.append(impl.plugin_name)
+        return owners
+
+
+# ---------------------------------------------------------------------------
+# Compile
+# ---------------------------------------------------------------------------
+
+
+def compile_rules(ruleset: Ruleset) -> CompiledRules:
+    """Ask every hook once and freeze the answers into tables."""
+    src = ruleset.source
+    pm = make_plugin_manager(ruleset.plugins, src)
+    call = _HookCaller(pm, src)
+
+    contracts = call.collect("skat_register_contracts", "contract")
+    if not contracts:
+        raise InputError("no plugin registers any contract", source=src)
+
+    tricks, values = {}, {}
+    for c in contracts.values():
+        order = call("skat_card_order", contract=c)
+        if order is None:
+            raise InputError(f"no plugin gives the card order of contract {c.name!r}", source=src)
+        tricks[c.name] = TrickTable.build(order)
+        vals = call("skat_contract_values", contract=c, order=order)
+        values[c.name] = tuple(sorted(set(vals or ())))
+
+    min_bid = call("skat_min_bid") or min((v for vs in values.values() for v in vs), default=18)
+    ladder = tuple(sorted({v for c, vs in values.items() if contracts[c].family != "ramsch" for v in vs if v >= min_bid}))
+    thresholds = call("skat_thresholds") or Thresholds()
+
+    announcements: dict = {}
+    lost: dict = {}
+    subsets = [frozenset(s) for n in range(len(ANNOUNCEMENTS) + 1) for s in combinations(ANNOUNCEMENTS, n)]
+    for c in contracts.values():
+        if c.family == "ramsch":
+            continue
+        for hand in (False, True):
+            lost[(c.name, hand)] = call("skat_lost_factor", contract=c, hand=hand)
+            if lost[(c.name, hand)] is None:
+                lost[(c.name, hand)] = 2
+            for announced in subsets:
+                answer = call("skat_check_announcements", contract=c, hand=hand, announced=announced)
+                if answer is None:
+                    answer = "no announcements allowed" if announced else announced
+                announcements[(c.name, hand, announced)] = answer if isinstance(answer, str) else frozenset(answer)
+
+    items = tuple(call.collect("skat_multiplier_items", "multiplier item").values())
+    conditions = tuple(call.collect("skat_win_conditions", "win condition").values())
+    declarations = call.collect("skat_register_declarations", "declaration")
+    all_pass = call("skat_all_pass") or "throw_in"
+    if all_pass != "throw_in" and all_pass not in contracts:
+        raise InputError(f"all-pass rule names contract {all_pass!r}, which no plugin registers", source=src)
+
+    return CompiledRules(
+        name=ruleset.name,
+        description=ruleset.description,
+        source=src,
+        plugins=ruleset.plugins,
+        contracts=MappingProxyType(contracts),
+        tricks=MappingProxyType(tricks),
+        values=MappingProxyType(values),
+        ladder=ladder,
+        min_bid=min_bid,
+        thresholds=thresholds,
+        announcements=MappingProxyType(announcements),
+        lost_factor=MappingProxyType(lost),
+        multiplier_items=items,
+        win_conditions=conditions,
+        declarations=MappingProxyType(declarations),
+        all_pass=all_pass,
+        pm=pm,
+    )
+
+
+@lru_cache(maxsize=32)
+def _compiled(ref: str) -> CompiledRules:
+    return compile_rules(load_ruleset(ref))
+
+
+def get_rules(ref: str | Path = "official") -> CompiledRules:
+    """Load and compile a ruleset by name or path (cached per name/path)."""
+    return _compiled(str(ref))

@@ -1,0 +1,247 @@
+"""Rulesets: YAML files that select plugins and their parameters.
+
+Loading resolves ``extends:``, validates the structure against the shipped
+JSON Schema, resolves every plugin (built-in name, entry point of group
+``skat``, ``module:attr`` or a file path) and validates its parameters against
+the plugin's own schema.  Every error is an :class:`InputError` naming the
+file and the path inside it.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import json
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+from importlib import metadata, resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from .errors import InputError, json_path
+
+ENTRY_POINT_GROUP = "skat"
+RULESET_PACKAGE = "skatcore_rulesets"
+NO_PARAMS: dict = {"type": "object", "additionalProperties": False, "properties": {}}
+
+
+@dataclass(frozen=True)
+class PluginSpec:
+    """A plugin as a ruleset selects it: its key, where it came from, the
+    resolved factory and the validated parameters."""
+
+    key: str
+    origin: str
+    factory: Any
+    params: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    name: str
+    description: str
+    source: str
+    plugins: tuple[PluginSpec, ...]
+
+
+# ---------------------------------------------------------------------------
+# Schemas and YAML
+# ---------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=None)
+def load_schema(name: str) -> dict:
+    return json.loads(resources.files("skatcore").joinpath("schemas", name).read_text("utf-8"))
+
+
+def validate(instance: Any, schema: dict, source: str, prefix: str = "") -> None:
+    """Validate against a JSON Schema; raise the best error as one line."""
+    validator = jsonschema.Draft202012Validator(schema)
+    error = jsonschema.exceptions.best_match(validator.iter_errors(instance))
+    if error is not None:
+        path = json_path(error.absolute_path)
+        full = ".".join(p for p in (prefix, path) if p).replace(".[", "[")
+        raise InputError(_schema_message(error), source=source, path=full or None)
+
+
+def _schema_message(error: jsonschema.ValidationError) -> str:
+    if error.validator == "additionalProperties":
+        allowed = sorted(error.schema.get("properties", {}))
+        extra = error.message.split("(")[-1].rstrip(")")
+        hint = f" (expected one of: {', '.join(allowed)})" if allowed else " (takes no parameters)"
+        return f"unknown key {extra}{hint}".replace(" were unexpected", "").replace(" was unexpected", "")
+    return error.message
+
+
+def read_yaml(path: Path | str, text: str | None = None) -> Any:
+    source = str(path)
+    try:
+        if text is None:
+            text = Path(path).read_text("utf-8")
+        return yaml.safe_load(text)
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror})", source=source) from None
+    except UnicodeDecodeError:
+        raise InputError("not a UTF-8 text file", source=source) from None
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise InputError(f"malformed YAML: {where}{problem}", source=source) from None
+
+
+# ---------------------------------------------------------------------------
+# Finding rulesets
+# ---------------------------------------------------------------------------
+
+
+def shipped_rulesets() -> dict[str, Path]:
+    """Names of the rulesets shipped in the package, with their files."""
+    root = resources.files(RULESET_PACKAGE)
+    return {Path(p.name).stem: Path(str(p)) for p in root.iterdir() if p.name.endswith(".yaml")}
+
+
+def find_ruleset(ref: str, relative_to: Path | None = None) -> Path:
+    """A ruleset by shipped name or by file path."""
+    shipped = shipped_rulesets()
+    if ref in shipped:
+        return shipped[ref]
+    candidates = [Path(ref)]
+    if relative_to is not None:
+        candidates.insert(0, relative_to / ref)
+    for c in candidates:
+        if c.is_file():
+            return c
+    raise InputError(f"unknown ruleset {ref!r} (expected a file or one of: {', '.join(sorted(shipped))})")
+
+
+def load_ruleset(ref: str | Path) -> Ruleset:
+    """Load, merge (``extends``) and validate a ruleset by name or path."""
+    path = find_ruleset(str(ref))
+    doc = _load_doc(path, seen=())
+    plugins = tuple(
+        _resolve_plugin(key, params, source=str(doc["_sources"][key]))
+        for key, params in doc["plugins"].items()
+        if params is not False
+    )
+    return Ruleset(name=doc.get("name", path.stem), description=doc.get("description", ""), source=str(path), plugins=plugins)
+
+
+def _load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
+    source = str(path)
+    if path.resolve() in seen:
+        raise InputError("extends: a ruleset cannot extend itself (cycle)", source=source, path="extends")
+    doc = read_yaml(path)
+    validate(doc, load_schema("ruleset.schema.json"), source)
+    plugins: dict[str, Any] = {}
+    sources: dict[str, Path] = {}
+    if "extends" in doc:
+        try:
+            parent = _load_doc(find_ruleset(doc["extends"], path.parent), seen + (path.resolve(),))
+        except InputError as exc:
+            raise exc.at(source=source, path=None if exc.source else "extends") from None
+        plugins, sources = parent["plugins"], parent["_sources"]
+    for key, params in (doc.get("plugins") or {}).items():
+        if params is False or params is None or key not in plugins or plugins[key] is False:
+            plugins[key] = params if params is not None else {}
+        else:  # a child overrides single parameters of a parent's plugin
+            plugins[key] = {**plugins[key], **params}
+        sources[key] = path
+    return {**doc, "plugins": plugins, "_sources": sources}
+
+
+# ---------------------------------------------------------------------------
+# Plugins
+# ---------------------------------------------------------------------------
+
+
+def builtin_plugins() -> dict[str, str]:
+    from skatcore_plugins import BUILTIN
+
+    return dict(BUILTIN)
+
+
+def entry_point_plugins() -> dict[str, metadata.EntryPoint]:
+    return {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def resolve_plugin_ref(ref: str, base: Path | None = None) -> tuple[Any, str]:
+    """Resolve a plugin reference to ``(factory, origin)``.
+
+    Built-in names win, then entry points (group ``skat``), then
+    ``module:attr``, then a ``.py`` file path (optionally ``file.py:attr``,
+    default attribute ``Plugin``).
+    """
+    builtins = builtin_plugins()
+    if ref in builtins:
+        return _import_attr(builtins[ref]), "built-in"
+    eps = entry_point_plugins()
+    if ref in eps:
+        try:
+            return eps[ref].load(), f"entry point {eps[ref].value}"
+        except Exception as exc:  # a broken third-party package must not crash us
+            raise InputError(f"plugin {ref!r}: entry point {eps[ref].value} failed to load: {exc}") from None
+    if ref.endswith(".py") or ".py:" in ref:
+        file_part, _, attr = ref.partition(".py")
+        file = Path(file_part + ".py")
+        if base is not None and not file.is_absolute():
+            file = base / file
+        return _load_file(file, attr.lstrip(":") or "Plugin"), f"file {file}"
+    if ":" in ref:
+        return _import_attr(ref), f"module {ref}"
+    known = sorted(set(builtins) | set(eps))
+    raise InputError(f"unknown plugin {ref!r} (expected one of: {', '.join(known)}; or module:attr or a .py file)")
+
+
+def _import_attr(ref: str) -> Any:
+    module_name, _, attr = ref.partition(":")
+    try:
+        obj: Any = importlib.import_module(module_name)
+        for part in attr.split(".") if attr else ():
+            obj = getattr(obj, part)
+    except (ImportError, AttributeError) as exc:
+        raise InputError(f"cannot load plugin {ref!r}: {exc}") from None
+    return obj
+
+
+def _load_file(file: Path, attr: str) -> Any:
+    if not file.is_file():
+        raise InputError(f"plugin file {str(file)!r} not found")
+    mod_name = f"skat_local_plugin_{abs(hash(str(file.resolve())))}"
+    spec = importlib.util.spec_from_file_location(mod_name, file)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[mod_name] = module
+    try:
+        spec.loader.exec_module(module)
+    except Exception as exc:
+        raise InputError(f"plugin file {file}: {type(exc).__name__}: {exc}") from None
+    if not hasattr(module, attr):
+        raise InputError(f"plugin file {file} has no attribute {attr!r}")
+    return getattr(module, attr)
+
+
+def plugin_schema(factory: Any) -> dict:
+    return getattr(factory, "params_schema", None) or NO_PARAMS
+
+
+def _resolve_plugin(key: str, params: Any, source: str) -> PluginSpec:
+    where = f"plugins.{key}"
+    try:
+        factory, origin = resolve_plugin_ref(key, Path(source).parent)
+    except InputError as exc:
+        raise exc.at(where, source) from None
+    schema = plugin_schema(factory)
+    validate(params, schema, source, prefix=where)
+    # An option nothing reads is an error, even if a plugin's schema forgot
+    # additionalProperties: false.
+    known = schema.get("properties", {})
+    for k in params:
+        if k not in known:
+            hint = f"expected one of: {', '.join(sorted(known))}" if known else "takes no parameters"
+            raise InputError(f"unknown parameter {k!r} ({hint})", source=source, path=f"{where}.{k}")
+    defaults = {k: v["default"] for k, v in known.items() if isinstance(v, dict) and "default" in v}
+    return PluginSpec(key=key, origin=origin, factory=factory, params={**defaults, **params})

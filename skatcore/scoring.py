@@ -1,0 +1,99 @@
+"""Score a finished declarer game from its facts with the compiled rules."""
+
+from __future__ import annotations
+
+from .model import SEATS, Contract, Declaration, GameFacts, ScoreResult, null_label
+
+
+def make_facts(rules, contract: Contract, declaration: Declaration, *, bid: int, declarer: int, matadors: int,
+               declarer_points: int, declarer_tricks: int | None, defender_tricks: int | None,
+               last_trick: tuple[int, ...] = (), last_trick_winner: int | None = None) -> GameFacts:
+    """Build :class:`GameFacts`, deriving schneider and schwarz from the
+    ruleset's thresholds (schwarz is by tricks, not points)."""
+    th = rules.thresholds
+    return GameFacts(
+        contract=contract,
+        declaration=declaration,
+        bid=bid,
+        declarer=declarer,
+        matadors=matadors,
+        declarer_points=declarer_points,
+        declarer_tricks=declarer_tricks if declarer_tricks is not None else -1,
+        defender_tricks=defender_tricks if defender_tricks is not None else -1,
+        made_points=declarer_points >= th.win,
+        defenders_schneider=declarer_points >= th.schneider,
+        declarer_schneider=declarer_points < th.out_of_schneider,
+        defenders_schwarz=defender_tricks == 0,
+        declarer_schwarz=declarer_tricks == 0,
+        last_trick=last_trick,
+        last_trick_winner=last_trick_winner,
+    )
+
+
+def score_game(rules, facts: GameFacts) -> ScoreResult:
+    c, d = facts.contract, facts.declaration
+    if c.family == "null":
+        value = c.fixed[(d.hand, d.ouvert)]
+        won = facts.declarer_tricks == 0
+        multiplier = None
+        overbid = False
+        items: list[tuple[str, int]] = []
+        head = f"{null_label(d.hand, d.ouvert)} {value}"
+        failed = "" if won else "declarer took a trick"
+        lost_value = value
+    else:
+        multiplier, items, parts = 0, [], []
+        for item in rules.multiplier_items:
+            n = item.count(facts)
+            if not n:
+                continue
+            multiplier = multiplier * n if item.factor else multiplier + n
+            label = item.label(facts) if callable(item.label) else item.label
+            items.append((label, n))
+            parts.append(f"{label} -> {multiplier}" if item.factor else f"{label} {multiplier}")
+        value = c.base * multiplier
+        head = f"{', '.join(parts)}; {multiplier} x {c.label} {c.base} = {value}"
+        failed = next((w.reason.format(facts=facts) for w in rules.win_conditions if not w.check(facts)), "")
+        overbid = value < facts.bid
+        won = not failed and not overbid
+        lost_value = -(-facts.bid // c.base) * c.base if overbid else value
+
+    factor = rules.lost_factor[(c.name, d.hand)]
+    score = value if won else -factor * lost_value
+    if won:
+        tail = f": won +{value}"
+    elif overbid:
+        tail = f" < bid {facts.bid}: overbid, lost {factor} x {lost_value} = {score}"
+    else:
+        tail = f": {failed}, lost {factor} x {lost_value} = {score}" if factor != 1 else f": {failed}, lost {score}"
+    result = ScoreResult(
+        ruleset=rules.name,
+        game=c.name,
+        declarer=facts.declarer,
+        bid=facts.bid,
+        hand=d.hand,
+        won=won,
+        overbid=overbid,
+        matadors=facts.matadors if c.valued_by_multiplier else None,
+        multiplier=multiplier,
+        value=value,
+        score=score,
+        scores={},
+        declarer_points=facts.declarer_points if c.family != "null" else None,
+        explanation=head + tail,
+        items=items,
+    )
+    entries = rules.pm.hook.skat_sheet_entries(result=result, facts=facts) or {facts.declarer: score}
+    result.scores = {SEATS[i]: entries.get(i, 0) for i in range(3)}
+    result.score = entries.get(facts.declarer, 0)
+    return result
+
+
+def passed_result(rules) -> ScoreResult:
+    """A thrown-in deal: nothing on the sheet."""
+    return ScoreResult(
+        ruleset=rules.name, game="passed", declarer=None, bid=None, hand=False, won=None, overbid=False,
+        matadors=None, multiplier=None, value=0, score=0, scores={s: 0 for s in SEATS}, declarer_points=None,
+        explanation="all passed: thrown in, no score",
+    )
+
