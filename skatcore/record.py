@@ -20,7 +20,7 @@ from .scoring import make_facts
 from .table import seating
 
 FORMAT = "skat-deal/1"
-_CALLS = {"yes": HOLD, "y": HOLD, "pass": PASS, "p": PASS}
+_CALLS = {"yes": HOLD, "y": HOLD, True: HOLD, "pass": PASS, "p": PASS}  # YAML 1.1 reads a bare yes as true
 
 
 def read_record(path: str | Path) -> dict:
@@ -135,7 +135,7 @@ def _bidding(doc: dict, rules) -> Deal:
             if deal.phase is not Phase.BIDDING:
                 raise InputError("the bidding is already over", path=f"bidding[{i}]")
             try:
-                deal.apply(Bid(call) if isinstance(call, int) else _CALLS[call])
+                deal.apply(_CALLS[call] if isinstance(call, (str, bool)) else Bid(call))
             except InputError as exc:
                 raise exc.at(f"bidding[{i}]") from None
         if deal.phase is Phase.BIDDING:

@@ -1,0 +1,155 @@
+"""The ``skat`` command line (FORMATS §4).
+
+Exit status: 0 success, 2 invalid input (one line on stderr), 1 internal error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from .errors import InputError
+from .model import SEATS, null_label
+from .record import check_record, read_record, score_record
+from .ruleset import load_ruleset, read_yaml, shipped_rulesets
+from .rules import get_rules
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):  # argparse errors are bad input too: one line, exit 2
+        raise InputError(f"{self.prog}: {message}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "func", None):
+            parser.print_help()
+            return 2
+        return args.func(args) or 0
+    except InputError as exc:
+        print(f"skat: error: {exc}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:  # a bug of ours: say so in one line, not a traceback
+        print(f"skat: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="skat", description="Skat rules framework: score, validate and inspect rulesets.")
+    sub = p.add_subparsers(parser_class=_Parser, metavar="COMMAND")
+
+    s = sub.add_parser("rulesets", help="list shipped rulesets")
+    s.set_defaults(func=cmd_rulesets)
+
+    s = sub.add_parser("rules", help="show a ruleset: plugins, parameters, contracts, bid ladder")
+    s.add_argument("name", help="ruleset name or YAML file")
+    s.set_defaults(func=cmd_rules)
+
+    s = sub.add_parser("validate", help="validate a ruleset or deal record (exit 0 or 2)")
+    s.add_argument("file")
+    s.add_argument("--ruleset", help="ruleset for a deal record (default: the record's, else official)")
+    s.set_defaults(func=cmd_validate)
+
+    s = sub.add_parser("score", help="score deal records (.yaml/.json) or ISS game records (.sgf)")
+    s.add_argument("files", nargs="+", metavar="FILE")
+    s.add_argument("--ruleset", help="ruleset name or file (wins over the record's own)")
+    s.add_argument("--json", action="store_true", help="JSON output (JSON Lines for several deals)")
+    s.set_defaults(func=cmd_score)
+    return p
+
+
+# ---------------------------------------------------------------------------
+
+
+def cmd_rulesets(args) -> int:
+    for name, path in sorted(shipped_rulesets().items()):
+        doc = read_yaml(path) or {}
+        print(f"{name:16} {doc.get('description', '')}")
+    return 0
+
+
+def cmd_rules(args) -> int:
+    rules = get_rules(args.name)
+    print(f"{rules.name}: {rules.description}")
+    print(f"source: {rules.source}")
+    print("\nplugins:")
+    for spec in rules.plugins:
+        params = json.dumps(spec.params, sort_keys=True) if spec.params else "(defaults)"
+        print(f"  {spec.key:18} {spec.origin:12} {params}")
+    print("\ncontracts:")
+    for c in rules.contracts.values():
+        if c.base is not None:
+            hands = [h for h in (False, True) if not isinstance(rules.announcements.get((c.name, h, frozenset())), str)]
+            print(f"  {c.name:18} base {c.base:<4} matadors up to {len(rules.tricks[c.name].trumps)}; "
+                  f"lost x{rules.lost_factor[(c.name, False)]}, hand lost x{rules.lost_factor[(c.name, True)]}")
+        elif c.fixed:
+            for (hand, ouvert), v in sorted(c.fixed.items(), key=lambda kv: kv[1]):
+                print(f"  {null_label(hand, ouvert):18} fixed {v:<3} lost {-rules.lost_factor[(c.name, hand)] * v}")
+        else:
+            print(f"  {c.name:18} ({c.family}, no declarer)")
+    th = rules.thresholds
+    print(f"\nthresholds: win {th.win}, defenders schneider at {th.schneider}, declarer out of schneider at {th.out_of_schneider}")
+    items = ", ".join(i.name.replace("_", " ") for i in rules.multiplier_items)
+    print(f"multiplier items: {items}")
+    print(f"all pass: {rules.all_pass.replace('_', ' ')}")
+    print(f"\nbid ladder (first 40 of {len(rules.ladder)}):")
+    print("  " + " ".join(str(v) for v in rules.ladder[:40]))
+    return 0
+
+
+def _rules_for(record: dict, override: str | None):
+    return get_rules(override or record.get("ruleset") or "official")
+
+
+def cmd_validate(args) -> int:
+    path = Path(args.file)
+    doc = read_yaml(path)
+    if isinstance(doc, dict) and "format" in doc:
+        check_record(doc, str(path))
+        score_record(doc, _rules_for(doc, args.ruleset), str(path))
+        print(f"{path}: valid deal record")
+    else:
+        from .rules import compile_rules
+
+        rules = compile_rules(load_ruleset(path))
+        print(f"{path}: valid ruleset {rules.name!r} ({len(rules.plugins)} plugins, {len(rules.contracts)} contracts)")
+    return 0
+
+
+def cmd_score(args) -> int:
+    # read and score everything first: bad input anywhere writes nothing
+    results = []
+    for file in args.files:
+        if file.endswith(".sgf"):
+            from .iss import score_sgf_file
+
+            results += score_sgf_file(file, get_rules(args.ruleset or "official"))
+        else:
+            doc = read_record(file)
+            result = score_record(doc, _rules_for(doc, args.ruleset), file)
+            out = result.to_json()
+            out["id"] = doc.get("id", file)
+            results.append((out, result.explanation))
+    for out, explanation in results:
+        if args.json:
+            print(json.dumps(out, ensure_ascii=False, indent=2 if len(results) == 1 else None))
+        else:
+            print(_human(out, explanation))
+    return 0
+
+
+def _human(out: dict, explanation: str) -> str:
+    if out.get("scorable") is False:
+        return f"{out['id']}: not scorable: {out['reason']}"
+    who = out["declarer"] or "-"
+    head = f"{out['id']}: {out['game']}"
+    if out["declarer"]:
+        head += f" by {who}, bid {out['bid']}"
+    entries = ", ".join(f"{s} {out['scores'][s]:+d}" for s in SEATS if out["scores"].get(s))
+    return f"{head}\n  {explanation}\n  sheet: {entries or 'nothing'}"
