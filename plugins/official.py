@@ -125,9 +125,11 @@ class Official:
             MultiplierItem("matadors", lambda f: abs(f.matadors), _matador_label),
             MultiplierItem("game", lambda f: 1, "game"),
             MultiplierItem("hand", lambda f: int(d(f).hand), "hand"),
-            MultiplierItem("schneider", lambda f: int(f.defenders_schneider or f.declarer_schneider), "schneider"),
+            # an announcement that fails still counts what success would have had (A8)
+            MultiplierItem("schneider", lambda f: int(f.defenders_schneider or f.declarer_schneider or d(f).schneider),
+                           "schneider"),
             MultiplierItem("schneider_announced", lambda f: int(d(f).schneider), "schneider announced"),
-            MultiplierItem("schwarz", lambda f: int(f.defenders_schwarz or f.declarer_schwarz), "schwarz"),
+            MultiplierItem("schwarz", lambda f: int(f.defenders_schwarz or f.declarer_schwarz or d(f).schwarz), "schwarz"),
             MultiplierItem("schwarz_announced", lambda f: int(d(f).schwarz), "schwarz announced"),
             MultiplierItem("ouvert", lambda f: int(d(f).ouvert), "ouvert"),
         ]
