@@ -143,7 +143,3 @@ class Official:
             WinCondition("schwarz_announced", lambda f: not f.declaration.schwarz or f.defenders_schwarz,
                          "schwarz announced but not made"),
         ]
-
-    @hookimpl
-    def skat_sheet_entries(self, result, facts):
-        return {facts.declarer: result.score}

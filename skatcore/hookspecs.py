@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 
 import pluggy
 
-from .model import CardOrder, Contract, GameFacts, MultiplierItem, ScoreResult, Thresholds, WinCondition
+from .model import CardOrder, Contract, GameFacts, MultiplierItem, PushRules, RamschFacts, ScoreResult, Thresholds, WinCondition
 
 PROJECT = "skat"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -212,26 +212,73 @@ def skat_all_pass() -> str | None:
     """
 
 
+@hookspec(firstresult=True)
+def skat_base_value(contract: Contract, hand: bool, announced: frozenset[str]):
+    """The base value of ``contract`` declared as hand or skat game with
+    ``announced``; called at compile time for every combination.
+
+    :returns: an int, or a function ``declaration -> int`` for a base that
+        depends on plugin declarations (Tournée's first/second card), or
+        ``None`` to let another plugin answer.  The core's default is
+        ``contract.base``.  First result wins.
+
+    **Example** (pre-1999 grand ouvert 36)::
+
+        @hookimpl
+        def skat_base_value(self, contract, hand, announced):
+            if contract.family == "grand" and "ouvert" in announced:
+                return 36
+    """
+
+
+@hookspec(firstresult=True)
+def skat_push_rules() -> PushRules | None:
+    """Whether an all-pass Ramsch starts with pushing the skat (Schieberamsch)
+    and how.  ``None``: no pushing.  First result wins.
+
+    **Example**::
+
+        @hookimpl
+        def skat_push_rules(self):
+            return PushRules(blind=True, forbidden=("CJ", "SJ", "HJ", "DJ"), grand_hand=True)
+    """
+
+
 # ---------------------------------------------------------------------------
 # Per deal (called once per finished deal, never per card)
 # ---------------------------------------------------------------------------
 
 
 @hookspec(firstresult=True)
-def skat_sheet_entries(result: ScoreResult, facts: GameFacts) -> dict[int, int] | None:
-    """The score-sheet entries of a scored declarer game, by seat index
-    (0 forehand, 1 middlehand, 2 rearhand).
+def skat_ramsch_scores(facts: RamschFacts) -> tuple[dict[int, int], str] | None:
+    """Score a deal played without declarer (Ramsch): the entries by seat
+    index and the explanation line.  First result wins.
 
-    ``result`` already holds the game value and ``result.score``, the classic
-    entry for the declarer (``value`` won, ``-lost_factor x value`` lost).
-    Official scoring writes only the declarer's line.  Wrap this hook to
-    double entries (Kontra, Bock) or move other lines (Bierlachs, Danish
-    tournament settlement).  First result wins.
+    **Example** (the player with most points loses them)::
+
+        @hookimpl
+        def skat_ramsch_scores(self, facts):
+            loser = max(range(3), key=lambda s: facts.points[s])
+            return {loser: -facts.points[loser]}, f"loser loses {facts.points[loser]}"
+    """
+
+
+@hookspec(firstresult=True)
+def skat_sheet_entries(result: ScoreResult, facts: GameFacts | RamschFacts, entries: dict[int, int]) -> dict[int, int] | None:
+    """The score-sheet entries of a scored deal, by seat index (0 forehand,
+    1 middlehand, 2 rearhand).
+
+    ``entries`` are the classic ones: for a declarer game only the declarer's
+    line (``result.score``: the value if won, ``-lost_factor x value`` if
+    lost); for Ramsch what :func:`skat_ramsch_scores` gave.  The core's
+    default returns them unchanged.  Wrap this hook to double entries
+    (Kontra, Bock) or move other lines (Bierlachs, Danish tournament
+    settlement).  First result wins.
 
     **Example** (Kontra doubles every entry)::
 
         @hookimpl(wrapper=True)
-        def skat_sheet_entries(self, result, facts):
-            entries = yield
-            return {seat: 2 * v for seat, v in entries.items()}
+        def skat_sheet_entries(self, result, facts, entries):
+            out = yield
+            return {seat: 2 * v for seat, v in out.items()}
     """

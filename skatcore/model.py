@@ -127,6 +127,38 @@ class GameFacts:
 
 
 @dataclass(frozen=True)
+class RamschFacts:
+    """A finished deal without declarer (Ramsch), by seat index.
+
+    ``points`` are card points from tricks only; the skat's cards are in
+    ``skat`` and the Ramsch plugin decides who gets them.  ``pushes`` lists
+    the Schieberamsch pushes in order as ``(seat, blind)``.
+    """
+
+    contract: Contract
+    points: tuple[int, int, int]
+    tricks: tuple[int, int, int]
+    skat: tuple[int, ...]
+    skat_points: int
+    last_trick_winner: int
+    pushes: tuple[tuple[int, bool], ...] = ()
+
+
+@dataclass(frozen=True)
+class PushRules:
+    """Schieberamsch: each player in turn may push the skat.
+
+    :param blind: a player may pass the skat on without looking.
+    :param forbidden: cards that may not be pushed (jacks, in some groups).
+    :param grand_hand: a player may declare a grand hand instead of pushing.
+    """
+
+    blind: bool = True
+    forbidden: tuple[str, ...] = ()
+    grand_hand: bool = True
+
+
+@dataclass(frozen=True)
 class MultiplierItem:
     """One line of the multiplier ("with 2", "game", "hand", "schneider" ...).
 

@@ -16,9 +16,10 @@ from typing import Any
 import pluggy
 
 from . import hookspecs
+from .defaults import CoreDefaults
 from .cards import CARD_NAMES, SUITS, parse_card
 from .errors import InputError
-from .model import ANNOUNCEMENTS, CardOrder, Contract, Declaration, MultiplierItem, Thresholds, WinCondition, null_label
+from .model import ANNOUNCEMENTS, CardOrder, Contract, Declaration, MultiplierItem, PushRules, Thresholds, WinCondition, null_label
 from .ruleset import PluginSpec, Ruleset, load_ruleset, validate
 
 TRUMP = 4  # follow class of trumps; plain suits are 0..3 in SUITS order
@@ -97,10 +98,12 @@ class CompiledRules:
     thresholds: Thresholds
     announcements: Mapping[tuple[str, bool, frozenset], frozenset | str]
     lost_factor: Mapping[tuple[str, bool], int]
+    base: Mapping[tuple[str, bool, frozenset], Any]
     multiplier_items: tuple[MultiplierItem, ...]
     win_conditions: tuple[WinCondition, ...]
     declarations: Mapping[str, dict]
     all_pass: str
+    push_rules: PushRules | None
     pm: pluggy.PluginManager
 
     def contract(self, name: str) -> Contract:
@@ -136,10 +139,14 @@ class CompiledRules:
                 raise InputError(f"{null_label(hand, 'ouvert' in answer)} is worth {value}, below the bid {bid}")
         return Declaration(game, hand, "schneider" in answer, "schwarz" in answer, "ouvert" in answer, d.declarations)
 
-    def score(self, facts):
-        from .scoring import score_game
+    def base_value(self, d: Declaration) -> int:
+        base = self.base[(d.game, d.hand, d.announced)]
+        return base(d) if callable(base) else base
 
-        return score_game(self, facts)
+    def score(self, facts):
+        from .scoring import score_game, score_ramsch
+
+        return score_ramsch(self, facts) if facts.contract.family == "ramsch" else score_game(self, facts)
 
 
 # ---------------------------------------------------------------------------
@@ -151,6 +158,7 @@ def make_plugin_manager(plugins: tuple[PluginSpec, ...], source: str) -> pluggy.
     """One manager per ruleset, plugins registered as parametrised instances."""
     pm = pluggy.PluginManager(hookspecs.PROJECT)
     pm.add_hookspecs(hookspecs)
+    pm.register(CoreDefaults(), name="core-defaults")
     for spec in plugins:
         where = f"plugins.{spec.key}"
         try:
@@ -251,6 +259,7 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
 
     announcements: dict = {}
     lost: dict = {}
+    base: dict = {}
     subsets = [frozenset(s) for n in range(len(ANNOUNCEMENTS) + 1) for s in combinations(ANNOUNCEMENTS, n)]
     for c in contracts.values():
         if c.family == "ramsch":
@@ -260,6 +269,7 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
             if lost[(c.name, hand)] is None:
                 lost[(c.name, hand)] = 2
             for announced in subsets:
+                base[(c.name, hand, announced)] = call("skat_base_value", contract=c, hand=hand, announced=announced)
                 answer = call("skat_check_announcements", contract=c, hand=hand, announced=announced)
                 if answer is None:
                     answer = "no announcements allowed" if announced else announced
@@ -285,10 +295,12 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
         thresholds=thresholds,
         announcements=MappingProxyType(announcements),
         lost_factor=MappingProxyType(lost),
+        base=MappingProxyType(base),
         multiplier_items=items,
         win_conditions=conditions,
         declarations=MappingProxyType(declarations),
         all_pass=all_pass,
+        push_rules=call("skat_push_rules") if all_pass != "throw_in" else None,
         pm=pm,
     )
 

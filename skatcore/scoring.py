@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .model import SEATS, Contract, Declaration, GameFacts, ScoreResult, null_label
+from .errors import InputError
+from .model import SEATS, Contract, Declaration, GameFacts, RamschFacts, ScoreResult, null_label
 
 
 def make_facts(rules, contract: Contract, declaration: Declaration, *, bid: int, declarer: int, matadors: int,
@@ -51,12 +52,13 @@ def score_game(rules, facts: GameFacts) -> ScoreResult:
             label = item.label(facts) if callable(item.label) else item.label
             items.append((label, n))
             parts.append(f"{label} -> {multiplier}" if item.factor else f"{label} {multiplier}")
-        value = c.base * multiplier
-        head = f"{', '.join(parts)}; {multiplier} x {c.label} {c.base} = {value}"
+        base = rules.base_value(d)
+        value = base * multiplier
+        head = f"{', '.join(parts)}; {multiplier} x {c.label} {base} = {value}"
         failed = next((w.reason.format(facts=facts) for w in rules.win_conditions if not w.check(facts)), "")
         overbid = value < facts.bid
         won = not failed and not overbid
-        lost_value = -(-facts.bid // c.base) * c.base if overbid else value
+        lost_value = -(-facts.bid // base) * base if overbid else value
 
     factor = rules.lost_factor[(c.name, d.hand)]
     score = value if won else -factor * lost_value
@@ -83,9 +85,30 @@ def score_game(rules, facts: GameFacts) -> ScoreResult:
         explanation=head + tail,
         items=items,
     )
-    entries = rules.pm.hook.skat_sheet_entries(result=result, facts=facts) or {facts.declarer: score}
+    _enter(rules, result, facts, {facts.declarer: score})
+    result.score = result.scores[SEATS[facts.declarer]]
+    return result
+
+
+def _enter(rules, result: ScoreResult, facts, entries: dict[int, int]) -> None:
+    entries = rules.pm.hook.skat_sheet_entries(result=result, facts=facts, entries=entries)
     result.scores = {SEATS[i]: entries.get(i, 0) for i in range(3)}
-    result.score = entries.get(facts.declarer, 0)
+
+
+def score_ramsch(rules, facts: RamschFacts) -> ScoreResult:
+    """Score a deal without declarer through the Ramsch plugin's hook."""
+    answer = rules.pm.hook.skat_ramsch_scores(facts=facts)
+    if answer is None:
+        raise InputError(f"no plugin scores contract {facts.contract.name!r}")
+    entries, explanation = answer
+    result = ScoreResult(
+        ruleset=rules.name, game=facts.contract.name, declarer=None, bid=None, hand=False, won=None,
+        overbid=False, matadors=None, multiplier=None, value=0, score=0, scores={}, declarer_points=None,
+        explanation=explanation,
+    )
+    result.extra["points"] = {SEATS[i]: p for i, p in enumerate(facts.points)}
+    result.extra["tricks"] = {SEATS[i]: t for i, t in enumerate(facts.tricks)}
+    _enter(rules, result, facts, entries)
     return result
 
 
