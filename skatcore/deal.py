@@ -14,14 +14,15 @@ from dataclasses import dataclass, field
 from enum import Enum
 from itertools import combinations
 
-from .cards import CARD_NAMES, POINTS, cards_in, mask_of, name, names
+from .cards import CARD_NAMES, POINTS, cards_in, mask_of, name, names, parse_card, points_of
 from .errors import InputError
-from .model import FOREHAND, MIDDLEHAND, REARHAND, SEATS, Declaration, ScoreResult
+from .model import FOREHAND, MIDDLEHAND, REARHAND, SEATS, Declaration, RamschFacts, ScoreResult
 from .scoring import make_facts, passed_result
 
 
 class Phase(Enum):
     BIDDING = "bidding"
+    PUSH = "push"          # all passed, Schieberamsch: push the skat on
     SKAT = "skat"          # declarer: pick up the skat or play hand
     DISCARD = "discard"    # declarer: put two cards away
     DECLARE = "declare"    # declarer: name the contract and announcements
@@ -71,6 +72,14 @@ class PlayHand:
 
 
 @dataclass(frozen=True, slots=True)
+class PushBlind:
+    """Schieberamsch: pass the skat on without looking (doubles the score)."""
+
+    def __str__(self):
+        return "push blind"
+
+
+@dataclass(frozen=True, slots=True)
 class Discard:
     cards: tuple[int, int]
 
@@ -107,9 +116,9 @@ class Concede:
         return f"{SEATS[self.seat]} concedes"
 
 
-Action = Bid | Hold | Pass | PickUp | PlayHand | Discard | Declare | Play | Concede
+Action = Bid | Hold | Pass | PickUp | PlayHand | PushBlind | Discard | Declare | Play | Concede
 
-HOLD, PASS, PICK_UP, PLAY_HAND = Hold(), Pass(), PickUp(), PlayHand()
+HOLD, PASS, PICK_UP, PLAY_HAND, PUSH_BLIND = Hold(), Pass(), PickUp(), PlayHand(), PushBlind()
 PLAYS = tuple(Play(c) for c in range(32))  # shared instances: no allocation per card
 
 
@@ -173,6 +182,7 @@ class Deal:
         self.trick_points = [0, 0, 0]
         self.tricks_won = [0, 0, 0]
         self.conceded: set[int] = set()
+        self.pushes: list[tuple[int, bool]] = []  # Schieberamsch: (seat, blind)
         self.concession_by: str | None = None  # "declarer" or "defenders"
         self._result: ScoreResult | None = None
 
@@ -183,7 +193,7 @@ class Deal:
 
     @property
     def thrown_in(self) -> bool:
-        return self.done and self.declarer is None
+        return self.done and self.contract is None
 
     def hand_of(self, seat: int) -> list[int]:
         return list(cards_in(self.hands[seat]))
@@ -201,8 +211,13 @@ class Deal:
             return [*(Bid(v) for v in self.rules.ladder if v > self.bid), PASS]
         if p is Phase.SKAT:
             return [PICK_UP, PLAY_HAND]
+        if p is Phase.PUSH:
+            push = self.rules.push_rules
+            grand = [Declare(Declaration("grand", hand=True))] if push.grand_hand else []
+            return [PICK_UP, *([PUSH_BLIND] if push.blind else []), *grand]
         if p is Phase.DISCARD:
-            return [Discard(pair) for pair in combinations(cards_in(self.hands[self.declarer]), 2)]
+            allowed = self.hands[self.to_move] & ~self._unpushable()
+            return [Discard(pair) for pair in combinations(cards_in(allowed), 2)]
         if p is Phase.DECLARE:
             return [Declare(d) for d in self._declarations()]
         return []
@@ -247,6 +262,8 @@ class Deal:
                 self.phase = Phase.DISCARD
             else:
                 self.phase = Phase.DECLARE
+        elif p is Phase.PUSH and isinstance(action, (PickUp, PushBlind, Declare)):
+            self._push(action)
         elif p is Phase.DISCARD and isinstance(action, Discard):
             self._discard(action.cards)
         elif p is Phase.DECLARE and isinstance(action, Declare):
@@ -318,8 +335,48 @@ class Deal:
             self.phase = Phase.DONE
             self.to_move = None
             self._result = passed_result(self.rules)
-        else:  # a contract without declarer, e.g. Ramsch (variant plugins)
-            raise InputError(f"all-pass contract {self.rules.all_pass!r} is not playable yet")
+        elif self.rules.push_rules:
+            self.phase = Phase.PUSH
+            self.to_move = FOREHAND
+        else:  # a contract without declarer, e.g. Ramsch
+            self._start_play(self.rules.all_pass)
+
+    def _push(self, action) -> None:
+        seat = self.to_move
+        if isinstance(action, Declare):  # a grand hand instead of pushing
+            d = action.declaration
+            if not (self.rules.push_rules.grand_hand and d.game == "grand" and d.hand):
+                raise InputError("instead of pushing, only a grand hand may be declared")
+            self.declarer = seat
+            self.declaration = self.rules.check_declaration(d, 0)
+            self._start_play(d.game)
+        elif isinstance(action, PushBlind):
+            if not self.rules.push_rules.blind:
+                raise InputError("the skat may not be pushed blind in this ruleset")
+            self.pushes.append((seat, True))
+            self._next_pusher()
+        else:
+            self.hands[seat] |= self.skat
+            self.skat = 0
+            self.phase = Phase.DISCARD
+
+    def _unpushable(self) -> int:
+        push = self.rules.push_rules
+        return mask_of(parse_card(c) for c in push.forbidden) if push and self.declarer is None else 0
+
+    def _next_pusher(self) -> None:
+        if self.to_move == REARHAND:
+            self._start_play(self.rules.all_pass)
+        else:
+            self.phase = Phase.PUSH
+            self.to_move += 1
+
+    def _start_play(self, game: str) -> None:
+        self.contract = self.rules.contract(game)
+        self.table = self.rules.tricks[game]
+        self.phase = Phase.PLAY
+        self.tricks.append(Trick(leader=FOREHAND))
+        self.to_move = FOREHAND
 
     def set_declarer(self, seat: int, bid: int) -> None:
         """Skip the bidding (a record that gives only ``declarer`` and ``bid``)."""
@@ -332,27 +389,30 @@ class Deal:
 
     def _discard(self, cards) -> None:
         cards = tuple(cards)
-        hand = self.hands[self.declarer]
+        seat = self.to_move
+        hand = self.hands[seat]
         if len(cards) != 2 or cards[0] == cards[1]:
             raise InputError("discard exactly two different cards")
         for c in cards:
             if not hand >> c & 1:
-                raise InputError(f"cannot discard {name(c)}: {SEATS[self.declarer]} does not hold it")
-        self.discard = cards
+                raise InputError(f"cannot discard {name(c)}: {SEATS[seat]} does not hold it")
+            if self._unpushable() >> c & 1:
+                raise InputError(f"{name(c)} may not be pushed in this ruleset")
         self.skat = mask_of(cards)
-        self.hands[self.declarer] = hand & ~self.skat
-        self.phase = Phase.DECLARE
+        self.hands[seat] = hand & ~self.skat
+        if self.declarer is None:  # a Schieberamsch push
+            self.pushes.append((seat, False))
+            self._next_pusher()
+        else:
+            self.discard = cards
+            self.phase = Phase.DECLARE
 
     def _declare(self, d: Declaration) -> None:
         if d.hand == self.picked_up:
             raise InputError("a hand game cannot be declared after picking up the skat" if d.hand
                              else "the skat was not picked up: declare a hand game")
         self.declaration = self.rules.check_declaration(d, self.bid)
-        self.contract = self.rules.contract(d.game)
-        self.table = self.rules.tricks[d.game]
-        self.phase = Phase.PLAY
-        self.tricks.append(Trick(leader=FOREHAND))
-        self.to_move = FOREHAND
+        self._start_play(d.game)
 
     def _play(self, c: int) -> None:
         seat = self.to_move
@@ -381,8 +441,8 @@ class Deal:
             self.to_move = winner
 
     def _concede(self, seat: int) -> None:
-        if self.phase is not Phase.PLAY:
-            raise InputError("conceding is possible only during play")
+        if self.phase is not Phase.PLAY or self.declarer is None:
+            raise InputError("conceding is possible only during play of a declarer game")
         self.conceded.add(seat)
         defenders = {0, 1, 2} - {self.declarer}
         if defenders <= self.conceded:
@@ -400,10 +460,15 @@ class Deal:
 
     # -- result ----------------------------------------------------------------
     def facts(self):
-        """Facts of the finished declarer game (cards not yet played go to
-        the side that did not concede)."""
-        if not self.done or self.declarer is None:
+        """Facts of the finished deal: :class:`GameFacts` of a declarer game
+        (cards not yet played go to the side that did not concede), or
+        :class:`RamschFacts` of a deal without declarer."""
+        if not self.done or self.contract is None:
             raise InputError("the deal is not finished")
+        if self.declarer is None:
+            last = self.tricks[-1]
+            return RamschFacts(self.contract, tuple(self.trick_points), tuple(self.tricks_won),
+                               tuple(cards_in(self.skat)), points_of(self.skat), last.winner, tuple(self.pushes))
         decl = self.declarer
         points = self.trick_points[decl] + sum(POINTS[c] for c in cards_in(self.skat))
         dtricks = self.tricks_won[decl]
