@@ -5,4 +5,6 @@
 
 BUILTIN = {
     "official": "skatcore_plugins.official:Official",
+    "ramsch": "skatcore_plugins.ramsch:Ramsch",
+    "schieberamsch": "skatcore_plugins.ramsch:Schieberamsch",
 }

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from itertools import combinations
 
-from .cards import CARD_NAMES, POINTS, cards_in, mask_of, name, names, parse_card, points_of
+from .cards import CARD_NAMES, cards_in, mask_of, name, names, parse_card
 from .errors import InputError
 from .model import FOREHAND, MIDDLEHAND, REARHAND, SEATS, Declaration, RamschFacts, ScoreResult
 from .scoring import make_facts, passed_result
@@ -185,6 +185,8 @@ class Deal:
         self.pushes: list[tuple[int, bool]] = []  # Schieberamsch: (seat, blind)
         self.concession_by: str | None = None  # "declarer" or "defenders"
         self._result: ScoreResult | None = None
+        if rules.skip_bidding:  # every deal goes the all-pass way (e.g. every deal a Ramsch)
+            self._all_passed()
 
     # -- queries -------------------------------------------------------------
     @property
@@ -213,8 +215,8 @@ class Deal:
             return [PICK_UP, PLAY_HAND]
         if p is Phase.PUSH:
             push = self.rules.push_rules
-            grand = [Declare(Declaration("grand", hand=True))] if push.grand_hand else []
-            return [PICK_UP, *([PUSH_BLIND] if push.blind else []), *grand]
+            instead = [Declare(Declaration(push.instead, hand=True))] if push.instead else []
+            return [PICK_UP, *([PUSH_BLIND] if push.blind else []), *instead]
         if p is Phase.DISCARD:
             allowed = self.hands[self.to_move] & ~self._unpushable()
             return [Discard(pair) for pair in combinations(cards_in(allowed), 2)]
@@ -343,10 +345,12 @@ class Deal:
 
     def _push(self, action) -> None:
         seat = self.to_move
-        if isinstance(action, Declare):  # a grand hand instead of pushing
+        if isinstance(action, Declare):  # e.g. a grand hand instead of pushing
             d = action.declaration
-            if not (self.rules.push_rules.grand_hand and d.game == "grand" and d.hand):
-                raise InputError("instead of pushing, only a grand hand may be declared")
+            instead = self.rules.push_rules.instead
+            if not (instead and d.game == instead and d.hand):
+                raise InputError(f"instead of pushing, only a {instead} hand may be declared" if instead
+                                 else "declaring instead of pushing is not allowed in this ruleset")
             self.declarer = seat
             self.declaration = self.rules.check_declaration(d, 0)
             self._start_play(d.game)
@@ -433,7 +437,8 @@ class Deal:
         winner = (trick.leader + self.table.winner_index(trick.cards)) % 3
         trick.winner = winner
         self.tricks_won[winner] += 1
-        self.trick_points[winner] += POINTS[trick.cards[0]] + POINTS[trick.cards[1]] + POINTS[trick.cards[2]]
+        pts = self.table.points
+        self.trick_points[winner] += pts[trick.cards[0]] + pts[trick.cards[1]] + pts[trick.cards[2]]
         if len(self.tricks) == 10 or (self.contract.family == "null" and winner == self.declarer):
             self._finish()
         else:
@@ -465,20 +470,26 @@ class Deal:
         :class:`RamschFacts` of a deal without declarer."""
         if not self.done or self.contract is None:
             raise InputError("the deal is not finished")
+        pts = self.table.points
         if self.declarer is None:
             last = self.tricks[-1]
             return RamschFacts(self.contract, tuple(self.trick_points), tuple(self.tricks_won),
-                               tuple(cards_in(self.skat)), points_of(self.skat), last.winner, tuple(self.pushes))
+                               tuple(cards_in(self.skat)), sum(pts[c] for c in cards_in(self.skat)), last.winner,
+                               tuple(self.pushes))
         decl = self.declarer
-        points = self.trick_points[decl] + sum(POINTS[c] for c in cards_in(self.skat))
+        points = self.trick_points[decl] + sum(pts[c] for c in cards_in(self.skat))
         dtricks = self.tricks_won[decl]
         ftricks = sum(self.tricks_won) - dtricks
         remaining = sum(h.bit_count() for h in self.hands)
         if self.concession_by and remaining:
-            rest_points = sum(POINTS[c] for h in self.hands for c in cards_in(h))
-            rest_points += sum(POINTS[c] for c in self.tricks[-1].cards if self.tricks[-1].winner is None)
+            rest_points = sum(pts[c] for h in self.hands for c in cards_in(h))
+            rest_points += sum(pts[c] for c in self.tricks[-1].cards if self.tricks[-1].winner is None)
             rest_tricks = 10 - dtricks - ftricks
-            if self.concession_by == "defenders":
+            if self.concession_by == "defenders" and self.contract.family == "null":
+                # a null declarer wins by taking no trick: conceding defenders
+                # keep the rest (crediting it to the declarer lost the null)
+                ftricks += rest_tricks
+            elif self.concession_by == "defenders":
                 points, dtricks = points + rest_points, dtricks + rest_tricks
             else:
                 ftricks += rest_tricks

@@ -232,6 +232,19 @@ def skat_base_value(contract: Contract, hand: bool, announced: frozenset[str]):
 
 
 @hookspec(firstresult=True)
+def skat_skip_bidding() -> bool | None:
+    """``True`` when there is no bidding: every deal goes the all-pass way
+    (ruleset ``ramsch``: every deal a Ramsch).  First result wins.
+
+    **Example**::
+
+        @hookimpl
+        def skat_skip_bidding(self):
+            return True
+    """
+
+
+@hookspec(firstresult=True)
 def skat_push_rules() -> PushRules | None:
     """Whether an all-pass Ramsch starts with pushing the skat (Schieberamsch)
     and how.  ``None``: no pushing.  First result wins.
@@ -240,7 +253,7 @@ def skat_push_rules() -> PushRules | None:
 
         @hookimpl
         def skat_push_rules(self):
-            return PushRules(blind=True, forbidden=("CJ", "SJ", "HJ", "DJ"), grand_hand=True)
+            return PushRules(blind=True, forbidden=("CJ", "SJ", "HJ", "DJ"), instead="grand")
     """
 
 

@@ -57,10 +57,12 @@ class CardOrder:
         empty when there are no trumps.  Trumps form one suit to follow.
     :param plain: ranks of the non-trump cards of every suit, highest first
         (``"AT KQ987"`` as a string ``"ATKQ987"``).
+    :param points: card points by rank where they differ from RULES A2.
     """
 
     trumps: tuple[str, ...]
     plain: str
+    points: Mapping[str, int] | None = None  # rank -> card points, if not A2's (Ramsch tens worth 1)
 
 
 @dataclass(frozen=True)
@@ -150,12 +152,13 @@ class PushRules:
 
     :param blind: a player may pass the skat on without looking.
     :param forbidden: cards that may not be pushed (jacks, in some groups).
-    :param grand_hand: a player may declare a grand hand instead of pushing.
+    :param instead: a contract a player may declare as a hand game instead
+        of pushing (``"grand"``), or ``None``.
     """
 
     blind: bool = True
     forbidden: tuple[str, ...] = ()
-    grand_hand: bool = True
+    instead: str | None = "grand"
 
 
 @dataclass(frozen=True)

@@ -17,8 +17,8 @@ import pluggy
 
 from . import hookspecs
 from .defaults import CoreDefaults
-from .cards import CARD_NAMES, SUITS, parse_card
-from .errors import InputError
+from .cards import CARD_NAMES, POINTS, SUITS, parse_card
+from .errors import InputError, json_path
 from .model import ANNOUNCEMENTS, CardOrder, Contract, Declaration, MultiplierItem, PushRules, Thresholds, WinCondition, null_label
 from .ruleset import PluginSpec, Ruleset, load_ruleset, validate
 
@@ -40,6 +40,7 @@ class TrickTable:
     class_mask: tuple[int, ...]
     strength: tuple[tuple[int, ...], ...]
     trumps: tuple[int, ...]
+    points: tuple[int, ...] = POINTS
 
     @classmethod
     def build(cls, order: CardOrder) -> "TrickTable":
@@ -58,7 +59,8 @@ class TrickTable:
         strength = tuple(
             tuple(power[c] if follow[c] in (led, TRUMP) else -1 for c in range(32)) for led in range(5)
         )
-        return cls(order, tuple(follow), tuple(masks), strength, trumps)
+        points = POINTS if order.points is None else tuple(order.points.get(n[1], POINTS[c]) for c, n in enumerate(CARD_NAMES))
+        return cls(order, tuple(follow), tuple(masks), strength, trumps, points)
 
     def winner_index(self, trick: tuple[int, ...] | list[int]) -> int:
         """Index (in play order) of the card that wins ``trick``."""
@@ -104,6 +106,7 @@ class CompiledRules:
     declarations: Mapping[str, dict]
     all_pass: str
     push_rules: PushRules | None
+    skip_bidding: bool
     pm: pluggy.PluginManager
 
     def contract(self, name: str) -> Contract:
@@ -160,7 +163,7 @@ def make_plugin_manager(plugins: tuple[PluginSpec, ...], source: str) -> pluggy.
     pm.add_hookspecs(hookspecs)
     pm.register(CoreDefaults(), name="core-defaults")
     for spec in plugins:
-        where = f"plugins.{spec.key}"
+        where = json_path(["plugins", spec.key])  # fix: quotes a key like ./house.py:X
         try:
             # a class or factory gets its parameters; a module is the plugin itself
             plugin = spec.factory if inspect.ismodule(spec.factory) else spec.factory(**spec.params)
@@ -175,7 +178,11 @@ def make_plugin_manager(plugins: tuple[PluginSpec, ...], source: str) -> pluggy.
     try:
         pm.check_pending()
     except pluggy.PluginValidationError as exc:
-        raise InputError(f"plugin {exc.plugin_name!r} implements an unknown hook: {exc}", source=source) from None
+        # fix: PluginValidationError has no plugin_name (was an AttributeError, exit 1)
+        name = pm.get_name(exc.plugin)
+        hook = str(exc).split("'")[1] if str(exc).count("'") >= 2 else str(exc)
+        raise InputError(f"plugin {name!r} implements {hook}, which is not a hook of skatcore.hookspecs", source=source,
+                         path=json_path(["plugins", name]) if name else None) from None
     return pm
 
 
@@ -279,6 +286,11 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
     conditions = tuple(call.collect("skat_win_conditions", "win condition").values())
     declarations = call.collect("skat_register_declarations", "declaration")
     all_pass = call("skat_all_pass") or "throw_in"
+    push_rules = call("skat_push_rules") if all_pass != "throw_in" else None
+    if push_rules and push_rules.instead and push_rules.instead not in contracts:
+        raise InputError(f"pushing allows a {push_rules.instead} hand instead, which no plugin registers", source=src)
+    if call("skat_skip_bidding") and all_pass == "throw_in":
+        raise InputError("bidding is skipped but all pass throws the deal in: nothing would be played", source=src)
     if all_pass != "throw_in" and all_pass not in contracts:
         raise InputError(f"all-pass rule names contract {all_pass!r}, which no plugin registers", source=src)
 
@@ -300,7 +312,8 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
         win_conditions=conditions,
         declarations=MappingProxyType(declarations),
         all_pass=all_pass,
-        push_rules=call("skat_push_rules") if all_pass != "throw_in" else None,
+        push_rules=push_rules,
+        skip_bidding=bool(call("skat_skip_bidding")),
         pm=pm,
     )
 

@@ -1,0 +1,205 @@
+"""Ramsch (RULES B3), its Texas/Tournée scoring (B9, B10), Gewinner-Ramsch
+and Petersen's "Ramse" (B11): a deal without declarer where few card points
+are good.  Used as the all-pass rule of a ruleset, or for every deal
+(``every_deal: true``, ruleset ``ramsch``).  Pushing the skat first is the
+separate ``schieberamsch`` plugin; this one scores its blind pushes.
+"""
+
+from __future__ import annotations
+
+from skatcore.hookspecs import hookimpl
+from skatcore.model import SEATS, CardOrder, Contract, PushRules, RamschFacts
+
+JACKS = ("CJ", "SJ", "HJ", "DJ")
+
+SCHEMA = {
+    "type": "object",
+    "additionalProperties": False,
+    "properties": {
+        "every_deal": {"type": "boolean", "default": False,
+                       "description": "no bidding: every deal is a Ramsch (else only when all pass)"},
+        "scoring": {"enum": ["augen", "fixed", "texas", "gewinner", "petersen"], "default": "augen",
+                    "description": "augen: the loser loses their points; fixed: the loser loses fixed_loss; "
+                                   "texas: fewest points gains 10/20, -30 for the only trick-taker; "
+                                   "gewinner: fewest points scores 23 and a won game; "
+                                   "petersen: fewest points wins, unless someone took 101+"},
+        "skat": {"enum": ["last_trick", "loser", "nobody"], "default": "last_trick",
+                 "description": "who gets the skat's points: the winner of the last trick, the player with "
+                                "most points without the skat, or nobody"},
+        "fixed_loss": {"type": "integer", "minimum": 1, "default": 10,
+                       "description": "fixed scoring: what the loser loses (each Jungfrau adds half of it: 15, 20); "
+                                      "texas/petersen: what the winner gains"},
+        "ties": {"enum": ["full", "half"], "default": "full",
+                 "description": "two tied for most points: both lose in full, or half each (three-way: no score)"},
+        "jungfrau": {"type": "boolean", "default": True,
+                     "description": "a player without a trick doubles the loser's loss (fixed: +half)"},
+        "durchmarsch": {"enum": ["plus120", "times4", "win", "none"], "default": "plus120",
+                        "description": "a player who takes every trick: +120, +480 (4 x 120), wins like a "
+                                       "winner (+fixed_loss), or no special rule"},
+        "tens": {"enum": ["high", "low", "low_one_point"], "default": "high",
+                 "description": "tens rank A T K Q (high), or below K Q (low), low and worth 1 point"},
+        "threshold": {"type": "integer", "minimum": 61, "maximum": 120, "default": 101,
+                      "description": "petersen: a player with this many points wins outright"},
+    },
+}
+
+
+class Ramsch:
+    """Contract ``ramsch`` (grand order, only jacks trump) and its scoring."""
+
+    params_schema = SCHEMA
+
+    def __init__(self, every_deal=False, scoring="augen", skat="last_trick", fixed_loss=10, ties="full",
+                 jungfrau=True, durchmarsch="plus120", tens="high", threshold=101):
+        self.every_deal, self.scoring, self.skat = every_deal, scoring, skat
+        self.fixed_loss, self.ties, self.jungfrau = fixed_loss, ties, jungfrau
+        self.durchmarsch, self.tens, self.threshold = durchmarsch, tens, threshold
+
+    @hookimpl
+    def skat_register_contracts(self):
+        return [Contract("ramsch", "ramsch", label="Ramsch")]
+
+    @hookimpl
+    def skat_card_order(self, contract):
+        if contract.family != "ramsch":
+            return None
+        if self.tens == "high":
+            return CardOrder(JACKS, "ATKQ987")
+        return CardOrder(JACKS, "AKQT987", points={"T": 1} if self.tens == "low_one_point" else None)
+
+    @hookimpl
+    def skat_all_pass(self):
+        return "ramsch"
+
+    @hookimpl
+    def skat_skip_bidding(self):
+        return self.every_deal or None
+
+    # -- scoring ---------------------------------------------------------------
+    def final_points(self, f: RamschFacts) -> list[int]:
+        """Card points per seat after the skat went where the rules say."""
+        points = list(f.points)
+        if self.skat == "last_trick":
+            points[f.last_trick_winner] += f.skat_points
+        elif self.skat == "loser":
+            top = max(f.points)
+            # most points without the skat; a tie goes to the one who took the last trick, else the senior
+            tied = [s for s in range(3) if f.points[s] == top]
+            points[f.last_trick_winner if f.last_trick_winner in tied else tied[0]] += f.skat_points
+        return points
+
+    @hookimpl
+    def skat_ramsch_scores(self, facts: RamschFacts):
+        f = facts
+        points = self.final_points(f)
+        virgins = [s for s in range(3) if f.tricks[s] == 0]
+        blind = sum(1 for _, is_blind in f.pushes if is_blind)
+        shown = ", ".join(f"{SEATS[s]} {p}" for s, p in enumerate(points))
+        notes = [f"points {shown}"]
+        entries, why = getattr(self, f"_score_{self.scoring}")(f, points, virgins)
+        notes.append(why)
+        if blind and any(entries.values()):
+            entries = {s: v * 2 ** blind for s, v in entries.items()}
+            notes.append(f"{blind} blind push{'es' if blind > 1 else ''}: x{2 ** blind}")
+        return entries, "; ".join(notes)
+
+    def _durchmarsch(self, f: RamschFacts):
+        hero = next((s for s in range(3) if f.tricks[s] == 10), None)
+        if hero is None or self.durchmarsch == "none":
+            return None
+        gain = {"plus120": 120, "times4": 480, "win": self.fixed_loss}[self.durchmarsch]
+        return {hero: gain}, f"Durchmarsch by {SEATS[hero]}: +{gain}"
+
+    def _losers(self, points):
+        top = max(points)
+        return [s for s in range(3) if points[s] == top], top
+
+    def _score_augen(self, f, points, virgins):
+        return self._loser_pays(f, points, virgins, lambda top: top, "loses their points")
+
+    def _score_fixed(self, f, points, virgins):
+        return self._loser_pays(f, points, virgins, lambda top: self.fixed_loss, f"loses {self.fixed_loss}")
+
+    def _loser_pays(self, f, points, virgins, amount, what):
+        dm = self._durchmarsch(f)
+        if dm:
+            return dm
+        losers, top = self._losers(points)
+        if len(losers) == 3:
+            return {}, "three-way tie: no score"
+        loss = amount(top)
+        extra = ""
+        if self.jungfrau and virgins:
+            if self.scoring == "fixed":  # simple Ramsch: 10 -> 15 -> 20
+                loss += self.fixed_loss // 2 * len(virgins)
+            else:
+                loss *= 2 ** len(virgins)
+            extra = f", {len(virgins)} Jungfrau -> {loss}"
+        if len(losers) == 2 and self.ties == "half":
+            loss //= 2
+            extra += ", tie: half each"
+        who = " and ".join(SEATS[s] for s in losers)
+        return {s: -loss for s in losers}, f"{who} {what}{extra}: -{loss}"
+
+    def _score_texas(self, f, points, virgins):
+        # B9: fewest points gains 10 (20 with no trick); two without a trick: the third loses 30
+        gain = self.fixed_loss
+        if len(virgins) == 2:
+            hero = next(s for s in range(3) if s not in virgins)
+            return {hero: -30}, f"{SEATS[hero]} took every trick: -30"
+        if len(virgins) == 1:
+            return {virgins[0]: 2 * gain}, f"{SEATS[virgins[0]]} took no trick: +{2 * gain}"
+        low = min(points)
+        tied = [s for s in range(3) if points[s] == low]
+        if len(tied) == 3:
+            winner = 0  # 40-40-40: Forehand
+        elif len(tied) == 2:
+            # the tied player who did not take the last trick; if neither did, the senior one
+            others = [s for s in tied if s != f.last_trick_winner]
+            winner = others[0]
+        else:
+            winner = tied[0]
+        return {winner: gain}, f"{SEATS[winner]} fewest points: +{gain}"
+
+    def _score_gewinner(self, f, points, virgins):
+        # B3: the fewest points wins a null's 23 and a won game; tied lowest both do
+        low = min(points)
+        winners = [s for s in range(3) if points[s] == low]
+        if len(winners) == 3:
+            return {}, "three-way tie: no score"
+        return {s: 23 for s in winners}, f"{' and '.join(SEATS[s] for s in winners)} fewest points: +23 and a won game"
+
+    def _score_petersen(self, f, points, virgins):
+        # B11 "Ramse": fewest points wins, unless someone took `threshold`+ points
+        gain = self.fixed_loss
+        big = [s for s in range(3) if points[s] >= self.threshold]
+        if big:
+            return {big[0]: gain}, f"{SEATS[big[0]]} took {points[big[0]]} (>= {self.threshold}): +{gain}"
+        low = min(points)
+        winners = [s for s in range(3) if points[s] == low]
+        if len(winners) == 3:
+            return {}, "three-way tie: no score"
+        return {s: gain for s in winners}, f"{' and '.join(SEATS[s] for s in winners)} fewest points: +{gain}"
+
+
+class Schieberamsch:
+    """Schieberamsch (B4): before a Ramsch each player in turn pushes the skat."""
+
+    params_schema = {
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {
+            "blind": {"type": "boolean", "default": True,
+                      "description": "a player may push without looking; each blind push doubles the score"},
+            "push_jacks": {"type": "boolean", "default": False, "description": "jacks may be pushed"},
+            "grand_hand": {"type": "boolean", "default": True,
+                           "description": "instead of pushing, a player may declare a grand hand"},
+        },
+    }
+
+    def __init__(self, blind=True, push_jacks=False, grand_hand=True):
+        self.rules = PushRules(blind=blind, forbidden=() if push_jacks else JACKS, instead="grand" if grand_hand else None)
+
+    @hookimpl
+    def skat_push_rules(self):
+        return self.rules
