@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 
 class InputError(Exception):
     """Invalid input: a ruleset, deal record, card, bid or move.
@@ -34,9 +37,22 @@ def join_path(outer: str, inner: str) -> str:
     return outer + inner if inner.startswith("[") else f"{outer}.{inner}"
 
 
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
+
+
 def json_path(parts) -> str:
-    """Render a jsonschema ``absolute_path`` as ``game.discard[1]``."""
+    """Render a jsonschema ``absolute_path`` as ``game.discard[1]``.
+
+    A key that is not a plain name (a plugin reference such as
+    ``./house.py:HouseRule``) is quoted, ``plugins["./house.py:HouseRule"]``,
+    so its dots are not mistaken for path separators.
+    """
     out = ""
     for p in parts:
-        out += f"[{p}]" if isinstance(p, int) else (f".{p}" if out else str(p))
+        if isinstance(p, int):
+            out += f"[{p}]"
+        elif isinstance(p, str) and _PLAIN_KEY.fullmatch(p):
+            out += f".{p}" if out else p
+        else:  # fix: plugins../house.py:X was unreadable
+            out += f"[{json.dumps(p, ensure_ascii=False)}]"
     return out
