@@ -1,0 +1,378 @@
+"""International Skat Server game records (``.sgf``, one game per line).
+
+Every record is replayed move by move through :class:`~skatcore.deal.Deal`,
+so the state machine judges each bid, discard, declaration and card; this
+module only translates ISS tokens into Deal actions (grammar:
+data/iss/SOURCES.md) and never decides what is legal.
+
+How ISS endings map onto concessions (RULES A7), checked against the server's
+own ``p:``/``t:``/``s:``/``z:`` in real records:
+
+- ``RE``: that player concedes; the game ends once both defenders have (the
+  declarer takes the rest, schneider and schwarz included) or the declarer has.
+- ``TI.n`` / ``LE.n`` (timed out / left): a defender gone hands the rest to the
+  declarer, as if both defenders conceded; a declarer gone concedes the game.
+  Before the game is declared there is nothing to score.
+- ``SC``: the declarer lays the cards open and claims the rest.  When a
+  defender resigns to that and the record ends, the server has ended the game:
+  the claim stands.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .cards import CARD_NAMES, names
+from .deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Concede, Deal, Declare, Discard, Phase
+from .errors import InputError
+from .model import SEATS, Declaration
+
+GAME_LETTERS = {"G": "grand", "C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds", "N": "null"}
+HIDDEN = "??"  # a card the record does not show
+_CARD = {n: i for i, n in enumerate(CARD_NAMES)}  # ISS writes exactly our two-letter form
+_TAG = re.compile(r"([A-Z][A-Z0-9]*)\[([^\]]*)\]")
+_GAME = re.compile(r"([GCSHDN])([OHSZ]*)(?:\.(.+))?")  # no overlap with cards: ranks are 789TJQKA
+_RESULT_INTS = ("d", "v", "m", "p", "t", "s", "z", "l", "to", "r", "p0", "p1", "p2")
+
+
+class NotScorable(Exception):
+    """A well-formed record without a game to score (a player left during the bidding)."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class IssMove:
+    """One ``who token`` pair of MV; ``who`` is a seat, or None for the server (``w``)."""
+
+    who: int | None
+    token: str
+
+    def __str__(self) -> str:
+        return f"{'w' if self.who is None else self.who} {self.token}"
+
+
+@dataclass
+class IssRecord:
+    """One ISS game: players by seat, the deal, the moves and the server's result.
+
+    The result fields keep the server's names (``R[d:2 loss v:-54 m:-2 ...]``):
+    ``outcome`` is ``win``, ``loss``, ``penalty`` or ``passed``; the numbers
+    are None for a passed deal or when the record omits them (``r:`` is
+    missing in old records).
+    """
+
+    id: str
+    players: tuple[str, str, str]       # forehand, middlehand, rearhand
+    hands: tuple[tuple[int, ...], ...]   # 3 x 10 cards, forehand first
+    skat: tuple[int, int]
+    moves: list[IssMove]                 # MV after the deal, which is MV move 1
+    result_text: str                     # R[...] as written, for reports
+    outcome: str = ""
+    d: int | None = None                 # declarer seat, -1 none
+    v: int | None = None                 # declarer's score, losses doubled
+    m: int | None = None                 # matadors, signed (0 in null)
+    p: int | None = None                 # declarer card points incl. skat
+    t: int | None = None                 # declarer tricks
+    s: int | None = None                 # schneider 0/1
+    z: int | None = None                 # schwarz 0/1
+    overbid: bool = False
+    l: int | None = None                 # noqa: E741 (the server's name) seat that left, -1 none
+    to: int | None = None                # seat that timed out, -1 none
+    r: int | None = None                 # resigned 0/1
+    penalties: tuple[int, int, int] | None = None  # p0: p1: p2:
+    tags: dict[str, str] = field(default_factory=dict, repr=False)
+
+    @property
+    def won(self) -> bool | None:
+        return {"win": True, "loss": False}.get(self.outcome)
+
+
+# -- parsing --------------------------------------------------------------------
+
+
+def parse_sgf(line: str) -> IssRecord:
+    """Parse one record line.
+
+    :raises InputError: saying what is malformed (the caller adds file and line).
+    """
+    text = line.strip()
+    if not (text.startswith("(;") and text.endswith(";)")):
+        raise InputError("not an ISS game record: expected `(;GM[Skat]...;)` on one line")
+    tags = dict(_TAG.findall(text))
+    for key in ("ID", "P0", "P1", "P2", "MV", "R"):
+        if key not in tags:
+            raise InputError(f"the record has no {key}[...]")
+    words = tags["MV"].split()
+    if len(words) % 2:
+        raise InputError(f"MV must be `who move` pairs, but has {len(words)} words")
+    moves = []
+    for i, (who, token) in enumerate(zip(words[::2], words[1::2]), start=1):
+        if who not in ("w", "0", "1", "2"):
+            raise InputError(f"MV move {i} `{who} {token}`: expected w, 0, 1 or 2 before the move")
+        moves.append(IssMove(None if who == "w" else int(who), token))
+    if not moves or moves[0].who is not None:
+        raise InputError("MV must start with the deal `w c1.c2...c32`")
+    cards = _cards(moves[0].token, "the deal (MV move 1)")
+    if len(cards) != 32:
+        raise InputError(f"the deal (MV move 1) has {len(cards)} cards, expected 32")
+    record = IssRecord(
+        id=tags["ID"], players=(tags["P0"], tags["P1"], tags["P2"]),
+        hands=(tuple(cards[0:10]), tuple(cards[10:20]), tuple(cards[20:30])), skat=(cards[30], cards[31]),
+        moves=moves[1:], result_text=tags["R"], tags=tags,
+    )
+    _parse_result(record, tags["R"])
+    return record
+
+
+def _cards(text: str, what: str) -> list[int]:
+    out = []
+    for part in text.split("."):
+        if part not in _CARD:
+            raise InputError(f"{part!r} in {what} is not an ISS card (suit CSHD + rank 789TJQKA)")
+        out.append(_CARD[part])
+    return out
+
+
+def _parse_result(record: IssRecord, text: str) -> None:
+    words = text.split()
+    if words == ["passed"]:
+        record.outcome, record.d = "passed", -1
+        return
+    values: dict[str, int] = {}
+    for w in words:
+        key, colon, raw = w.partition(":")
+        if w in ("win", "loss", "penalty"):
+            record.outcome = w
+        elif w in ("bidok", "overbid"):
+            record.overbid = w == "overbid"
+        elif colon and key in _RESULT_INTS:
+            try:
+                values[key] = int(raw)
+            except ValueError:
+                raise InputError(f"R[...]: {w!r} is not a number") from None
+        else:
+            raise InputError(f"R[...]: unknown result token {w!r}")
+    if not record.outcome or "d" not in values or "v" not in values:
+        raise InputError("R[...] must be `passed`, or win/loss/penalty with d: and v:")
+    for key in ("d", "v", "m", "p", "t", "s", "z", "l", "to", "r"):
+        setattr(record, key, values.get(key))
+    if all(k in values for k in ("p0", "p1", "p2")):
+        record.penalties = (values["p0"], values["p1"], values["p2"])
+
+
+# -- replay ---------------------------------------------------------------------
+
+
+@dataclass
+class _Replay:
+    """Bookkeeping while feeding ISS moves to a Deal (no rules here)."""
+
+    deal: Deal
+    pending: Declaration | None = None  # announced before its discard (`D`, then `D9.DQ`)
+    claimed: bool = False               # the declarer showed the cards (SC)
+    hidden: bool = False                # a hidden card (??) was skipped
+    resigned: list[int] = field(default_factory=list)  # seats that said RE, in order
+    gone: str = ""                      # "rearhand timed out", "middlehand left"
+    claim_stands: bool = False          # the record ended on a claim a defender resigned to
+
+    def ending(self) -> str:
+        """How a game that was not played out ended, for the explanation."""
+        if self.gone:
+            return self.gone
+        if self.resigned:
+            text = " and ".join(SEATS[s] for s in self.resigned) + " resigned"
+            return text + " to the declarer's claim" if self.claim_stands else text
+        return ""
+
+
+def replay(record: IssRecord, rules) -> Deal:
+    """Replay ``record`` through a Deal and return it, finished.
+
+    :raises InputError: an unknown token, a move out of turn or an illegal one
+        (the Deal's message), ``path`` naming the MV move (the deal is move 1).
+    :raises NotScorable: a player left or timed out before the game was
+        declared, or the ruleset plays on where ISS throws the deal in.
+    """
+    return _replay(record, rules).deal
+
+
+def _replay(record: IssRecord, rules) -> _Replay:
+    try:
+        deal = Deal(rules, record.hands, record.skat)
+    except InputError as exc:
+        raise exc.at("MV move 1 (the deal)") from None
+    if deal.phase is not Phase.BIDDING:
+        raise NotScorable(f"ruleset {rules.name!r} has no bidding, unlike ISS")
+    state = _Replay(deal)
+    for i, move in enumerate(record.moves, start=2):
+        try:
+            _step(state, move)
+        except InputError as exc:
+            raise exc.at(f"MV move {i} `{move}`") from None
+    if not deal.done and deal.declarer is None and deal.phase is not Phase.BIDDING:
+        raise NotScorable(f"all passed: ruleset {rules.name!r} plays {rules.all_pass} then, which ISS does not")
+    if not deal.done and state.claimed and deal.conceded - {deal.declarer}:
+        # the declarer claimed the rest (SC), a defender resigned to it and the
+        # server ended the game there: the claim stands (ISS game 272095)
+        for seat in sorted({0, 1, 2} - {deal.declarer} - deal.conceded):
+            deal.apply(Concede(seat))
+        state.claim_stands = True
+    if not deal.done:
+        raise InputError(f"the record ends before the deal is over ({_turn(deal)})", path="MV")
+    return state
+
+
+def _turn(deal: Deal) -> str:
+    if deal.done:
+        return "the deal is over"
+    return f"{SEATS[deal.to_move]} to {deal.phase.value}" if deal.to_move is not None else deal.phase.value
+
+
+def _step(state: _Replay, move: IssMove) -> None:
+    deal, tok = state.deal, move.token
+    if move.who is None:
+        _server(state, tok)
+        return
+    if deal.done:
+        raise InputError("the deal is already over")
+    seat = move.who
+    if tok == HIDDEN:  # seen before a player left: nothing to replay
+        state.hidden = True
+        return
+    if tok == "RE":
+        deal.apply(Concede(seat))
+        state.resigned.append(seat)
+        return
+    if tok == "SC" or tok.startswith("SC."):  # cards laid open: no change of state
+        state.claimed = state.claimed or seat == deal.declarer
+        return
+    if seat != deal.to_move:
+        hint = "; a hidden card (??) before it cannot be replayed" if state.hidden else ""
+        raise InputError(f"player {seat} ({SEATS[seat]}) moves, but it is {_turn(deal)}{hint}")
+    if tok in _CARD:
+        deal.apply(PLAYS[_CARD[tok]])
+    elif tok.isascii() and tok.isdigit():
+        deal.apply(Bid(int(tok)))
+    elif tok in ("y", "p"):
+        deal.apply(HOLD if tok == "y" else PASS)
+    elif tok == "s":
+        deal.apply(PICK_UP)
+    elif "." in tok and all(part in _CARD for part in tok.split(".")):
+        # the discard as a move of its own, after the announcement in old records
+        deal.apply(Discard(tuple(_cards(tok, "the discard")[:2])))
+        if state.pending:
+            deal.apply(Declare(state.pending))
+            state.pending = None
+    elif m := _GAME.fullmatch(tok):
+        _announce(state, m.group(1), m.group(2), m.group(3))
+    else:
+        raise InputError(f"unknown move {tok!r}")
+
+
+def _announce(state: _Replay, letter: str, flags: str, cards: str | None) -> None:
+    """``G.ST.H8``, ``GH``, ``NO``, ``CHZ``: game letter, flags O/H/S/Z, then
+    the discards after `s` (for ouvert also the open cards, not needed)."""
+    deal = state.deal
+    game, ouvert = GAME_LETTERS[letter], "O" in flags
+    if deal.phase is Phase.SKAT:  # no `s` before: a hand game
+        deal.apply(PLAY_HAND)
+    # ouvert suit/grand implies hand; H after `s` is left for Deal to reject
+    hand = "H" in flags or not deal.picked_up or (ouvert and game != "null")
+    declaration = Declaration(game, hand=hand, schneider="S" in flags, schwarz="Z" in flags, ouvert=ouvert)
+    shown = _cards(cards, "the announcement") if cards else []
+    if deal.phase is Phase.DISCARD:
+        if not shown:  # the discard follows as a move of its own
+            state.pending = declaration
+            return
+        deal.apply(Discard(tuple(shown[:2])))
+    deal.apply(Declare(declaration))
+
+
+def _server(state: _Replay, tok: str) -> None:
+    deal = state.deal
+    kind, _, who = tok.partition(".")
+    if kind in ("TI", "LE") and who in ("0", "1", "2"):
+        _gone(state, int(who), "timed out" if kind == "TI" else "left")
+        return
+    parts = tok.split(".")
+    if deal.phase is Phase.DISCARD and len(parts) == 2 and all(p in _CARD or p == HIDDEN for p in parts):
+        # `w X.Y`: the skat shown to the declarer after `s`; Deal already has it
+        if HIDDEN not in parts and sorted(_cards(tok, "the skat")) != sorted(deal.original_skat):
+            raise InputError(f"the skat shown ({' '.join(parts)}) is not the skat dealt "
+                             f"({' '.join(names(deal.original_skat))})")
+        return
+    raise InputError(f"unknown server move {tok!r}")
+
+
+def _gone(state: _Replay, seat: int, what: str) -> None:
+    """A player timed out or left: the game ends by concession (module docstring)."""
+    deal = state.deal
+    if deal.done:
+        return
+    if deal.phase is not Phase.PLAY or deal.declarer is None:
+        when = "during bidding" if deal.phase is Phase.BIDDING else "before the game was declared"
+        raise NotScorable(f"player {seat} ({SEATS[seat]}) {what} {when}")
+    state.gone = f"{SEATS[seat]} {what}"
+    if seat == deal.declarer:
+        deal.apply(Concede(seat))
+        if not deal.done:  # after the first trick a defender must agree (A7)
+            deal.apply(Concede((seat + 1) % 3))
+    else:
+        for defender in sorted({0, 1, 2} - {deal.declarer} - deal.conceded):
+            deal.apply(Concede(defender))
+
+
+# -- scoring --------------------------------------------------------------------
+
+
+def score_record(record: IssRecord, rules) -> tuple[dict, str]:
+    """Score one record: ``(json, explanation)``.  The json is the
+    ScoreResult's plus ``id`` and ``players``, or ``{"id", "scorable": False,
+    "reason"}`` for a deal without a game to score."""
+    try:
+        state = _replay(record, rules)
+    except NotScorable as exc:
+        return {"id": record.id, "scorable": False, "reason": exc.reason}, exc.reason
+    deal = state.deal
+    result = deal.result()
+    explanation = result.explanation
+    if ending := state.ending():
+        rest = "the declarer concedes" if deal.concession_by == "declarer" else "the rest goes to the declarer"
+        if deal.concession_by == "defenders" and deal.contract.family == "null":
+            rest = "the declarer's null is made"
+        explanation += f" ({ending}: {rest})"
+    out = result.to_json()
+    out["explanation"] = explanation
+    out["id"] = record.id
+    out["players"] = dict(zip(SEATS, record.players))
+    return out, explanation
+
+
+def score_sgf_file(path: str, rules) -> list[tuple[dict, str]]:
+    """Score every record of an ISS ``.sgf`` file, one per line (blank lines skipped).
+
+    :raises InputError: naming the file, ``line N`` and, for a bad move, which one.
+    """
+    try:
+        text = Path(path).read_text("utf-8")
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror})", source=str(path)) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason})", source=str(path)) from None
+    out = []
+    for n, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            out.append(score_record(parse_sgf(line), rules))
+        except InputError as exc:
+            exc.path = f"line {n}, {exc.path}" if exc.path else f"line {n}"
+            raise exc.at(source=str(path)) from None
+    if not out:
+        raise InputError("no ISS game records in the file", source=str(path))
+    return out
