@@ -23,7 +23,8 @@ from .scoring import make_facts, passed_result
 class Phase(Enum):
     BIDDING = "bidding"
     PUSH = "push"          # all passed, Schieberamsch: push the skat on
-    SKAT = "skat"          # declarer: pick up the skat or play hand
+    SKAT = "skat"          # declarer: pick up the skat, play hand (or turn a card up)
+    TURN = "turn"          # Tournée: keep the first skat card or turn up the second
     DISCARD = "discard"    # declarer: put two cards away
     DECLARE = "declare"    # declarer: name the contract and announcements
     PLAY = "play"
@@ -72,6 +73,25 @@ class PlayHand:
 
 
 @dataclass(frozen=True, slots=True)
+class TurnUp:
+    """Tournée: look at the first skat card (unseen by the others)."""
+
+    def __str__(self):
+        return "turn up"
+
+
+@dataclass(frozen=True, slots=True)
+class TurnChoice:
+    """Tournée: ``first`` shows and keeps the first card as trump; ``second``
+    takes it unseen and turns up the second card, which sets trump."""
+
+    card: str
+
+    def __str__(self):
+        return f"use the {self.card} card"
+
+
+@dataclass(frozen=True, slots=True)
 class PushBlind:
     """Schieberamsch: pass the skat on without looking (doubles the score)."""
 
@@ -116,9 +136,10 @@ class Concede:
         return f"{SEATS[self.seat]} concedes"
 
 
-Action = Bid | Hold | Pass | PickUp | PlayHand | PushBlind | Discard | Declare | Play | Concede
+Action = Bid | Hold | Pass | PickUp | PlayHand | TurnUp | TurnChoice | PushBlind | Discard | Declare | Play | Concede
 
 HOLD, PASS, PICK_UP, PLAY_HAND, PUSH_BLIND = Hold(), Pass(), PickUp(), PlayHand(), PushBlind()
+TURN_UP, FIRST_CARD, SECOND_CARD = TurnUp(), TurnChoice("first"), TurnChoice("second")
 PLAYS = tuple(Play(c) for c in range(32))  # shared instances: no allocation per card
 
 
@@ -175,6 +196,8 @@ class Deal:
         self.contract = None
         self.table = None
         self.picked_up = False
+        self.route = ""                  # "pickup", "hand", or the turned card used: "first"/"second"
+        self.turned: int | None = None   # Tournée: the card that sets trump (seen by all if second)
         self.discard: tuple[int, ...] = ()
         self.to_move: int | None = MIDDLEHAND
         # play
@@ -212,7 +235,9 @@ class Deal:
                 return [HOLD, PASS]
             return [*(Bid(v) for v in self.rules.ladder if v > self.bid), PASS]
         if p is Phase.SKAT:
-            return [PICK_UP, PLAY_HAND]
+            return [PICK_UP, PLAY_HAND, *([TURN_UP] if self.rules.turn_up else [])]
+        if p is Phase.TURN:
+            return [FIRST_CARD, SECOND_CARD]
         if p is Phase.PUSH:
             push = self.rules.push_rules
             instead = [Declare(Declaration(push.instead, hand=True))] if push.instead else []
@@ -234,22 +259,18 @@ class Deal:
         return follow or hand
 
     def _declarations(self) -> list[Declaration]:
-        hand = not self.picked_up
-        out, seen = [], set()
-        for c in self.rules.declarable():
-            for (game, h, _announced), answer in self.rules.announcements.items():
-                if game != c.name or h != hand or isinstance(answer, str) or (game, answer) in seen:
-                    continue
-                if c.family == "null" and c.fixed.get((hand, "ouvert" in answer), 0) < self.bid:
-                    continue
-                seen.add((game, answer))
-                out.append(Declaration(game, hand, "schneider" in answer, "schwarz" in answer, "ouvert" in answer))
-        return out
+        rules = self.rules
+        if self.route in ("pickup", "hand"):
+            return [d for d in rules.options[self.route]
+                    if rules.contracts[d.game].family != "null" or rules.contracts[d.game].fixed[(d.hand, d.ouvert)] >= self.bid]
+        allowed = rules.turn_up.contracts.get(name(self.turned), ())
+        return [Declaration(game, False, declarations={rules.turn_up.key: self.route}) for game in allowed]
 
     # -- transitions ---------------------------------------------------------
     def apply(self, action: Action) -> None:
         """Perform ``action`` for the player to move; InputError if illegal."""
         p = self.phase
+        seat = action.seat if isinstance(action, Concede) else self.to_move
         if isinstance(action, Concede):
             self._concede(action.seat)
         elif p is Phase.PLAY and isinstance(action, Play):
@@ -257,13 +278,17 @@ class Deal:
         elif p is Phase.BIDDING and isinstance(action, (Bid, Hold, Pass)):
             self._bid(action)
         elif p is Phase.SKAT and isinstance(action, (PickUp, PlayHand)):
-            self.picked_up = isinstance(action, PickUp)
-            if self.picked_up:
-                self.hands[self.declarer] |= self.skat
-                self.skat = 0
-                self.phase = Phase.DISCARD
+            self.route = "pickup" if isinstance(action, PickUp) else "hand"
+            if self.route == "pickup":
+                self._pick_up()
             else:
                 self.phase = Phase.DECLARE
+        elif p is Phase.SKAT and isinstance(action, TurnUp) and self.rules.turn_up:
+            self.phase = Phase.TURN
+        elif p is Phase.TURN and isinstance(action, TurnChoice) and action.card in ("first", "second"):
+            self.route = action.card
+            self.turned = self.original_skat[0 if action.card == "first" else 1]
+            self._pick_up()
         elif p is Phase.PUSH and isinstance(action, (PickUp, PushBlind, Declare)):
             self._push(action)
         elif p is Phase.DISCARD and isinstance(action, Discard):
@@ -272,7 +297,13 @@ class Deal:
             self._declare(action.declaration)
         else:
             raise InputError(f"{action} is not possible now ({self._expected()})")
-        self.history.append((self.to_move if not isinstance(action, Concede) else action.seat, action))
+        self.history.append((seat, action))
+
+    def _pick_up(self) -> None:
+        self.picked_up = True
+        self.hands[self.declarer] |= self.skat
+        self.skat = 0
+        self.phase = Phase.DISCARD
 
     def _expected(self) -> str:
         if self.done:
@@ -415,6 +446,15 @@ class Deal:
         if d.hand == self.picked_up:
             raise InputError("a hand game cannot be declared after picking up the skat" if d.hand
                              else "the skat was not picked up: declare a hand game")
+        if self.route in ("first", "second"):
+            allowed = self.rules.turn_up.contracts.get(name(self.turned), ())
+            if d.game not in allowed:
+                raise InputError(f"the turned card {name(self.turned)} allows {' or '.join(allowed) or 'nothing'}, not {d.game}")
+            if d.declarations.get(self.rules.turn_up.key) != self.route:
+                d = Declaration(d.game, d.hand, d.schneider, d.schwarz, d.ouvert,
+                                {**d.declarations, self.rules.turn_up.key: self.route})
+        elif self.rules.turn_up and self.rules.turn_up.key in d.declarations:
+            raise InputError(f"{self.rules.turn_up.key} needs the turn-up route, but the skat was {'picked up' if self.picked_up else 'left'}")
         self.declaration = self.rules.check_declaration(d, self.bid)
         self._start_play(d.game)
 

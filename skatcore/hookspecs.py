@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 
 import pluggy
 
-from .model import CardOrder, Contract, GameFacts, MultiplierItem, PushRules, RamschFacts, ScoreResult, Thresholds, WinCondition
+from .model import CardOrder, Contract, GameFacts, MultiplierItem, PushRules, RamschFacts, ScoreResult, Thresholds, TurnUp, WinCondition
 
 PROJECT = "skat"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -63,6 +63,31 @@ def skat_register_declarations() -> Mapping[str, dict]:
         @hookimpl
         def skat_register_declarations(self):
             return {"spitze": {"type": "integer", "minimum": 0, "maximum": 3}}
+    """
+
+
+@hookspec
+def skat_refuse_declaration(contract: Contract, hand: bool, key: str) -> str | None:
+    """Whether the plugin declaration ``key`` (see
+    :func:`skat_register_declarations`) may be made with ``contract`` as a
+    hand (``hand=True``) or skat game.
+
+    Called at compile time for every declarable contract, hand/skat and
+    registered declaration key, so the answer becomes a table.  A deal that
+    gives the key with a true value (not ``false``, ``0`` or ``null``) where
+    a plugin refused it is rejected with that reason.
+
+    Collected: every plugin may refuse; ``None`` means no objection.  The
+    first reason given is shown.
+
+    :returns: ``None``, or a short reason for the refusal.
+
+    **Example** (Spitze only in suit and grand games)::
+
+        @hookimpl
+        def skat_refuse_declaration(self, contract, hand, key):
+            if key == "spitze" and contract.family not in ("suit", "grand"):
+                return "spitze is played only in suit and grand games"
     """
 
 
@@ -185,10 +210,40 @@ def skat_check_announcements(contract: Contract, hand: bool, announced: frozense
 
 
 @hookspec(firstresult=True)
-def skat_lost_factor(contract: Contract, hand: bool) -> int | None:
+def skat_contract_allowed(contract: Contract, route: str) -> bool | None:
+    """Whether ``contract`` may be declared after the skat ``route``:
+    ``"pickup"`` (skat taken) or ``"hand"`` (skat untouched).  Called at
+    compile time.  ``None`` means yes.  First result wins.
+
+    **Example** (Tournée's Guckser: after picking up, only grand)::
+
+        @hookimpl
+        def skat_contract_allowed(self, contract, route):
+            if route == "pickup":
+                return contract.family == "grand"
+    """
+
+
+@hookspec(firstresult=True)
+def skat_turn_up() -> TurnUp | None:
+    """A turn-up route besides pick-up and hand (Tournée): see
+    :class:`~skatcore.model.TurnUp`.  ``None``: no such route.  First result wins.
+
+    **Example**::
+
+        @hookimpl
+        def skat_turn_up(self):
+            return TurnUp("tournee_card", {"HA": ("hearts",), "HJ": ("hearts", "grand"), ...})
+    """
+
+
+@hookspec(firstresult=True)
+def skat_lost_factor(contract: Contract, hand: bool):
     """How many times its value a lost game costs (official: 2, hand games
     included; pre-1999: 1 for hand games).  Called at compile time per
-    contract and hand/skat.  First result wins.
+    contract and hand/skat; may return a function ``declaration -> int``
+    where plugin declarations decide (Tournée's second card costs double).
+    First result wins.
 
     **Example**::
 

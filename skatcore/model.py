@@ -162,6 +162,22 @@ class PushRules:
 
 
 @dataclass(frozen=True)
+class TurnUp:
+    """A skat route where the declarer turns up a skat card to fix trumps
+    (Tournée).  The declarer sees the first card and keeps it ("first") or
+    takes it unseen and turns the second face up ("second"); the turned card's
+    contracts may then be declared, with ``declarations[key]`` set to
+    ``"first"`` or ``"second"``.
+
+    :param key: the declaration that records which card was used.
+    :param contracts: card name -> the contracts it allows (a jack: grand or its suit).
+    """
+
+    key: str
+    contracts: Mapping[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
 class MultiplierItem:
     """One line of the multiplier ("with 2", "game", "hand", "schneider" ...).
 

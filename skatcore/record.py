@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from .cards import CARD_NAMES, parse_card
-from .deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, PUSH_BLIND, Bid, Deal, Declare, Discard, Phase, deal_cards
+from .deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, PUSH_BLIND, TURN_UP, Bid, Deal, Declare, Discard, Phase, TurnChoice, deal_cards
 from .errors import InputError
 from .model import SEATS, Declaration, RamschFacts, ScoreResult
 from .ruleset import load_schema, read_yaml, validate
@@ -45,6 +45,9 @@ def check_record(doc: Any, source: str) -> None:
     if doc.get("format") != FORMAT:  # fix: say what was found ("format: expected format: ..." before)
         found = f"got {doc['format']!r}" if "format" in doc else "missing"
         raise InputError(f"expected {FORMAT!r}, {found}", source=source, path="format")
+    game = doc.get("game")
+    if isinstance(game, dict) and "type" in game and game["type"] is None:
+        game["type"] = "null"  # YAML reads `type: null` (the null game) as a missing value
     validate(doc, load_schema("deal.schema.json"), source)
 
 
@@ -93,7 +96,15 @@ def _score(doc: dict, rules) -> ScoreResult:
         return _replay_play(doc, rules, deal, contract)
 
     if not declaration.hand:
-        deal.apply(PICK_UP)
+        turn = rules.route_of(declaration)
+        if turn in ("first", "second"):  # Tournée: turn a skat card up, then take both
+            try:
+                deal.apply(TURN_UP)
+                deal.apply(TurnChoice(turn))
+            except InputError as exc:
+                raise exc.at(f"game.declarations.{rules.turn_up.key}") from None
+        else:
+            deal.apply(PICK_UP)
         if "discard" not in game:
             raise InputError("the skat was picked up: give the 2 discarded cards", path="game.discard")
         try:
@@ -101,6 +112,8 @@ def _score(doc: dict, rules) -> ScoreResult:
         except InputError as exc:
             raise exc.at(exc.path or "game.discard") from None
     else:
+        if "discard" in game:  # fix: a hand game's discard was silently ignored (A5: the skat stays untouched)
+            raise InputError("a hand game leaves the skat untouched: there is no discard", path="game.discard")
         deal.apply(PLAY_HAND)
     try:
         deal.apply(Declare(declaration))
@@ -247,6 +260,10 @@ def _declaration(game: dict, rules, contract) -> Declaration:
     # fix: not when a discard shows the skat was picked up (then announcing is the error)
     if ("hand" not in game and "discard" not in game and announced
             and isinstance(rules.announcements.get((contract.name, False, announced)), str)):
+        hand = True
+    # a null played only without the skat (Tournée) needs no hand flag
+    ouvert = "ouvert" in announced
+    if "hand" not in game and contract.family == "null" and (False, ouvert) not in contract.fixed and (True, ouvert) in contract.fixed:
         hand = True
     return Declaration(contract.name, hand, "schneider" in announced, "schwarz" in announced, "ouvert" in announced,
                        game.get("declarations", {}))

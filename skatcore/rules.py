@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
 from pathlib import Path
@@ -19,7 +19,7 @@ from . import hookspecs
 from .defaults import CoreDefaults
 from .cards import CARD_NAMES, POINTS, SUITS, parse_card
 from .errors import InputError, json_path
-from .model import ANNOUNCEMENTS, CardOrder, Contract, Declaration, MultiplierItem, PushRules, Thresholds, WinCondition, null_label
+from .model import ANNOUNCEMENTS, CardOrder, Contract, Declaration, MultiplierItem, PushRules, Thresholds, TurnUp, WinCondition, null_label
 from .ruleset import PluginSpec, Ruleset, load_ruleset, validate
 
 TRUMP = 4  # follow class of trumps; plain suits are 0..3 in SUITS order
@@ -99,7 +99,7 @@ class CompiledRules:
     min_bid: int
     thresholds: Thresholds
     announcements: Mapping[tuple[str, bool, frozenset], frozenset | str]
-    lost_factor: Mapping[tuple[str, bool], int]
+    lost_factor: Mapping[tuple[str, bool], Any]
     base: Mapping[tuple[str, bool, frozenset], Any]
     multiplier_items: tuple[MultiplierItem, ...]
     win_conditions: tuple[WinCondition, ...]
@@ -107,7 +107,10 @@ class CompiledRules:
     all_pass: str
     push_rules: PushRules | None
     skip_bidding: bool
+    turn_up: TurnUp | None
+    options: Mapping[str, tuple[Declaration, ...]]
     pm: pluggy.PluginManager
+    declaration_refusals: Mapping[tuple[str, bool, str], str] = field(default_factory=lambda: MappingProxyType({}))
 
     def contract(self, name: str) -> Contract:
         try:
@@ -131,6 +134,15 @@ class CompiledRules:
             validate(value, self.declarations[key], source="", prefix=f"declarations.{key}")
         game, hand, announced = d.game, d.hand, d.announced
         contract = self.contract(game)
+        for key, value in d.declarations.items():
+            refusal = self.declaration_refusals.get((game, hand, key))
+            if refusal and value not in (None, False, 0):
+                raise InputError(refusal, path=f"declarations.{key}")
+        route = self.route_of(d)
+        if route in ("pickup", "hand") and not any(o.game == game for o in self.options[route]):
+            raise InputError(f"{game} cannot be declared {'as a hand game' if hand else 'after picking up the skat'} in this ruleset")
+        if route not in ("pickup", "hand") and hand:
+            raise InputError(f"{self.turn_up.key} is a skat route: not in a hand game")
         answer = self.announcements.get((game, hand, announced))
         if answer is None:
             raise InputError(f"{game} cannot be declared here")
@@ -142,9 +154,19 @@ class CompiledRules:
                 raise InputError(f"{null_label(hand, 'ouvert' in answer)} is worth {value}, below the bid {bid}")
         return Declaration(game, hand, "schneider" in answer, "schwarz" in answer, "ouvert" in answer, d.declarations)
 
+    def route_of(self, d: Declaration) -> str:
+        """``hand``, ``pickup``, or the turn-up card used (``first``/``second``)."""
+        if self.turn_up and self.turn_up.key in d.declarations:
+            return str(d.declarations[self.turn_up.key])
+        return "hand" if d.hand else "pickup"
+
     def base_value(self, d: Declaration) -> int:
         base = self.base[(d.game, d.hand, d.announced)]
         return base(d) if callable(base) else base
+
+    def lost_factor_of(self, d: Declaration) -> int:
+        factor = self.lost_factor[(d.game, d.hand)]
+        return factor(d) if callable(factor) else factor
 
     def score(self, facts):
         from .scoring import score_game, score_ramsch
@@ -282,9 +304,35 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
                     answer = "no announcements allowed" if announced else announced
                 announcements[(c.name, hand, announced)] = answer if isinstance(answer, str) else frozenset(answer)
 
+    options = {}
+    for route, hand in (("pickup", False), ("hand", True)):
+        opts = []
+        for c in contracts.values():
+            if c.family == "ramsch" or call("skat_contract_allowed", contract=c, route=route) is False:
+                continue
+            for answer in dict.fromkeys(a for (g, h, _), a in announcements.items() if g == c.name and h == hand):
+                if not isinstance(answer, str):
+                    opts.append(Declaration(c.name, hand, *(a in answer for a in ANNOUNCEMENTS)))
+        options[route] = tuple(opts)
+    turn_up = call("skat_turn_up")
+    if turn_up:
+        for card, games in turn_up.contracts.items():
+            for g in games:
+                if g not in contracts:
+                    raise InputError(f"turn-up card {card} allows contract {g!r}, which no plugin registers", source=src)
+
     items = tuple(call.collect("skat_multiplier_items", "multiplier item").values())
     conditions = tuple(call.collect("skat_win_conditions", "win condition").values())
     declarations = call.collect("skat_register_declarations", "declaration")
+    refusals: dict = {}
+    for c in contracts.values():
+        if c.family == "ramsch":
+            continue
+        for hand in (False, True):
+            for key in declarations:
+                reasons = [r for r in call("skat_refuse_declaration", contract=c, hand=hand, key=key) if r]
+                if reasons:
+                    refusals[(c.name, hand, key)] = reasons[0]
     all_pass = call("skat_all_pass") or "throw_in"
     push_rules = call("skat_push_rules") if all_pass != "throw_in" else None
     if push_rules and push_rules.instead and push_rules.instead not in contracts:
@@ -314,7 +362,10 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
         all_pass=all_pass,
         push_rules=push_rules,
         skip_bidding=bool(call("skat_skip_bidding")),
+        turn_up=turn_up,
+        options=MappingProxyType(options),
         pm=pm,
+        declaration_refusals=MappingProxyType(refusals),
     )
 
 

@@ -60,7 +60,7 @@ def score_game(rules, facts: GameFacts) -> ScoreResult:
         won = not failed and not overbid
         lost_value = -(-facts.bid // base) * base if overbid else value
 
-    factor = rules.lost_factor[(c.name, d.hand)]
+    factor = rules.lost_factor_of(d)
     score = value if won else -factor * lost_value
     if won:
         tail = f": won +{value}"
