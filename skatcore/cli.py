@@ -26,10 +26,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-        if not getattr(args, "func", None):
-            parser.print_help()
-            return 2
+        if not getattr(args, "func", None):  # fix: was the help on stdout; bad input is one line on stderr
+            raise InputError("expected a command: rulesets, rules, validate or score (see skat --help)")
         return args.func(args) or 0
+    except SystemExit as exc:  # --help/--version: main(argv) returns the status instead of exiting
+        return exc.code if isinstance(exc.code, int) else 0
     except InputError as exc:
         print(f"skat: error: {exc}", file=sys.stderr)
         return 2
@@ -103,16 +104,24 @@ def cmd_rules(args) -> int:
     return 0
 
 
-def _rules_for(record: dict, override: str | None):
-    return get_rules(override or record.get("ruleset") or "official")
+def _rules_for(record: dict, override: str | None, source: str | None = None):
+    # fix: an unknown ruleset named by the record (or --ruleset) now says where
+    # it was named; an error inside a ruleset file keeps that file as its source
+    try:
+        return get_rules(override or record.get("ruleset") or "official")
+    except InputError as exc:
+        if exc.source:
+            raise
+        raise exc.at("--ruleset" if override else "ruleset", None if override else source) from None
 
 
 def cmd_validate(args) -> int:
     path = Path(args.file)
     doc = read_yaml(path)
-    if isinstance(doc, dict) and "format" in doc:
+    # a deal record, also one that lacks `format` (else it was judged as a ruleset: "unknown key 'game'")
+    if isinstance(doc, dict) and ("format" in doc or "plugins" not in doc and "game" in doc):
         check_record(doc, str(path))
-        score_record(doc, _rules_for(doc, args.ruleset), str(path))
+        score_record(doc, _rules_for(doc, args.ruleset, str(path)), str(path))
         print(f"{path}: valid deal record")
     else:
         from .rules import compile_rules
@@ -132,7 +141,7 @@ def cmd_score(args) -> int:
             results += score_sgf_file(file, get_rules(args.ruleset or "official"))
         else:
             doc = read_record(file)
-            result = score_record(doc, _rules_for(doc, args.ruleset), file)
+            result = score_record(doc, _rules_for(doc, args.ruleset, file), file)
             out = result.to_json()
             out["id"] = doc.get("id", file)
             results.append((out, result.explanation))

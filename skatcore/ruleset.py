@@ -22,7 +22,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from .errors import InputError, json_path
+from .errors import InputError, join_path, json_path
 
 ENTRY_POINT_GROUP = "skat"
 RULESET_PACKAGE = "skatcore_rulesets"
@@ -63,18 +63,77 @@ def validate(instance: Any, schema: dict, source: str, prefix: str = "") -> None
     validator = jsonschema.Draft202012Validator(schema)
     error = jsonschema.exceptions.best_match(validator.iter_errors(instance))
     if error is not None:
-        path = json_path(error.absolute_path)
-        full = ".".join(p for p in (prefix, path) if p).replace(".[", "[")
-        raise InputError(_schema_message(error), source=source, path=full or None)
+        message, key = _schema_message(error)
+        # fix: an unknown key is reported at its own path (plugins.official.grand_bse),
+        # not at its parent's (or, at the top level, at no path at all)
+        path = json_path([*error.absolute_path, *([key] if key is not None else [])])
+        full = join_path(prefix, path) if prefix and path else prefix or path
+        raise InputError(message, source=source, path=full or None)
 
 
-def _schema_message(error: jsonschema.ValidationError) -> str:
-    if error.validator == "additionalProperties":
-        allowed = sorted(error.schema.get("properties", {}))
-        extra = error.message.split("(")[-1].rstrip(")")
-        hint = f" (expected one of: {', '.join(allowed)})" if allowed else " (takes no parameters)"
-        return f"unknown key {extra}{hint}".replace(" were unexpected", "").replace(" was unexpected", "")
-    return error.message
+def _schema_message(error: jsonschema.ValidationError) -> tuple[str, Any]:
+    """What was expected, in words, and the offending key of an
+    ``additionalProperties`` error (else ``None``).
+
+    fix: jsonschema's own messages ("3 is not valid under any of the given
+    schemas", "[...] is too long") do not say what was expected.
+    """
+    kind, schema, got = error.validator, error.schema, _show(error.instance)
+    if kind == "additionalProperties":
+        allowed = sorted(schema.get("properties", {}))
+        extra = [k for k in error.instance if k not in schema.get("properties", {})]
+        key = extra[0] if extra else None
+        hint = f"expected one of: {', '.join(allowed)}" if allowed else "takes no parameters"
+        note = " (YAML reads a bare null as None: quote it)" if key is None and extra else ""
+        return f"unknown key {key!r} ({hint}){note}", key
+    if kind in ("anyOf", "oneOf"):
+        options = [_describe(s) for s in error.validator_value]
+        expected = ", ".join(options[:-1]) + " or " + options[-1] if len(options) > 1 else options[0]
+        return f"expected {expected}, got {got}", None
+    if kind in ("type", "const", "enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        return f"expected {_describe(schema)}, got {got}", None
+    if kind in ("minItems", "maxItems"):
+        lo, hi = schema.get("minItems"), schema.get("maxItems")
+        n = len(error.instance)
+        want = f"exactly {lo}" if lo == hi else f"at least {lo}" if kind == "minItems" else f"at most {hi}"
+        return f"expected {want} items, got {n}", None
+    if kind == "required":
+        missing = [k for k in error.validator_value if k not in error.instance]
+        return f"missing key {missing[0]!r} (required)", None
+    if kind in ("minLength", "maxLength", "pattern") and schema.get("description"):
+        return f"expected {schema['description']}, got {got}", None
+    if kind == "pattern":
+        return f"expected text matching {error.validator_value}, got {got}", None
+    return error.message, None
+
+
+_TYPE_WORDS = {"integer": "an integer", "number": "a number", "string": "a string", "boolean": "true or false",
+               "object": "a mapping", "array": "a list", "null": "null"}
+
+
+def _describe(schema: Any) -> str:
+    """A subschema in words: ``an integer >= 1``, ``one of: yes, pass``, ``false``."""
+    if not isinstance(schema, dict):
+        return "anything" if schema is True else "nothing"
+    if "const" in schema:
+        return _show(schema["const"])
+    if "enum" in schema:
+        return "one of: " + ", ".join(_show(v, quote=False) for v in schema["enum"])
+    types = schema.get("type")
+    if types is None:
+        return "a valid value"
+    types = [types] if isinstance(types, str) else types
+    text = " or ".join(_TYPE_WORDS.get(t, t) for t in types)
+    bounds = [f">= {schema['minimum']}" if "minimum" in schema else "", f"<= {schema['maximum']}" if "maximum" in schema else ""]
+    return " ".join([text, *(b for b in bounds if b)])
+
+
+def _show(value: Any, quote: bool = True) -> str:
+    """A value as the user wrote it (JSON/YAML words: null, true), shortened."""
+    if isinstance(value, str) and not quote:
+        return value
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def read_yaml(path: Path | str, text: str | None = None) -> Any:
@@ -133,17 +192,23 @@ def load_ruleset(ref: str | Path) -> Ruleset:
 
 def _load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
     source = str(path)
-    if path.resolve() in seen:
-        raise InputError("extends: a ruleset cannot extend itself (cycle)", source=source, path="extends")
     doc = read_yaml(path)
     validate(doc, load_schema("ruleset.schema.json"), source)
     plugins: dict[str, Any] = {}
     sources: dict[str, Path] = {}
     if "extends" in doc:
+        seen = seen + (path.resolve(),)
         try:
-            parent = _load_doc(find_ruleset(doc["extends"], path.parent), seen + (path.resolve(),))
+            parent_path = find_ruleset(doc["extends"], path.parent)
         except InputError as exc:
-            raise exc.at(source=source, path=None if exc.source else "extends") from None
+            raise exc.at(source=source, path="extends") from None
+        # fix: the cycle is reported at the `extends` that closes it, naming the
+        # chain (was "extends: extends: a ruleset cannot extend itself" at the start)
+        if parent_path.resolve() in seen:
+            chain = " -> ".join(p.name for p in (*seen, parent_path.resolve()))
+            raise InputError(f"extends cycle {chain} (expected a chain of rulesets ending in one without extends)",
+                             source=source, path="extends")
+        parent = _load_doc(parent_path, seen)
         plugins, sources = parent["plugins"], parent["_sources"]
     for key, params in (doc.get("plugins") or {}).items():
         if params is False or params is None or key not in plugins or plugins[key] is False:
@@ -229,7 +294,7 @@ def plugin_schema(factory: Any) -> dict:
 
 
 def _resolve_plugin(key: str, params: Any, source: str) -> PluginSpec:
-    where = f"plugins.{key}"
+    where = json_path(["plugins", key])  # fix: quotes a key like ./house.py:X
     try:
         factory, origin = resolve_plugin_ref(key, Path(source).parent)
     except InputError as exc:
@@ -242,6 +307,6 @@ def _resolve_plugin(key: str, params: Any, source: str) -> PluginSpec:
     for k in params:
         if k not in known:
             hint = f"expected one of: {', '.join(sorted(known))}" if known else "takes no parameters"
-            raise InputError(f"unknown parameter {k!r} ({hint})", source=source, path=f"{where}.{k}")
+            raise InputError(f"unknown parameter {k!r} ({hint})", source=source, path=json_path(["plugins", key, k]))
     defaults = {k: v["default"] for k, v in known.items() if isinstance(v, dict) and "default" in v}
     return PluginSpec(key=key, origin=origin, factory=factory, params={**defaults, **params})

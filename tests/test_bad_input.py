@@ -1,0 +1,345 @@
+"""Bad input: one line on stderr naming the file, the path inside it and what
+was expected; exit status 2; no traceback; nothing on stdout (FORMATS §4).
+
+The CLI runs in-process through ``skatcore.cli.main(argv)``.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+import yaml
+
+from skatcore.cli import main
+
+# A fully played deal (diamonds by forehand, bid 18, won +36).  Play order by
+# seat: play[7] is middlehand answering HQ (holds HA), play[13] is
+# middlehand answering DK (holds no diamond).
+PLAYED = {
+    "format": "skat-deal/1",
+    "hands": {
+        "forehand": ["SJ", "DJ", "DA", "DT", "DK", "DQ", "D9", "D8", "D7", "SK"],
+        "middlehand": ["HJ", "CA", "CT", "CK", "C9", "C8", "C7", "SA", "ST", "HA"],
+        "rearhand": ["CQ", "SQ", "S9", "S8", "S7", "HT", "HK", "H9", "H8", "H7"],
+    },
+    "skat": ["CJ", "HQ"],
+    "bidding": [18, "yes", "pass", "pass"],
+    "game": {"type": "diamonds", "discard": ["SK", "D7"]},
+    "play": ["CJ", "HJ", "CQ", "SJ", "CA", "SQ", "HQ", "HA", "HK", "CK", "S9", "DA", "DK", "CT", "S8",
+             "DQ", "C9", "S7", "DJ", "C8", "HT", "DT", "C7", "H9", "D9", "SA", "H8", "D8", "ST", "H7"],
+}
+
+
+def write(tmp_path, name, doc) -> str:
+    path = tmp_path / name
+    path.write_text(doc if isinstance(doc, str) else yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
+    return str(path)
+
+
+def variant(**changes) -> dict:
+    """PLAYED with top-level keys replaced (None deletes a key)."""
+    doc = copy.deepcopy(PLAYED)
+    for k, v in changes.items():
+        if v is None:
+            doc.pop(k, None)
+        else:
+            doc[k] = v
+    return doc
+
+
+def expect_error(capsys, argv, file: str | None, path: str | None, *expected: str) -> str:
+    """Run the CLI; assert exit 2, one stderr line ``skat: error: FILE: PATH: ...``
+    containing every ``expected`` text, and an empty stdout."""
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    assert rc == 2, (rc, err)
+    assert out == "", f"stdout must stay empty on bad input, got {out!r}"
+    assert err.endswith("\n") and err.count("\n") == 1, f"expected exactly one line on stderr, got {err!r}"
+    line = err.rstrip("\n")
+    assert line.startswith("skat: error: "), line
+    assert "Traceback" not in line
+    if file is not None:
+        assert f"{file}: " in line, f"the error must name the file {file}: {line}"
+    if path is not None:
+        lead = f"{file}: {path}: " if file is not None else f"{path}: "
+        assert lead in line, f"the error must name the path {path!r} right after the file: {line}"
+    for text in expected:
+        assert text in line, f"{text!r} missing from: {line}"
+    return line
+
+
+def test_the_base_record_is_valid(tmp_path, capsys):
+    f = write(tmp_path, "ok.yaml", PLAYED)
+    assert main(["score", "--json", f]) == 0
+    assert '"score": 36' in capsys.readouterr().out
+
+
+# ---------------------------------------------------------------------------
+# Deal records
+# ---------------------------------------------------------------------------
+
+
+def test_malformed_yaml(tmp_path, capsys):
+    f = write(tmp_path, "bad.yaml", "format: skat-deal/1\nhands: [CJ, SJ\n")
+    expect_error(capsys, ["score", f], f, None, "malformed YAML", "line 3")
+
+
+def test_malformed_json(tmp_path, capsys):
+    f = write(tmp_path, "bad.json", '{"format": "skat-deal/1",')
+    expect_error(capsys, ["score", f], f, None, "malformed JSON")
+
+
+def test_card_not_following_suit(tmp_path, capsys):
+    doc = variant()
+    doc["play"][7] = "CK"  # middlehand must follow HQ with HA
+    f = write(tmp_path, "d.yaml", doc)
+    expect_error(capsys, ["score", f], f, "play[7]", "CK does not follow", "middlehand holds HA")
+
+
+def test_card_not_held(tmp_path, capsys):
+    doc = variant()
+    doc["play"][13] = "DA"  # forehand holds DA, middlehand is to play
+    f = write(tmp_path, "d.yaml", doc)
+    expect_error(capsys, ["score", f], f, "play[13]", "middlehand does not hold DA")
+
+
+def test_card_after_the_last_trick(tmp_path, capsys):
+    # a null game ends at the declarer's first trick; a card after that is an error
+    doc = variant(game={"type": "null", "discard": ["SK", "D7"]}, play=["DA", "CA", "CQ", "DK"])
+    f = write(tmp_path, "d.yaml", doc)
+    expect_error(capsys, ["score", f], f, "play[3]", "already over")
+
+
+def test_non_ladder_value_in_bidding(tmp_path, capsys):
+    f = write(tmp_path, "d.yaml", variant(bidding=[18, "yes", 19, "pass", "pass"]))
+    expect_error(capsys, ["score", f], f, "bidding[2]", "19 is not a game value", "18 or 20")
+
+
+def test_non_ladder_bid(tmp_path, capsys):
+    f = write(tmp_path, "d.yaml", variant(bidding=None, declarer="forehand", bid=19))
+    expect_error(capsys, ["score", f], f, "bid", "19 is not a game value", "18 or 20")
+
+
+def test_bidding_call_that_is_no_call(tmp_path, capsys):
+    # YAML reads a bare `no` as false, which is no bidding call
+    f = write(tmp_path, "d.yaml", "format: skat-deal/1\nbidding: [18, no]\ngame: {type: grand}\n")
+    expect_error(capsys, ["score", f], f, "bidding[1]", "expected an integer >= 1 or one of: yes, pass", "got false")
+
+
+def test_bidding_contradicting_declarer(tmp_path, capsys):
+    f = write(tmp_path, "d.yaml", variant(declarer="rearhand"))
+    expect_error(capsys, ["score", f], f, "declarer", "contradicts the bidding", "forehand")
+
+
+def test_eleven_card_hand(tmp_path, capsys):
+    doc = variant()
+    doc["hands"]["forehand"].append("HQ")
+    f = write(tmp_path, "d.yaml", doc)
+    expect_error(capsys, ["score", f], f, "hands.forehand", "expected exactly 10 items, got 11")
+
+
+def test_duplicate_card_between_hand_and_skat(tmp_path, capsys):
+    f = write(tmp_path, "d.yaml", variant(skat=["CJ", "SK"]))
+    expect_error(capsys, ["score", f], f, "skat[1]", "SK is dealt twice", "hands.forehand[9]")
+
+
+def test_duplicate_card_between_hands(tmp_path, capsys):
+    doc = variant()
+    doc["hands"]["middlehand"][0] = "SJ"  # HJ is then missing, SJ dealt twice
+    f = write(tmp_path, "d.yaml", doc)
+    expect_error(capsys, ["score", f], f, "hands.middlehand[0]", "SJ is dealt twice", "hands.forehand[0]")
+
+
+def test_discard_of_a_card_not_held(tmp_path, capsys):
+    doc = variant()
+    doc["game"]["discard"] = ["SK", "CA"]
+    f = write(tmp_path, "d.yaml", doc)
+    expect_error(capsys, ["score", f], f, "game.discard", "cannot discard CA", "forehand does not hold it")
+
+
+def test_unparseable_card_in_play(tmp_path, capsys):
+    doc = variant()
+    doc["play"][0] = "XZ"
+    f = write(tmp_path, "d.yaml", doc)
+    expect_error(capsys, ["score", f], f, "play[0]", "'XZ' is not a card", "expected suit C/S/H/D")
+
+
+def test_unparseable_card_in_hand(tmp_path, capsys):
+    doc = variant()
+    doc["hands"]["middlehand"][2] = "XZ"
+    f = write(tmp_path, "d.yaml", doc)
+    expect_error(capsys, ["score", f], f, "hands.middlehand[2]", "'XZ' is not a card")
+
+
+def test_overlong_card_text(tmp_path, capsys):
+    doc = variant(skat=["CJ", "HQUEEN"])
+    f = write(tmp_path, "d.yaml", doc)
+    expect_error(capsys, ["score", f], f, "skat[1]", "expected a card such as CJ", '"HQUEEN"')
+
+
+def test_wrong_format(tmp_path, capsys):
+    f = write(tmp_path, "d.yaml", variant(format="skat-deal/2"))
+    expect_error(capsys, ["score", f], f, "format", "expected 'skat-deal/1', got 'skat-deal/2'")
+
+
+def test_missing_format(tmp_path, capsys):
+    f = write(tmp_path, "d.yaml", variant(format=None))
+    expect_error(capsys, ["score", f], f, "format", "expected 'skat-deal/1', missing")
+    # validate recognises it as a (broken) deal record, not as a ruleset
+    expect_error(capsys, ["validate", f], f, "format", "expected 'skat-deal/1'")
+
+
+def test_record_not_a_mapping(tmp_path, capsys):
+    f = write(tmp_path, "d.yaml", "- 1\n- 2\n")
+    expect_error(capsys, ["score", f], f, None, "expected a mapping")
+
+
+def test_unknown_record_key(tmp_path, capsys):
+    f = write(tmp_path, "d.yaml", variant(colour="red"))
+    expect_error(capsys, ["score", f], f, "colour", "unknown key 'colour'", "expected one of:", "hands")
+
+
+def test_game_without_type(tmp_path, capsys):
+    f = write(tmp_path, "d.yaml", variant(game={"discard": ["SK", "D7"]}))
+    expect_error(capsys, ["score", f], f, "game", "missing key 'type'")
+
+
+def test_unknown_game_type(tmp_path, capsys):
+    f = write(tmp_path, "d.yaml", variant(game={"type": "bridge", "discard": ["SK", "D7"]}))
+    expect_error(capsys, ["score", f], f, "game.type", "'bridge'", "expected one of:", "grand")
+
+
+def test_null_declared_below_the_bid(tmp_path, capsys):
+    doc = variant(bidding=[18, "yes", 20, "yes", 22, "yes", 23, "yes", 24, "yes", "pass", "pass"],
+                  game={"type": "null", "discard": ["SK", "D7"]}, play=None,
+                  outcome={"declarer_tricks": 0})
+    f = write(tmp_path, "d.yaml", doc)
+    expect_error(capsys, ["score", f], f, "game", "null is worth 23", "below the bid 24")
+
+
+@pytest.mark.parametrize("announcement", ["schneider", "schwarz"])
+def test_announcement_after_picking_up_the_skat(tmp_path, capsys, announcement):
+    doc = variant()
+    doc["game"][announcement] = True
+    f = write(tmp_path, "d.yaml", doc)
+    expect_error(capsys, ["score", f], f, "game", "may be announced only in hand games")
+
+
+def test_announcement_in_a_skat_game_said_explicitly(tmp_path, capsys):
+    doc = variant()
+    doc["game"].update(hand=False, schneider=True)
+    f = write(tmp_path, "d.yaml", doc)
+    expect_error(capsys, ["score", f], f, "game", "may be announced only in hand games")
+
+
+def test_unknown_ruleset_named_by_the_record(tmp_path, capsys):
+    f = write(tmp_path, "d.yaml", variant(ruleset="nosuch"))
+    expect_error(capsys, ["score", f], f, "ruleset", "unknown ruleset 'nosuch'", "official")
+    expect_error(capsys, ["validate", f], f, "ruleset", "unknown ruleset 'nosuch'")
+
+
+def test_unknown_ruleset_on_the_command_line(tmp_path, capsys):
+    f = write(tmp_path, "d.yaml", PLAYED)
+    expect_error(capsys, ["score", "--ruleset", "nosuch", f], None, "--ruleset", "unknown ruleset 'nosuch'", "official")
+    expect_error(capsys, ["rules", "nosuch"], None, None, "unknown ruleset 'nosuch'", "expected a file or one of: ", "official")
+
+
+def test_missing_file(tmp_path, capsys):
+    f = str(tmp_path / "nowhere.yaml")
+    expect_error(capsys, ["score", f], f, None, "cannot read file")
+    expect_error(capsys, ["validate", f], f, None, "cannot read file")
+    expect_error(capsys, ["score", str(tmp_path / "nowhere.json")], str(tmp_path / "nowhere.json"), None, "cannot read file")
+
+
+def test_unfinished_deal_without_outcome(tmp_path, capsys):
+    f = write(tmp_path, "d.yaml", variant(play=PLAYED["play"][:12]))
+    expect_error(capsys, ["score", f], f, "play", "not finished after 12 cards")
+
+
+def test_bad_file_after_a_good_one_prints_nothing(tmp_path, capsys):
+    good = write(tmp_path, "a.yaml", PLAYED)
+    doc = variant()
+    doc["play"][13] = "DA"
+    bad = write(tmp_path, "bad.yaml", doc)
+    for flags in ([], ["--json"]):
+        line = expect_error(capsys, ["score", *flags, good, bad], bad, "play[13]")
+        assert "a.yaml" not in line
+
+
+# ---------------------------------------------------------------------------
+# Rulesets (through `skat validate` and `skat score --ruleset`)
+# ---------------------------------------------------------------------------
+
+
+def ruleset(tmp_path, text: str, name: str = "house.yaml") -> str:
+    return write(tmp_path, name, text)
+
+
+def test_ruleset_malformed_yaml(tmp_path, capsys):
+    f = ruleset(tmp_path, "name: x\nplugins: {official: {\n")
+    expect_error(capsys, ["validate", f], f, None, "malformed YAML", "line 3")
+
+
+def test_ruleset_unknown_plugin(tmp_path, capsys):
+    f = ruleset(tmp_path, "name: x\nplugins:\n  nosuch: {}\n")
+    expect_error(capsys, ["validate", f], f, "plugins.nosuch", "unknown plugin 'nosuch'", "expected one of: ", "official")
+
+
+def test_ruleset_unknown_top_level_key(tmp_path, capsys):
+    f = ruleset(tmp_path, "name: x\nplugins:\n  official: {}\ncolour: red\n")
+    expect_error(capsys, ["validate", f], f, "colour", "unknown key 'colour'",
+                 "expected one of: description, extends, name, plugins")
+
+
+def test_ruleset_unknown_plugin_parameter(tmp_path, capsys):
+    f = ruleset(tmp_path, "name: x\nplugins:\n  official: {grand_bse: 20}\n")
+    expect_error(capsys, ["validate", f], f, "plugins.official.grand_bse", "unknown key 'grand_bse'",
+                 "expected one of: grand_base")
+
+
+def test_ruleset_unknown_nested_parameter(tmp_path, capsys):
+    f = ruleset(tmp_path, "name: x\nplugins:\n  official: {suit_bases: {cubs: 12}}\n")
+    expect_error(capsys, ["validate", f], f, "plugins.official.suit_bases.cubs", "unknown key 'cubs'", "clubs")
+
+
+def test_ruleset_bad_parameter_value(tmp_path, capsys):
+    f = ruleset(tmp_path, 'name: x\nplugins:\n  official: {grand_base: "x"}\n')
+    expect_error(capsys, ["validate", f], f, "plugins.official.grand_base", "expected an integer >= 1", 'got "x"')
+
+
+def test_ruleset_bad_parameter_value_in_any_of(tmp_path, capsys):
+    # jsonschema alone says "... is not valid under any of the given schemas"
+    f = ruleset(tmp_path, 'name: x\nplugins:\n  official: {null_values: {"null": "x"}}\n')
+    line = expect_error(capsys, ["validate", f], f, 'plugins.official.null_values.null',
+                        "expected an integer >= 1 or null", 'got "x"')
+    assert "any of the given schemas" not in line
+
+
+def test_ruleset_plugin_parameters_not_a_mapping(tmp_path, capsys):
+    f = ruleset(tmp_path, "name: x\nplugins:\n  official: 3\n")
+    line = expect_error(capsys, ["validate", f], f, "plugins.official", "expected a mapping, null or false", "got 3")
+    assert "any of the given schemas" not in line
+
+
+def test_ruleset_bare_null_key(tmp_path, capsys):
+    # YAML reads an unquoted `null:` key as None
+    f = ruleset(tmp_path, "name: x\nplugins:\n  official: {null_values: {null: 20}}\n")
+    expect_error(capsys, ["validate", f], f, "plugins.official.null_values", "unknown key None", "quote it")
+
+
+def test_ruleset_not_a_mapping(tmp_path, capsys):
+    f = ruleset(tmp_path, "[]\n")
+    expect_error(capsys, ["validate", f], f, None, "expected a mapping, got []")
+
+
+def test_bad_ruleset_given_to_score(tmp_path, capsys):
+    rs = ruleset(tmp_path, "name: x\nplugins:\n  official: {grand_bse: 20}\n")
+    rec = write(tmp_path, "d.yaml", PLAYED)
+    expect_error(capsys, ["score", "--ruleset", rs, rec], rs, "plugins.official.grand_bse", "unknown key")
+
+
+def test_command_line_misuse(capsys):
+    expect_error(capsys, [], None, None, "expected a command")
+    expect_error(capsys, ["frobnicate"], None, None, "invalid choice")
+    expect_error(capsys, ["score"], None, None, "required")

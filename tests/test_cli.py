@@ -1,0 +1,226 @@
+"""The ``skat`` command line (FORMATS §3, §4), in-process through
+``skatcore.cli.main(argv)``, plus one run of the installed console script."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from skatcore.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = str(ROOT / "examples" / "overbid-clubs-hand.yaml")
+OFFICIAL_YAML = str(ROOT / "rulesets" / "official.yaml")
+
+# FORMATS §3, the example's result (RULES.md A8: overbid clubs hand)
+EXPECTED = {
+    "ruleset": "official",
+    "declarer": "middlehand",
+    "game": "clubs",
+    "hand": True,
+    "bid": 46,
+    "won": False,
+    "overbid": True,
+    "matadors": {"with": 1},
+    "multiplier": 3,
+    "value": 36,
+    "score": -96,
+    "scores": {"forehand": 0, "middlehand": -96, "rearhand": 0},
+    "declarer_points": 74,
+    "explanation": "with 1, game 2, hand 3; 3 x clubs 12 = 36 < bid 46: overbid, lost 2 x 48 = -96",
+}
+
+# official bid ladder, first 40 rungs, written out by hand
+LADDER_40 = [18, 20, 22, 23, 24, 27, 30, 33, 35, 36, 40, 44, 45, 46, 48, 50, 54, 55, 59, 60,
+             63, 66, 70, 72, 77, 80, 81, 84, 88, 90, 96, 99, 100, 108, 110, 117, 120, 121, 126, 130]
+
+
+def run(capsys, *argv):
+    rc = main(list(argv))
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+def test_rulesets_lists_official_with_description(capsys):
+    rc, out, err = run(capsys, "rulesets")
+    assert rc == 0 and err == ""
+    line = next(l for l in out.splitlines() if l.split()[0] == "official")
+    assert "International Skat Order 1999" in line
+
+
+def test_rules_official(capsys):
+    rc, out, err = run(capsys, "rules", "official")
+    assert rc == 0 and err == ""
+    lines = out.splitlines()
+    assert lines[0].startswith("official: International Skat Order 1999")
+
+    # plugins with their (default) parameters
+    plugins = lines[lines.index("plugins:") + 1]
+    assert plugins.split()[:2] == ["official", "built-in"] and '"grand_base": 24' in plugins
+
+    # the contract table
+    table = {}
+    for l in lines[lines.index("contracts:") + 1:]:
+        if not l.strip():
+            break
+        name, rest = re.split(r"\s{2,}", l.strip(), maxsplit=1)
+        table[name] = rest
+    assert set(table) == {"clubs", "spades", "hearts", "diamonds", "grand",
+                          "null", "null hand", "null ouvert", "null ouvert hand"}
+    for game, base in (("clubs", 12), ("spades", 11), ("hearts", 10), ("diamonds", 9), ("grand", 24)):
+        assert table[game].startswith(f"base {base} "), table[game]
+    assert "matadors up to 4" in table["grand"] and "matadors up to 11" in table["clubs"]
+    for game, value in (("null", 23), ("null hand", 35), ("null ouvert", 46), ("null ouvert hand", 59)):
+        assert table[game].split()[:2] == ["fixed", str(value)]
+        assert f"lost {-2 * value}" in table[game]
+
+    thresholds = next(l for l in lines if l.startswith("thresholds:"))
+    assert "win 61" in thresholds and "schneider at 90" in thresholds and "out of schneider at 31" in thresholds
+
+    # exactly the first 40 rungs of the ladder
+    i = next(i for i, l in enumerate(lines) if l.startswith("bid ladder"))
+    assert "first 40 of 63" in lines[i]
+    assert [int(v) for v in lines[i + 1].split()] == LADDER_40
+
+
+def test_ladder_oracle():
+    """The hand-written rungs agree with the official values: suits 9-12 x
+    2..18, grand 24 x 2..11, nulls 23/35/46/59."""
+    values = {b * m for b in (9, 10, 11, 12) for m in range(2, 19)} | {24 * m for m in range(2, 12)} | {23, 35, 46, 59}
+    ladder = sorted(v for v in values if v >= 18)
+    assert ladder[:40] == LADDER_40 and len(ladder) == 63
+
+
+def test_rules_of_a_ruleset_file(capsys):
+    rc, out, _ = run(capsys, "rules", OFFICIAL_YAML)
+    assert rc == 0 and out.startswith("official: ")
+
+
+def test_validate_ruleset(capsys):
+    rc, out, err = run(capsys, "validate", OFFICIAL_YAML)
+    assert rc == 0 and err == ""
+    assert out.startswith(f"{OFFICIAL_YAML}: valid ruleset 'official' (") and out.count("\n") == 1
+
+
+def test_validate_deal_record(capsys):
+    rc, out, err = run(capsys, "validate", EXAMPLE)
+    assert (rc, out.strip(), err) == (0, f"{EXAMPLE}: valid deal record", "")
+
+
+def test_validate_deal_record_as_json(tmp_path, capsys):
+    f = tmp_path / "d.json"
+    f.write_text(json.dumps(yaml.safe_load(Path(EXAMPLE).read_text("utf-8"))), "utf-8")
+    rc, out, _ = run(capsys, "validate", str(f))
+    assert rc == 0 and "valid deal record" in out
+    rc, out, _ = run(capsys, "score", "--json", str(f))
+    assert rc == 0 and json.loads(out)["score"] == -96
+
+
+def test_score_json_fields(capsys):
+    rc, out, err = run(capsys, "score", "--json", EXAMPLE)
+    assert rc == 0 and err == ""
+    result = json.loads(out)  # one JSON object
+    assert {k: result[k] for k in EXPECTED} == EXPECTED
+    # FORMATS: "add fields freely" -- only these documented extras today
+    assert set(result) - set(EXPECTED) <= {"id", "players"}
+    assert result["players"] == {"forehand": "Bernard", "middlehand": "Clara", "rearhand": "Anna"}
+
+
+def test_score_human_output(capsys):
+    rc, out, err = run(capsys, "score", EXAMPLE)
+    assert rc == 0 and err == ""
+    lines = [l.strip() for l in out.splitlines()]
+    assert lines[0] == f"{EXAMPLE}: clubs by middlehand, bid 46"
+    assert EXPECTED["explanation"] in lines
+    assert "sheet: middlehand -96" in lines
+
+
+def test_score_several_files_json_lines(tmp_path, capsys):
+    doc = yaml.safe_load(Path(EXAMPLE).read_text("utf-8"))
+    doc["id"] = "deal-7"
+    second = tmp_path / "with-id.yaml"
+    second.write_text(yaml.safe_dump(doc), "utf-8")
+    rc, out, err = run(capsys, "score", "--json", EXAMPLE, str(second))
+    assert rc == 0 and err == ""
+    lines = out.splitlines()
+    assert len(lines) == 2  # JSON Lines: one compact object per line
+    first, other = map(json.loads, lines)
+    assert first["id"] == EXAMPLE and other["id"] == "deal-7"
+    for r in (first, other):
+        assert {k: r[k] for k in EXPECTED} == EXPECTED
+
+
+def test_score_ruleset_option_wins_over_the_record(tmp_path, capsys):
+    rs = tmp_path / "grand20.yaml"
+    rs.write_text("name: grand20\nextends: official\nplugins:\n  official: {grand_base: 20}\n", "utf-8")
+    rc, out, _ = run(capsys, "score", "--json", "--ruleset", str(rs), EXAMPLE)
+    assert rc == 0
+    assert json.loads(out)["ruleset"] == "grand20"
+
+
+def test_help_exits_zero(capsys):
+    rc, out, _ = run(capsys, "--help")
+    assert rc == 0 and "score" in out
+
+
+def test_installed_console_script(tmp_path):
+    """The `skat` entry point of the installed package (one subprocess run)."""
+    exe = Path(sys.executable).parent / "skat"
+    script = str(exe) if exe.exists() else shutil.which("skat")
+    if not script:
+        pytest.skip("the skat console script is not installed")
+    ok = subprocess.run([script, "score", "--json", EXAMPLE], capture_output=True, text=True, timeout=60)
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["score"] == -96
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("format: skat-deal/1\nhands: [CJ\n", "utf-8")
+    fail = subprocess.run([script, "score", str(bad)], capture_output=True, text=True, timeout=60)
+    assert fail.returncode == 2 and fail.stdout == ""
+    assert fail.stderr.count("\n") == 1 and "Traceback" not in fail.stderr and str(bad) in fail.stderr
+
+
+# ---------------------------------------------------------------------------
+# Packaging
+# ---------------------------------------------------------------------------
+
+
+def _can_build_wheels() -> bool:
+    """bdist_wheel comes with setuptools >= 70.1, or from the `wheel` package."""
+    probe = "import importlib.util as u, sys; sys.exit(not (u.find_spec('wheel') or u.find_spec('setuptools.command.bdist_wheel')))"
+    return subprocess.run([sys.executable, "-c", probe], capture_output=True).returncode == 0
+
+
+def test_wheel_carries_rulesets_schemas_and_plugins(tmp_path):
+    """A wheel built from a clean copy of the repo (offline, with this
+    environment's setuptools) ships the package data and no bare `plugins`."""
+    if not _can_build_wheels():
+        pytest.skip("no bdist_wheel offline: setuptools < 70.1 and the `wheel` package is not installed")
+    src = tmp_path / "src"
+    # a copy, so that the in-tree build leaves no build/ or egg-info behind in the repo
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "build", "dist", "*.egg-info", "__pycache__", ".pytest_cache", "tests"))
+    out = tmp_path / "wheels"
+    proc = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "--no-index", "-w", str(out), "."],
+        cwd=src, capture_output=True, text=True, timeout=300)
+    if proc.returncode != 0 and "No module named pip" in proc.stderr:
+        pytest.skip("pip is not available")
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    (wheel,) = out.glob("skatcore-*.whl")
+    import zipfile
+
+    with zipfile.ZipFile(wheel) as zf:
+        names = set(zf.namelist())
+        top_level = next((zf.read(n).decode() for n in names if n.endswith(".dist-info/top_level.txt")), "")
+    for required in ("skatcore_rulesets/official.yaml", "skatcore/schemas/deal.schema.json",
+                     "skatcore/schemas/ruleset.schema.json", "skatcore_plugins/official.py"):
+        assert required in names, f"{required} missing from {wheel.name}"
+    assert not any(n.startswith(("plugins/", "rulesets/")) for n in names), "bare top-level package in the wheel"
+    assert "plugins" not in top_level.split() and "rulesets" not in top_level.split()
