@@ -107,8 +107,12 @@ def cmd_rules(args) -> int:
 def _rules_for(record: dict, override: str | None, source: str | None = None):
     # fix: an unknown ruleset named by the record (or --ruleset) now says where
     # it was named; an error inside a ruleset file keeps that file as its source
+    ref = override or record.get("ruleset") or "official"
+    if not override and source and ref not in shipped_rulesets():
+        near = Path(source).parent / ref  # a record's own ruleset file sits beside it
+        ref = str(near) if near.is_file() else ref
     try:
-        return get_rules(override or record.get("ruleset") or "official")
+        return get_rules(ref)
     except InputError as exc:
         if exc.source:
             raise

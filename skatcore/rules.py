@@ -160,6 +160,11 @@ class CompiledRules:
             return str(d.declarations[self.turn_up.key])
         return "hand" if d.hand else "pickup"
 
+    def call_hook(self, hook: str, **kwargs):
+        """A per-deal hook call; a plugin's exception becomes a one-line
+        error naming the plugin and the ruleset."""
+        return _HookCaller(self.pm, self.source)(hook, **kwargs)
+
     def base_value(self, d: Declaration) -> int:
         base = self.base[(d.game, d.hand, d.announced)]
         return base(d) if callable(base) else base

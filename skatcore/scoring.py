@@ -91,13 +91,13 @@ def score_game(rules, facts: GameFacts) -> ScoreResult:
 
 
 def _enter(rules, result: ScoreResult, facts, entries: dict[int, int]) -> None:
-    entries = rules.pm.hook.skat_sheet_entries(result=result, facts=facts, entries=entries)
+    entries = rules.call_hook("skat_sheet_entries", result=result, facts=facts, entries=entries)
     result.scores = {SEATS[i]: entries.get(i, 0) for i in range(3)}
 
 
 def score_ramsch(rules, facts: RamschFacts) -> ScoreResult:
     """Score a deal without declarer through the Ramsch plugin's hook."""
-    answer = rules.pm.hook.skat_ramsch_scores(facts=facts)
+    answer = rules.call_hook("skat_ramsch_scores", facts=facts)
     if answer is None:
         raise InputError(f"no plugin scores contract {facts.contract.name!r}")
     entries, explanation = answer
