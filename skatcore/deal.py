@@ -165,6 +165,37 @@ def deal_cards(seed: int | random.Random | None = None) -> tuple[list[int], list
     return hands, skat
 
 
+@dataclass(frozen=True, slots=True)
+class Pushed:
+    """Stands for a Discard in another seat's view: cards went away unseen."""
+
+    def __str__(self):
+        return "discards"
+
+
+PUSHED = Pushed()
+
+
+@dataclass(frozen=True)
+class SeatView:
+    """The information one seat has (see :meth:`Deal.view`).  Hands are bitmasks."""
+
+    seat: int
+    phase: "Phase"
+    to_move: int | None
+    hand: int
+    bid: int
+    declarer: int | None
+    declaration: Declaration | None
+    history: tuple[tuple[int, object], ...]
+    trick: tuple[int, ...]
+    tricks: tuple[tuple[int, tuple[int, ...], int], ...]
+    declarer_hand: int | None
+    discard: tuple[int, ...]
+    turned_up: int | None
+    legal: tuple
+
+
 @dataclass
 class Trick:
     leader: int
@@ -222,6 +253,24 @@ class Deal:
 
     def hand_of(self, seat: int) -> list[int]:
         return list(cards_in(self.hands[seat]))
+
+    def view(self, seat: int) -> "SeatView":
+        """What ``seat`` may know now: its own cards, every public call and
+        card played, the declarer's cards in an ouvert game, a Tournée card
+        turned up for all, and its own discards - never other hands or the skat."""
+        # others see that two cards went away, not which
+        public = [(who, PUSHED if isinstance(a, Discard) and who != seat else a) for who, a in self.history]
+        turned = self.turned if self.turned is not None and (seat == self.declarer or self.route == "second") else None
+        ouvert = self.declaration is not None and self.declaration.ouvert and self.phase is Phase.PLAY
+        return SeatView(
+            seat=seat, phase=self.phase, to_move=self.to_move, hand=self.hands[seat], bid=self.bid,
+            declarer=self.declarer, declaration=self.declaration, history=tuple(public),
+            trick=tuple(self.tricks[-1].cards) if self.tricks and self.tricks[-1].winner is None else (),
+            tricks=tuple((t.leader, tuple(t.cards), t.winner) for t in self.tricks if t.winner is not None),
+            declarer_hand=self.hands[self.declarer] if ouvert else None,
+            discard=self.discard if seat == self.declarer else (), turned_up=turned,
+            legal=tuple(self.legal_actions()) if self.to_move == seat else (),
+        )
 
     def legal_actions(self) -> list[Action]:
         """What the player to move may do now (concessions aside, see :class:`Concede`)."""
