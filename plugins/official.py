@@ -44,14 +44,20 @@ class Official:
                 "description": "fixed null values; null removes that form",
             },
             "min_bid": {**_value, "default": 18, "description": "the lowest bid"},
+            "schneider_at": {"type": "integer", "minimum": 61, "maximum": 120, "default": 90,
+                             "description": "declarer card points that make the defenders schneider (Texas, Danish: 91)"},
+            "out_of_schneider": {"type": "integer", "minimum": 1, "maximum": 60, "default": 31,
+                                 "description": "declarer card points that keep the declarer out of schneider"},
         },
     }
 
-    def __init__(self, grand_base: int = 24, suit_bases: dict | None = None, null_values: dict | None = None, min_bid: int = 18):
+    def __init__(self, grand_base: int = 24, suit_bases: dict | None = None, null_values: dict | None = None, min_bid: int = 18,
+                 schneider_at: int = 90, out_of_schneider: int = 31):
         self.grand_base = grand_base
         self.suit_bases = {**SUIT_BASES, **(suit_bases or {})}
         self.null_values = {**NULL_VALUES, **(null_values or {})}
         self.min_bid = min_bid
+        self.thresholds = Thresholds(win=61, schneider=schneider_at, out_of_schneider=out_of_schneider)
 
     # -- contracts ---------------------------------------------------------
     @hookimpl
@@ -88,7 +94,7 @@ class Official:
 
     @hookimpl
     def skat_thresholds(self):
-        return Thresholds(win=61, schneider=90, out_of_schneider=31)
+        return self.thresholds
 
     @hookimpl
     def skat_check_announcements(self, contract, hand, announced):

@@ -256,11 +256,10 @@ class Deal:
 
     def view(self, seat: int) -> "SeatView":
         """What ``seat`` may know now: its own cards, every public call and
-        card played, the declarer's cards in an ouvert game, a Tournée card
-        turned up for all, and its own discards - never other hands or the skat."""
+        card played, the declarer's cards in an ouvert game, the Tournée card
+        that set trump (shown to all), and its own discards - never other hands or the skat."""
         # others see that two cards went away, not which
         public = [(who, PUSHED if isinstance(a, Discard) and who != seat else a) for who, a in self.history]
-        turned = self.turned if self.turned is not None and (seat == self.declarer or self.route == "second") else None
         ouvert = self.declaration is not None and self.declaration.ouvert and self.phase is Phase.PLAY
         return SeatView(
             seat=seat, phase=self.phase, to_move=self.to_move, hand=self.hands[seat], bid=self.bid,
@@ -268,7 +267,7 @@ class Deal:
             trick=tuple(self.tricks[-1].cards) if self.tricks and self.tricks[-1].winner is None else (),
             tricks=tuple((t.leader, tuple(t.cards), t.winner) for t in self.tricks if t.winner is not None),
             declarer_hand=self.hands[self.declarer] if ouvert else None,
-            discard=self.discard if seat == self.declarer else (), turned_up=turned,
+            discard=self.discard if seat == self.declarer else (), turned_up=self.turned,  # shown in both routes
             legal=tuple(self.legal_actions()) if self.to_move == seat else (),
         )
 
