@@ -136,7 +136,19 @@ class Concede:
         return f"{SEATS[self.seat]} concedes"
 
 
-Action = Bid | Hold | Pass | PickUp | PlayHand | TurnUp | TurnChoice | PushBlind | Discard | Declare | Play | Concede
+@dataclass(frozen=True, slots=True)
+class Call:
+    """A table call made out of turn during play (Kontra, Re ...); see
+    :class:`~skatcore.model.TableCall` and :meth:`Deal.legal_calls`."""
+
+    seat: int
+    name: str
+
+    def __str__(self):
+        return f"{SEATS[self.seat]}: {self.name}"
+
+
+Action = Bid | Hold | Pass | PickUp | PlayHand | TurnUp | TurnChoice | PushBlind | Discard | Declare | Play | Concede | Call
 
 HOLD, PASS, PICK_UP, PLAY_HAND, PUSH_BLIND = Hold(), Pass(), PickUp(), PlayHand(), PushBlind()
 TURN_UP, FIRST_CARD, SECOND_CARD = TurnUp(), TurnChoice("first"), TurnChoice("second")
@@ -318,9 +330,11 @@ class Deal:
     def apply(self, action: Action) -> None:
         """Perform ``action`` for the player to move; InputError if illegal."""
         p = self.phase
-        seat = action.seat if isinstance(action, Concede) else self.to_move
+        seat = action.seat if isinstance(action, (Concede, Call)) else self.to_move
         if isinstance(action, Concede):
             self._concede(action.seat)
+        elif isinstance(action, Call):
+            self._call(action)
         elif p is Phase.PLAY and isinstance(action, Play):
             self._play(action.card)
         elif p is Phase.BIDDING and isinstance(action, (Bid, Hold, Pass)):
@@ -532,6 +546,49 @@ class Deal:
         else:
             self.tricks.append(Trick(leader=winner))
             self.to_move = winner
+
+    def legal_calls(self, seat: int) -> list[Call]:
+        """Table calls ``seat`` may make now (out of turn; not part of
+        :meth:`legal_actions`, so a player is asked separately)."""
+        if self.phase is not Phase.PLAY or self.declarer is None or not self.rules.calls:
+            return []
+        made = self.declaration.declarations
+        role = "declarer" if seat == self.declarer else "defender"
+        out = []
+        for c in self.rules.calls.values():
+            if made.get(c.name) or c.by != role or (c.after and not made.get(c.after)):
+                continue
+            if not self._in_window(c, seat):
+                continue
+            if c.may and not c.may([(s, a) for s, a in self.history if isinstance(a, (Bid, Hold, Pass))], seat, self.declarer):
+                continue
+            out.append(Call(seat, c.name))
+        return out
+
+    def _in_window(self, c, seat: int) -> bool:
+        first = self.tricks[0].cards
+        if c.window == "first_lead":
+            return not first and len(self.tricks) == 1
+        if c.window == "next_card":
+            # nothing played since the call it answers
+            for who, a in reversed(self.history):
+                if isinstance(a, Call) and a.name == c.after:
+                    return True
+                if isinstance(a, Play):
+                    return False
+            return False
+        # own_first_card: the caller has not yet played to the first trick
+        leader = self.tricks[0].leader
+        return len(self.tricks) == 1 and len(first) <= (seat - leader) % 3
+
+    def _call(self, action: Call) -> None:
+        if action not in self.legal_calls(action.seat):
+            c = self.rules.calls.get(action.name)
+            why = "no such call in this ruleset" if c is None else "not possible now"
+            raise InputError(f"{SEATS[action.seat]} cannot call {action.name}: {why}")
+        d = self.declaration
+        self.declaration = Declaration(d.game, d.hand, d.schneider, d.schwarz, d.ouvert,
+                                       {**d.declarations, action.name: True})
 
     def _concede(self, seat: int) -> None:
         if self.phase is not Phase.PLAY or self.declarer is None:

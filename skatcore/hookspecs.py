@@ -22,7 +22,7 @@ from collections.abc import Iterable, Mapping
 
 import pluggy
 
-from .model import CardOrder, Contract, GameFacts, MultiplierItem, PushRules, RamschFacts, ScoreResult, Thresholds, TurnUp, WinCondition
+from .model import CardOrder, Contract, GameFacts, MultiplierItem, PushRules, RamschFacts, ScoreResult, TableCall, Thresholds, TurnUp, WinCondition
 
 PROJECT = "skat"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -88,6 +88,22 @@ def skat_refuse_declaration(contract: Contract, hand: bool, key: str) -> str | N
         def skat_refuse_declaration(self, contract, hand, key):
             if key == "spitze" and contract.family not in ("suit", "grand"):
                 return "spitze is played only in suit and grand games"
+    """
+
+
+@hookspec
+def skat_register_calls() -> Iterable[TableCall]:
+    """Calls players may make during play, out of turn (Kontra, Re ...).
+    Collected; each name must come from one plugin only and should also be
+    registered as a declaration.
+
+    :returns: :class:`~skatcore.model.TableCall` objects.
+
+    **Example**::
+
+        @hookimpl
+        def skat_register_calls(self):
+            return [TableCall("kontra", by="defender"), TableCall("re", by="declarer", after="kontra", window="next_card")]
     """
 
 

@@ -178,6 +178,32 @@ class TurnUp:
 
 
 @dataclass(frozen=True)
+class TableCall:
+    """A call a player may make out of turn during play (Kontra, Re, Supra ...).
+
+    It is recorded as ``declarations[name] = True`` on the deal's
+    declaration, which is where scoring plugins read it.
+
+    :param name: the declaration key (also registered via
+        :func:`~skatcore.hookspecs.skat_register_declarations`).
+    :param by: ``"defender"`` or ``"declarer"``.
+    :param after: a call that must have been made first (``re`` after ``kontra``).
+    :param window: until when it may be said: ``"own_first_card"`` (before
+        the caller plays to trick 1), ``"first_lead"`` (before any card), or
+        ``"next_card"`` (right after ``after``, before another card is played).
+    :param may: optional ``(bidding, seat, declarer) -> bool`` for who may
+        call, where ``bidding`` is the list of ``(seat, action)`` of the
+        auction (the "18 rule").
+    """
+
+    name: str
+    by: str
+    after: str | None = None
+    window: str = "own_first_card"
+    may: Callable[..., bool] | None = None
+
+
+@dataclass(frozen=True)
 class MultiplierItem:
     """One line of the multiplier ("with 2", "game", "hand", "schneider" ...).
 

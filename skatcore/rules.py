@@ -19,7 +19,7 @@ from . import hookspecs
 from .defaults import CoreDefaults
 from .cards import CARD_NAMES, POINTS, SUITS, parse_card
 from .errors import InputError, json_path
-from .model import ANNOUNCEMENTS, CardOrder, Contract, Declaration, MultiplierItem, PushRules, Thresholds, TurnUp, WinCondition, null_label
+from .model import ANNOUNCEMENTS, CardOrder, Contract, Declaration, MultiplierItem, PushRules, TableCall, Thresholds, TurnUp, WinCondition, null_label
 from .ruleset import PluginSpec, Ruleset, load_ruleset, validate
 
 TRUMP = 4  # follow class of trumps; plain suits are 0..3 in SUITS order
@@ -108,6 +108,7 @@ class CompiledRules:
     push_rules: PushRules | None
     skip_bidding: bool
     turn_up: TurnUp | None
+    calls: Mapping[str, TableCall]
     options: Mapping[str, tuple[Declaration, ...]]
     pm: pluggy.PluginManager
     declaration_refusals: Mapping[tuple[str, bool, str], str] = field(default_factory=lambda: MappingProxyType({}))
@@ -329,6 +330,10 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
     items = tuple(call.collect("skat_multiplier_items", "multiplier item").values())
     conditions = tuple(call.collect("skat_win_conditions", "win condition").values())
     declarations = call.collect("skat_register_declarations", "declaration")
+    calls = call.collect("skat_register_calls", "table call")
+    for c in calls.values():
+        if c.name not in declarations:
+            raise InputError(f"table call {c.name!r} is not a registered declaration", source=src)
     refusals: dict = {}
     for c in contracts.values():
         if c.family == "ramsch":
@@ -368,6 +373,7 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
         push_rules=push_rules,
         skip_bidding=bool(call("skat_skip_bidding")),
         turn_up=turn_up,
+        calls=MappingProxyType(calls),
         options=MappingProxyType(options),
         pm=pm,
         declaration_refusals=MappingProxyType(refusals),
