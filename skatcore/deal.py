@@ -10,9 +10,10 @@ only :class:`~skatcore.rules.CompiledRules` tables, never a hook.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from enum import Enum
-from itertools import combinations
 
 from .cards import CARD_NAMES, cards_in, mask_of, name, names, parse_card
 from .errors import InputError
@@ -162,19 +163,14 @@ def deal_cards(seed: int | random.Random | None = None) -> tuple[list[int], list
         rearhand) and the two skat cards.
     """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
-    deck = list(range(32))
-    rng.shuffle(deck)
-    hands: list[list[int]] = [[], [], []]
-    pos = 0
-    skat: list[int] = []
-    for size in (3, 4, 3):
-        for seat in range(3):
-            hands[seat] += deck[pos:pos + size]
-            pos += size
-        if size == 3 and not skat:
-            skat = deck[pos:pos + 2]
-            pos += 2
-    return hands, skat
+    r = rng.random
+    deck = sorted(range(32), key=lambda _: r())  # a uniform shuffle, faster than rng.shuffle
+    return [[deck[i] for i in packet] for packet in _PACKETS], deck[9:11]
+
+
+# positions in the shuffled deck of each seat's cards: 3 each, 2 to the skat, 4 each, 3 each
+_PACKETS = tuple(tuple(range(3 * s, 3 * s + 3)) + tuple(range(11 + 4 * s, 15 + 4 * s)) + tuple(range(23 + 3 * s, 26 + 3 * s))
+                 for s in range(3))
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,15 +215,16 @@ class Deal:
     """A deal under compiled rules, from the first bid to the last trick."""
 
     def __init__(self, rules, hands, skat):
-        hands = [list(h) for h in hands]
-        skat = list(skat)
-        _check_cards(hands, skat)
-        self.rules = rules
         self.hands = [mask_of(h) for h in hands]
+        if len(hands) != 3 or any(len(h) != 10 or m.bit_count() != 10 for h, m in zip(hands, self.hands)) \
+                or len(skat) != 2 or (self.hands[0] | self.hands[1] | self.hands[2] | mask_of(skat)).bit_count() != 32:
+            _check_cards([list(h) for h in hands], list(skat))  # says what is wrong
+        self.rules = rules
         self.dealt = tuple(tuple(h) for h in hands)
         self.skat = mask_of(skat)
         self.original_skat = tuple(skat)
         self.phase = Phase.BIDDING
+        self.done = False  # a plain attribute: read once per move by every driver loop
         self.history: list[tuple[int, Action]] = []
         # bidding: part 1 middlehand asks forehand, part 2 rearhand asks the survivor
         self.bid = 0
@@ -256,10 +253,6 @@ class Deal:
 
     # -- queries -------------------------------------------------------------
     @property
-    def done(self) -> bool:
-        return self.phase is Phase.DONE
-
-    @property
     def thrown_in(self) -> bool:
         return self.done and self.contract is None
 
@@ -287,13 +280,15 @@ class Deal:
         """What the player to move may do now (concessions aside, see :class:`Concede`)."""
         p = self.phase
         if p is Phase.PLAY:
-            return [PLAYS[c] for c in cards_in(self._playable())]
+            m = self._playable()
+            return _PLAYS_BY_BYTE[0][m & 255] + _PLAYS_BY_BYTE[1][m >> 8 & 255] + \
+                _PLAYS_BY_BYTE[2][m >> 16 & 255] + _PLAYS_BY_BYTE[3][m >> 24]
         if p is Phase.BIDDING:
             if self.bidding_part == 3:
-                return [Bid(self.rules.min_bid), PASS]
+                return (Bid(self.rules.min_bid), PASS)
             if self.awaiting_answer:
-                return [HOLD, PASS]
-            return [*(Bid(v) for v in self.rules.ladder if v > self.bid), PASS]
+                return (HOLD, PASS)
+            return _bids_above(self.rules.ladder, self.bid)
         if p is Phase.SKAT:
             return [PICK_UP, PLAY_HAND, *([TURN_UP] if self.rules.turn_up else [])]
         if p is Phase.TURN:
@@ -303,8 +298,7 @@ class Deal:
             instead = [Declare(Declaration(push.instead, hand=True))] if push.instead else []
             return [PICK_UP, *([PUSH_BLIND] if push.blind else []), *instead]
         if p is Phase.DISCARD:
-            allowed = self.hands[self.to_move] & ~self._unpushable()
-            return [Discard(pair) for pair in combinations(cards_in(allowed), 2)]
+            return Discards(tuple(cards_in(self.hands[self.to_move] & ~self._unpushable())))
         if p is Phase.DECLARE:
             return [Declare(d) for d in self._declarations()]
         return []
@@ -427,6 +421,7 @@ class Deal:
 
     def _all_passed(self) -> None:
         if self.rules.all_pass == "throw_in":
+            self.done = True
             self.phase = Phase.DONE
             self.to_move = None
             self._result = passed_result(self.rules)
@@ -522,25 +517,31 @@ class Deal:
 
     def _play(self, c: int) -> None:
         seat = self.to_move
-        if not self.hands[seat] >> c & 1:
+        hand = self.hands[seat]
+        bit = 1 << c
+        if not hand & bit:
             raise InputError(f"{SEATS[seat]} does not hold {name(c)}")
-        if not self._playable() >> c & 1:
+        trick = self.tricks[-1]
+        cards = trick.cards
+        if cards and not self._playable() & bit:
             t = self.table
             led = self.tricks[-1].cards[0]
             what = "trump" if t.follow[led] == 4 else f"{CARD_NAMES[led][0]} (suit of {name(led)})"
             held = names(cards_in(self.hands[seat] & t.class_mask[t.follow[led]]))
             raise InputError(f"{name(c)} does not follow {what} lead; {SEATS[seat]} holds {' '.join(held)}")
-        self.hands[seat] &= ~(1 << c)
-        trick = self.tricks[-1]
-        trick.cards.append(c)
-        if len(trick.cards) < 3:
-            self.to_move = (seat + 1) % 3
+        self.hands[seat] = hand ^ bit
+        cards.append(c)
+        if len(cards) < 3:
+            self.to_move = _NEXT[seat]
             return
-        winner = (trick.leader + self.table.winner_index(trick.cards)) % 3
+        t = self.table
+        s = t.strength[t.follow[cards[0]]]
+        a, b, d = s[cards[0]], s[cards[1]], s[cards[2]]
+        winner = (trick.leader + (0 if a > b and a > d else 1 if b > d else 2)) % 3
         trick.winner = winner
         self.tricks_won[winner] += 1
-        pts = self.table.points
-        self.trick_points[winner] += pts[trick.cards[0]] + pts[trick.cards[1]] + pts[trick.cards[2]]
+        pts = t.points
+        self.trick_points[winner] += pts[cards[0]] + pts[cards[1]] + pts[cards[2]]
         if len(self.tricks) == 10 or (self.contract.family == "null" and winner == self.declarer):
             self._finish()
         else:
@@ -605,6 +606,7 @@ class Deal:
             self._finish()
 
     def _finish(self) -> None:
+        self.done = True
         self.phase = Phase.DONE
         self.to_move = None
 
@@ -654,6 +656,46 @@ class Deal:
         if self._result is None:
             self._result = self.rules.score(self.facts())
         return self._result
+
+
+_NEXT = (1, 2, 0)
+# the Play actions of the cards set in one byte of a hand mask, per byte position
+_PLAYS_BY_BYTE = tuple(tuple(tuple(PLAYS[8 * k + i] for i in range(8) if b >> i & 1) for b in range(256)) for k in range(4))
+
+
+@lru_cache(maxsize=4096)
+def _bids_above(ladder: tuple[int, ...], bid: int) -> tuple:
+    return (*(Bid(v) for v in ladder if v > bid), PASS)
+
+
+class Discards(Sequence):
+    """The legal discards (every pair of the cards allowed), built lazily:
+    66 Discard objects per pickup would cost more than the rest of the deal."""
+
+    __slots__ = ("cards", "_n")
+
+    def __init__(self, cards: tuple[int, ...]):
+        self.cards = cards
+        self._n = len(cards)
+
+    def __len__(self) -> int:
+        return self._n * (self._n - 1) // 2
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        if i < 0:
+            i += len(self)
+        if not 0 <= i < len(self):
+            raise IndexError(i)
+        a, n = 0, self._n
+        while i >= n - 1 - a:  # row a holds the pairs (a, a+1 .. n-1)
+            i -= n - 1 - a
+            a += 1
+        return Discard((self.cards[a], self.cards[a + 1 + i]))
+
+    def __repr__(self) -> str:
+        return f"Discards({names(self.cards)})"
 
 
 def _next_on(ladder, v) -> str:
