@@ -11,6 +11,9 @@ Who won the last trick with which card is known only from the played cards,
 so a record declaring Spitze must give every card in ``play``; a summary
 record (``outcome`` only) is refused with an error rather than guessed.
 
+A deal ended by a concession is judged on the last trick actually played
+(the facts hold no other).
+
 Only one Spitze is supported (``spitze: true`` or ``1``).  Several Spitzen
 (an unbeatable run of the lowest trumps winning the last tricks, +1 per
 card) need every trick of the deal, and the facts of a finished game carry

@@ -292,6 +292,16 @@ def test_spitze_unknown_without_the_plugin():
     assert "unknown declaration 'spitze'" in refused(get_rules("danish"), **MUSIC)
 
 
+def test_spitze_refused_in_null_by_the_refusal_hook():
+    rules = get_rules("danish-aarhus")
+    assert "suit and grand" in rules.declaration_refusals[("null", False, "spitze")]
+    assert ("grand", True, "spitze") not in rules.declaration_refusals
+    null = dict(bid=35, game={"type": "null", "declarations": {"spitze": True}}, outcome={"declarer_tricks": 0})
+    assert "music (spitze) is played only in suit and grand games" in refused(rules, **null)
+    # a declaration given as false is no declaration
+    assert score(rules, **dict(null, game={"type": "null", "declarations": {"spitze": False}})).value == 35
+
+
 def test_spitze_needs_the_lowest_trump_in_grand_too():
     rules = get_rules("danish-petersen")
     trumps = rules.tricks["grand"].order.trumps
