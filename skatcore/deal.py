@@ -225,6 +225,7 @@ class Deal:
         self.original_skat = tuple(skat)
         self.phase = Phase.BIDDING
         self.done = False  # a plain attribute: read once per move by every driver loop
+        self._legal_mask: int | None = None  # playable cards of the player to move, once computed
         self.history: list[tuple[int, Action]] = []
         # bidding: part 1 middlehand asks forehand, part 2 rearhand asks the survivor
         self.bid = 0
@@ -279,8 +280,8 @@ class Deal:
     def legal_actions(self) -> list[Action]:
         """What the player to move may do now (concessions aside, see :class:`Concede`)."""
         p = self.phase
-        if p is Phase.PLAY:
-            m = self._playable()
+        if p is _PLAY:
+            m = self._legal_mask = self._playable()  # _play reuses it when this card comes back
             return _PLAYS_BY_BYTE[0][m & 255] + _PLAYS_BY_BYTE[1][m >> 8 & 255] + \
                 _PLAYS_BY_BYTE[2][m >> 16 & 255] + _PLAYS_BY_BYTE[3][m >> 24]
         if p is Phase.BIDDING:
@@ -324,6 +325,11 @@ class Deal:
     def apply(self, action: Action) -> None:
         """Perform ``action`` for the player to move; InputError if illegal."""
         p = self.phase
+        if p is _PLAY and type(action) is Play:  # the hot path: 30 of ~40 moves of a deal
+            seat = self.to_move
+            self._play(action.card)
+            self.history.append((seat, action))
+            return
         seat = action.seat if isinstance(action, (Concede, Call)) else self.to_move
         if isinstance(action, Concede):
             self._concede(action.seat)
@@ -523,12 +529,16 @@ class Deal:
             raise InputError(f"{SEATS[seat]} does not hold {name(c)}")
         trick = self.tricks[-1]
         cards = trick.cards
-        if cards and not self._playable() & bit:
+        legal = self._legal_mask
+        if legal is None:
+            legal = self._playable()
+        if not legal & bit:
             t = self.table
             led = self.tricks[-1].cards[0]
             what = "trump" if t.follow[led] == 4 else f"{CARD_NAMES[led][0]} (suit of {name(led)})"
             held = names(cards_in(self.hands[seat] & t.class_mask[t.follow[led]]))
             raise InputError(f"{name(c)} does not follow {what} lead; {SEATS[seat]} holds {' '.join(held)}")
+        self._legal_mask = None
         self.hands[seat] = hand ^ bit
         cards.append(c)
         if len(cards) < 3:
@@ -659,6 +669,7 @@ class Deal:
 
 
 _NEXT = (1, 2, 0)
+_PLAY = Phase.PLAY
 # the Play actions of the cards set in one byte of a hand mask, per byte position
 _PLAYS_BY_BYTE = tuple(tuple(tuple(PLAYS[8 * k + i] for i in range(8) if b >> i & 1) for b in range(256)) for k in range(4))
 
