@@ -301,7 +301,11 @@ class Deal:
         if p is Phase.DISCARD:
             return Discards(tuple(cards_in(self.hands[self.to_move] & ~self._unpushable())))
         if p is Phase.DECLARE:
-            return [Declare(d) for d in self._declarations()]
+            key = ("declare", self.route, self.bid, self.turned)
+            options = self.rules.cache.get(key)
+            if options is None:
+                options = self.rules.cache[key] = tuple(Declare(d) for d in self._declarations())
+            return options
         return []
 
     def _playable(self) -> int:

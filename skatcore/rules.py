@@ -111,6 +111,9 @@ class CompiledRules:
     calls: Mapping[str, TableCall]
     options: Mapping[str, tuple[Declaration, ...]]
     pm: pluggy.PluginManager
+    custom_sheet: bool = True  # some plugin implements skat_sheet_entries (else it is skipped)
+    # derived constants the engine memoises per ruleset (e.g. declaration actions by bid)
+    cache: dict = field(default_factory=dict, compare=False, repr=False)
     declaration_refusals: Mapping[tuple[str, bool, str], str] = field(default_factory=lambda: MappingProxyType({}))
 
     def contract(self, name: str) -> Contract:
@@ -376,6 +379,7 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
         calls=MappingProxyType(calls),
         options=MappingProxyType(options),
         pm=pm,
+        custom_sheet=any(i.plugin_name != "core-defaults" for i in pm.hook.skat_sheet_entries.get_hookimpls()),
         declaration_refusals=MappingProxyType(refusals),
     )
 

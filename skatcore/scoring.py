@@ -91,7 +91,8 @@ def score_game(rules, facts: GameFacts) -> ScoreResult:
 
 
 def _enter(rules, result: ScoreResult, facts, entries: dict[int, int]) -> None:
-    entries = rules.call_hook("skat_sheet_entries", result=result, facts=facts, entries=entries)
+    if rules.custom_sheet:
+        entries = rules.call_hook("skat_sheet_entries", result=result, facts=facts, entries=entries)
     result.scores = {SEATS[i]: entries.get(i, 0) for i in range(3)}
 
 
