@@ -13,4 +13,12 @@ BUILTIN = {
     "ramsch": "skatcore_plugins.ramsch:Ramsch",
     "schieberamsch": "skatcore_plugins.ramsch:Schieberamsch",
     "tournee": "skatcore_plugins.tournee:Tournee",
+    # table and session rules (RULES A9, B1, B2, B5, B6, B8)
+    "kontra": "skatcore_plugins.kontra:Kontra",
+    "schenken": "skatcore_plugins.schenken:Schenken",
+    "bock": "skatcore_plugins.bock:Bock",
+    "seeger_fabian": "skatcore_plugins.seeger_fabian:SeegerFabian",
+    "money": "skatcore_plugins.money:Money",
+    "bierlachs": "skatcore_plugins.bierlachs:Bierlachs",
+    "pot": "skatcore_plugins.pot:Pot",
 }

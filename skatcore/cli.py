@@ -62,6 +62,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--ruleset", help="ruleset name or file (wins over the record's own)")
     s.add_argument("--json", action="store_true", help="JSON output (JSON Lines for several deals)")
     s.set_defaults(func=cmd_score)
+
+    from .sheet import register as register_sheet  # skat sheet: session records and live sheets (skatcore/sheet.py)
+
+    register_sheet(sub)
     return p
 
 

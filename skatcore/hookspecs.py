@@ -19,10 +19,14 @@ Kinds:
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING
 
 import pluggy
 
-from .model import CardOrder, Contract, GameFacts, MultiplierItem, PushRules, RamschFacts, ScoreResult, TableCall, Thresholds, TurnUp, WinCondition
+from .model import CardOrder, Contract, Declaration, GameFacts, MultiplierItem, PushRules, RamschFacts, ScoreResult, TableCall, Thresholds, TurnUp, WinCondition
+
+if TYPE_CHECKING:  # the session layer imports the hooks, not the other way round
+    from .session import Column, SessionState, Settlement, SheetLine
 
 PROJECT = "skat"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -365,4 +369,171 @@ def skat_sheet_entries(result: ScoreResult, facts: GameFacts | RamschFacts, entr
         def skat_sheet_entries(self, result, facts, entries):
             out = yield
             return {seat: 2 * v for seat, v in out.items()}
+    """
+
+
+@hookspec(firstresult=True)
+def skat_settled_outcome(contract: Contract, declaration: Declaration, bid: int) -> dict | None:
+    """The outcome of a declarer game that ended before its first card by
+    agreement (Schenken: the defenders concede at the start and the declarer
+    accepts), for a record that gives neither ``play`` nor an ``outcome``.
+
+    Called for a deal record of a declarer game that gives no played cards
+    (never for one that does).  The answer is merged over the record's
+    ``outcome`` (FORMATS §2 keys: ``declarer_points``, ``declarer_tricks``)
+    and scored as usual, so multipliers, overbid and sheet entries still
+    apply.  First result wins; ``None``: the deal was not settled, the
+    record gives ``play`` or ``outcome``.
+
+    :param contract: the declared contract.
+    :param declaration: the declaration, with plugin ``declarations``.
+    :param bid: the final bid.
+    :returns: outcome keys, or ``None``.
+
+    **Example** (conceded and accepted: scored as won with 61 card points)::
+
+        @hookimpl
+        def skat_settled_outcome(self, contract, declaration, bid):
+            if declaration.declarations.get("schenken") == "accepted":
+                return {"declarer_points": 61}
+    """
+
+
+# ---------------------------------------------------------------------------
+# Per session (skatcore.session: a score sheet of many deals, in order)
+# ---------------------------------------------------------------------------
+
+
+@hookspec
+def skat_session_start(state: "SessionState") -> None:
+    """A session (score sheet) begins: check the table and set up this
+    plugin's bookkeeping in ``state.data[<plugin name>]``.
+
+    Called once, before the first deal, also for a sheet with no deals yet
+    (``skat sheet new``).  Collected: every plugin is called; raise
+    :class:`~skatcore.errors.InputError` to refuse the table.
+
+    :param state: :class:`~skatcore.session.SessionState`: ``players``,
+        ``stake``, ``rules``, the plugin scratch space ``data``.
+
+    **Example** (tournament tables seat 3 or 4)::
+
+        @hookimpl
+        def skat_session_start(self, state):
+            state.data["seeger_fabian"] = {"series": 36 if len(state.players) == 3 else 48}
+    """
+
+
+@hookspec
+def skat_session_deal(state: "SessionState", line: "SheetLine") -> None:
+    """One deal enters the sheet: adjust its line before the running totals
+    are updated.
+
+    Called once per deal, in order.  ``line.entries`` holds the deal's own
+    entries per player name (after deal-level rules such as Kontra); to
+    double them multiply ``line.factor`` (the core multiplies the entries by
+    it after every plugin has run, so two doublings compose, whatever the
+    plugins' order) and say why in ``line.marks``.  Set ``line.redeal = True`` when the same dealer deals
+    again (a grand hand in a Ramsch round), ``line.counts = False`` when the
+    deal is not one of the table's deals.  Raise
+    :class:`~skatcore.errors.InputError` when the deal may not be played at
+    this point of the session (a Ramsch round needs a Ramsch).  Collected.
+
+    :param state: the session so far (``state.lines`` the earlier lines,
+        ``state.totals`` the totals before this deal).
+    :param line: :class:`~skatcore.session.SheetLine`: ``index``,
+        ``dealer``, ``seating``, ``record``, ``result``, ``entries``.
+
+    **Example** (every deal of a Bock round counts double)::
+
+        @hookimpl
+        def skat_session_deal(self, state, line):
+            if state.data["bock"]["left"]:
+                line.factor *= 2
+                line.marks.append("Bock")
+    """
+
+
+@hookspec
+def skat_session_after_deal(state: "SessionState", line: "SheetLine") -> None:
+    """After a deal's entries went into the running totals (``line.totals``,
+    ``state.totals``): look at the result and the totals and decide what
+    the next deals are (queue Bock rounds, end a Bierlachs game).
+    Collected; called once per deal, after :func:`skat_session_deal`.
+
+    **Example** (a 60-60 split brings a Bock round)::
+
+        @hookimpl
+        def skat_session_after_deal(self, state, line):
+            if line.result.declarer_points == 60:
+                state.data["bock"]["left"] += len(state.players)
+    """
+
+
+@hookspec
+def skat_session_extra(state: "SessionState") -> Iterable["Column"] | None:
+    """Columns added to the sheet at the end of the session: extra points
+    (Seeger-Fabian), which count towards the final totals, or money
+    (the pot), which counts towards the settlement.
+
+    Called once, after the last deal.  Collected.
+
+    :returns: :class:`~skatcore.session.Column` objects (``values`` by
+        player name; ``money=True`` for amounts of money).
+
+    **Example**::
+
+        @hookimpl
+        def skat_session_extra(self, state):
+            won = {p: 50 * n for p, n in self.wins(state).items()}
+            return [Column("won", "won games x 50", won)]
+    """
+
+
+@hookspec(firstresult=True)
+def skat_session_settlement(state: "SessionState", final: Mapping[str, int]) -> "Settlement | None":
+    """The money settlement of the final totals (RULES A9: between every
+    pair the lower total pays the difference times the stake).
+
+    Called once at the end of a session.  ``state.stake`` is the money per
+    point (``None``: the session plays for nothing).  First result wins; the
+    core's default is A9's pairwise settlement when there is a stake.
+
+    :param final: the totals with the extra points, by player name.
+    :returns: a :class:`~skatcore.session.Settlement`, or ``None``.
+
+    **Example** (each player's total times the stake, for zero-sum sheets)::
+
+        @hookimpl
+        def skat_session_settlement(self, state, final):
+            return Settlement({p: t * state.stake for p, t in final.items()}, [], "direct")
+    """
+
+
+# ---------------------------------------------------------------------------
+# Players (not part of a ruleset: asked of player plugins, see skatcore.players)
+# ---------------------------------------------------------------------------
+
+
+@hookspec
+def skat_register_players() -> Mapping[str, object]:
+    """Bots that can take a seat (``skat simulate --players NAME``).
+
+    Not asked of ruleset plugins: players are found by
+    :func:`skatcore.players.player_factories` among the built-ins and the
+    plugins published under the entry-point group ``skat.players``.
+
+    Collected: each name must come from one plugin only.
+
+    :returns: mapping of player name to a factory called once per deal and
+        seat as ``factory(rules=compiled_rules, seed=int)``, returning an
+        object with ``act(view) -> action`` (one of ``view.legal``) and,
+        optionally, ``call(view) -> list[Call]`` for table calls (see
+        :mod:`skatcore.players`).
+
+    **Example** (``[project.entry-points."skat.players"] mybot = "mybot.plugin"``)::
+
+        @hookimpl
+        def skat_register_players():
+            return {"mybot": MyBot}
     """

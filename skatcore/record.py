@@ -133,7 +133,7 @@ def _replay_play(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
             raise exc.at(f"play[{i}]") from None
     if deal.done:
         return deal.result()
-    if "outcome" not in doc:
+    if "outcome" not in doc and not (not cards and _settled(doc, rules, contract, deal.declaration, deal.bid)):
         where = "play" if cards else "outcome"
         raise InputError(f"the deal is not finished after {len(cards)} cards: give every card in play, or an outcome", path=where)
     if deal.declarer is None:
@@ -286,8 +286,19 @@ def _score_summary(doc, rules, declarer, bid, contract, declaration) -> ScoreRes
     return _score_outcome(doc, rules, declarer, bid, contract, declaration, matadors)
 
 
+def _settled(doc, rules, contract, declaration, bid) -> dict | None:
+    """The outcome of a declarer game settled before its first card (hook
+    ``skat_settled_outcome``, e.g. Schenken accepted); ``None`` if it was played."""
+    if declaration is None or doc.get("play"):
+        return None
+    return rules.call_hook("skat_settled_outcome", contract=contract, declaration=declaration, bid=bid)
+
+
 def _score_outcome(doc, rules, declarer, bid, contract, declaration, matadors) -> ScoreResult:
     outcome = doc.get("outcome")
+    settled = _settled(doc, rules, contract, declaration, bid)
+    if settled is not None:  # settled before the first card: scored with the plugin's outcome
+        outcome = {**(outcome or {}), **settled}
     if outcome is None:
         raise InputError("without `play`, give the `outcome`", path="outcome")
     tricks = outcome.get("declarer_tricks")

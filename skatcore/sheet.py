@@ -1,0 +1,480 @@
+"""``skat sheet``: score sheets, from a session record or kept live in SQLite.
+
+* ``skat sheet FILE [--json] [--ruleset R]`` scores a session record
+  (``format: skat-session/1``, docs/session-format.md) and prints the sheet.
+* ``skat sheet new NAME --ruleset R --players A,B,C[,D] [--stake X] [--dealer I]``
+  starts a persistent sheet: the SQLite file ``NAME`` (``.sqlite`` added when
+  NAME has no suffix).
+* ``skat sheet add NAME [DEAL|-] [options]`` enters one deal: a deal record
+  file, ``-`` for standard input, ``--record 'YAML'``, or inline options
+  (``--declarer Anna --bid 24 --game clubs --points 74 --matadors with1``).
+* ``skat sheet show NAME [--json]``, ``skat sheet undo NAME``,
+  ``skat sheet export NAME [--json]`` (the sheet as a session record).
+
+Crash safety: the file is in WAL mode with ``synchronous=FULL``; every deal
+is one ``BEGIN IMMEDIATE`` transaction that re-reads the sheet, scores the
+new deal after all confirmed ones (a Ramsch round refuses a declarer game
+there), inserts it and commits.  A process killed at any moment leaves the
+sheet as it was before or after the deal, never half of it; once ``add``
+has printed its line the deal is on disk.  Two processes adding at once are
+serialised by SQLite's write lock; each deal lands once, at the position its
+transaction saw.  A deal record's ``id`` is unique on a sheet, so running
+the same ``add`` twice (a retry after a crash) never counts a deal twice;
+``--deal N`` refuses the deal unless it becomes deal N.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+from datetime import datetime, timezone
+from pathlib import Path
+
+import yaml
+
+from .errors import InputError
+from .model import SEATS
+from .record import FORMAT as DEAL_FORMAT
+from .record import check_record, read_record
+from .ruleset import read_yaml, shipped_rulesets
+from .session import FORMAT, Session, check_session, read_session, rules_for_session, score_session, sheet_text
+
+DB_FORMAT = "skat-sheet-db/1"
+ACTIONS = ("new", "add", "show", "undo", "export")
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS deals (
+    n      INTEGER PRIMARY KEY,   -- position on the sheet, from 1
+    uid    TEXT UNIQUE,           -- the record's id: a deal is never entered twice
+    record TEXT NOT NULL,         -- the deal record (skat-deal/1) as JSON
+    added  TEXT NOT NULL
+);
+"""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise InputError(f"{self.prog}: {message}")
+
+
+def register(sub) -> None:
+    """Add ``skat sheet`` to the CLI's subparsers (its words are parsed here)."""
+    s = sub.add_parser("sheet", help="score sheets: a session record, or a live sheet (new/add/show/undo/export)",
+                       prefix_chars="+", add_help=False)
+    s.add_argument("words", nargs="*")
+    s.set_defaults(func=cmd_sheet)
+
+
+def cmd_sheet(args) -> int:
+    words = list(args.words)
+    if words and words[0] in ACTIONS:
+        action = words.pop(0)
+        parser = _action_parser(action)
+        opts = parser.parse_intermixed_args(words)
+        return globals()[f"_cmd_{action}"](opts)
+    parser = _Parser(prog="skat sheet", description="Print the score sheet of a session record (skat-session/1). "
+                     "Live sheets: skat sheet new|add|show|undo|export NAME ...")
+    parser.add_argument("file", metavar="FILE")
+    parser.add_argument("--json", action="store_true", help="the sheet as JSON (format skat-sheet/1)")
+    parser.add_argument("--ruleset", help="ruleset name or file (wins over the record's own)")
+    opts = parser.parse_intermixed_args(words)
+    doc = read_session(opts.file)
+    rules = rules_for_session(doc, opts.file, opts.ruleset)
+    result = score_session(doc, rules, opts.file)
+    _print(result, opts.json, doc.get("title"))
+    return 0
+
+
+def _print(result, as_json: bool, title=None) -> None:
+    if as_json:
+        print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+    else:
+        print(sheet_text(result, title))
+
+
+def _action_parser(action: str) -> _Parser:
+    p = _Parser(prog=f"skat sheet {action}")
+    p.add_argument("name", metavar="NAME", help="the sheet file (.sqlite added when there is no suffix)")
+    if action == "new":
+        p.add_argument("--ruleset", required=True, help="ruleset name or file")
+        p.add_argument("--players", required=True, help="3 or 4 names, comma-separated, in seating order")
+        p.add_argument("--stake", type=float, help="money per point")
+        p.add_argument("--dealer", default="0", help="the first dealer: index or name (default the first player)")
+        p.add_argument("--title", help="a title for the sheet")
+    elif action == "add":
+        p.add_argument("deal", nargs="?", metavar="DEAL", help="a deal record file, or - for standard input")
+        p.add_argument("--record", help="the deal record inline, as YAML/JSON")
+        p.add_argument("--deal", dest="number", type=int, help="refuse unless this becomes deal N (two scorers)")
+        p.add_argument("--json", action="store_true")
+        g = p.add_argument_group("inline deal")
+        g.add_argument("--id", help="the deal's id (unique on the sheet)")
+        g.add_argument("--passed", action="store_true", help="all passed (thrown in, or the all-pass game)")
+        g.add_argument("--declarer", help="seat (forehand ...) or player name")
+        g.add_argument("--bid", type=int)
+        g.add_argument("--game", help="clubs, grand, null, ...")
+        for flag in ("hand", "schneider", "schwarz", "ouvert"):
+            g.add_argument(f"--{flag}", action="store_true")
+        g.add_argument("--points", type=int, help="the declarer's card points (skat included)")
+        g.add_argument("--tricks", type=int, help="the declarer's tricks")
+        g.add_argument("--matadors", help="with2, without3 (or +2, -3)")
+        g.add_argument("--call", action="append", default=[], help="a call or declaration made (kontra, re, ...)")
+        g.add_argument("--decl", action="append", default=[], metavar="KEY=VALUE", help="a plugin declaration")
+        g.add_argument("--ramsch", metavar="F,M,R", help="Ramsch card points per seat (forehand, middlehand, rearhand)")
+        g.add_argument("--ramsch-tricks", metavar="F,M,R", help="Ramsch tricks per seat")
+        g.add_argument("--last-trick", help="seat or player who took the last trick (Ramsch)")
+    elif action in ("show", "export"):
+        p.add_argument("--json", action="store_true")
+    elif action == "undo":
+        p.add_argument("--deal", dest="number", type=int, help="refuse unless the last deal is deal N")
+    return p
+
+
+# ---------------------------------------------------------------------------
+# The SQLite file
+# ---------------------------------------------------------------------------
+
+
+def sheet_path(name: str) -> Path:
+    path = Path(name)
+    return path if path.suffix else path.with_suffix(".sqlite")
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    """An autocommit connection (transactions are explicit), WAL, FULL sync."""
+    try:
+        con = sqlite3.connect(str(path), timeout=60, isolation_level=None)
+        con.execute("PRAGMA busy_timeout = 60000")
+        con.execute("PRAGMA journal_mode = WAL")
+        con.execute("PRAGMA synchronous = FULL")
+    except sqlite3.DatabaseError as exc:
+        raise InputError(f"not a skat sheet ({exc})", source=str(path)) from None
+    return con
+
+
+def open_sheet(name: str) -> tuple[Path, sqlite3.Connection]:
+    path = sheet_path(name)
+    if not path.is_file():
+        raise InputError(f"no such sheet (start one with: skat sheet new {name} --ruleset R --players A,B,C)", source=str(path))
+    return path, connect(path)
+
+
+def _meta(con: sqlite3.Connection, path: Path) -> dict:
+    try:
+        meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
+    except sqlite3.DatabaseError as exc:
+        raise InputError(f"not a skat sheet ({exc})", source=str(path)) from None
+    if meta.get("format") != DB_FORMAT:
+        raise InputError(f"not a skat sheet (expected format {DB_FORMAT!r})", source=str(path))
+    return {k: json.loads(v) for k, v in meta.items()}
+
+
+def _deals(con: sqlite3.Connection) -> list[tuple[int, dict]]:
+    return [(n, json.loads(rec)) for n, rec in con.execute("SELECT n, record FROM deals ORDER BY n")]
+
+
+def _session(meta: dict, path: Path, deals) -> Session:
+    """The sheet's session with every confirmed deal entered."""
+    rules = _rules(meta["ruleset"], path)
+    session = Session(rules, meta["players"], stake=meta.get("stake"), dealer=meta.get("dealer", 0), source=str(path))
+    for i, (_, deal) in enumerate(deals):
+        session.add(deal, i)
+    return session
+
+
+def _rules(ref: str, path: Path):
+    from .rules import get_rules
+
+    try:
+        return get_rules(ref)
+    except InputError as exc:
+        raise exc.at(source=str(path)) if not exc.source else exc from None
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+# ---------------------------------------------------------------------------
+# Actions
+# ---------------------------------------------------------------------------
+
+
+def _cmd_new(opts) -> int:
+    path = sheet_path(opts.name)
+    players = [p.strip() for p in opts.players.split(",")]
+    ruleset = opts.ruleset
+    if ruleset not in shipped_rulesets() and Path(ruleset).is_file():
+        ruleset = str(Path(ruleset).resolve())  # a file: found again from anywhere
+    dealer = players.index(opts.dealer) if opts.dealer in players else opts.dealer
+    try:
+        dealer = int(dealer)
+    except ValueError:
+        raise InputError(f"expected a player name or index, got {opts.dealer!r}", path="--dealer") from None
+    doc = {"format": FORMAT, "ruleset": ruleset, "players": players, "dealer": dealer, "deals": []}
+    if opts.stake is not None:
+        doc["stake"] = opts.stake
+    if opts.title:
+        doc["title"] = opts.title
+    check_session(doc, "--players" if len(players) not in (3, 4) else str(path))
+    try:
+        rules = rules_for_session(doc, None, ruleset)
+    except InputError as exc:
+        raise exc.at("--ruleset") if exc.path == "--ruleset" or exc.path is None else exc from None
+    Session(rules, players, stake=opts.stake, dealer=dealer, source=str(path))  # the ruleset accepts this table
+    if path.exists() and path.stat().st_size:
+        con = connect(path)
+        try:
+            has = con.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone()
+            if has and con.execute("SELECT 1 FROM meta WHERE key = 'format'").fetchone():
+                raise InputError("a sheet of this name exists already", source=str(path))
+        finally:
+            con.close()
+    con = connect(path)
+    try:
+        con.execute("BEGIN IMMEDIATE")
+        for stmt in SCHEMA.split(";"):  # not executescript: it would commit first
+            if stmt.strip():
+                con.execute(stmt)
+        if con.execute("SELECT 1 FROM meta WHERE key = 'format'").fetchone():
+            con.execute("ROLLBACK")
+            raise InputError("a sheet of this name exists already", source=str(path))
+        meta = {"format": DB_FORMAT, "ruleset": ruleset, "players": players, "dealer": dealer,
+                "stake": opts.stake, "title": opts.title, "created": _now()}
+        con.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()])
+        con.execute("COMMIT")
+    finally:
+        con.close()
+    print(f"{path}: new sheet under {rules.name!r} for {', '.join(players)}; {players[dealer]} deals first")
+    return 0
+
+
+def _cmd_add(opts) -> int:
+    deal = _deal_from(opts)
+    path, con = open_sheet(opts.name)
+    try:
+        con.execute("BEGIN IMMEDIATE")  # the write lock: nobody adds between our read and our insert
+        try:
+            meta = _meta(con, path)
+            deals = _deals(con)
+            session = _session(meta, path, deals)
+            deal = _resolve_names(deal, session)
+            check_record({**deal, "format": DEAL_FORMAT}, "<deal>")
+            n = len(deals) + 1
+            if opts.number is not None and opts.number != n:
+                raise InputError(f"this would be deal {n}, not {opts.number}: the sheet changed (see skat sheet show)",
+                                 path="--deal")
+            uid = deal.get("id")
+            if uid is not None:
+                row = con.execute("SELECT n FROM deals WHERE uid = ?", (str(uid),)).fetchone()
+                if row:
+                    raise InputError(f"deal id {uid!r} is on the sheet already (deal {row[0]})", path="id")
+            try:
+                line = session.add(deal, n - 1)
+            except InputError as exc:
+                exc.source = opts.deal if opts.deal and opts.deal != "-" else exc.source
+                if exc.path and exc.path.startswith(f"deals[{n - 1}]"):
+                    exc.path = exc.path[len(f"deals[{n - 1}]"):].lstrip(".") or None
+                raise
+            con.execute("INSERT INTO deals (n, uid, record, added) VALUES (?, ?, ?, ?)",
+                        (n, None if uid is None else str(uid), json.dumps(deal, ensure_ascii=False), _now()))
+            con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('updated', ?)", (json.dumps(_now()),))
+            con.execute("COMMIT")
+        except BaseException:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise
+    finally:
+        con.close()
+    if opts.json:
+        print(json.dumps(line.to_json(), ensure_ascii=False))
+    else:
+        st = session.state
+        entries = ", ".join(f"{p} {v:+d}" for p, v in line.entries.items() if v) or "nothing"
+        totals = ", ".join(f"{p} {t}" for p, t in line.totals.items())
+        marks = f" [{', '.join(line.marks)}]" if line.marks else ""
+        print(f"deal {line.index}: {line.result.explanation}{marks}\n  sheet: {entries}\n  totals: {totals}; "
+              f"next dealer {st.players[st.dealer]}")
+    return 0
+
+
+def _cmd_show(opts) -> int:
+    path, con = open_sheet(opts.name)
+    try:
+        con.execute("BEGIN")  # one consistent snapshot of meta and deals
+        meta, deals = _meta(con, path), _deals(con)
+        con.execute("COMMIT")
+    finally:
+        con.close()
+    result = _session(meta, path, deals).finish()
+    _print(result, opts.json, meta.get("title"))
+    return 0
+
+
+def _cmd_undo(opts) -> int:
+    path, con = open_sheet(opts.name)
+    try:
+        con.execute("BEGIN IMMEDIATE")
+        try:
+            _meta(con, path)
+            row = con.execute("SELECT n, record FROM deals ORDER BY n DESC LIMIT 1").fetchone()
+            if row is None:
+                raise InputError("the sheet has no deals to undo", source=str(path))
+            if opts.number is not None and opts.number != row[0]:
+                raise InputError(f"the last deal is deal {row[0]}, not {opts.number}", path="--deal")
+            con.execute("DELETE FROM deals WHERE n = ?", (row[0],))
+            con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('updated', ?)", (json.dumps(_now()),))
+            con.execute("COMMIT")
+        except BaseException:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise
+    finally:
+        con.close()
+    print(f"{path}: deal {row[0]} removed")
+    return 0
+
+
+def _cmd_export(opts) -> int:
+    path, con = open_sheet(opts.name)
+    try:
+        con.execute("BEGIN")
+        meta, deals = _meta(con, path), _deals(con)
+        con.execute("COMMIT")
+    finally:
+        con.close()
+    doc = {"format": FORMAT, **({"title": meta["title"]} if meta.get("title") else {}), "ruleset": meta["ruleset"],
+           "players": meta["players"], "dealer": meta.get("dealer", 0)}
+    if meta.get("stake") is not None:
+        doc["stake"] = meta["stake"]
+    doc["deals"] = [d for _, d in deals]
+    if opts.json:
+        print(json.dumps(doc, ensure_ascii=False, indent=2))
+    else:
+        print(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, default_flow_style=None), end="")
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# The deal to add
+# ---------------------------------------------------------------------------
+
+
+def _deal_from(opts) -> dict:
+    inline = any([opts.passed, opts.declarer, opts.game, opts.ramsch, opts.points is not None, opts.bid is not None])
+    given = [x for x in (opts.deal, opts.record, inline or None) if x]
+    if len(given) != 1:
+        raise InputError("give one deal: a deal record file (or - for stdin), --record 'YAML', or inline options "
+                         "(--declarer, --bid, --game, --points, --matadors; --passed; --ramsch)")
+    if opts.deal == "-":
+        doc = read_yaml("<stdin>", sys.stdin.read())
+        source = "<stdin>"
+    elif opts.deal:
+        if opts.deal.endswith(".json") or opts.deal.endswith((".yaml", ".yml")):
+            doc = read_yaml(opts.deal) if not opts.deal.endswith(".json") else json.loads(Path(opts.deal).read_text("utf-8"))
+        else:
+            doc = read_yaml(opts.deal)
+        source = opts.deal
+    elif opts.record:
+        doc = read_yaml("--record", opts.record)
+        source = "--record"
+    else:
+        return _inline(opts)
+    if not isinstance(doc, dict):
+        raise InputError("expected a mapping (a deal record)", source=source)
+    doc.setdefault("format", DEAL_FORMAT)
+    check_record(doc, source)
+    if opts.id:
+        doc["id"] = opts.id
+    return {k: v for k, v in doc.items() if k != "format"}
+
+
+def _inline(opts) -> dict:
+    deal: dict = {}
+    if opts.id:
+        deal["id"] = opts.id
+    if opts.passed:
+        if opts.declarer or opts.game:
+            raise InputError("--passed: all passed, there is no declarer or game", path="--passed")
+        deal["bidding"] = ["pass", "pass", "pass"]
+        return deal
+    if opts.ramsch:
+        seats_of = lambda text, what: dict(zip(SEATS, _ints(text, what)))  # noqa: E731
+        deal["game"] = {"type": opts.game or "ramsch"}
+        outcome = {"points": seats_of(opts.ramsch, "--ramsch")}
+        if opts.ramsch_tricks:
+            outcome["tricks"] = seats_of(opts.ramsch_tricks, "--ramsch-tricks")
+        if opts.last_trick:
+            outcome["last_trick"] = opts.last_trick
+        deal["outcome"] = outcome
+        return deal
+    for flag in ("declarer", "bid", "game"):
+        if getattr(opts, flag) is None:
+            raise InputError(f"give --{flag} (or a deal record file)", path=f"--{flag}")
+    deal["declarer"] = opts.declarer
+    deal["bid"] = opts.bid
+    game: dict = {"type": opts.game}
+    for flag in ("hand", "schneider", "schwarz", "ouvert"):
+        if getattr(opts, flag):
+            game[flag] = True
+    decls = {c: True for c in opts.call}
+    for kv in opts.decl:
+        key, sep, value = kv.partition("=")
+        if not sep or not key:
+            raise InputError(f"expected KEY=VALUE, got {kv!r}", path="--decl")
+        decls[key] = yaml.safe_load(value)
+    if decls:
+        game["declarations"] = decls
+    deal["game"] = game
+    outcome: dict = {}
+    if opts.points is not None:
+        outcome["declarer_points"] = opts.points
+    if opts.tricks is not None:
+        outcome["declarer_tricks"] = opts.tricks
+    if opts.matadors:
+        outcome["matadors"] = _matadors(opts.matadors)
+    if outcome:
+        deal["outcome"] = outcome
+    return deal
+
+
+def _ints(text: str, what: str) -> list[int]:
+    try:
+        values = [int(x) for x in text.split(",")]
+    except ValueError:
+        values = []
+    if len(values) != 3:
+        raise InputError(f"expected three numbers F,M,R, got {text!r}", path=what)
+    return values
+
+
+def _matadors(text: str) -> dict:
+    t = text.strip().lower().replace(" ", "")
+    for prefix, key in (("without", "without"), ("with", "with"), ("-", "without"), ("+", "with"), ("", "with")):
+        if t.startswith(prefix) and t[len(prefix):].isdigit():
+            return {key: int(t[len(prefix):])}
+    raise InputError(f"expected with2, without3, +2 or -3, got {text!r}", path="--matadors")
+
+
+def _resolve_names(deal: dict, session: Session) -> dict:
+    """Player names where the record wants seats (``--declarer Anna``)."""
+    st = session.state
+    seats = {st.players[i]: seat for seat, i in _seating(st).items()}
+    deal = dict(deal)
+    if deal.get("declarer") in st.players:
+        if deal["declarer"] not in seats:
+            raise InputError(f"{deal['declarer']} deals and sits out this deal", path="--declarer")
+        deal["declarer"] = seats[deal["declarer"]]
+    outcome = deal.get("outcome")
+    if isinstance(outcome, dict) and outcome.get("last_trick") in st.players:
+        if outcome["last_trick"] not in seats:
+            raise InputError(f"{outcome['last_trick']} deals and sits out this deal", path="--last-trick")
+        deal["outcome"] = {**outcome, "last_trick": seats[outcome["last_trick"]]}
+    return deal
+
+
+def _seating(st) -> dict[str, int]:
+    from .table import seating
+
+    return seating(len(st.players), st.dealer)
