@@ -23,9 +23,10 @@ SCHEMA = {
                                    "texas: fewest points gains 10/20, -30 for the only trick-taker; "
                                    "gewinner: fewest points scores 23 and a won game; "
                                    "petersen: fewest points wins, unless someone took 101+"},
-        "skat": {"enum": ["last_trick", "loser", "nobody"], "default": "last_trick",
-                 "description": "who gets the skat's points: the winner of the last trick, the player with "
-                                "most points without the skat, or nobody"},
+        # fix: no schema default: Gewinner-Ramsch gives the skat to the player with most points (B3)
+        "skat": {"enum": ["last_trick", "loser", "nobody"],
+                 "description": "who gets the skat's points: the winner of the last trick (default; gewinner: "
+                                "loser), the player with most points without the skat, or nobody"},
         "fixed_loss": {"type": "integer", "minimum": 1, "default": 10,
                        "description": "fixed scoring: what the loser loses (each Jungfrau adds half of it: 15, 20); "
                                       "texas/petersen: what the winner gains"},
@@ -49,8 +50,10 @@ class Ramsch:
 
     params_schema = SCHEMA
 
-    def __init__(self, every_deal=False, scoring="augen", skat="last_trick", fixed_loss=10, ties="full",
+    def __init__(self, every_deal=False, scoring="augen", skat=None, fixed_loss=10, ties="full",
                  jungfrau=True, durchmarsch="plus120", tens="high", threshold=101):
+        if skat is None:  # B3 Gewinner-Ramsch: "the skat goes to the player with most points"
+            skat = "loser" if scoring == "gewinner" else "last_trick"
         self.every_deal, self.scoring, self.skat = every_deal, scoring, skat
         self.fixed_loss, self.ties, self.jungfrau = fixed_loss, ties, jungfrau
         self.durchmarsch, self.tens, self.threshold = durchmarsch, tens, threshold
@@ -139,6 +142,8 @@ class Ramsch:
             loss //= 2
             extra += ", tie: half each"
         who = " and ".join(SEATS[s] for s in losers)
+        if len(losers) == 2:  # fix: "middlehand and rearhand loses"
+            what = what.replace("loses", "lose", 1)
         return {s: -loss for s in losers}, f"{who} {what}{extra}: -{loss}"
 
     def _score_texas(self, f, points, virgins):

@@ -76,6 +76,8 @@ def score_record(doc: dict, rules, source: str = "<record>") -> ScoreResult:
 def _score(doc: dict, rules) -> ScoreResult:
     deal = _bidding(doc, rules)
     if deal.thrown_in:
+        if "game" in doc:  # fix: the game of a thrown-in deal was silently ignored (a ramsch record under official)
+            raise InputError(f"all passed: ruleset {rules.name!r} throws the deal in, no game is played", path="game")
         return deal.result()
     if "game" not in doc:
         raise InputError("a declared game needs `game`", path="game")
@@ -84,13 +86,28 @@ def _score(doc: dict, rules) -> ScoreResult:
         contract = rules.contract(game["type"])
     except InputError as exc:
         raise exc.at("game.type") from None
+    # fix: a record's game must be the one the bidding leads to: all passed (or no
+    # bidding) plays the all-pass contract (was a TypeError for a declarer game:
+    # exit 1), a declarer's game is never a Ramsch (was scored as one)
+    if deal.declarer is None and deal.phase is Phase.PLAY and contract.name != deal.contract.name:
+        raise InputError(f"all passed: the deal is a {deal.contract.label}, not {contract.name}", path="game.type")
+    if deal.declarer is not None and contract.family == "ramsch":
+        raise InputError(f"{SEATS[deal.declarer]} won the bidding: a {contract.label} is played only when all pass",
+                         path="game.type")
+    if contract.family == "ramsch":  # fix: a Ramsch record's declarer and bid were ignored
+        for key in ("declarer", "bid"):
+            if key in doc:
+                raise InputError(f"a {contract.label} has no {key}", path=key)
     if deal.phase is Phase.PUSH:
         _push(doc, deal, contract)
     if contract.family == "ramsch":
         return _score_ramsch(doc, rules, deal, contract)
     declaration = _declaration(game, rules, contract)
+    if declaration.hand and "discard" in game:  # fix: a summary's hand game with a discard was accepted
+        raise InputError("a hand game leaves the skat untouched: there is no discard", path="game.discard")
     hands = doc.get("hands")
     if hands is None:
+        _check_turned(doc, rules, declaration)
         return _score_summary(doc, rules, deal.declarer, deal.bid, contract, declaration)
     if deal.phase is not Phase.SKAT:  # a grand hand declared instead of pushing
         return _replay_play(doc, rules, deal, contract)
@@ -111,9 +128,7 @@ def _score(doc: dict, rules) -> ScoreResult:
             deal.apply(Discard(tuple(_cards(game["discard"], "game.discard"))))
         except InputError as exc:
             raise exc.at(exc.path or "game.discard") from None
-    else:
-        if "discard" in game:  # fix: a hand game's discard was silently ignored (A5: the skat stays untouched)
-            raise InputError("a hand game leaves the skat untouched: there is no discard", path="game.discard")
+    else:  # (a hand game's discard is refused above, A5: the skat stays untouched)
         deal.apply(PLAY_HAND)
     try:
         deal.apply(Declare(declaration))
@@ -158,6 +173,7 @@ def _push(doc: dict, deal: Deal, contract) -> None:
                 if "hands" in doc:
                     deal.apply(Discard(tuple(_cards(push, where))))
                 else:  # summary: the dummy deal's cards stand in, only whose turn it is matters
+                    _check_push(push, deal.rules, where)
                     deal.apply(deal.legal_actions()[0])
         except InputError as exc:
             raise exc.at(exc.path or where) from None
@@ -166,8 +182,37 @@ def _push(doc: dict, deal: Deal, contract) -> None:
             deal.apply(Declare(_declaration(doc["game"], deal.rules, contract)))
         except InputError as exc:
             raise exc.at("game") from None
+        # fix: a `declarer` that contradicts the pushes was ignored (who declares is whose turn it was)
+        if "declarer" in doc and doc["declarer"] != SEATS[deal.declarer]:
+            raise InputError(f"{doc['declarer']!r} contradicts the pushes, after which {SEATS[deal.declarer]} declares"
+                             f" instead of pushing ({len(pushes)} push{'es' if len(pushes) != 1 else ''} given)",
+                             path="declarer")
     elif "hands" in doc and deal.phase is Phase.PUSH:
         raise InputError(f"give every push ({len(pushes)} of 3 given)", path="game.pushes")
+
+
+def _check_push(push, rules, where: str) -> None:
+    """fix: a summary's pushed cards were not read at all: a jack pushed where
+    jacks may not be, or a misspelt card, passed unnoticed."""
+    cards = _cards(push, where)
+    if cards[0] == cards[1]:
+        raise InputError("push two different cards", path=where)
+    for i, c in enumerate(cards):
+        if CARD_NAMES[c] in rules.push_rules.forbidden:
+            raise InputError(f"{CARD_NAMES[c]} may not be pushed in this ruleset", path=f"{where}[{i}]")
+
+
+def _check_turned(doc: dict, rules, declaration: Declaration) -> None:
+    """fix: a Tournée summary that gives the skat must name a game the turned
+    card allows (a record with hands is judged by the Deal)."""
+    route = rules.route_of(declaration)
+    if not rules.turn_up or route not in ("first", "second") or "skat" not in doc:
+        return
+    turned = CARD_NAMES[_cards(doc["skat"], "skat")[0 if route == "first" else 1]]
+    allowed = rules.turn_up.contracts.get(turned, ())
+    if declaration.game not in allowed:
+        raise InputError(f"the turned card {turned} allows {' or '.join(allowed) or 'nothing'}, not {declaration.game}",
+                         path="game.type")
 
 
 def _score_ramsch(doc: dict, rules, deal: Deal | None, contract) -> ScoreResult:
@@ -183,9 +228,19 @@ def _score_ramsch(doc: dict, rules, deal: Deal | None, contract) -> ScoreResult:
     if sum(tricks) != 10:
         raise InputError(f"tricks add up to {sum(tricks)}, expected 10", path="outcome.tricks")
     skat = tuple(_cards(doc["skat"], "skat")) if "skat" in doc else ()
-    skat_points = 120 - sum(points)  # outcome points may or may not include the skat already
-    if not 0 <= skat_points <= 21:
-        raise InputError(f"points add up to {sum(points)}, expected 99 to 120", path="outcome.points")
+    # fix: the cards' total is the contract's (tens worth 1 in some Ramsch: 84), not always 120;
+    # and skat cards given must match the points missing from the tricks
+    worth = rules.tricks[contract.name].points
+    total = sum(worth)
+    skat_points = total - sum(points)  # outcome points may or may not include the skat already
+    if skat:
+        in_skat = sum(worth[c] for c in skat)
+        if skat_points not in (0, in_skat):
+            raise InputError(f"points add up to {sum(points)}, expected {total - in_skat} (without the skat's "
+                             f"{in_skat}) or {total}", path="outcome.points")
+    elif not 0 <= skat_points <= sum(sorted(worth)[-2:]):
+        raise InputError(f"points add up to {sum(points)}, expected {total - sum(sorted(worth)[-2:])} to {total}",
+                         path="outcome.points")
     blind = tuple((i, True) for i, p in enumerate(doc["game"].get("pushes", [])) if p == "blind")
     facts = RamschFacts(contract, points, tricks, skat, skat_points, SEATS.index(outcome["last_trick"]), blind)
     return rules.score(facts)
@@ -212,6 +267,11 @@ def _bidding(doc: dict, rules) -> Deal:
         return deal
     game = doc.get("game") or {}
     contract = rules.contracts.get(game.get("type"))
+    if "type" in game and contract is None:  # fix: was "give `declarer`" for a ramsch record under official
+        try:
+            rules.contract(game["type"])
+        except InputError as exc:
+            raise exc.at("game.type") from None
     if "bidding" not in doc and (contract and contract.family == "ramsch" or "pushes" in game):
         while deal.phase is Phase.BIDDING:  # a Ramsch record may leave out the three passes
             deal.apply(PASS)
@@ -258,7 +318,9 @@ def _declaration(game: dict, rules, contract) -> Declaration:
     hand = game.get("hand", False)
     # ouvert (and other announcements) imply a hand game where a skat game may not carry them;
     # fix: not when a discard shows the skat was picked up (then announcing is the error)
-    if ("hand" not in game and "discard" not in game and announced
+    # fix: nor when a turned skat card (Tournée) shows the skat was used ("not in a hand game" was misleading)
+    turned = rules.turn_up is not None and rules.turn_up.key in game.get("declarations", {})
+    if ("hand" not in game and "discard" not in game and announced and not turned
             and isinstance(rules.announcements.get((contract.name, False, announced)), str)):
         hand = True
     # a null played only without the skat (Tournée) needs no hand flag

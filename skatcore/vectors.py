@@ -15,8 +15,11 @@ plus two keys of its own::
 ``score``, ``won``, ``overbid``, ``multiplier``, ``declarer``, ``bid``,
 ``game``, ``hand``, ``scores``, ``declarer_points``, ``explanation`` and any
 extra a plugin adds); ``matadors`` may be ``{with: 2}``, ``{without: 3}`` or a
-signed number.  A record the engine must refuse says ``error: <substring>``
+signed number; ``explanation`` matches any part of the explanation line.  A record the engine must refuse says ``error: <substring>``
 instead, matched against the one-line error.  An optional ``note`` is ignored.
+A case may name its own ``ruleset`` (the record's field): a shipped name, or
+a ruleset file resolved beside the vector file (``../rulesets/half.yaml``),
+so that one vector file can prove a plugin's parameters (:func:`rules_for`).
 
 The runner scores exactly as ``skat score`` does (``check_record`` then
 ``score_record``), so a vector tests the whole path from record to result,
@@ -34,7 +37,8 @@ from typing import Any
 from .errors import InputError
 from .model import ScoreResult
 from .record import FORMAT, check_record, score_record
-from .ruleset import read_yaml
+from .rules import get_rules
+from .ruleset import read_yaml, shipped_rulesets
 
 CASE_KEYS = ("name", "expect", "note")  # keys of a case that are not part of the record
 
@@ -110,6 +114,24 @@ def load_vectors(path: str | Path) -> list[Case]:
     return cases
 
 
+def rules_for(case: Case, vector_file: str | Path, default: str):
+    """The compiled rules ``case`` is scored under: the record's own
+    ``ruleset`` if it names one (a shipped name, else a file beside
+    ``vector_file``, as ``skat score`` resolves it beside the record), else
+    ``default`` (the vector file's stem)."""
+    ref = case.record.get("ruleset") or default
+    if ref not in shipped_rulesets():
+        near = Path(vector_file).parent / ref
+        if near.is_file():
+            ref = str(near.resolve())
+    try:
+        return get_rules(ref)
+    except InputError as exc:
+        if exc.source:  # an error inside the ruleset file names that file
+            raise
+        raise exc.at("ruleset", case.source) from None
+
+
 def evaluate(rules, case: Case) -> Outcome:
     """Score ``case`` under compiled ``rules`` and compare with ``expect``."""
     out = Outcome(case)
@@ -133,6 +155,8 @@ def evaluate(rules, case: Case) -> Outcome:
     for key, want in case.expect.items():
         if key == "matadors":
             have, want = _signed(got.get("matadors")), _signed(want)
+        elif key == "explanation" and isinstance(want, str) and want in str(got.get(key)):
+            continue  # a part of the line is enough (the whole line matches too)
         elif key not in got:
             out.mismatches.append(f"{key}: the result has no such field (has: {', '.join(got)})")
             continue

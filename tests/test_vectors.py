@@ -1,5 +1,6 @@
 """Run every case of every vector file ``tests/vectors/<ruleset>.yaml``
-under the ruleset named by the file's stem (see :mod:`skatcore.vectors`)."""
+under the ruleset named by the file's stem, or the case's own ``ruleset``
+(a file resolved beside the vector file; see :mod:`skatcore.vectors`)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from skatcore.rules import get_rules
-from skatcore.vectors import evaluate, load_vectors
+from skatcore.vectors import evaluate, load_vectors, rules_for
 
 VECTOR_DIR = Path(__file__).parent / "vectors"
 FILES = sorted(VECTOR_DIR.glob("*.yaml"))
@@ -17,12 +17,12 @@ FILES = sorted(VECTOR_DIR.glob("*.yaml"))
 def _params():
     for path in FILES:
         for case in load_vectors(path):
-            yield pytest.param(path.stem, case, id=f"{path.stem}: {case.name}")
+            yield pytest.param(path, case, id=f"{path.stem}: {case.name}")
 
 
-@pytest.mark.parametrize(("ruleset", "case"), list(_params()))
-def test_vector(ruleset, case):
-    outcome = evaluate(get_rules(ruleset), case)
+@pytest.mark.parametrize(("path", "case"), list(_params()))
+def test_vector(path, case):
+    outcome = evaluate(rules_for(case, path, path.stem), case)
     if not outcome.ok:
         pytest.fail(outcome.report(), pytrace=False)
 
