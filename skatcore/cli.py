@@ -63,6 +63,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="JSON output (JSON Lines for several deals)")
     s.set_defaults(func=cmd_score)
 
+    from .simcli import add_commands as add_sim_commands  # simulate, compare, bench, play (skatcore/simcli.py)
+
+    add_sim_commands(sub)
+
     from .sheet import register as register_sheet  # skat sheet: session records and live sheets (skatcore/sheet.py)
 
     register_sheet(sub)

@@ -1,0 +1,85 @@
+"""``skat bench``: full deals per second through a compiled ruleset.
+
+* ``random_deal_loop_deals_per_s`` - one :class:`~skatcore.deal.Deal` at a
+  time, each action drawn uniformly from ``legal_actions()`` (bidding, skat,
+  10 tricks, score).
+* ``random_batch_deals_per_s`` - the numpy batch engine
+  (:mod:`skatcore.batch`), random players too, when the ruleset has no step
+  it cannot model.
+* ``random_deals_per_s`` - the faster of the two.
+* ``random_players_deals_per_s`` - :class:`~skatcore.players.RandomPlayer`
+  through the player protocol (a :class:`SeatView` per decision).
+* ``heuristic_deals_per_s`` - three :class:`~skatcore.players.HeuristicPlayer`.
+
+All on one core, in this process.  A measurement, never a test.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import random
+import time
+from collections.abc import Callable
+
+from .deal import Deal, deal_cards
+from .rules import get_rules
+from .simulate import run_chunk
+
+
+def _timed(step: Callable[[], int], seconds: float) -> float:
+    step()  # warm up (compiled tables, caches)
+    n, t0 = 0, time.perf_counter()
+    while True:
+        n += step()
+        dt = time.perf_counter() - t0
+        if dt >= seconds:
+            return n / dt
+
+
+def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None] | None = print) -> dict:
+    rules = get_rules(ref)
+    rng = random.Random(1)
+    out: dict = {"ruleset": rules.name}
+
+    def deal_loop(n=500):
+        for _ in range(n):
+            d = Deal(rules, *deal_cards(rng))
+            while not d.done:
+                legal = d.legal_actions()
+                d.apply(legal[int(rng.random() * len(legal))])
+            d.result()
+        return n
+
+    out["random_deal_loop_deals_per_s"] = round(_timed(deal_loop, seconds))
+    if log:
+        log(f"random players, Deal loop:       {out['random_deal_loop_deals_per_s']:>8} deals/s")
+    try:
+        from .batch import Unsupported, play_random
+
+        seeds = iter(range(1, 10**9))
+        out["random_batch_deals_per_s"] = round(_timed(lambda: len(play_random(rules, 5000, next(seeds))), seconds))
+        if log:
+            log(f"random players, batch engine:    {out['random_batch_deals_per_s']:>8} deals/s")
+    except (ImportError, Unsupported):
+        pass
+    out["random_deals_per_s"] = max(out["random_deal_loop_deals_per_s"], out.get("random_batch_deals_per_s", 0))
+
+    starts = iter(range(0, 10**9, 200))
+
+    def chunk(slots):
+        def step():
+            a = next(starts)
+            run_chunk(((ref,), slots, 1, a, a + 200))
+            return 200
+        return step
+
+    out["random_players_deals_per_s"] = round(_timed(chunk(("random",) * 3), seconds))
+    if log:
+        log(f"RandomPlayer via SeatView:       {out['random_players_deals_per_s']:>8} deals/s")
+    out["heuristic_deals_per_s"] = round(_timed(chunk(("heuristic",) * 3), seconds))
+    if log:
+        log(f"HeuristicPlayer x3:              {out['heuristic_deals_per_s']:>8} deals/s")
+    out["python"] = platform.python_version()
+    out["cpus"] = os.cpu_count()
+    return out

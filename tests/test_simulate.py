@@ -1,0 +1,413 @@
+"""Bots, simulation and side-by-side comparison (issue 5): players only ever
+make legal moves under every shipped ruleset, results are identical for any
+``--jobs``, ``compare`` agrees with ``simulate``, the HTML report is
+self-contained, ``skat play`` plays a full deal from scripted input, and bad
+arguments are one-line errors.
+
+The 10,000-deals-per-ruleset legality run is ``@pytest.mark.slow``: run it
+with ``python -m pytest -m slow``; the plain run plays fewer deals of every
+ruleset."""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+
+import pytest
+
+from skatcore.cli import main
+from skatcore.deal import Deal, Phase
+from skatcore.players import HeuristicPlayer, RandomPlayer, call_view, make_player, player_factories
+from skatcore.ruleset import shipped_rulesets
+from skatcore.rules import get_rules
+from skatcore.simulate import Stats, play, run, seeded_deal
+
+RULESETS = sorted(shipped_rulesets())
+
+
+def cli(capsys, *argv):
+    rc = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+class Checked:
+    """Wraps a player: every answer must be one of ``view.legal``; counts decisions by phase."""
+
+    def __init__(self, player, phases):
+        self.player, self.phases = player, phases
+
+    def act(self, view):
+        assert view.legal, "asked to act with nothing legal"
+        action = self.player.act(view)
+        assert action in view.legal, f"{action} not in legal {view.legal[:5]}..."
+        self.phases[view.phase] = self.phases.get(view.phase, 0) + 1
+        return action
+
+    def call(self, view):
+        calls = self.player.call(view) if hasattr(self.player, "call") else []
+        for c in calls:
+            assert c in view.legal
+        return calls
+
+
+def legal_run(ruleset: str, deals: int, seed: int = 11) -> dict:
+    rules = get_rules(ruleset)
+    phases: dict = {}
+    games = set()
+    for i in range(deals):
+        hands, skat, seeds = seeded_deal(seed, i)
+        players = [Checked(HeuristicPlayer(rules, seeds[s]), phases) for s in range(3)]
+        deal = play(rules, hands, skat, players)
+        assert deal.done
+        games.add(deal.result().game)
+    return {"phases": phases, "games": games}
+
+
+# -- players ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_heuristic_player_only_plays_legal_moves(ruleset):
+    """Every shipped ruleset, every phase it has: 400 deals (10,000 in the slow run)."""
+    seen = legal_run(ruleset, 400)
+    assert Phase.PLAY in seen["phases"]
+    rules = get_rules(ruleset)
+    if not rules.skip_bidding:
+        assert Phase.BIDDING in seen["phases"] and Phase.DECLARE in seen["phases"]
+    if rules.push_rules:
+        assert Phase.PUSH in seen["phases"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_heuristic_player_never_illegal_over_10000_deals(ruleset):
+    legal_run(ruleset, 10_000, seed=2024)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_random_player_legal_and_reaches_every_phase(ruleset):
+    rules = get_rules(ruleset)
+    phases: dict = {}
+    for i in range(60):
+        hands, skat, seeds = seeded_deal(3, i)
+        play(rules, hands, skat, [Checked(RandomPlayer(seeds[s]), phases) for s in range(3)])
+    if rules.turn_up:
+        assert Phase.TURN in phases
+
+
+def test_tournee_heuristic_uses_the_turn_up_route():
+    rules = get_rules("tournee")
+    routes = set()
+    for i in range(300):
+        hands, skat, seeds = seeded_deal(5, i)
+        deal = play(rules, hands, skat, [HeuristicPlayer(rules, s) for s in seeds])
+        if deal.declarer is not None and deal.declaration is not None:
+            routes.add(deal.route)
+    assert {"first", "hand"} <= routes
+
+
+def test_heuristic_never_bids_above_its_best_contract_with_its_matadors():
+    rules = get_rules("official")
+    for i in range(300):
+        hands, skat, seeds = seeded_deal(9, i)
+        players = [HeuristicPlayer(rules, s) for s in seeds]
+        deal = play(rules, hands, skat, players)
+        for seat, action in deal.history:
+            if action.__class__.__name__ in ("Bid", "Hold"):
+                limit = players[seat]._limit(deal.hands[seat] if False else _dealt(deal, seat))
+                value = action.value if hasattr(action, "value") else None
+                assert (value or 0) <= limit
+
+
+def _dealt(deal: Deal, seat: int) -> int:
+    m = 0
+    for c in deal.dealt[seat]:
+        m |= 1 << c
+    return m
+
+
+def test_heuristic_table_beats_random_table():
+    """A heuristic player among random ones scores far more; heuristic
+    declarers win far more often than random ones."""
+    mixed = run(["official"], 400, 1, ("heuristic", "random", "random"))[0].summary()
+    by = mixed["by_player"]
+    assert by["heuristic"]["classic_per_36"] > by["random"]["classic_per_36"] + 200
+    h = run(["official"], 300, 1, ("heuristic",) * 3)[0].summary()
+    r = run(["official"], 300, 1, ("random",) * 3)[0].summary()
+    assert h["win_rate"] > 0.65 > 0.3 > r["win_rate"]
+    assert h["overbid_rate"] < 0.05
+
+
+def test_player_registry_and_module_attr():
+    f = player_factories()
+    assert f["random"] is RandomPlayer and f["heuristic"] is HeuristicPlayer
+    rules = get_rules("official")
+    p = make_player("skatcore.players:RandomPlayer", rules, 1)
+    assert isinstance(p, RandomPlayer)
+    stats = run(["official"], 20, 1, ("skatcore.players:RandomPlayer", "heuristic", "heuristic"))[0]
+    assert stats.deals == 20
+
+
+def test_entry_point_players_are_found(monkeypatch):
+    """A third-party plugin under the ``skat.players`` group registers a player."""
+    import skatcore.players as players_mod
+    from skatcore.hookspecs import hookimpl
+
+    class ThirdParty:
+        @hookimpl
+        def skat_register_players(self):
+            return {"first-legal": lambda rules, seed: FirstLegal()}
+
+    class FirstLegal:
+        def act(self, view):
+            return view.legal[0]
+
+    real = players_mod.pluggy.PluginManager.load_setuptools_entrypoints
+
+    def fake_load(self, group, name=None):
+        assert group == "skat.players"
+        self.register(ThirdParty(), name="third-party")
+        return 1
+
+    players_mod.player_factories.cache_clear()
+    monkeypatch.setattr(players_mod.pluggy.PluginManager, "load_setuptools_entrypoints", fake_load)
+    try:
+        assert "first-legal" in players_mod.player_factories()
+        assert run(["official"], 10, 1, ("first-legal", "heuristic", "random"))[0].deals == 10
+    finally:
+        monkeypatch.setattr(players_mod.pluggy.PluginManager, "load_setuptools_entrypoints", real)
+        players_mod.player_factories.cache_clear()
+
+
+def test_call_view_offers_calls_as_legal():
+    rules = get_rules("official")
+    hands, skat, _ = seeded_deal(1, 0)
+    v = call_view(Deal(rules, hands, skat).view(0), ["x"])
+    assert v.legal == ("x",)
+
+
+# -- determinism ----------------------------------------------------------------
+
+
+def test_same_seed_same_table_for_any_jobs(capsys):
+    outs = []
+    for jobs in (1, 2, 3):
+        rc, out, err = cli(capsys, "simulate", "--ruleset", "official", "--deals", 240, "--seed", 7, "--jobs", jobs, "--json")
+        assert rc == 0, err
+        outs.append(out)
+    assert outs[0] == outs[1] == outs[2]
+    # chunking never changes a digit either
+    a = run(["texas"], 150, 3, chunk_size=7)[0].to_json()
+    b = run(["texas"], 150, 3, chunk_size=150)[0].to_json()
+    assert a == b
+
+
+def test_different_seeds_differ():
+    a = run(["official"], 100, 1)[0].to_json()
+    b = run(["official"], 100, 2)[0].to_json()
+    assert a != b
+
+
+def test_deal_i_does_not_depend_on_the_run():
+    assert seeded_deal(5, 17) == seeded_deal(5, 17)
+    assert seeded_deal(5, 17)[0] != seeded_deal(5, 18)[0]
+
+
+# -- simulate / compare ------------------------------------------------------------
+
+
+def test_simulate_table_and_json(capsys):
+    rc, out, err = cli(capsys, "simulate", "--ruleset", "official", "--deals", 120, "--seed", 2)
+    assert rc == 0 and err == ""
+    for label in ("declarer win rate", "mean game value", "all-pass rate", "overbid rate",
+                  "classic points / 36 deals", "Seeger-Fabian / 36 deals", "mix: grand"):
+        assert label in out
+    rc, out, err = cli(capsys, "simulate", "--ruleset", "official", "--deals", 120, "--seed", 2, "--json")
+    s = json.loads(out)
+    assert s["deals"] == 120 and abs(sum(s["contract_mix"].values()) - 1) < 1e-3
+    assert set(s) >= {"contract_mix", "win_rate", "win_rate_by_contract", "mean_value", "mean_abs_entry",
+                      "all_pass_rate", "overbid_rate", "classic_per_36", "seeger_fabian_per_36"}
+
+
+@pytest.mark.parametrize("pair", [("official", "texas"), ("official", "ramsch", "tournee")])
+def test_compare_columns_agree_with_simulate(capsys, pair):
+    rc, out, err = cli(capsys, "compare", *pair, "--deals", 90, "--seed", 4, "--json", "--jobs", 2)
+    assert rc == 0, err
+    cmp = json.loads(out)
+    for i, name in enumerate(pair):
+        rc, out, err = cli(capsys, "simulate", "--ruleset", name, "--deals", 90, "--seed", 4, "--json")
+        alone = json.loads(out)
+        alone.pop("seed")
+        assert cmp["rulesets"][i] == alone
+    first = cmp["rulesets"][0]
+    for other in cmp["rulesets"][1:]:
+        diff = cmp["differences"][other["ruleset"]]
+        if None in (other["mean_value"], first["mean_value"]):
+            assert diff["mean game value"] is None
+        else:
+            assert diff["mean game value"] == pytest.approx(other["mean_value"] - first["mean_value"], abs=1e-3)
+        assert diff["deals"] == 0
+
+
+def test_compare_terminal_table_has_difference_column(capsys):
+    rc, out, err = cli(capsys, "compare", "official", "texas", "--deals", 60)
+    assert rc == 0 and err == ""
+    assert "Δ texas" in out and "mix: ramsch" in out
+
+
+def test_compare_html_report_is_self_contained(capsys, tmp_path):
+    path = tmp_path / "report.html"
+    rc, out, err = cli(capsys, "compare", "official", "texas", "--deals", 80, "--seed", 1, "--html", path)
+    assert rc == 0, err
+    page = path.read_text("utf-8")
+    assert page.startswith("<!DOCTYPE html>") and page.count("<svg") >= 3
+    assert "Contract mix" in page and "sheet entry" in page and "Δ texas" in page
+    # nothing fetched from the network: the only URL is the SVG namespace
+    urls = set(re.findall(r"https?://[^\s\"')]+", page))
+    assert urls <= {"http://www.w3.org/2000/svg"}
+    assert "<script" not in page and "<link" not in page
+
+
+def test_compare_one_recorded_deal(capsys):
+    from pathlib import Path
+
+    example = Path(__file__).resolve().parents[1] / "examples" / "overbid-clubs-hand.yaml"
+    rc, out, err = cli(capsys, "compare", "official", "pre1999", "--deal", example)
+    assert rc == 0, err
+    assert out.count("\n  ") >= 4
+    assert "official: clubs" in out and "pre1999: clubs" in out
+    assert "overbid, lost 2 x 48 = -96" in out      # official: lost hand game double
+    assert "overbid, lost" in out.split("pre1999:")[1]  # pre-1999: hand games lost single
+    rc, out, err = cli(capsys, "compare", "official", "pre1999", "--deal", example, "--json")
+    results = json.loads(out)
+    assert [r["ruleset"] for r in results] == ["official", "pre1999"]
+    assert results[0]["score"] == -96 and results[1]["score"] != -96
+
+
+def test_stats_merge_is_order_independent():
+    a = run(["official"], 60, 9, chunk_size=13)[0]
+    parts = [Stats("official", ("heuristic",) * 3) for _ in range(2)]
+    from skatcore.simulate import run_chunk
+
+    first = run_chunk((("official",), ("heuristic",) * 3, 9, 0, 30))[0]
+    second = run_chunk((("official",), ("heuristic",) * 3, 9, 30, 60))[0]
+    merged = parts[0].merge(second).merge(first)
+    assert merged.to_json() == a.to_json()
+
+
+# -- dask -------------------------------------------------------------------------------
+
+
+def test_dask_local_cluster_gives_the_same_table(capsys):
+    distributed = pytest.importorskip("distributed", reason="the cluster extra (dask[distributed]) is not installed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None) as cluster:
+        rc, out, err = cli(capsys, "simulate", "--ruleset", "official", "--deals", 120, "--seed", 3, "--json",
+                           "--dask", cluster.scheduler_address)
+    assert rc == 0, err
+    rc, local, _ = cli(capsys, "simulate", "--ruleset", "official", "--deals", 120, "--seed", 3, "--json")
+    assert out == local
+
+
+# -- bench ------------------------------------------------------------------------------
+
+
+def test_bench_json_last_line_has_the_figures(capsys):
+    """Checks the output's shape only: speed is measured, never tested."""
+    rc, out, err = cli(capsys, "bench", "--seconds", "0.01", "--json")
+    assert rc == 0, err
+    figures = json.loads(out.strip().splitlines()[-1])
+    assert figures["random_deals_per_s"] > 0 and figures["heuristic_deals_per_s"] > 0
+
+
+# -- play ---------------------------------------------------------------------------------
+
+
+class Script(io.StringIO):
+    """Standard input that answers each prompt of ``skat play`` as it comes:
+    the first option, and two cards to put away."""
+
+    def __init__(self, out: io.StringIO):
+        super().__init__()
+        self.out, self.asked = out, 0
+
+    def readline(self, *a):
+        self.asked += 1
+        if self.asked > 2000:
+            return ""
+        last = self.out.getvalue().rstrip().splitlines()[-1]
+        if last.startswith("two numbers:"):
+            return "1 2\n"
+        if "another deal" in last:
+            return "n\n"
+        return "1\n"
+
+
+@pytest.mark.parametrize("ruleset,seed", [("official", 5), ("official", 6), ("official", 8), ("schieberamsch", 1),
+                                          ("tournee", 3), ("texas", 2)])
+def test_play_scripted_session_plays_a_full_deal(ruleset, seed):
+    from skatcore.play import TerminalGame
+
+    out = io.StringIO()
+    game = TerminalGame(get_rules(ruleset), seed, stdin=Script(out), stdout=out)
+    assert game.run(deals=1) == 0
+    text = out.getvalue()
+    assert "=== deal 1" in text and "result:" in text and "score sheet:" in text
+    assert "stopped." not in text
+    if "passed" not in text.split("result:")[1].split("\n")[0]:
+        assert "trick 10" in text or "takes" in text
+
+
+def test_play_through_the_cli_with_stdin(monkeypatch, capsys):
+    lines = iter(["1\n"] * 400)
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(lines)))
+    rc, out, err = cli(capsys, "play", "--seed", 2, "--deals", 1, "--ruleset", "ramsch")
+    assert rc == 0 and err == ""
+    assert "your hand:" in out and "result:" in out
+
+
+def test_play_quits_on_q_and_on_end_of_input(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    rc, out, err = cli(capsys, "play", "--seed", 1)
+    assert rc == 0 and "stopped." in out
+    monkeypatch.setattr("sys.stdin", io.StringIO(""))
+    rc, out, err = cli(capsys, "play", "--seed", 1)
+    assert rc == 0 and "stopped." in out
+
+
+def test_play_hand_is_sorted_for_the_contract():
+    from skatcore.cards import parse_card
+    from skatcore.play import sort_hand
+
+    rules = get_rules("official")
+    cards = [parse_card(c) for c in ("H7", "DJ", "HA", "CJ", "S7", "HT")]
+    assert [c for c in map(lambda c: __import__("skatcore.cards").cards.CARD_NAMES[c], sort_hand(cards, rules.tricks["hearts"]))] \
+        == ["CJ", "DJ", "HA", "HT", "H7", "S7"]
+    nul = [__import__("skatcore.cards").cards.CARD_NAMES[c] for c in sort_hand(cards, rules.tricks["null"])]
+    assert nul == ["CJ", "S7", "HA", "HT", "H7", "DJ"]
+
+
+# -- bad arguments: one line, exit 2 ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv,fragment", [
+    (["simulate", "--ruleset", "nope", "--deals", "5"], "unknown ruleset 'nope'"),
+    (["simulate", "--deals", "0"], "--deals must be a positive number"),
+    (["simulate", "--deals", "-3"], "--deals must be a positive number"),
+    (["simulate", "--deals", "ten"], "expected a whole number"),
+    (["simulate", "--jobs", "0"], "--jobs must be at least 1"),
+    (["simulate", "--players", "nobody"], "unknown player 'nobody'"),
+    (["simulate", "--players", "heuristic,random"], "expected one player or three"),
+    (["compare", "official", "nope", "--deals", "5"], "unknown ruleset 'nope'"),
+    (["compare", "official", "texas", "--deals", "0"], "--deals must be a positive number"),
+    (["compare", "official", "--deal", "no-such-file.yaml"], "no-such-file.yaml"),
+    (["play", "--ruleset", "nope"], "unknown ruleset 'nope'"),
+    (["bench", "--seconds", "0"], "--seconds must be positive"),
+    (["simulate", "--dask", "tcp://127.0.0.1:1", "--deals", "5"], "--dask"),
+])
+def test_bad_arguments_are_one_line_errors(capsys, argv, fragment):
+    rc, out, err = cli(capsys, *argv)
+    assert rc == 2, (out, err)
+    assert err.count("\n") == 1 and err.startswith("skat: error:"), err
+    assert fragment in err
