@@ -26,6 +26,9 @@ def _matador_label(facts) -> str:
 class Official:
     """Contracts, card order, bid ladder, announcements and scoring of the 1999 ISkO."""
 
+    #: its answers are defaults: any other plugin may override them (docs/hooks.md, "Conflicts")
+    base = True
+
     params_schema = {
         "type": "object",
         "additionalProperties": False,

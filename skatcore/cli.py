@@ -13,7 +13,7 @@ from pathlib import Path
 from .errors import InputError
 from .model import SEATS, null_label
 from .record import check_record, read_record, score_record
-from .ruleset import load_ruleset, read_yaml, shipped_rulesets
+from .ruleset import all_rulesets, load_ruleset, read_yaml, shipped_rulesets
 from .rules import get_rules
 
 
@@ -45,12 +45,16 @@ def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="skat", description="Skat rules framework: score, validate and inspect rulesets.")
     sub = p.add_subparsers(parser_class=_Parser, metavar="COMMAND")
 
-    s = sub.add_parser("rulesets", help="list shipped rulesets")
+    s = sub.add_parser("rulesets", help="list shipped and installed rulesets")
     s.set_defaults(func=cmd_rulesets)
 
     s = sub.add_parser("rules", help="show a ruleset: plugins, parameters, contracts, bid ladder")
     s.add_argument("name", help="ruleset name or YAML file")
     s.set_defaults(func=cmd_rules)
+
+    from .authoring import register as register_authoring  # plugins, plugin new, hooks (skatcore/authoring.py)
+
+    register_authoring(sub)
 
     s = sub.add_parser("validate", help="validate a ruleset or deal record (exit 0 or 2)")
     s.add_argument("file")
@@ -77,7 +81,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def cmd_rulesets(args) -> int:
-    for name, path in sorted(shipped_rulesets().items()):
+    for name, path in sorted(all_rulesets().items()):  # shipped, and installed (entry points skat.rulesets)
         doc = read_yaml(path) or {}
         print(f"{name:16} {doc.get('description', '')}")
     return 0
@@ -95,7 +99,8 @@ def cmd_rules(args) -> int:
     for c in rules.contracts.values():
         if c.base is not None:
             hands = [h for h in (False, True) if not isinstance(rules.announcements.get((c.name, h, frozenset())), str)]
-            print(f"  {c.name:18} base {c.base:<4} matadors up to {len(rules.tricks[c.name].trumps)}; "
+            base = rules.base.get((c.name, False, frozenset()), c.base)  # as the plugins answered skat_base_value
+            print(f"  {c.name:18} base {base if isinstance(base, int) else c.base:<4} matadors up to {len(rules.tricks[c.name].trumps)}; "
                   f"lost x{rules.lost_factor[(c.name, False)]}, hand lost x{rules.lost_factor[(c.name, True)]}")
         elif c.fixed:
             for (hand, ouvert), v in sorted(c.fixed.items(), key=lambda kv: kv[1]):

@@ -17,7 +17,7 @@ from enum import Enum
 
 from .cards import CARD_NAMES, cards_in, mask_of, name, names, parse_card
 from .errors import InputError
-from .model import FOREHAND, MIDDLEHAND, REARHAND, SEATS, Declaration, RamschFacts, ScoreResult
+from .model import FOREHAND, MIDDLEHAND, REARHAND, SEATS, STANDARD_DECK, Declaration, RamschFacts, ScoreResult
 from .scoring import make_facts, passed_result
 
 
@@ -153,16 +153,20 @@ Action = Bid | Hold | Pass | PickUp | PlayHand | TurnUp | TurnChoice | PushBlind
 
 HOLD, PASS, PICK_UP, PLAY_HAND, PUSH_BLIND = Hold(), Pass(), PickUp(), PlayHand(), PushBlind()
 TURN_UP, FIRST_CARD, SECOND_CARD = TurnUp(), TurnChoice("first"), TurnChoice("second")
-PLAYS = tuple(Play(c) for c in range(32))  # shared instances: no allocation per card
+PLAYS = tuple(Play(c) for c in range(len(CARD_NAMES)))  # shared instances: no allocation per card
 
 
-def deal_cards(seed: int | random.Random | None = None) -> tuple[list[int], list[int]]:
+def deal_cards(seed: int | random.Random | None = None, deck=None) -> tuple[list[int], list[int]]:
     """A uniformly random deal, packets 3-skat-4-3 (RULES A1).
 
+    :param deck: the ruleset's :class:`~skatcore.model.Deck` (``rules.deck``);
+        another deck than the 32 cards is dealt by its own packets.
     :returns: ``(hands, skat)``: three 10-card lists (forehand, middlehand,
         rearhand) and the two skat cards.
     """
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
+    if deck is not None and deck is not STANDARD_DECK and deck != STANDARD_DECK:
+        return deck.deal(rng)
     r = rng.random
     deck = sorted(range(32), key=lambda _: r())  # a uniform shuffle, faster than rng.shuffle
     return [[deck[i] for i in packet] for packet in _PACKETS], deck[9:11]
@@ -214,11 +218,13 @@ class Trick:
 class Deal:
     """A deal under compiled rules, from the first bid to the last trick."""
 
-    def __init__(self, rules, hands, skat):
+    def __init__(self, rules, hands, skat, played=()):
         self.hands = [mask_of(h) for h in hands]
-        if len(hands) != 3 or any(len(h) != 10 or m.bit_count() != 10 for h, m in zip(hands, self.hands)) \
-                or len(skat) != 2 or (self.hands[0] | self.hands[1] | self.hands[2] | mask_of(skat)).bit_count() != 32:
-            _check_cards([list(h) for h in hands], list(skat))  # says what is wrong
+        deck = rules.deck
+        n = deck.hand
+        if len(hands) != 3 or any(len(h) != n or m.bit_count() != n for h, m in zip(hands, self.hands)) \
+                or len(skat) != deck.skat or (self.hands[0] | self.hands[1] | self.hands[2] | mask_of(skat)) != deck.mask:
+            _check_cards([list(h) for h in hands], list(skat), deck)  # says what is wrong
         self.rules = rules
         self.dealt = tuple(tuple(h) for h in hands)
         self.skat = mask_of(skat)
@@ -251,6 +257,11 @@ class Deal:
         self._result: ScoreResult | None = None
         if rules.skip_bidding:  # every deal goes the all-pass way (e.g. every deal a Ramsch)
             self._all_passed()
+        # a soloist ruleset (Raeuberskat): contract families this soloist declared earlier in the series
+        self.played = frozenset(played)
+        self._withheld = 0  # the soloist's cards not yet seen when declaring
+        if rules.soloist:
+            self._soloist_declares()
 
     # -- queries -------------------------------------------------------------
     @property
@@ -299,9 +310,15 @@ class Deal:
             instead = [Declare(Declaration(push.instead, hand=True))] if push.instead else []
             return [PICK_UP, *([PUSH_BLIND] if push.blind else []), *instead]
         if p is Phase.DISCARD:
-            return Discards(tuple(cards_in(self.hands[self.to_move] & ~self._unpushable())))
+            allowed = tuple(cards_in(self.hands[self.to_move] & ~self._unpushable()))
+            k = len(self.original_skat)  # a deck's skat size (Sechserskat: 3)
+            if k == 2:
+                return Discards(allowed)
+            from itertools import combinations
+
+            return [Discard(c) for c in combinations(allowed, k)]
         if p is Phase.DECLARE:
-            key = ("declare", self.route, self.bid, self.turned)
+            key = ("declare", self.route, self.bid, self.turned, self.played)
             options = self.rules.cache.get(key)
             if options is None:
                 options = self.rules.cache[key] = tuple(Declare(d) for d in self._declarations())
@@ -319,6 +336,8 @@ class Deal:
 
     def _declarations(self) -> list[Declaration]:
         rules = self.rules
+        if self.route == "soloist":
+            return [d for d in rules.options["soloist"] if rules.contracts[d.game].family not in self.played]
         if self.route in ("pickup", "hand"):
             return [d for d in rules.options[self.route]
                     if rules.contracts[d.game].family != "null" or rules.contracts[d.game].fixed[(d.hand, d.ouvert)] >= self.bid]
@@ -429,6 +448,37 @@ class Deal:
         self.to_move = seat
         self.phase = Phase.SKAT
 
+    def _soloist_declares(self) -> None:
+        """No bidding: the soloist declares first, having seen ``sees`` cards."""
+        solo = self.rules.soloist
+        seat = solo.seat
+        self.declarer = self.to_move = seat
+        self.route = "soloist"
+        self.phase = Phase.DECLARE
+        if solo.sees is not None:  # the rest of the hand comes after the declaration
+            seen = mask_of(self.dealt[seat][:solo.sees])
+            self._withheld = self.hands[seat] & ~seen
+            self.hands[seat] = seen
+
+    def _soloist_declare(self, d: Declaration) -> None:
+        rules = self.rules
+        family = rules.contract(d.game).family
+        if family in self.played:
+            raise InputError(f"{SEATS[self.declarer]} has already declared a {family} game in this series")
+        if family != "ramsch" and d.hand != (rules.soloist.skat == "hand"):
+            raise InputError("the soloist " + ("leaves the skat: declare a hand game" if rules.soloist.skat == "hand"
+                                               else "takes the skat: not a hand game"))
+        self.declaration = rules.check_declaration(d, self.bid)
+        self.hands[self.declarer] |= self._withheld
+        self._withheld = 0
+        if family == "ramsch":  # all against all: nobody is declarer, the skat stays out
+            self.declarer = None
+            self._start_play(d.game)
+        elif d.hand:
+            self._start_play(d.game)
+        else:
+            self._pick_up()  # discard, then play
+
     def _all_passed(self) -> None:
         if self.rules.all_pass == "throw_in":
             self.done = True
@@ -493,8 +543,9 @@ class Deal:
         cards = tuple(cards)
         seat = self.to_move
         hand = self.hands[seat]
-        if len(cards) != 2 or cards[0] == cards[1]:
-            raise InputError("discard exactly two different cards")
+        k = len(self.original_skat)
+        if len(cards) != k or len(set(cards)) != k:
+            raise InputError(f"discard exactly {'two' if k == 2 else k} different cards")
         for c in cards:
             if not hand >> c & 1:
                 raise InputError(f"cannot discard {name(c)}: {SEATS[seat]} does not hold it")
@@ -508,8 +559,13 @@ class Deal:
         else:
             self.discard = cards
             self.phase = Phase.DECLARE
+            if self.declaration is not None:  # a soloist declared before taking the skat
+                self._start_play(self.declaration.game)
 
     def _declare(self, d: Declaration) -> None:
+        if self.route == "soloist":
+            self._soloist_declare(d)
+            return
         if d.hand == self.picked_up:
             raise InputError("a hand game cannot be declared after picking up the skat" if d.hand
                              else "the skat was not picked up: declare a hand game")
@@ -556,7 +612,7 @@ class Deal:
         self.tricks_won[winner] += 1
         pts = t.points
         self.trick_points[winner] += pts[cards[0]] + pts[cards[1]] + pts[cards[2]]
-        if len(self.tricks) == 10 or (self.contract.family == "null" and winner == self.declarer):
+        if len(self.tricks) == self.rules.deck.hand or (self.contract.family == "null" and winner == self.declarer):
             self._finish()
         else:
             self.tricks.append(Trick(leader=winner))
@@ -613,7 +669,7 @@ class Deal:
         if defenders <= self.conceded:
             self.concession_by = "defenders"
         elif self.declarer in self.conceded and (
-            seat == self.declarer and self.hands[self.declarer].bit_count() >= 9 or self.conceded & defenders
+            seat == self.declarer and self.hands[self.declarer].bit_count() >= self.rules.deck.hand - 1 or self.conceded & defenders
         ):
             self.concession_by = "declarer"
         if self.concession_by:
@@ -645,7 +701,7 @@ class Deal:
         if self.concession_by and remaining:
             rest_points = sum(pts[c] for h in self.hands for c in cards_in(h))
             rest_points += sum(pts[c] for c in self.tricks[-1].cards if self.tricks[-1].winner is None)
-            rest_tricks = 10 - dtricks - ftricks
+            rest_tricks = self.rules.deck.hand - dtricks - ftricks
             if self.concession_by == "defenders" and self.contract.family == "null":
                 # a null declarer wins by taking no trick: conceding defenders
                 # keep the rest (crediting it to the declarer lost the null)
@@ -675,7 +731,9 @@ class Deal:
 _NEXT = (1, 2, 0)
 _PLAY = Phase.PLAY
 # the Play actions of the cards set in one byte of a hand mask, per byte position
-_PLAYS_BY_BYTE = tuple(tuple(tuple(PLAYS[8 * k + i] for i in range(8) if b >> i & 1) for b in range(256)) for k in range(4))
+# (the last position covers 12 bits: cards 24..35, the sixes of a 36-card deck included)
+_PLAYS_BY_BYTE = tuple(tuple(tuple(PLAYS[8 * k + i] for i in range(12 if k == 3 else 8) if b >> i & 1)
+                             for b in range(4096 if k == 3 else 256)) for k in range(4))
 
 
 @lru_cache(maxsize=4096)
@@ -720,14 +778,16 @@ def _next_on(ladder, v) -> str:
     return " or ".join(near) if near else "none"
 
 
-def _check_cards(hands, skat) -> None:
+def _check_cards(hands, skat, deck=STANDARD_DECK) -> None:
     if len(hands) != 3:
         raise InputError(f"expected 3 hands, got {len(hands)}")
     seen: dict[int, str] = {}
-    for where, cards, size in [*((SEATS[i], h, 10) for i, h in enumerate(hands)), ("skat", skat, 2)]:
+    for where, cards, size in [*((SEATS[i], h, deck.hand) for i, h in enumerate(hands)), ("skat", skat, deck.skat)]:
         if len(cards) != size:
             raise InputError(f"{where} has {len(cards)} cards, expected {size}")
         for c in cards:
             if c in seen:
                 raise InputError(f"{name(c)} is dealt twice ({seen[c]} and {where})")
+            if not deck.mask >> c & 1:
+                raise InputError(f"{name(c)} ({where}) is not in the deck of this ruleset ({len(deck.cards)} cards)")
             seen[c] = where

@@ -14,6 +14,13 @@ Kinds:
   ``official`` overrides it.
 * every hook may be wrapped (``@hookimpl(wrapper=True)``) by a house rule
   that adjusts another plugin's answer.
+
+Conflicts: a first-result question has one answer.  A plugin whose class sets
+``base = True`` (``official``, the core's defaults) gives default answers that
+any other plugin overrides.  Two other plugins that answer the same question
+(same hook, same arguments) differently are an error naming both and the hook
+- unless the winner was listed in a ruleset that ``extends`` the loser's: a
+child ruleset overrides its parent.  See docs/hooks.md, "Conflicts".
 """
 
 from __future__ import annotations
@@ -146,6 +153,65 @@ def skat_win_conditions() -> Iterable[WinCondition]:
 
 
 # ---------------------------------------------------------------------------
+# Deck, dealing, who declares (first result wins)
+# ---------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def skat_deck() -> Deck | None:
+    """The cards dealt and how: ranks per suit, cards per hand, skat size and
+    the packets of the deal.  Called once at compile time; the answer becomes
+    ``CompiledRules.deck``, which the deal, the records and the card tables
+    read.  ``None``: the 32-card deck, 10 cards each, 2 in the skat, packets
+    3-skat-4-3.  Ranks a deck adds must be ranked by every contract's
+    :func:`skat_card_order` (a compile error names the contract otherwise).
+    First result wins.
+
+    :returns: a :class:`~skatcore.model.Deck`.
+
+    **Example** (Sechserskat: 36 cards, 11 each, 3 in the skat)::
+
+        @hookimpl
+        def skat_deck(self):
+            return Deck(ranks="AKQJT9876", hand=11, skat=3, packets=(3, "skat", 4, 4))
+    """
+
+
+@hookspec(firstresult=True)
+def skat_soloist() -> Soloist | None:
+    """No bidding: the same seat declares every deal, choosing its contract
+    after seeing some of its cards; it may also choose a contract without
+    declarer (Ramsch), which is then played all against all.  Called once at
+    compile time.  ``None``: the declarer is found by bidding.  First result wins.
+
+    :returns: a :class:`~skatcore.model.Soloist`.
+
+    **Example** (Raeuberskat: forehand chooses after seeing 5 cards)::
+
+        @hookimpl
+        def skat_soloist(self):
+            return Soloist(seat=0, sees=5, skat="pickup")
+    """
+
+
+@hookspec(firstresult=True)
+def skat_series(players: int) -> Series | None:
+    """How long a series (a "list") is at a table of ``players`` (3 or 4) and
+    which contract families every player must declare once in it.  Called at
+    compile time for 3 and 4 players (``CompiledRules.series``); a session
+    ends the series after ``deals``.  ``None``: no fixed series.  First result wins.
+
+    :returns: a :class:`~skatcore.model.Series`.
+
+    **Example** (Raeuberskat: 4 contracts per player)::
+
+        @hookimpl
+        def skat_series(self, players):
+            return Series(deals=4 * players, once_each=("suit", "grand", "null", "ramsch"))
+    """
+
+
+# ---------------------------------------------------------------------------
 # Card order, bidding, thresholds (first result wins)
 # ---------------------------------------------------------------------------
 
@@ -232,8 +298,9 @@ def skat_check_announcements(contract: Contract, hand: bool, announced: frozense
 @hookspec(firstresult=True)
 def skat_contract_allowed(contract: Contract, route: str) -> bool | None:
     """Whether ``contract`` may be declared after the skat ``route``:
-    ``"pickup"`` (skat taken) or ``"hand"`` (skat untouched).  Called at
-    compile time.  ``None`` means yes.  First result wins.
+    ``"pickup"`` (skat taken) or ``"hand"`` (skat untouched); with a
+    :func:`skat_soloist`, a contract without declarer (Ramsch) is asked with
+    ``"soloist"``.  Called at compile time.  ``None`` means yes.  First result wins.
 
     **Example** (Tournée's Guckser: after picking up, only grand)::
 

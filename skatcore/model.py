@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 
 SEATS = ("forehand", "middlehand", "rearhand")
@@ -175,6 +176,108 @@ class TurnUp:
 
     key: str
     contracts: Mapping[str, tuple[str, ...]]
+
+
+@dataclass(frozen=True)
+class Deck:
+    """The cards a ruleset deals, and how (hook ``skat_deck``).
+
+    :param ranks: the ranks of every suit, in null order: ``"AKQJT987"`` (32
+        cards) or ``"AKQJT9876"`` (36, Sechserskat).  Where a rank ranks in a
+        contract is its :class:`CardOrder`'s business.
+    :param hand: cards per player.
+    :param skat: cards in the skat (the declarer discards as many).
+    :param packets: the dealing: in each round every player gets that many
+        cards, ``"skat"`` lays the skat down.  The numbers add up to ``hand``.
+    """
+
+    ranks: str = "AKQJT987"
+    hand: int = 10
+    skat: int = 2
+    packets: tuple[int | str, ...] = (3, "skat", 4, 3)
+
+    @cached_property
+    def cards(self) -> tuple[int, ...]:
+        """The card ids of the deck, lowest first."""
+        from .cards import CARD_NAMES
+
+        return tuple(c for c, n in enumerate(CARD_NAMES) if n[1] in self.ranks)
+
+    @cached_property
+    def mask(self) -> int:
+        return sum(1 << c for c in self.cards)
+
+    @cached_property
+    def total_points(self) -> int:
+        from .cards import POINTS
+
+        return sum(POINTS[c] for c in self.cards)
+
+    def problems(self) -> str | None:
+        """Why this deck cannot be dealt, or ``None``."""
+        from .cards import ALL_RANKS
+
+        bad = [r for r in self.ranks if r not in ALL_RANKS]
+        if bad or len(set(self.ranks)) != len(self.ranks):
+            return f"ranks {self.ranks!r}: expected distinct ranks out of {ALL_RANKS}"
+        if sum(p for p in self.packets if p != "skat") != self.hand or list(self.packets).count("skat") != 1:
+            return f"packets {list(self.packets)} do not deal {self.hand} cards each and the skat once"
+        if 3 * self.hand + self.skat != 4 * len(self.ranks):
+            return f"{len(self.ranks) * 4} cards do not make 3 hands of {self.hand} and a skat of {self.skat}"
+        return None
+
+    def deal(self, rng) -> tuple[list[int], list[int]]:
+        """Shuffle with ``rng`` (a :class:`random.Random`) and deal by ``packets``:
+        three hand lists (forehand first, in the order dealt) and the skat."""
+        deck = list(self.cards)
+        rng.shuffle(deck)
+        hands: list[list[int]] = [[], [], []]
+        skat: list[int] = []
+        pos = 0
+        for packet in self.packets:
+            if packet == "skat":
+                skat, pos = deck[pos:pos + self.skat], pos + self.skat
+                continue
+            for seat in range(3):
+                hands[seat] += deck[pos:pos + packet]
+                pos += packet
+        return hands, skat
+
+
+STANDARD_DECK = Deck()
+
+
+@dataclass(frozen=True)
+class Soloist:
+    """No bidding: one seat declares every deal (Raeuberskat), hook ``skat_soloist``.
+
+    :param seat: the declaring seat (0 forehand); rotating the dealer rotates the soloist.
+    :param sees: how many of their cards (the first dealt) the soloist sees
+        before declaring; the others come after the declaration.  ``None``: all.
+    :param skat: after declaring a suit, grand or null game the soloist takes
+        the skat and discards (``"pickup"``) or leaves it (``"hand"``: hand games).
+        A contract without declarer (Ramsch) may be chosen too: then it is
+        played all against all, and the skat stays out.
+    """
+
+    seat: int = FOREHAND
+    sees: int | None = None
+    skat: str = "pickup"
+
+
+@dataclass(frozen=True)
+class Series:
+    """A series of deals (a "list"), hook ``skat_series``.
+
+    :param deals: deals in a series.
+    :param once_each: contract families (``suit``, ``grand``, ``null``,
+        ``ramsch``) every player must declare exactly once per series (Raeuberskat).
+        A session passes the families a player has declared to
+        :class:`~skatcore.deal.Deal` (``played=``), which then no longer offers them.
+    """
+
+    deals: int
+    once_each: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ from typing import Any
 from .cards import CARD_NAMES, parse_card
 from .deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, PUSH_BLIND, TURN_UP, Bid, Deal, Declare, Discard, Phase, TurnChoice, deal_cards
 from .errors import InputError
-from .model import SEATS, Declaration, RamschFacts, ScoreResult
+from .model import SEATS, STANDARD_DECK, Declaration, RamschFacts, ScoreResult
 from .ruleset import load_schema, read_yaml, validate
 from .scoring import make_facts
 from .table import seating
@@ -86,6 +86,8 @@ def _score(doc: dict, rules) -> ScoreResult:
         contract = rules.contract(game["type"])
     except InputError as exc:
         raise exc.at("game.type") from None
+    if deal.route == "soloist" and deal.phase is Phase.DECLARE:  # no bidding: the soloist declares first
+        return _score_soloist(doc, rules, deal, contract)
     # fix: a record's game must be the one the bidding leads to: all passed (or no
     # bidding) plays the all-pass contract (was a TypeError for a declarer game:
     # exit 1), a declarer's game is never a Ramsch (was scored as one)
@@ -123,7 +125,7 @@ def _score(doc: dict, rules) -> ScoreResult:
         else:
             deal.apply(PICK_UP)
         if "discard" not in game:
-            raise InputError("the skat was picked up: give the 2 discarded cards", path="game.discard")
+            raise InputError(f"the skat was picked up: give the {rules.deck.skat} discarded cards", path="game.discard")
         try:
             deal.apply(Discard(tuple(_cards(game["discard"], "game.discard"))))
         except InputError as exc:
@@ -225,8 +227,8 @@ def _score_ramsch(doc: dict, rules, deal: Deal | None, contract) -> ScoreResult:
             raise InputError(f"a {contract.label} needs outcome.{key} for every seat", path=f"outcome.{key}")
     points = tuple(outcome["points"][s] for s in SEATS)
     tricks = tuple(outcome["tricks"][s] for s in SEATS)
-    if sum(tricks) != 10:
-        raise InputError(f"tricks add up to {sum(tricks)}, expected 10", path="outcome.tricks")
+    if sum(tricks) != rules.deck.hand:
+        raise InputError(f"tricks add up to {sum(tricks)}, expected {rules.deck.hand}", path="outcome.tricks")
     skat = tuple(_cards(doc["skat"], "skat")) if "skat" in doc else ()
     # fix: the cards' total is the contract's (tens worth 1 in some Ramsch: 84), not always 120;
     # and skat cards given must match the points missing from the tricks
@@ -249,21 +251,30 @@ def _score_ramsch(doc: dict, rules, deal: Deal | None, contract) -> ScoreResult:
 def _bidding(doc: dict, rules) -> Deal:
     """Replay the bidding (or take declarer + bid) in a Deal; with no hands
     the cards of a fixed dummy deal stand in, since bidding never looks at them."""
+    deck = rules.deck  # the schema admits any hand size; the ruleset's deck decides
+    for where, cards, size in [*((f"hands.{s}", (doc.get("hands") or {}).get(s), deck.hand) for s in SEATS),
+                               ("skat", doc.get("skat"), deck.skat)]:
+        if cards is not None and len(cards) != size:
+            raise InputError(f"expected exactly {size} items, got {len(cards)}", path=where)
     if "hands" in doc:
         hands = [_cards(doc["hands"][s], f"hands.{s}") for s in SEATS]
         if "skat" not in doc:
             raise InputError("hands are given: give the skat too", path="skat")
         skat = _cards(doc["skat"], "skat")
-        _check_unique(hands, skat)
+        _check_unique(hands, skat, deck)
         try:
             deal = Deal(rules, hands, skat)
         except InputError as exc:
             raise exc.at("hands") from None
     else:
-        deal = Deal(rules, *deal_cards(0))
-    if deal.phase is not Phase.BIDDING:  # this ruleset has no bidding (every deal a Ramsch)
+        deal = Deal(rules, *deal_cards(0, deck))
+    if deal.phase is not Phase.BIDDING:  # this ruleset has no bidding (every deal a Ramsch, or a soloist)
         if "bidding" in doc:
             raise InputError(f"ruleset {rules.name!r} has no bidding", path="bidding")
+        if rules.soloist and "bid" in doc:
+            raise InputError(f"ruleset {rules.name!r} has no bidding: no bid", path="bid")
+        if rules.soloist and doc.get("declarer", SEATS[rules.soloist.seat]) != SEATS[rules.soloist.seat]:
+            raise InputError(f"in ruleset {rules.name!r} {SEATS[rules.soloist.seat]} declares every deal", path="declarer")
         return deal
     game = doc.get("game") or {}
     contract = rules.contracts.get(game.get("type"))
@@ -300,7 +311,7 @@ def _bidding(doc: dict, rules) -> Deal:
     return deal
 
 
-def _check_unique(hands: list[list[int]], skat: list[int]) -> None:
+def _check_unique(hands: list[list[int]], skat: list[int], deck=STANDARD_DECK) -> None:
     """fix: a card dealt twice is reported at its second place (``skat[1]``),
     not at ``hands`` (Deal's own check does not know the record's paths)."""
     seen: dict[int, str] = {}
@@ -309,8 +320,47 @@ def _check_unique(hands: list[list[int]], skat: list[int]) -> None:
         for i, c in enumerate(cards):
             here = f"{where}[{i}]"
             if c in seen:
-                raise InputError(f"{CARD_NAMES[c]} is dealt twice, already at {seen[c]} (expected 32 different cards)", path=here)
+                raise InputError(f"{CARD_NAMES[c]} is dealt twice, already at {seen[c]} (expected {len(deck.cards)} different cards)",
+                                 path=here)
+            if not deck.mask >> c & 1:
+                raise InputError(f"{CARD_NAMES[c]} is not in the deck of this ruleset ({len(deck.cards)} cards, ranks {deck.ranks})",
+                                 path=here)
             seen[c] = here
+
+
+def _score_soloist(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
+    """No bidding (Raeuberskat): the soloist declares, then takes the skat
+    and discards (or plays hand), then the play; a Ramsch the soloist chose
+    is played all against all."""
+    game = doc["game"]
+    if contract.family == "ramsch":
+        for key in ("hand", "schneider", "schwarz", "ouvert", "discard", "declarations"):
+            if key in game:
+                raise InputError(f"a {contract.label} is played all against all: no {key}", path=f"game.{key}")
+        declaration = Declaration(contract.name)
+    else:
+        declaration = _declaration(game, rules, contract)
+        if declaration.hand != (rules.soloist.skat == "hand"):
+            raise InputError("the soloist " + ("leaves the skat: declare a hand game" if rules.soloist.skat == "hand"
+                                               else "takes the skat: not a hand game"), path="game.hand")
+    if "hands" not in doc:
+        if contract.family == "ramsch":
+            return _score_ramsch(doc, rules, None, contract)
+        return _score_summary(doc, rules, deal.declarer, deal.bid, contract, declaration)
+    try:
+        deal.apply(Declare(declaration))
+    except InputError as exc:
+        raise exc.at("game") from None
+    if deal.phase is Phase.DISCARD:
+        if "discard" not in game:
+            raise InputError(f"the skat was picked up: give the {rules.deck.skat} discarded cards", path="game.discard")
+        try:
+            deal.apply(Discard(tuple(_cards(game["discard"], "game.discard"))))
+        except InputError as exc:
+            raise exc.at(exc.path or "game.discard") from None
+    elif "discard" in game:
+        raise InputError("the skat stays untouched: there is no discard", path="game.discard")
+    return _replay_play(doc, rules, deal, contract)
 
 
 def _declaration(game: dict, rules, contract) -> Declaration:
@@ -372,9 +422,9 @@ def _score_outcome(doc, rules, declarer, bid, contract, declaration, matadors) -
         if "declarer_points" not in outcome:
             raise InputError("give outcome.declarer_points", path="outcome.declarer_points")
         points = outcome["declarer_points"]
-        if tricks is not None and (tricks == 0 and points > 30 or tricks == 10 and points != 120):
+        if tricks is not None and (tricks == 0 and points > 30 or tricks == rules.deck.hand and points != rules.deck.total_points):
             raise InputError(f"{points} card points do not fit {tricks} tricks", path="outcome")
     facts = make_facts(rules, contract, declaration, bid=bid, declarer=declarer, matadors=matadors,
                        declarer_points=points, declarer_tricks=tricks,
-                       defender_tricks=None if tricks is None else 10 - tricks)
+                       defender_tricks=None if tricks is None else rules.deck.hand - tricks)
     return rules.score(facts)

@@ -4,8 +4,10 @@ functions built from the plugins' hook answers.  The engine reads only these.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
-from collections.abc import Mapping
+import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -17,9 +19,10 @@ import pluggy
 
 from . import hookspecs
 from .defaults import CoreDefaults
-from .cards import CARD_NAMES, POINTS, SUITS, parse_card
+from .cards import CARD_NAMES, DECK, POINTS, SUITS, parse_card
 from .errors import InputError, json_path
-from .model import ANNOUNCEMENTS, CardOrder, Contract, Declaration, MultiplierItem, PushRules, TableCall, Thresholds, TurnUp, WinCondition, null_label
+from .model import (ANNOUNCEMENTS, STANDARD_DECK, CardOrder, Contract, Declaration, Deck, MultiplierItem, PushRules, Series, Soloist,
+                    TableCall, Thresholds, TurnUp, WinCondition, null_label)
 from .ruleset import PluginSpec, Ruleset, load_ruleset, validate
 
 TRUMP = 4  # follow class of trumps; plain suits are 0..3 in SUITS order
@@ -32,7 +35,9 @@ class TrickTable:
     ``follow[c]`` is the class a card follows (0-3 its suit, 4 trump),
     ``class_mask[k]`` the bitmask of class ``k``, ``strength[k][c]`` how
     strongly card ``c`` competes in a trick led with class ``k`` (-1: it
-    cannot win it).  The trick goes to the highest strength.
+    cannot win it).  The trick goes to the highest strength.  The tuples
+    cover every card id (:data:`~skatcore.cards.CARD_NAMES`); cards outside
+    the ruleset's deck never win and belong to no class.
     """
 
     order: CardOrder
@@ -43,21 +48,31 @@ class TrickTable:
     points: tuple[int, ...] = POINTS
 
     @classmethod
-    def build(cls, order: CardOrder) -> "TrickTable":
-        trumps = tuple(parse_card(t) for t in order.trumps)
+    def build(cls, order: CardOrder, cards: tuple[int, ...] = DECK) -> "TrickTable":
+        """The table of ``order`` for the deck ``cards`` (card ids).
+
+        :raises ValueError: when a card of the deck is neither a trump nor of
+            a rank in ``order.plain``.
+        """
+        in_deck = set(cards)
+        trumps = tuple(c for c in (parse_card(t) for t in order.trumps) if c in in_deck)
         follow = [SUITS.index(name[0]) for name in CARD_NAMES]
-        power = [0] * 32
+        n = len(CARD_NAMES)
+        power = [-1] * n
         for i, c in enumerate(trumps):
             follow[c] = TRUMP
             power[c] = 100 + len(trumps) - i
-        for c, name in enumerate(CARD_NAMES):
+        for c in cards:
             if follow[c] != TRUMP:
-                power[c] = len(order.plain) - order.plain.index(name[1])
+                rank = CARD_NAMES[c][1]
+                if rank not in order.plain:
+                    raise ValueError(f"the card order ranks no {rank} (plain ranks {order.plain!r}, trumps {' '.join(order.trumps)})")
+                power[c] = len(order.plain) - order.plain.index(rank)
         masks = [0] * 5
-        for c in range(32):
+        for c in cards:
             masks[follow[c]] |= 1 << c
         strength = tuple(
-            tuple(power[c] if follow[c] in (led, TRUMP) else -1 for c in range(32)) for led in range(5)
+            tuple(power[c] if follow[c] in (led, TRUMP) else -1 for c in range(n)) for led in range(5)
         )
         points = POINTS if order.points is None else tuple(order.points.get(n[1], POINTS[c]) for c, n in enumerate(CARD_NAMES))
         return cls(order, tuple(follow), tuple(masks), strength, trumps, points)
@@ -115,6 +130,9 @@ class CompiledRules:
     # derived constants the engine memoises per ruleset (e.g. declaration actions by bid)
     cache: dict = field(default_factory=dict, compare=False, repr=False)
     declaration_refusals: Mapping[tuple[str, bool, str], str] = field(default_factory=lambda: MappingProxyType({}))
+    deck: Deck = STANDARD_DECK
+    soloist: Soloist | None = None
+    series: Mapping[int, Series] = field(default_factory=lambda: MappingProxyType({}))
 
     def contract(self, name: str) -> Contract:
         try:
@@ -138,6 +156,11 @@ class CompiledRules:
             validate(value, self.declarations[key], source="", prefix=f"declarations.{key}")
         game, hand, announced = d.game, d.hand, d.announced
         contract = self.contract(game)
+        if contract.family == "ramsch":  # no declarer: only a soloist may choose it, as it is
+            if self.soloist and not hand and not announced and not d.declarations:
+                return Declaration(game)
+            raise InputError(f"{game} is played without declarer: it cannot be declared"
+                             + (" with hand, announcements or declarations" if self.soloist else ""))
         for key, value in d.declarations.items():
             refusal = self.declaration_refusals.get((game, hand, key))
             if refusal and value not in (None, False, 0):
@@ -219,10 +242,14 @@ def make_plugin_manager(plugins: tuple[PluginSpec, ...], source: str) -> pluggy.
 
 class _HookCaller:
     """Calls hooks for the compiler and turns a plugin's exception into a
-    one-line error naming the plugin and the ruleset."""
+    one-line error naming the plugin and the ruleset.
 
-    def __init__(self, pm: pluggy.PluginManager, source: str):
-        self.pm, self.source = pm, source
+    ``layers`` maps a plugin's name to the depth of the ruleset file that
+    listed it first (0: the root of the ``extends`` chain); with it,
+    :meth:`first` checks first-result questions for conflicts."""
+
+    def __init__(self, pm: pluggy.PluginManager, source: str, layers: Mapping[str, int] | None = None):
+        self.pm, self.source, self.layers = pm, source, layers
 
     def __call__(self, hook: str, **kwargs):
         try:
@@ -230,8 +257,22 @@ class _HookCaller:
         except InputError as exc:
             raise exc.at(source=self.source) from None
         except Exception as exc:
-            culprit = self._culprit(hook, kwargs)
+            culprit = self._raiser(hook, exc) or self._culprit(hook, kwargs)
             raise InputError(f"plugin {culprit!r} failed in {hook}: {type(exc).__name__}: {exc}", source=self.source) from None
+
+    def _raiser(self, hook: str, exc: BaseException) -> str | None:
+        """The plugin whose hookimpl (plain or wrapper) raised ``exc``: the
+        innermost traceback frame that runs one of the hook's functions."""
+        codes = {}
+        for impl in getattr(self.pm.hook, hook).get_hookimpls():
+            code = getattr(getattr(impl.function, "__func__", impl.function), "__code__", None)
+            if code is not None:
+                codes[code] = impl.plugin_name
+        found, tb = None, exc.__traceback__
+        while tb is not None:
+            found = codes.get(tb.tb_frame.f_code, found)
+            tb = tb.tb_next
+        return found
 
     def _culprit(self, hook: str, kwargs) -> str:
         for impl in getattr(self.pm.hook, hook).get_hookimpls():
@@ -242,6 +283,45 @@ class _HookCaller:
             except Exception:
                 return impl.plugin_name
         return "?"
+
+    def first(self, hook: str, **kwargs):
+        """A first-result question: the answer, after checking that no two
+        plugins of the same ruleset layer answer it differently.
+
+        A plugin with ``base = True`` (``official``, the core's defaults)
+        gives defaults that every other plugin may override; a plugin listed
+        in a ruleset that ``extends`` another overrides the parent's plugins.
+        Two other answers that differ are a conflict: an error naming both
+        plugins, the hook and the question (docs/hooks.md, "Conflicts").
+        """
+        answer = self(hook, **kwargs)
+        if answer is not None and self.layers is not None:
+            self._check_conflict(hook, kwargs)
+        return answer
+
+    def _check_conflict(self, hook: str, kwargs) -> None:
+        impls = [i for i in getattr(self.pm.hook, hook).get_hookimpls() if not (i.hookwrapper or i.wrapper)]
+        if len(impls) < 2:
+            return
+        answers = []
+        for impl in reversed(impls):  # pluggy's calling order: the winner first
+            try:
+                a = impl.function(*[kwargs[name] for name in impl.argnames])
+            except Exception:  # pluggy never asked it; its failure is not this question's
+                continue
+            if a is not None:
+                answers.append((impl.plugin_name, impl.plugin, a))
+        if len(answers) < 2 or _is_base(*answers[0][:2]):
+            return
+        winner, _, won = answers[0]
+        for name, plugin, a in answers[1:]:
+            if _is_base(name, plugin) or self.layers.get(name, -1) != self.layers.get(winner, -2):
+                continue
+            if _norm(a) != _norm(won):
+                raise InputError(
+                    f"plugins {name!r} and {winner!r} both answer {hook}({_describe_args(kwargs)}): "
+                    f"{_show_answer(a)} and {_show_answer(won)} (a rule with one answer: drop one of them, or list the one "
+                    f"that should win in a ruleset that extends this one)", source=self.source)
 
     def collect(self, hook: str, what: str, key=lambda x: x.name, **kwargs) -> dict[str, Any]:
         """Merge a collected hook's lists; a name given twice names both plugins."""
@@ -267,6 +347,44 @@ class _HookCaller:
         return owners
 
 
+def _is_base(name: str, plugin) -> bool:
+    """A plugin that gives default answers, overridden silently by any other."""
+    return name == "core-defaults" or getattr(plugin, "base", False) is True
+
+
+def _norm(answer):
+    """An answer in a comparable form: iterables as tuples, functions by identity."""
+    if isinstance(answer, (str, bytes, Mapping)) or dataclasses.is_dataclass(answer):
+        return answer
+    if callable(answer):
+        return ("function", id(answer))
+    if isinstance(answer, Iterable):
+        return tuple(_norm(a) for a in answer)
+    return answer
+
+
+def _show_answer(answer) -> str:
+    if callable(answer) and not dataclasses.is_dataclass(answer):
+        return f"function {getattr(answer, '__qualname__', answer)!s}"
+    if isinstance(answer, (str, bytes, Mapping)) or dataclasses.is_dataclass(answer):
+        text = repr(answer)
+    elif isinstance(answer, Iterable):
+        text = repr(list(answer))
+    else:
+        text = repr(answer)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _describe_args(kwargs) -> str:
+    def show(v):
+        if isinstance(v, Contract):
+            return v.name
+        if isinstance(v, (set, frozenset)):
+            return "{" + ", ".join(sorted(map(str, v))) + "}"
+        return json.dumps(v) if isinstance(v, (bool, int, str, type(None))) else type(v).__name__
+    return ", ".join(f"{k}={show(v)}" for k, v in kwargs.items())
+
+
 # ---------------------------------------------------------------------------
 # Compile
 # ---------------------------------------------------------------------------
@@ -276,24 +394,33 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
     """Ask every hook once and freeze the answers into tables."""
     src = ruleset.source
     pm = make_plugin_manager(ruleset.plugins, src)
-    call = _HookCaller(pm, src)
+    call = _HookCaller(pm, src, layers={spec.key: getattr(spec, "layer", 0) for spec in ruleset.plugins})
+    first = call.first
 
     contracts = call.collect("skat_register_contracts", "contract")
     if not contracts:
         raise InputError("no plugin registers any contract", source=src)
 
+    deck = first("skat_deck") or STANDARD_DECK
+    problem = deck.problems() if isinstance(deck, Deck) else f"expected a Deck, got {type(deck).__name__}"
+    if problem:
+        raise InputError(f"skat_deck: {problem}", source=src)
+
     tricks, values = {}, {}
     for c in contracts.values():
-        order = call("skat_card_order", contract=c)
+        order = first("skat_card_order", contract=c)
         if order is None:
             raise InputError(f"no plugin gives the card order of contract {c.name!r}", source=src)
-        tricks[c.name] = TrickTable.build(order)
-        vals = call("skat_contract_values", contract=c, order=order)
+        try:
+            tricks[c.name] = TrickTable.build(order, deck.cards)
+        except ValueError as exc:
+            raise InputError(f"contract {c.name!r}: {exc}, but the deck has it (skat_card_order)", source=src) from None
+        vals = first("skat_contract_values", contract=c, order=order)
         values[c.name] = tuple(sorted(set(vals or ())))
 
-    min_bid = call("skat_min_bid") or min((v for vs in values.values() for v in vs), default=18)
+    min_bid = first("skat_min_bid") or min((v for vs in values.values() for v in vs), default=18)
     ladder = tuple(sorted({v for c, vs in values.items() if contracts[c].family != "ramsch" for v in vs if v >= min_bid}))
-    thresholds = call("skat_thresholds") or Thresholds()
+    thresholds = first("skat_thresholds") or Thresholds()
 
     announcements: dict = {}
     lost: dict = {}
@@ -303,12 +430,12 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
         if c.family == "ramsch":
             continue
         for hand in (False, True):
-            lost[(c.name, hand)] = call("skat_lost_factor", contract=c, hand=hand)
+            lost[(c.name, hand)] = first("skat_lost_factor", contract=c, hand=hand)
             if lost[(c.name, hand)] is None:
                 lost[(c.name, hand)] = 2
             for announced in subsets:
-                base[(c.name, hand, announced)] = call("skat_base_value", contract=c, hand=hand, announced=announced)
-                answer = call("skat_check_announcements", contract=c, hand=hand, announced=announced)
+                base[(c.name, hand, announced)] = first("skat_base_value", contract=c, hand=hand, announced=announced)
+                answer = first("skat_check_announcements", contract=c, hand=hand, announced=announced)
                 if answer is None:
                     answer = "no announcements allowed" if announced else announced
                 announcements[(c.name, hand, announced)] = answer if isinstance(answer, str) else frozenset(answer)
@@ -317,13 +444,23 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
     for route, hand in (("pickup", False), ("hand", True)):
         opts = []
         for c in contracts.values():
-            if c.family == "ramsch" or call("skat_contract_allowed", contract=c, route=route) is False:
+            if c.family == "ramsch" or first("skat_contract_allowed", contract=c, route=route) is False:
                 continue
             for answer in dict.fromkeys(a for (g, h, _), a in announcements.items() if g == c.name and h == hand):
                 if not isinstance(answer, str):
                     opts.append(Declaration(c.name, hand, *(a in answer for a in ANNOUNCEMENTS)))
         options[route] = tuple(opts)
-    turn_up = call("skat_turn_up")
+    soloist = first("skat_soloist")
+    if soloist is not None:
+        if soloist.skat not in ("pickup", "hand"):
+            raise InputError(f"skat_soloist: skat {soloist.skat!r}: expected 'pickup' or 'hand'", source=src)
+        if not (soloist.sees is None or 1 <= soloist.sees <= deck.hand):
+            raise InputError(f"skat_soloist: sees {soloist.sees}: expected 1 to {deck.hand} cards, or None", source=src)
+        without = tuple(Declaration(c.name) for c in contracts.values()
+                        if c.family == "ramsch" and first("skat_contract_allowed", contract=c, route="soloist") is not False)
+        options["soloist"] = options[soloist.skat] + without
+    series = {n: s for n in (3, 4) if (s := first("skat_series", players=n)) is not None}
+    turn_up = first("skat_turn_up")
     if turn_up:
         for card, games in turn_up.contracts.items():
             for g in games:
@@ -346,11 +483,15 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
                 reasons = [r for r in call("skat_refuse_declaration", contract=c, hand=hand, key=key) if r]
                 if reasons:
                     refusals[(c.name, hand, key)] = reasons[0]
-    all_pass = call("skat_all_pass") or "throw_in"
-    push_rules = call("skat_push_rules") if all_pass != "throw_in" else None
+    all_pass = first("skat_all_pass") or "throw_in"
+    push_rules = first("skat_push_rules") if all_pass != "throw_in" else None
     if push_rules and push_rules.instead and push_rules.instead not in contracts:
         raise InputError(f"pushing allows a {push_rules.instead} hand instead, which no plugin registers", source=src)
-    if call("skat_skip_bidding") and all_pass == "throw_in":
+    skip_bidding = bool(first("skat_skip_bidding"))
+    if skip_bidding and soloist is not None:
+        raise InputError("bidding is skipped for an all-pass deal and for a soloist at once (skat_skip_bidding, skat_soloist): "
+                         "expected one of them", source=src)
+    if skip_bidding and all_pass == "throw_in":
         raise InputError("bidding is skipped but all pass throws the deal in: nothing would be played", source=src)
     if all_pass != "throw_in" and all_pass not in contracts:
         raise InputError(f"all-pass rule names contract {all_pass!r}, which no plugin registers", source=src)
@@ -374,13 +515,16 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
         declarations=MappingProxyType(declarations),
         all_pass=all_pass,
         push_rules=push_rules,
-        skip_bidding=bool(call("skat_skip_bidding")),
+        skip_bidding=skip_bidding,
         turn_up=turn_up,
         calls=MappingProxyType(calls),
         options=MappingProxyType(options),
         pm=pm,
         custom_sheet=any(i.plugin_name != "core-defaults" for i in pm.hook.skat_sheet_entries.get_hookimpls()),
         declaration_refusals=MappingProxyType(refusals),
+        deck=deck,
+        soloist=soloist,
+        series=MappingProxyType(series),
     )
 
 

@@ -25,6 +25,7 @@ import yaml
 from .errors import InputError, join_path, json_path
 
 ENTRY_POINT_GROUP = "skat"
+RULESET_ENTRY_POINT_GROUP = "skat.rulesets"  # name -> module:attr holding the path of an installed ruleset file
 RULESET_PACKAGE = "skatcore_rulesets"
 NO_PARAMS: dict = {"type": "object", "additionalProperties": False, "properties": {}}
 
@@ -32,12 +33,16 @@ NO_PARAMS: dict = {"type": "object", "additionalProperties": False, "properties"
 @dataclass(frozen=True)
 class PluginSpec:
     """A plugin as a ruleset selects it: its key, where it came from, the
-    resolved factory and the validated parameters."""
+    resolved factory and the validated parameters.  ``layer`` is the depth
+    in the ``extends`` chain of the ruleset file that listed it first (0: the
+    chain's root): a plugin of a deeper layer overrides the answers of the
+    layers above it (see :meth:`skatcore.rules._HookCaller.first`)."""
 
     key: str
     origin: str
     factory: Any
     params: dict = field(default_factory=dict)
+    layer: int = 0
 
 
 @dataclass(frozen=True)
@@ -164,11 +169,35 @@ def shipped_rulesets() -> dict[str, Path]:
     return {Path(p.name).stem: Path(str(p)) for p in root.iterdir() if p.name.endswith(".yaml")}
 
 
+def installed_rulesets() -> dict[str, Path]:
+    """Rulesets that installed packages offer through the entry point group
+    ``skat.rulesets`` (name = ``module:ATTR``, the attribute a path to the
+    YAML file); shipped names win, a broken entry point is skipped."""
+    found: dict[str, Path] = {}
+    for ep in metadata.entry_points(group=RULESET_ENTRY_POINT_GROUP):
+        try:
+            found.setdefault(ep.name, Path(str(ep.load())))
+        except Exception:  # a broken third-party package must not break ruleset lookup
+            continue
+    return found
+
+
+def all_rulesets() -> dict[str, Path]:
+    """Shipped and installed rulesets by name (shipped names win)."""
+    return {**installed_rulesets(), **shipped_rulesets()}
+
+
 def find_ruleset(ref: str, relative_to: Path | None = None) -> Path:
-    """A ruleset by shipped name or by file path."""
+    """A ruleset by shipped name, installed name (entry point group
+    ``skat.rulesets``) or file path."""
     shipped = shipped_rulesets()
     if ref in shipped:
         return shipped[ref]
+    if not ref.endswith((".yaml", ".yml")) and "/" not in ref:
+        installed = installed_rulesets()
+        if ref in installed and installed[ref].is_file():
+            return installed[ref]
+        shipped = {**installed, **shipped}
     candidates = [Path(ref)]
     if relative_to is not None:
         candidates.insert(0, relative_to / ref)
@@ -183,7 +212,7 @@ def load_ruleset(ref: str | Path) -> Ruleset:
     path = find_ruleset(str(ref))
     doc = _load_doc(path, seen=())
     plugins = tuple(
-        _resolve_plugin(key, params, source=str(doc["_sources"][key]))
+        _resolve_plugin(key, params, source=str(doc["_sources"][key]), layer=doc["_layers"][key])
         for key, params in doc["plugins"].items()
         if params is not False
     )
@@ -196,6 +225,8 @@ def _load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
     validate(doc, load_schema("ruleset.schema.json"), source)
     plugins: dict[str, Any] = {}
     sources: dict[str, Path] = {}
+    layers: dict[str, int] = {}
+    depth = 0
     if "extends" in doc:
         seen = seen + (path.resolve(),)
         try:
@@ -209,14 +240,17 @@ def _load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
             raise InputError(f"extends cycle {chain} (expected a chain of rulesets ending in one without extends)",
                              source=source, path="extends")
         parent = _load_doc(parent_path, seen)
-        plugins, sources = parent["plugins"], parent["_sources"]
+        plugins, sources, layers = parent["plugins"], parent["_sources"], parent["_layers"]
+        depth = parent["_depth"] + 1
     for key, params in (doc.get("plugins") or {}).items():
+        if key not in plugins or plugins[key] is False:
+            layers[key] = depth  # listed (again) here first
         if params is False or params is None or key not in plugins or plugins[key] is False:
             plugins[key] = params if params is not None else {}
         else:  # a child overrides single parameters of a parent's plugin
             plugins[key] = {**plugins[key], **params}
         sources[key] = path
-    return {**doc, "plugins": plugins, "_sources": sources}
+    return {**doc, "plugins": plugins, "_sources": sources, "_layers": layers, "_depth": depth}
 
 
 # ---------------------------------------------------------------------------
@@ -293,7 +327,7 @@ def plugin_schema(factory: Any) -> dict:
     return getattr(factory, "params_schema", None) or NO_PARAMS
 
 
-def _resolve_plugin(key: str, params: Any, source: str) -> PluginSpec:
+def _resolve_plugin(key: str, params: Any, source: str, layer: int = 0) -> PluginSpec:
     where = json_path(["plugins", key])  # fix: quotes a key like ./house.py:X
     try:
         factory, origin = resolve_plugin_ref(key, Path(source).parent)
@@ -309,4 +343,4 @@ def _resolve_plugin(key: str, params: Any, source: str) -> PluginSpec:
             hint = f"expected one of: {', '.join(sorted(known))}" if known else "takes no parameters"
             raise InputError(f"unknown parameter {k!r} ({hint})", source=source, path=json_path(["plugins", key, k]))
     defaults = {k: v["default"] for k, v in known.items() if isinstance(v, dict) and "default" in v}
-    return PluginSpec(key=key, origin=origin, factory=factory, params={**defaults, **params})
+    return PluginSpec(key=key, origin=origin, factory=factory, params={**defaults, **params}, layer=layer)

@@ -1,0 +1,553 @@
+"""Tools for plugin authors: ``skat plugins`` (what is registered, where it
+comes from, its parameters and hooks), ``skat plugin new`` (a scaffold of an
+installable plugin package) and ``skat hooks`` (every hook; ``--markdown``
+renders ``docs/hooks.md`` from the hookspecs' docstrings).
+"""
+
+from __future__ import annotations
+
+import inspect
+import json
+import re
+import textwrap
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pluggy
+
+from . import hookspecs
+from .errors import InputError
+
+# ---------------------------------------------------------------------------
+# skat plugins
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class PluginInfo:
+    """One registered plugin: its name, origin, parameter schema and hooks."""
+
+    name: str
+    origin: str                      # "built-in", "entry point mod:Attr", "file ./x.py", "module mod:Attr"
+    ref: str                         # module:attr, or the file
+    params: dict = field(default_factory=dict)   # the JSON Schema of its parameters
+    hooks: list[dict] = field(default_factory=list)  # {"name", "kind", "wrapper"}
+    error: str | None = None         # why it could not be loaded
+
+    def to_json(self) -> dict:
+        return {"name": self.name, "origin": self.origin, "ref": self.ref, "params": self.params,
+                "hooks": self.hooks, **({"error": self.error} if self.error else {})}
+
+
+def hook_kind(name: str) -> str:
+    """``first result`` or ``collected`` (from the hookspec's marker)."""
+    spec = getattr(getattr(hookspecs, name), hookspecs.PROJECT + "_spec", {})
+    return "first result" if spec.get("firstresult") else "collected"
+
+
+def hooks_of(plugin: Any) -> list[dict]:
+    """The hooks ``plugin`` (a class, instance or module) implements, by
+    pluggy's own introspection (``PluginManager.get_hookcallers``)."""
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(hookspecs)
+    pm.register(plugin, name="plugin")
+    out = []
+    for caller in sorted(pm.get_hookcallers(plugin) or (), key=lambda c: c.name):
+        impl = next(i for i in caller.get_hookimpls() if i.plugin is plugin)
+        known = caller.spec is not None
+        out.append({"name": caller.name, "kind": hook_kind(caller.name) if known else "unknown hook",
+                    "wrapper": bool(impl.wrapper or impl.hookwrapper)})
+    return out
+
+
+def plugin_info(name: str, factory: Any, origin: str, ref: str) -> PluginInfo:
+    from .ruleset import plugin_schema
+
+    info = PluginInfo(name, origin, ref, params=plugin_schema(factory))
+    try:
+        info.hooks = hooks_of(factory)
+    except Exception as exc:  # a broken plugin is listed with the reason, not a crash
+        info.error = f"{type(exc).__name__}: {exc}"
+    return info
+
+
+def registered_plugins(ruleset: str | None = None) -> list[PluginInfo]:
+    """Every plugin skatcore can find: built-in, installed through entry
+    points (group ``skat``), and, with ``ruleset``, the ruleset's own
+    (``module:attr``, local files)."""
+    from .ruleset import _import_attr, builtin_plugins, entry_point_plugins, load_ruleset
+
+    found: dict[str, PluginInfo] = {}
+    for name, ref in builtin_plugins().items():
+        try:
+            found[name] = plugin_info(name, _import_attr(ref), "built-in", ref)
+        except InputError as exc:
+            found[name] = PluginInfo(name, "built-in", ref, error=str(exc))
+    for name, ep in sorted(entry_point_plugins().items()):
+        if name in found:  # a built-in name wins (ruleset.resolve_plugin_ref)
+            continue
+        origin = f"entry point {ep.value}"
+        try:
+            factory = ep.load()
+        except Exception as exc:
+            found[name] = PluginInfo(name, origin, ep.value, error=f"failed to load: {type(exc).__name__}: {exc}")
+            continue
+        found[name] = plugin_info(name, factory, origin, ep.value)
+    if ruleset is not None:
+        for spec in load_ruleset(ruleset).plugins:
+            if spec.key not in found:
+                found[spec.key] = plugin_info(spec.key, spec.factory, spec.origin, spec.key)
+    return list(found.values())
+
+
+def _describe_param(schema: dict) -> str:
+    from .ruleset import _describe
+
+    text = _describe(schema) if ("type" in schema or "enum" in schema or "const" in schema) else "a value"
+    if "anyOf" in schema:
+        text = " or ".join(_describe(s) for s in schema["anyOf"])
+    if "default" in schema:
+        text += f", default {json.dumps(schema['default'])}"
+    return text
+
+
+def format_plugin(info: PluginInfo) -> str:
+    lines = [f"{info.name}  [{info.origin}]"]
+    if info.error:
+        lines.append(f"  error: {info.error}")
+        return "\n".join(lines)
+    props = info.params.get("properties", {})
+    if props:
+        lines.append("  parameters:")
+        for key, schema in props.items():
+            desc = f" - {schema['description']}" if isinstance(schema, dict) and schema.get("description") else ""
+            lines.append(f"    {key}: {_describe_param(schema) if isinstance(schema, dict) else 'a value'}{desc}")
+    else:
+        lines.append("  parameters: none")
+    hooks = ", ".join(h["name"] + (" (wrapper)" if h["wrapper"] else "") for h in info.hooks)
+    lines.append(f"  hooks: {hooks or 'none'}")
+    return "\n".join(lines)
+
+
+def cmd_plugins(args) -> int:
+    infos = registered_plugins(getattr(args, "ruleset", None))
+    if getattr(args, "name", None):
+        infos = [i for i in infos if i.name == args.name]
+        if not infos:
+            known = ", ".join(i.name for i in registered_plugins(getattr(args, "ruleset", None)))
+            raise InputError(f"unknown plugin {args.name!r} (expected one of: {known})")
+    if getattr(args, "json", False):
+        print(json.dumps([i.to_json() for i in infos], indent=2, ensure_ascii=False))
+    else:
+        print("\n\n".join(format_plugin(i) for i in infos))
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# skat hooks (and docs/hooks.md)
+# ---------------------------------------------------------------------------
+
+
+def hookspec_functions() -> list[tuple[str, Any, str]]:
+    """``(banner, function, kind)`` of every hookspec, in source order."""
+    source = inspect.getsource(hookspecs)
+    banners: list[tuple[int, str]] = []
+    for m in re.finditer(r"^# -{10,}\n# (.+)\n# -{10,}$", source, re.M):
+        banners.append((m.start(), m.group(1).strip()))
+    out = []
+    for name, fn in inspect.getmembers(hookspecs, inspect.isfunction):
+        if not hasattr(fn, hookspecs.PROJECT + "_spec"):
+            continue
+        pos = source.find(f"\ndef {name}(")
+        banner = ""
+        for start, title in banners:
+            if start < pos:
+                banner = title
+        out.append((pos, banner, fn, hook_kind(name)))
+    return [(b, fn, k) for _, b, fn, k in sorted(out, key=lambda t: t[0])]
+
+
+def _signature(fn) -> str:
+    sig = inspect.signature(fn)
+    params = ", ".join(f"{p.name}: {p.annotation}" if p.annotation is not inspect.Parameter.empty else p.name
+                       for p in sig.parameters.values())
+    ret = f" -> {sig.return_annotation}" if sig.return_annotation is not inspect.Signature.empty else ""
+    return f"{fn.__name__}({params}){ret}"
+
+
+def _rst_to_md(text: str) -> str:
+    """The docstrings' reST bits in Markdown: roles, literals, example blocks."""
+    text = re.sub(r":(?:func|class|meth|data|mod):`~?([\w.]+)`", lambda m: f"`{m.group(1).split('.')[-1]}`", text)
+    text = re.sub(r"``([^`]+)``", r"`\1`", text)
+    out: list[str] = []
+    lines = text.splitlines()
+    i, in_field = 0, False
+    while i < len(lines):
+        line = lines[i]
+        m = re.match(r"^(\s*)(.*)::\s*$", line)
+        if m and line.strip() != "::" and i + 1 < len(lines) and not lines[i + 1].strip():
+            out.append(f"{m.group(1)}{m.group(2)}:" if m.group(2) else "")
+            block, i = [], i + 1
+            while i < len(lines) and (not lines[i].strip() or lines[i].startswith("    ")):
+                block.append(lines[i])
+                i += 1
+            while block and not block[-1].strip():
+                block.pop()
+            out += ["", "```python", *textwrap.dedent("\n".join(block)).strip("\n").splitlines(), "```", ""]
+            continue
+        pm = re.match(r"^:param (\w+):\s*(.*)$", line)
+        if pm:
+            line = f"- **`{pm.group(1)}`**: {pm.group(2)}"
+        elif line.startswith(":returns:"):
+            line = "- **returns**: " + line[len(":returns:"):].strip()
+        elif line.startswith(":raises"):
+            line = "- **raises**: " + line.split(":", 2)[2].strip()
+        elif line.startswith("    ") and in_field:
+            line = "  " + line.strip()  # continuation of a :param: line
+        in_field = line.startswith(("- **", "  ")) and bool(line.strip())
+        out.append(line)
+        i += 1
+    return "\n".join(out).strip() + "\n"
+
+
+HOOKS_INTRO = '''# Hooks
+
+<!-- Generated from the docstrings of skatcore/hookspecs.py by `skat hooks --markdown > docs/hooks.md`;
+     tests/test_authoring.py fails when this file is out of date or a hook is missing. Edit the docstrings. -->
+
+Every rules question skatcore asks is a [pluggy](https://pluggy.readthedocs.io)
+hook named `skat_*`, specified in `skatcore/hookspecs.py`. A plugin answers a
+hook with a method of the same name marked `@hookimpl` (from
+`skatcore.hookspecs`), taking any subset of the hook's arguments. A hookimpl
+that takes an argument the hook does not have, or a method marked `@hookimpl`
+whose name is no hook, is rejected when the ruleset is loaded, with the
+plugin's name.
+
+## When hooks are called
+
+Almost every hook is called **once, when a ruleset is compiled**
+(`skatcore.rules.compile_rules`), for every combination it needs (every
+contract, hand or not, every set of announcements ...). The answers are frozen
+into `CompiledRules` tables; the deal engine never calls a hook. The hooks
+under "Per deal" run once per finished deal, when it is scored.
+
+## Kinds
+
+- **collected**: every plugin may contribute; the core merges the lists. A
+  name (contract, declaration, multiplier item ...) given by two plugins is
+  an error naming both.
+- **first result**: one answer is used. pluggy asks the plugins in reverse
+  order of registration - the last plugin of the ruleset first - and stops at
+  the first answer that is not `None`. Return `None` to let another plugin
+  answer.
+- **wrapper**: any hook may also be wrapped, `@hookimpl(wrapper=True)`, by a
+  plugin that adjusts the answer the others give:
+
+```python
+@hookimpl(wrapper=True)
+def skat_multiplier_items(self):
+    chunks = yield                 # what the other plugins answered: one list per plugin
+    return [*chunks, [MultiplierItem("rum", lambda f: 1, "rum")]]
+```
+
+  A wrapper of a first-result hook gets the one answer (or `None`); a
+  wrapper of a collected hook gets the list of every plugin's list, and
+  returns the same shape.
+
+## Conflicts
+
+A first-result question has one answer, and the order of the plugins says
+which plugin wins. That order is how a house rule overrides the official
+rules, so skatcore keeps it - and errs only where two answers cannot both be
+meant. When a ruleset is compiled, every first-result question asked is also
+put to each plugin on its own:
+
+- A plugin whose class sets **`base = True`** gives *default* answers:
+  `official` and the core's own defaults. Any other plugin overrides them
+  silently - that is what a house rule is for.
+- A plugin listed in a ruleset that **`extends`** another overrides the
+  plugins listed first in that other ruleset (or in its parents): a child
+  ruleset refines its parent. Extra plugins given to the testing kit's
+  `skat_rules(..., plugins=...)` form such a layer of their own.
+- Two other plugins of the same layer - listed first in the same ruleset
+  file - that give **different** answers to the same question (same hook,
+  same arguments) are a **conflict**: compiling fails with one line naming
+  both plugins, the hook, the question and the two answers:
+
+```
+house.yaml: plugins 'grand20' and 'grand16' both answer skat_base_value(contract=grand, hand=false, announced={}): 20 and 16 (a rule with one answer: drop one of them, or list the one that should win in a ruleset that extends this one)
+```
+
+  Equal answers are no conflict; answers that are functions are equal only
+  when they are the same function. Wrappers are never in conflict: they are
+  meant to adjust the others.
+- Collected hooks cannot conflict by order: a name registered twice is an
+  error naming both plugins (`contract 'grand' is defined twice, by plugins
+  'official' and 'house'`).
+- The per-deal hooks are not checked (they run after the ruleset was
+  accepted); their order is the plugins' order.
+
+## Errors inside plugins
+
+A plugin that raises inside a hook is reported as one line naming the
+plugin, the hook and the ruleset file - `rulesets/house.yaml: plugin 'house'
+failed in skat_thresholds: ValueError: ...` - at compile time and for the
+per-deal hooks alike; the `skat` command exits with status 2, not a
+traceback.
+
+'''
+
+
+def hooks_markdown() -> str:
+    """The text of ``docs/hooks.md``, rendered from the hookspecs."""
+    parts = [HOOKS_INTRO]
+    current = None
+    for banner, fn, kind in hookspec_functions():
+        if banner != current:
+            parts.append(f"## {banner}\n\n")
+            current = banner
+        if "(collected)" in banner or "(first result wins)" in banner:
+            when = " *Called:* at compile time."
+        elif banner.lower().startswith("per deal"):
+            when = " *Called:* once per finished deal."
+        else:
+            when = ""  # the section's title says when
+        doc = _rst_to_md(inspect.cleandoc(fn.__doc__ or "(undocumented)"))
+        parts.append(f"### `{fn.__name__}`\n\n"
+                     f"```python\n{_signature(fn)}\n```\n\n"
+                     f"*Kind:* {kind}.{when}\n\n{doc}\n")
+    return "".join(parts).rstrip("\n") + "\n"
+
+
+def cmd_hooks(args) -> int:
+    if getattr(args, "markdown", False):
+        print(hooks_markdown(), end="")
+        return 0
+    for banner, fn, kind in hookspec_functions():
+        summary = inspect.cleandoc(fn.__doc__ or "").split("\n\n")[0].replace("\n", " ")
+        summary = re.sub(r":\w+:`~?([\w.]+)`", lambda m: m.group(1).split(".")[-1], summary).replace("``", "")
+        print(f"{fn.__name__:28} {kind:13} {summary[:100]}")
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# skat plugin new
+# ---------------------------------------------------------------------------
+
+_NAME = re.compile(r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
+
+
+def scaffold_names(name: str) -> dict[str, str]:
+    if not _NAME.match(name):
+        raise InputError(f"plugin name {name!r}: expected lower-case letters and digits, words joined by - or _ (e.g. grand20, house-rules)")
+    snake = name.replace("-", "_")
+    return {
+        "name": name,
+        "snake": snake,                                   # entry point name, ruleset name
+        "dist": "skat-" + name.replace("_", "-"),          # the distribution pip installs
+        "module": "skat_" + snake,                        # the import package
+        "cls": "".join(w.capitalize() for w in re.split(r"[-_]", name)),
+    }
+
+
+SCAFFOLD: dict[str, str] = {
+    "pyproject.toml": '''\
+[build-system]
+requires = ["setuptools>=64"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = "{dist}"
+version = "0.1.0"
+description = "A house rule for skatcore: {name}"
+readme = "README.md"
+requires-python = ">=3.11"
+dependencies = ["skatcore"]
+
+# the plugin, by the name a ruleset uses: `plugins: {{{snake}: {{}}}}`
+[project.entry-points.skat]
+{snake} = "{module}:{cls}"
+
+# the ruleset shipped with it: `skat rules {snake}`, `skat score --ruleset {snake} ...`
+[project.entry-points."skat.rulesets"]
+{snake} = "{module}:RULESET"
+
+[tool.setuptools.package-data]
+{module} = ["*.yaml"]
+
+[tool.pytest.ini_options]
+testpaths = ["tests"]
+''',
+    "README.md": '''\
+# {dist}
+
+A house rule for skatcore: **{name}**.
+
+```sh
+pip install -e .          # installs the plugin `{snake}` and the ruleset `{snake}`
+pytest                    # runs tests/ (fixtures from skatcore.testing)
+skat rules {snake}        # the compiled ruleset
+skat plugins {snake}      # the plugin, its parameters and hooks
+```
+
+- `src/{module}/__init__.py` - the plugin: `params_schema` and its hooks
+- `src/{module}/{snake}.yaml` - a ruleset using it
+- `tests/vectors/{snake}.yaml` - scored deals the ruleset must give
+- `tests/test_{snake}.py` - the tests
+
+See skatcore's `docs/writing-plugins.md` and `docs/hooks.md`.
+''',
+    "src/{module}/__init__.py": '''\
+"""{name}: a house rule for skatcore.
+
+The class below is the plugin.  skatcore creates one instance per compiled
+ruleset, passing the parameters the ruleset gives (validated against
+``params_schema``), and asks its hooks (see docs/hooks.md of skatcore).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from skatcore.hookspecs import hookimpl
+
+#: the ruleset shipped with the plugin (entry point group ``skat.rulesets``)
+RULESET = Path(__file__).with_name("{snake}.yaml")
+
+
+class {cls}:
+    """Grand is worth ``grand_base`` (change it, or the hook, to your rule)."""
+
+    # JSON Schema of the parameters; every key a ruleset gives must be here
+    params_schema = {{
+        "type": "object",
+        "additionalProperties": False,
+        "properties": {{
+            "grand_base": {{"type": "integer", "minimum": 1, "default": 24,
+                           "description": "base value of grand"}},
+        }},
+    }}
+
+    def __init__(self, grand_base: int = 24):
+        self.grand_base = grand_base
+
+    # An example hook.  skat_base_value is asked at compile time for every
+    # contract, hand or not, and every set of announcements; return None
+    # where this rule has nothing to say, and another plugin answers.  The
+    # ruleset lists this plugin after `official`, so its answer wins.
+    @hookimpl
+    def skat_base_value(self, contract, hand, announced):
+        if contract.family == "grand":
+            return self.grand_base
+        return None
+''',
+    "src/{module}/{snake}.yaml": '''\
+name: {snake}
+description: official rules with the house rule {name} (grand 20)
+extends: official
+plugins:
+  {snake}: {{grand_base: 20}}   # the entry point name of the plugin (group "skat")
+''',
+    "tests/vectors/{snake}.yaml": '''\
+# Scored deals under the ruleset `{snake}` (skatcore.vectors): a deal record,
+# a `name`, and `expect` (result fields, or `error: <substring>`).
+
+- name: "grand with 1: game 2, 2 x 20 = 40"
+  declarer: forehand
+  bid: 18
+  game: {{type: grand}}
+  outcome: {{declarer_points: 70, matadors: {{with: 1}}}}
+  expect: {{multiplier: 2, value: 40, score: 40, won: true}}
+
+- name: "suit games are unchanged: clubs with 2, game 3, 3 x 12 = 36"
+  declarer: forehand
+  bid: 18
+  game: {{type: clubs}}
+  outcome: {{declarer_points: 70, matadors: {{with: 2}}}}
+  expect: {{value: 36}}
+
+- name: "a lost grand: 2 x 40 = -80"
+  declarer: forehand
+  bid: 18
+  game: {{type: grand}}
+  outcome: {{declarer_points: 50, matadors: {{with: 1}}}}
+  expect: {{won: false, score: -80}}
+''',
+    "tests/test_{snake}.py": '''\
+"""Tests of {name}.  The fixtures skat_rules, skat_score, skat_vectors and
+skat_play come from skatcore's testing kit (skatcore.testing)."""
+
+from pathlib import Path
+
+from {module} import {cls}
+
+VECTORS = Path(__file__).parent / "vectors" / "{snake}.yaml"
+
+
+def test_vectors(skat_vectors):
+    skat_vectors(VECTORS, "{snake}")
+
+
+def test_parameter(skat_rules, skat_score):
+    rules = skat_rules("official", plugins={{"{snake}": ({cls}, {{"grand_base": 16}})}})
+    record = {{"declarer": "forehand", "bid": 18, "game": {{"type": "grand"}},
+              "outcome": {{"declarer_points": 70, "matadors": {{"with": 1}}}}}}
+    assert skat_score(record, rules).value == 32
+
+
+def test_random_deals(skat_play):
+    for deal in skat_play("{snake}", seed=1, deals=50):
+        assert deal.done
+''',
+}
+
+
+def scaffold(name: str, directory: str | Path | None = None) -> tuple[Path, list[Path]]:
+    """Write a plugin package for ``name``; the folder and the files written."""
+    n = scaffold_names(name)
+    root = Path(directory) if directory else Path(n["dist"])
+    if root.exists() and (not root.is_dir() or any(root.iterdir())):
+        raise InputError(f"{root} exists and is not an empty folder (expected a new folder, e.g. --dir {n['dist']})")
+    written = []
+    for rel, text in SCAFFOLD.items():
+        path = root / rel.format(**n)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text.format(**n), encoding="utf-8")
+        written.append(path)
+    return root, written
+
+
+def cmd_plugin_new(args) -> int:
+    root, written = scaffold(args.name, args.dir)
+    n = scaffold_names(args.name)
+    for path in written:
+        print(f"wrote {path}")
+    print(f"\nnext: pip install -e {root} && pytest {root}\n"
+          f"then: skat rules {n['snake']}; edit {root / 'src' / n['module'] / '__init__.py'}")
+    return 0
+
+
+def _plugin_no_action(args) -> int:
+    raise InputError("skat plugin: expected an action: new (see skat plugin --help)")
+
+
+def register(sub) -> None:
+    """Add the authoring commands to the ``skat`` command line."""
+    s = sub.add_parser("plugins", help="list plugins: built-in, installed (entry points), a ruleset's own; parameters, hooks")
+    s.add_argument("name", nargs="?", help="show only this plugin")
+    s.add_argument("--ruleset", help="also the plugins of this ruleset (local files, module:attr)")
+    s.add_argument("--json", action="store_true", help="JSON output")
+    s.set_defaults(func=cmd_plugins)
+
+    s = sub.add_parser("plugin", help="plugin authoring: `skat plugin new NAME [--dir D]`")
+    s.set_defaults(func=_plugin_no_action)
+    psub = s.add_subparsers(parser_class=sub._parser_class, metavar="ACTION")
+    n = psub.add_parser("new", help="scaffold an installable plugin package (pyproject, hook module, ruleset, vectors, test)")
+    n.add_argument("name", help="plugin name, e.g. grand20 or house-rules")
+    n.add_argument("--dir", help="target folder (default: ./skat-NAME)")
+    n.set_defaults(func=cmd_plugin_new)
+
+    s = sub.add_parser("hooks", help="list every hook (--markdown: docs/hooks.md)")
+    s.add_argument("--markdown", action="store_true", help="the full reference in Markdown (docs/hooks.md)")
+    s.set_defaults(func=cmd_hooks)

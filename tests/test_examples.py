@@ -1,0 +1,124 @@
+"""The example plugin packages outside the package (``examples/raeuberskat``,
+``examples/sechserskat``), installed for this test session through pip and
+found through their entry points (groups ``skat`` and ``skat.rulesets``),
+exactly as a user's installed house rule is.
+
+They are installed into a temporary ``--target`` folder put on ``sys.path``
+(not into the environment), from a copy of their sources: parallel test
+runs and a fresh clone's CI need nothing but ``pip install -e '.[test]'``.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from skatcore.cli import main
+from skatcore.deal import Deal, deal_cards
+from skatcore.rules import compile_rules
+from skatcore.ruleset import installed_rulesets, load_ruleset
+from skatcore.vectors import evaluate, load_vectors
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = {name: ROOT / "examples" / name for name in ("raeuberskat", "sechserskat")}
+
+
+@pytest.fixture(scope="session")
+def examples_installed(tmp_path_factory):
+    """pip-install both examples into a fresh target folder; yield it (on sys.path)."""
+    work = tmp_path_factory.mktemp("examples")
+    sources = []
+    for name, path in EXAMPLES.items():
+        copy = work / "src" / name
+        shutil.copytree(path, copy, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", ".pytest_cache"))
+        sources.append(str(copy))
+    target = work / "site"
+    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+                           "--disable-pip-version-check", "--target", str(target), *sources],
+                          capture_output=True, text=True)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    sys.path.insert(0, str(target))
+    importlib.invalidate_caches()
+    yield target
+    sys.path.remove(str(target))
+    for mod in [m for m in sys.modules if m.startswith(("skat_raeuberskat", "skat_sechserskat"))]:
+        del sys.modules[mod]
+
+
+def _cases():
+    for name, path in EXAMPLES.items():
+        for case in load_vectors(path / "tests" / "vectors" / f"{name}.yaml"):
+            yield pytest.param(name, case, id=f"{name}: {case.name}")
+
+
+@pytest.fixture(scope="session")
+def example_rules(examples_installed):
+    """The examples' rulesets by name, compiled (not cached across sessions)."""
+    return {name: compile_rules(load_ruleset(name)) for name in EXAMPLES}
+
+
+def test_found_through_entry_points(example_rules):
+    assert set(installed_rulesets()) >= set(EXAMPLES)
+    for name, rules in example_rules.items():
+        spec = next(p for p in rules.plugins if p.key == name)
+        assert spec.origin == f"entry point skat_{name}:{name.capitalize()}", spec.origin
+        assert Path(rules.source).parent.name == f"skat_{name}"  # the ruleset file shipped in the package
+
+
+@pytest.mark.parametrize(("ruleset", "case"), list(_cases()))
+def test_example_vector(example_rules, ruleset, case):
+    outcome = evaluate(example_rules[ruleset], case)
+    if not outcome.ok:
+        pytest.fail(outcome.report(), pytrace=False)
+
+
+@pytest.mark.parametrize("name", list(EXAMPLES))
+def test_random_deals_play_through(example_rules, name):
+    """Full deals with random legal actions (what `skat simulate` plays)."""
+    rules = example_rules[name]
+    rng = random.Random(11)
+    games = set()
+    for _ in range(300):
+        deal = Deal(rules, *deal_cards(rng, rules.deck))
+        while not deal.done:
+            actions = deal.legal_actions()
+            deal.apply(actions[rng.randrange(len(actions))])
+        result = deal.result()
+        games.add(result.game)
+        assert sum(result.scores.values()) == result.score or result.declarer is None
+        tricks = [t for t in deal.tricks if t.winner is not None]
+        assert len(tricks) <= rules.deck.hand
+    if name == "raeuberskat":
+        assert {"ramsch", "null", "grand"} <= games
+
+
+def test_raeuberskat_series(example_rules):
+    rules = example_rules["raeuberskat"]
+    assert (rules.series[3].deals, rules.series[4].deals) == (12, 16)
+    assert rules.series[3].once_each == ("suit", "grand", "null", "ramsch")
+    assert rules.soloist.sees == 5 and rules.soloist.seat == 0
+
+
+def test_cli_shows_the_installed_rulesets(example_rules, capsys):
+    assert main(["rulesets"]) == 0
+    out = capsys.readouterr().out
+    assert "raeuberskat" in out and "sechserskat" in out
+    assert main(["rules", "sechserskat"]) == 0
+    out = capsys.readouterr().out
+    assert "entry point skat_sechserskat:Sechserskat" in out
+
+
+def test_the_examples_own_test_suites_pass(examples_installed):
+    """`pytest examples/x` (after installing it), with skatcore's testing kit as the pytest plugin."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(examples_installed), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                           *(str(p / "tests") for p in EXAMPLES.values())],
+                          capture_output=True, text=True, cwd=ROOT, env=env)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
