@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 
 from .deal import Deal, Phase, deal_cards
 from .errors import InputError
-from .model import SEATS
+from .model import SEATS, STANDARD_DECK
 from .players import call_view, resolve_player
 from .rules import get_rules
 
@@ -248,7 +248,10 @@ def run_chunk(task) -> list[Stats]:
             for slot, f in enumerate(factories):
                 seat = (slot + i) % 3
                 players[seat] = f(rules=rs, seed=pseeds[seat])
-            st.add(play(rs, hands, skat, players), i)
+            if rs.deck is STANDARD_DECK:
+                st.add(play(rs, hands, skat, players), i)
+            else:  # another deck (Sechserskat's 36 cards) is dealt by its own packets, from the same seed
+                st.add(play(rs, *deal_cards(deal_rng(seed, i), rs.deck), players), i)
     return stats
 
 

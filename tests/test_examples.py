@@ -11,6 +11,7 @@ runs and a fresh clone's CI need nothing but ``pip install -e '.[test]'``.
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import random
 import shutil
@@ -122,3 +123,13 @@ def test_the_examples_own_test_suites_pass(examples_installed):
                            *(str(p / "tests") for p in EXAMPLES.values())],
                           capture_output=True, text=True, cwd=ROOT, env=env)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
+
+
+@pytest.mark.parametrize("name", list(EXAMPLES))
+def test_skat_simulate_runs_full_deals(examples_installed, name, capsys):
+    """`skat simulate` with random players (the deck's own deal, the soloist's choice)."""
+    assert main(["simulate", "--ruleset", name, "--deals", "60", "--seed", "3", "--players", "random", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["ruleset"] == name and out["deals"] == 60 and out["declarer_games"] > 0
+    if name == "raeuberskat":  # no bidding: nobody overbids; Ramsch is the soloist's choice
+        assert out["overbid_rate"] == 0 and "ramsch" in out["contract_mix"]
