@@ -54,7 +54,7 @@ from .cards import CARD_NAMES, SUITS
 from .deal import FIRST_CARD, PASS, PICK_UP, PLAY_HAND, Bid, Call, Declare, Discard, Hold, Phase, Play, SeatView, TurnChoice, TurnUp
 from .errors import InputError
 from .hookspecs import hookimpl
-from .model import Declaration, GameFacts
+from .model import Declaration
 from .rules import TRUMP, CompiledRules
 from .scoring import make_facts
 
@@ -335,6 +335,7 @@ class HeuristicPlayer:
         self._plan: tuple[int, str] | None = None
         self._cache: dict = {}
         self._strengths: dict = {}
+        self._mats: dict = {}
         self._played = (0, 0)  # (tricks seen, their cards): a player lives for one deal
 
     # -- dispatch --------------------------------------------------------------
@@ -440,7 +441,7 @@ class HeuristicPlayer:
                     s += -0.5 if n == 1 else (0.0 if n == 2 else 0.2)
             return s - 7.6
         if fam == "null":
-            return -2.2 * self.null_risk(hand)
+            return -HeuristicPlayer.null_risk(hand)
         return -99.0
 
     @staticmethod
@@ -485,6 +486,7 @@ class HeuristicPlayer:
             rows = self.info.rows[(route, when)] = tuple(
                 (c, c.g, c.null, c.d.ouvert, *self.COEF[(c.g.family, when)]) for c in self.info.cands[route])
         mcards = known if known is not None else hand
+        mats = self._mats
         res = []
         risk = None
         exp = math.exp
@@ -497,7 +499,11 @@ class HeuristicPlayer:
                 v = cand.value(0)
             else:
                 x = strength(hand, g)
-                v = cand.value(g.table.matadors(mcards))
+                key = (mcards, g.name)
+                m = mats.get(key)
+                if m is None:
+                    m = mats[key] = g.table.matadors(mcards)
+                v = cand.value(m)
             res.append((1.0 / (1.0 + exp(-(a * x + b))), v, cand))
         return res
 

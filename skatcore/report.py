@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import InputError
-from .simulate import Stats, fmt
+from .simulate import Stats
 
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 
@@ -128,16 +128,15 @@ def render(stats: Sequence[Stats], seed: int, slots: Sequence[str]) -> str:
         dist.append((st.ruleset, [n / total for n in _bins(st.declarer_scores, edges)]))
     scores = bar_chart(labels, dist, "Declarer's sheet entry per declarer game (distribution; tails clipped into the end bins)",
                        percent=True, width=900, height=330)
-    # per-deal entries (all seats)
-    values = [r for r in rows]
-
     head = "".join(f"<th>{_esc(c)}</th>" for c in columns)
     body = []
-    for r in values:
+    for r in rows:
         label = r[0]
         tip = EXPLAIN.get(label, "")
-        cells = "".join(f"<td>{_esc(c)}</td>" for c in r[1:])
+        cells_text = r[1:]
+        cells = "".join(f"<td>{_esc(c)}</td>" for c in cells_text)
         body.append(f'<tr><th title="{_esc(tip)}">{_esc(label)}</th>{cells}</tr>')
+    short = "".join(f"<li>{_esc(t)}</li>" for t in headlines(summaries))
     glossary = "".join(f"<dt>{_esc(k)}</dt><dd>{_esc(v)}</dd>" for k, v in EXPLAIN.items())
     title = " vs ".join(names)
     players = ", ".join(dict.fromkeys(slots))
@@ -163,6 +162,8 @@ dt {{ font-weight: bold; margin-top: .5em; }} dd {{ margin-left: 1em; color: #44
 <h1>Skat variants compared: {_esc(title)}</h1>
 <p class="sub">The same {deals} deals (seed {seed}) played under each ruleset by the same players ({_esc(players)}).
 Differences (Δ) are each ruleset minus {_esc(names[0])}.</p>
+<h2>In short</h2>
+<ul>{short}</ul>
 <h2>Key figures</h2>
 <table><thead><tr>{head}</tr></thead><tbody>
 {chr(10).join(body)}
@@ -177,6 +178,28 @@ Differences (Δ) are each ruleset minus {_esc(names[0])}.</p>
 Deal i of a seed is the same under every ruleset, so the differences come from the rules, not from luck of the cards.</p>
 </body></html>
 """
+
+
+def headlines(summaries: list[dict]) -> list[str]:
+    """A few sentences on the biggest differences against the first ruleset."""
+    first = summaries[0]
+    out = []
+    for s in summaries[1:]:
+        a, b = first["ruleset"], s["ruleset"]
+        if first["mean_value"] and s["mean_value"]:
+            rel = s["mean_value"] / first["mean_value"] - 1
+            out.append(f"A declarer game under {b} is worth {abs(rel):.0%} {'more' if rel > 0 else 'less'} on average "
+                       f"than under {a} ({s['mean_value']:.1f} vs {first['mean_value']:.1f}).")
+        if first["win_rate"] is not None and s["win_rate"] is not None and abs(s["win_rate"] - first["win_rate"]) >= 0.005:
+            out.append(f"Declarers win {s['win_rate']:.1%} of their games under {b}, {first['win_rate']:.1%} under {a}.")
+        games = set(first["contract_mix"]) | set(s["contract_mix"])
+        moves = sorted(games, key=lambda g: -abs(s["contract_mix"].get(g, 0) - first["contract_mix"].get(g, 0)))[:2]
+        for g in moves:
+            x, y = first["contract_mix"].get(g, 0), s["contract_mix"].get(g, 0)
+            if abs(y - x) >= 0.005:
+                out.append(f"{g}: {y:.1%} of deals under {b}, {x:.1%} under {a}.")
+        out.append(f"Points changing hands per deal: {s['mean_abs_entry']:.1f} under {b}, {first['mean_abs_entry']:.1f} under {a}.")
+    return out
 
 
 def write_html(path: str, stats: Sequence[Stats], seed: int, slots: Sequence[str]) -> None:

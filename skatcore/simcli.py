@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 from .errors import InputError
-from .simulate import Stats, check_args, fmt, metric_rows, parse_players, print_table, run, run_with_progress
+from .simulate import Stats, check_args, fmt, fmt_diff, metric_rows, parse_players, print_table, run, run_with_progress
 
 
 def _positive(text: str) -> int:
@@ -75,7 +75,7 @@ def cmd_simulate(args) -> int:
         print(json.dumps(out, ensure_ascii=False))
         return 0
     s = stats.summary()
-    rows = [(label, fmt(v)) for label, v in metric_rows(s)]
+    rows = [(label, fmt(v, label)) for label, v in metric_rows(s)]
     print(f"{s['ruleset']}: {args.deals} deals, seed {args.seed}, players {', '.join(slots)}")
     print_table(None, ["statistic", s["ruleset"]], rows)
     return 0
@@ -109,26 +109,18 @@ def compare_table(summaries: list[dict]) -> tuple[list[str], list[list[str]], di
     table, diffs = [], {n: {} for n in names[1:]}
     for label in labels:
         vals = [v.get(label, 0.0 if label.startswith("mix: ") else None) for v in values]
-        row = [label, *(fmt(v) for v in vals)]
+        row = [label, *(fmt(v, label) for v in vals)]
         for n, v in zip(names[1:], vals[1:]):
             base = vals[0]
             d = _r(v - base) if isinstance(v, (int, float)) and isinstance(base, (int, float)) else None
             diffs[n][label] = d
-            row.append(_signed(d))
+            row.append(fmt_diff(d, label))
         table.append(row)
     return columns, table, diffs
 
 
 def _r(x):
     return round(x, 4) if isinstance(x, float) else x
-
-
-def _signed(d) -> str:
-    if d is None:
-        return "-"
-    if d == 0:
-        return "0"
-    return ("+" if d > 0 else "") + fmt(d)
 
 
 def cmd_compare(args) -> int:

@@ -372,12 +372,32 @@ def metric_rows(summary: dict) -> list[tuple[str, object]]:
     return rows
 
 
-def fmt(v) -> str:
+def is_share(label: str) -> bool:
+    """Rows that are shares of deals or games (shown as percentages)."""
+    return "rate" in label or label.startswith("mix: ")
+
+
+def fmt(v, label: str = "") -> str:
+    """A statistic for people: shares as percentages, values with 2 decimals."""
     if v is None:
         return "-"
+    if is_share(label):
+        return f"{100 * v:.1f}%"
     if isinstance(v, float):
-        return f"{v:.4f}".rstrip("0").rstrip(".") if abs(v) < 1 else f"{v:.2f}"
+        return f"{v:.2f}"
     return str(v)
+
+
+def fmt_diff(d, label: str = "") -> str:
+    """A difference: percentage points for shares."""
+    if d is None:
+        return "-"
+    if is_share(label):
+        d = 100 * d
+        return "0" if abs(d) < 0.05 else f"{d:+.1f} pp"
+    if d == 0:
+        return "0"
+    return f"{d:+.2f}" if isinstance(d, float) else f"{d:+d}"
 
 
 def progress_bar(total: int, label: str, enabled: bool | None = None):
