@@ -21,4 +21,7 @@ BUILTIN = {
     "money": "skatcore_plugins.money:Money",
     "bierlachs": "skatcore_plugins.bierlachs:Bierlachs",
     "pot": "skatcore_plugins.pot:Pot",
+    "rum": "skatcore_plugins.variants:Rum",
+    "open_contract": "skatcore_plugins.variants:OpenContract",
+    "revolution": "skatcore_plugins.variants:Revolution",
 }

@@ -129,8 +129,6 @@ class Bock:
         if "bidding" in rec or "declarer" in rec and "pushes" not in (rec.get("game") or {}):
             raise InputError(f"{where}: there is no bidding, every deal is a Ramsch (or a grand hand instead of pushing)",
                              path="bidding" if "bidding" in rec else "declarer")
-        if result.declarer is None and result.game == "passed":
-            raise InputError(f"{where}: a Ramsch is played, the deal is not thrown in", path="game")
         if result.declarer is not None:
             # a grand hand declared instead of pushing: not one of the round's deals, the same dealer again
             line.counts = False

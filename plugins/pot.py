@@ -13,7 +13,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from skatcore.hookspecs import hookimpl
-from skatcore.session import Column
+from skatcore.session import Column, money_text
 
 KEY = "pot"
 
@@ -49,7 +49,7 @@ class Pot:
         if s["pot"] == 0:
             for p in state.players:
                 self._pay(s, p, self.ante)
-            line.marks.append(f"pot filled: {s['pot']}")
+            line.marks.append(f"pot filled: {money_text(s['pot'], '')}")
 
     @hookimpl
     def skat_session_after_deal(self, state, line):
@@ -60,10 +60,10 @@ class Pot:
             grand_hand = r.game == "grand" and r.hand
             if grand_hand and r.won:
                 s["net"][decl] += s["pot"]
-                line.marks.append(f"{decl} takes the pot ({s['pot']})")
+                line.marks.append(f"{decl} takes the pot ({money_text(s['pot'], '')})")
                 s["pot"] = Decimal(0)
             elif grand_hand:
-                line.marks.append(f"{decl} doubles the pot ({s['pot']})")
+                line.marks.append(f"{decl} doubles the pot ({money_text(s['pot'], '')})")
                 self._pay(s, decl, s["pot"])
             elif not r.won and self.loss:
                 self._pay(s, decl, self.loss)
@@ -75,5 +75,5 @@ class Pot:
     @hookimpl
     def skat_session_extra(self, state):
         s = state.data[KEY]
-        state.notes.append(f"the pot holds {s['pot']}")
+        state.notes.append(f"the pot holds {money_text(s['pot'], '')}")
         return [Column("pot", "pot (taken - paid)", dict(s["net"]), money=True)]

@@ -190,7 +190,27 @@ class SessionState:
         return len(self.players)
 
     def hook(self, name: str, **kwargs):
-        return self.rules.call_hook(name, state=self, **kwargs)
+        """Call a session hook.  A plugin's :class:`InputError` is about the
+        session (its source is set by the caller); any other exception is a
+        bug of the plugin and becomes a one-line error naming it."""
+        caller = getattr(self.rules.pm.hook, name)
+        try:
+            return caller(state=self, **kwargs)
+        except InputError:
+            raise
+        except Exception as exc:
+            raise InputError(f"plugin {_culprit(caller, exc)!r} failed in {name}: {type(exc).__name__}: {exc}",
+                             source=self.rules.source) from None
+
+
+def _culprit(caller, exc: Exception) -> str:
+    """The plugin whose hook implementation raised ``exc`` (innermost frame)."""
+    owners = {impl.function.__code__: impl.plugin_name for impl in caller.get_hookimpls()}
+    name, tb = "?", exc.__traceback__
+    while tb is not None:
+        name = owners.get(tb.tb_frame.f_code, name)
+        tb = tb.tb_next
+    return name
 
 
 @dataclass
@@ -378,6 +398,7 @@ class Session:
         line = SheetLine(index=i + 1, dealer=st.dealer, seating=seats, record=doc, result=result,
                          base=base, entries=dict(base))
         try:
+            self._series(line)
             st.hook("skat_session_deal", line=line)
             line.entries = {p: v * line.factor for p, v in line.entries.items()}
             for p, v in line.entries.items():
@@ -386,9 +407,32 @@ class Session:
             st.lines.append(line)
             st.dealer = st.dealer if line.redeal else next_dealer(len(st.players), st.dealer)
             st.hook("skat_session_after_deal", line=line)
+            series = st.rules.series.get(len(st.players))
+            if series and not st.closed and sum(1 for x in st.lines if x.counts) >= series.deals:
+                st.closed = f"the series is over after {series.deals} deals"
         except InputError as exc:
             raise exc.at(where, self.source) from None
         return line
+
+    def _series(self, line: SheetLine) -> None:
+        """A ruleset with a series (hook ``skat_series``): each player declares
+        each of ``once_each`` contract families once per series; the one who
+        chooses is the declarer, or the soloist for a game without declarer."""
+        st = self.state
+        series = st.rules.series.get(len(st.players))
+        if not series or not series.once_each:
+            return
+        r = line.result
+        contract = st.rules.contracts.get(r.game)
+        seat = r.declarer if r.declarer is not None else getattr(st.rules.soloist, "seat", None)
+        if contract is None or seat is None or contract.family not in series.once_each:
+            return
+        player = line.player(seat)
+        done = st.data.setdefault("series", {}).setdefault(player, [])
+        if contract.family in done:
+            raise InputError(f"{player} has declared a {contract.family} game already in this series "
+                             f"(once each: {', '.join(series.once_each)})", path="game.type")
+        done.append(contract.family)
 
     def finish(self) -> SessionResult:
         """The end of the session: extra columns, final totals, settlement."""
@@ -424,10 +468,10 @@ def score_session(doc: dict, rules, source: str = "<session>") -> SessionResult:
 # ---------------------------------------------------------------------------
 
 
-def money_text(x) -> str:
+def money_text(x, sign: str = "+") -> str:
+    """An amount of money with at least two decimals (``+8.50``; ``0.125`` stays exact)."""
     x = Decimal(str(x))
-    text = f"{x:+.2f}" if x == x.quantize(Decimal("0.01")) else f"{x:+}"
-    return text
+    return f"{x:{sign}.2f}" if x == x.quantize(Decimal("0.01")) else f"{x:{sign}}"
 
 
 def sheet_text(res: SessionResult, title: str | None = None) -> str:
@@ -466,7 +510,7 @@ def sheet_text(res: SessionResult, title: str | None = None) -> str:
         s = res.settlement
         out.append(f"{'settlement (' + s.method + ')':<{pad}}" + "".join(f"{money_text(s.net[p]):>{w + 7}}" for p in players))
         for payer, payee, amount in s.transfers:
-            out.append(f"  {payer} pays {payee} {Decimal(amount):.2f}")
+            out.append(f"  {payer} pays {payee} {money_text(amount, '')}")
     if res.money and res.net is not None:
         out.append(f"{'net':<{pad}}" + "".join(f"{money_text(res.net[p]):>{w + 7}}" for p in players))
     out.append(f"next dealer: {players[st.dealer]}")

@@ -162,12 +162,12 @@ def open_sheet(name: str) -> tuple[Path, sqlite3.Connection]:
 
 def _meta(con: sqlite3.Connection, path: Path) -> dict:
     try:
-        meta = dict(con.execute("SELECT key, value FROM meta").fetchall())
-    except sqlite3.DatabaseError as exc:
+        meta = {k: json.loads(v) for k, v in con.execute("SELECT key, value FROM meta").fetchall()}
+    except (sqlite3.DatabaseError, ValueError) as exc:
         raise InputError(f"not a skat sheet ({exc})", source=str(path)) from None
     if meta.get("format") != DB_FORMAT:
         raise InputError(f"not a skat sheet (expected format {DB_FORMAT!r})", source=str(path))
-    return {k: json.loads(v) for k, v in meta.items()}
+    return meta
 
 
 def _deals(con: sqlite3.Connection) -> list[tuple[int, dict]]:
@@ -217,17 +217,18 @@ def _cmd_new(opts) -> int:
         doc["stake"] = opts.stake
     if opts.title:
         doc["title"] = opts.title
-    check_session(doc, "--players" if len(players) not in (3, 4) else str(path))
-    try:
-        rules = rules_for_session(doc, None, ruleset)
-    except InputError as exc:
-        raise exc.at("--ruleset") if exc.path == "--ruleset" or exc.path is None else exc from None
+    if len(players) not in (3, 4) or len(set(players)) != len(players) or not all(players):
+        raise InputError(f"expected 3 or 4 different names, got {opts.players!r}", path="--players")
+    if not 0 <= dealer < len(players):
+        raise InputError(f"expected a player name or index 0..{len(players) - 1}, got {opts.dealer!r}", path="--dealer")
+    check_session(doc, str(path))
+    rules = rules_for_session(doc, None, ruleset)
     Session(rules, players, stake=opts.stake, dealer=dealer, source=str(path))  # the ruleset accepts this table
     if path.exists() and path.stat().st_size:
         con = connect(path)
         try:
             has = con.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone()
-            if has and con.execute("SELECT 1 FROM meta WHERE key = 'format'").fetchone():
+            if has and con.execute("SELECT 1 FROM meta WHERE key = 'format'").fetchone():  # an unfinished new may retry
                 raise InputError("a sheet of this name exists already", source=str(path))
         finally:
             con.close()
@@ -258,18 +259,18 @@ def _cmd_add(opts) -> int:
         try:
             meta = _meta(con, path)
             deals = _deals(con)
-            session = _session(meta, path, deals)
-            deal = _resolve_names(deal, session)
-            check_record({**deal, "format": DEAL_FORMAT}, "<deal>")
+            uid = deal.get("id")
+            if uid is not None:  # a retry of an add that was confirmed: never count it twice
+                row = con.execute("SELECT n FROM deals WHERE uid = ?", (str(uid),)).fetchone()
+                if row:
+                    raise InputError(f"deal id {uid!r} is on the sheet already (deal {row[0]})", path="id")
             n = len(deals) + 1
             if opts.number is not None and opts.number != n:
                 raise InputError(f"this would be deal {n}, not {opts.number}: the sheet changed (see skat sheet show)",
                                  path="--deal")
-            uid = deal.get("id")
-            if uid is not None:
-                row = con.execute("SELECT n FROM deals WHERE uid = ?", (str(uid),)).fetchone()
-                if row:
-                    raise InputError(f"deal id {uid!r} is on the sheet already (deal {row[0]})", path="id")
+            session = _session(meta, path, deals)
+            deal = _resolve_names(deal, session)
+            check_record({**deal, "format": DEAL_FORMAT}, "<deal>")
             try:
                 line = session.add(deal, n - 1)
             except InputError as exc:
