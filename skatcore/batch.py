@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .model import Declaration, RamschFacts
+from .model import STANDARD_DECK, Declaration, RamschFacts
 from .scoring import make_facts, passed_result
 
 _HOLD, _PASS = -1, -2
@@ -65,8 +65,8 @@ def play_random(rules, n: int, seed: int, keep: bool = False):
     :returns: the list of :class:`ScoreResult`, and with ``keep`` also the
         list of :class:`BatchDeal` action records.
     """
-    if rules.turn_up or rules.push_rules or rules.skip_bidding:
-        raise Unsupported(f"ruleset {rules.name!r}: turn-up, pushing or no bidding")
+    if rules.turn_up or rules.push_rules or rules.skip_bidding or rules.soloist or rules.deck != STANDARD_DECK:
+        raise Unsupported(f"ruleset {rules.name!r}: turn-up, pushing, no bidding (or a soloist) or another deck than 32 cards")
     rng = np.random.default_rng(seed)
     rows = np.arange(n)
 

@@ -46,7 +46,7 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
 
     def deal_loop(n=500):
         for _ in range(n):
-            d = Deal(rules, *deal_cards(rng))
+            d = Deal(rules, *deal_cards(rng, rules.deck))
             while not d.done:
                 legal = d.legal_actions()
                 d.apply(legal[int(rng.random() * len(legal))])
