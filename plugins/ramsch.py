@@ -199,11 +199,15 @@ class Schieberamsch:
             "push_jacks": {"type": "boolean", "default": False, "description": "jacks may be pushed"},
             "grand_hand": {"type": "boolean", "default": True,
                            "description": "instead of pushing, a player may declare a grand hand"},
+            "grand_after_pushes": {"type": "boolean", "default": False,
+                                   "description": "the grand hand is offered in a round after all have pushed "
+                                                  "(Petersen's Ramse), not before each push"},
         },
     }
 
-    def __init__(self, blind=True, push_jacks=False, grand_hand=True):
-        self.rules = PushRules(blind=blind, forbidden=() if push_jacks else JACKS, instead="grand" if grand_hand else None)
+    def __init__(self, blind=True, push_jacks=False, grand_hand=True, grand_after_pushes=False):
+        self.rules = PushRules(blind=blind, forbidden=() if push_jacks else JACKS, instead="grand" if grand_hand else None,
+                               instead_after=grand_after_pushes)
 
     @hookimpl
     def skat_push_rules(self):

@@ -253,6 +253,7 @@ class Deal:
         self.tricks_won = [0, 0, 0]
         self.conceded: set[int] = set()
         self.pushes: list[tuple[int, bool]] = []  # Schieberamsch: (seat, blind)
+        self.push_round = 1  # 2: after all pushed, the round to declare instead (PushRules.instead_after)
         self.concession_by: str | None = None  # "declarer" or "defenders"
         self._result: ScoreResult | None = None
         if rules.skip_bidding:  # every deal goes the all-pass way (e.g. every deal a Ramsch)
@@ -308,7 +309,9 @@ class Deal:
         if p is Phase.PUSH:
             push = self.rules.push_rules
             instead = [Declare(Declaration(push.instead, hand=True))] if push.instead else []
-            return [PICK_UP, *([PUSH_BLIND] if push.blind else []), *instead]
+            if self.push_round == 2:  # after all pushed: declare, or pass to the Ramsch
+                return [*instead, PASS]
+            return [PICK_UP, *([PUSH_BLIND] if push.blind else []), *([] if push.instead_after else instead)]
         if p is Phase.DISCARD:
             allowed = tuple(cards_in(self.hands[self.to_move] & ~self._unpushable()))
             k = len(self.original_skat)  # a deck's skat size (Sechserskat: 3)
@@ -374,7 +377,7 @@ class Deal:
             self.route = action.card
             self.turned = self.original_skat[0 if action.card == "first" else 1]
             self._pick_up()
-        elif p is Phase.PUSH and isinstance(action, (PickUp, PushBlind, Declare)):
+        elif p is Phase.PUSH and isinstance(action, (PickUp, PushBlind, Declare, Pass)):
             self._push(action)
         elif p is Phase.DISCARD and isinstance(action, Discard):
             self._discard(action.cards)
@@ -493,9 +496,18 @@ class Deal:
 
     def _push(self, action) -> None:
         seat = self.to_move
-        if isinstance(action, Declare):  # e.g. a grand hand instead of pushing
+        push = self.rules.push_rules
+        if self.push_round == 2 and not isinstance(action, (Declare, Pass)):
+            raise InputError(f"all have pushed: declare a {push.instead} or pass")
+        if self.push_round == 1 and isinstance(action, Pass):
+            raise InputError("push the skat on (pick it up, or blind)")
+        if isinstance(action, Pass):
+            self._next_pusher()
+        elif isinstance(action, Declare):  # e.g. a grand hand instead of pushing
             d = action.declaration
-            instead = self.rules.push_rules.instead
+            instead = push.instead
+            if push.instead_after and self.push_round == 1:
+                raise InputError(f"a {instead} may be declared only after all have pushed")
             if not (instead and d.game == instead and d.hand):
                 raise InputError(f"instead of pushing, only a {instead} hand may be declared" if instead
                                  else "declaring instead of pushing is not allowed in this ruleset")
@@ -518,7 +530,12 @@ class Deal:
 
     def _next_pusher(self) -> None:
         if self.to_move == REARHAND:
-            self._start_play(self.rules.all_pass)
+            if self.push_round == 1 and self.rules.push_rules.instead_after and self.rules.push_rules.instead:
+                self.push_round = 2  # Petersen's Ramse: now each in turn may declare
+                self.phase = Phase.PUSH
+                self.to_move = FOREHAND
+            else:
+                self._start_play(self.rules.all_pass)
         else:
             self.phase = Phase.PUSH
             self.to_move += 1

@@ -155,11 +155,14 @@ class PushRules:
     :param forbidden: cards that may not be pushed (jacks, in some groups).
     :param instead: a contract a player may declare as a hand game instead
         of pushing (``"grand"``), or ``None``.
+    :param instead_after: offer ``instead`` in a round of its own after all
+        have pushed (Petersen's Ramse) rather than before each push.
     """
 
     blind: bool = True
     forbidden: tuple[str, ...] = ()
     instead: str | None = "grand"
+    instead_after: bool = False
 
 
 @dataclass(frozen=True)

@@ -102,7 +102,7 @@ class TerminalGame:
 
     def play_deal(self, k: int) -> None:
         rules = self.rules
-        hands, skat, seeds = seeded_deal(self.seed, k)
+        hands, skat, seeds = seeded_deal(self.seed, k, rules.deck)
         me = k % 3  # the deal passes round the table: you are forehand, then middlehand, ...
         deal = Deal(rules, hands, skat)
         bots = {s: HeuristicPlayer(rules, seeds[s]) for s in range(3) if s != me}

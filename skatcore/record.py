@@ -179,6 +179,13 @@ def _push(doc: dict, deal: Deal, contract) -> None:
                     deal.apply(deal.legal_actions()[0])
         except InputError as exc:
             raise exc.at(exc.path or where) from None
+    if deal.phase is Phase.PUSH and deal.push_round == 2:
+        # all have pushed: the players before the declarer passed (all, for a Ramsch)
+        who = SEATS.index(doc["declarer"]) if contract.family != "ramsch" and doc.get("declarer") in SEATS else None
+        if contract.family != "ramsch" and who is None:
+            raise InputError("a game declared after the pushes needs `declarer`", path="declarer")
+        while deal.phase is Phase.PUSH and deal.to_move != who:
+            deal.apply(PASS)
     if contract.family != "ramsch":
         try:
             deal.apply(Declare(_declaration(doc["game"], deal.rules, contract)))

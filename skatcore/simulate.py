@@ -54,10 +54,11 @@ def deal_rng(seed: int, i: int) -> random.Random:
     return random.Random(f"skatcore/{seed}/{i}")
 
 
-def seeded_deal(seed: int, i: int) -> tuple[list[list[int]], list[int], list[int]]:
-    """``(hands, skat, player_seeds)`` of deal ``i``: the same under any ruleset."""
+def seeded_deal(seed: int, i: int, deck=None) -> tuple[list[list[int]], list[int], list[int]]:
+    """``(hands, skat, player_seeds)`` of deal ``i``: the same under any ruleset
+    with the 32-card deck (another ``deck``, e.g. ``rules.deck``, deals its own)."""
     rng = deal_rng(seed, i)
-    hands, skat = deal_cards(rng)
+    hands, skat = deal_cards(rng, deck)
     return hands, skat, [rng.getrandbits(63) for _ in range(3)]
 
 
