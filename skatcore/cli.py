@@ -135,6 +135,11 @@ def _rules_for(record: dict, override: str | None, source: str | None = None):
 def cmd_validate(args) -> int:
     path = Path(args.file)
     doc = read_yaml(path)
+    if isinstance(doc, dict) and doc.get("format") == "skat-session/1":  # a score sheet (skatcore/session.py)
+        from .session import validate_session_file
+
+        print(validate_session_file(path, doc, args.ruleset))
+        return 0
     # a deal record, also one that lacks `format` (else it was judged as a ruleset: "unknown key 'game'")
     if isinstance(doc, dict) and ("format" in doc or "plugins" not in doc and "game" in doc):
         check_record(doc, str(path))

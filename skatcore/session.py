@@ -348,6 +348,17 @@ def rules_for_session(doc: dict, source: str | None = None, override: str | None
         raise exc.at("--ruleset" if override else "ruleset", None if override else source) from None
 
 
+def validate_session_file(path, doc: dict, override: str | None = None) -> str:
+    """``skat validate`` of a session record: its structure, and every deal
+    scored in order under the session rules.  Returns the line to print."""
+    source = str(path)
+    check_session(doc, source)
+    rules = rules_for_session(doc, source, override)
+    result = score_session(doc, rules, source)
+    n = len(result.lines)
+    return f"{path}: valid session record ({n} deal{'s' * (n != 1)} under {rules.name!r}, {len(doc['players'])} players)"
+
+
 # ---------------------------------------------------------------------------
 # Scoring
 # ---------------------------------------------------------------------------
@@ -474,31 +485,41 @@ def money_text(x, sign: str = "+") -> str:
     return f"{x:{sign}.2f}" if x == x.quantize(Decimal("0.01")) else f"{x:{sign}}"
 
 
+def _game_text(line: SheetLine) -> str:
+    r = line.result
+    if r.game == "passed":
+        return "passed (thrown in)"
+    game = r.game
+    if r.declarer is not None:
+        game += " hand" if r.hand and "hand" not in game else ""
+        game += " won" if r.won else " lost"
+    calls = r.extra.get("calls")
+    return f"{game} ({', '.join(calls)})" if calls else game
+
+
 def sheet_text(res: SessionResult, title: str | None = None) -> str:
     """The score sheet: one line per deal, totals, extra columns, settlement."""
     st = res.state
     players = st.players
     w = max(8, *(len(p) for p in players))
+    games = [_game_text(line) for line in st.lines]
+    g = max(20, *(len(x) + 1 for x in games)) if games else 20
     head = f"{title or st.rules.name}: {', '.join(players)}"
     if st.stake is not None:
         head += f"; stake {st.stake} per point"
     out = [head]
     cols = "".join(f"{p:>{w + 7}}" for p in players)
-    out.append(f"{'#':>3}  {'dealer':<{w}}  {'declarer':<{w}}  {'game':<20}{'value':>6}{cols}  marks")
-    for line in st.lines:
+    out.append(f"{'#':>3}  {'dealer':<{w}}  {'declarer':<{w}}  {'game':<{g}}{'value':>6}{cols}  marks")
+    for line, game in zip(st.lines, games):
         r = line.result
-        game = r.game if r.game != "passed" else "passed (thrown in)"
-        if r.declarer is not None:
-            game += " hand" if r.hand and "hand" not in game else ""
-            game += " won" if r.won else " lost"
         cells = ""
         for p in players:
             e = line.entries[p]
             cells += f"{(f'{e:+d}' if e else '.'):>7}{line.totals[p]:>{w}}"
         value = str(r.value) if r.declarer is not None else ""
-        out.append(f"{line.index:>3}  {players[line.dealer]:<{w}}  {line.declarer or '-':<{w}}  {game:<20}{value:>6}"
+        out.append(f"{line.index:>3}  {players[line.dealer]:<{w}}  {line.declarer or '-':<{w}}  {game:<{g}}{value:>6}"
                    f"{cells}  {', '.join(line.marks)}".rstrip())
-    pad = 3 + 2 + w + 2 + w + 2 + 20 + 6
+    pad = 3 + 2 + w + 2 + w + 2 + g + 6
     out.append(f"{'totals':<{pad}}" + "".join(f"{st.totals[p]:>{w + 7}}" for p in players))
     for c in res.extra:
         out.append(f"{c.label:<{pad}}" + "".join(f"{c.values.get(p, 0):>+{w + 7}}" for p in players))

@@ -37,6 +37,8 @@ def stripped(path: Path, tmp_path: Path) -> Path:
     """A test session file without its ``expect``: a plain session record."""
     doc = yaml.safe_load(path.read_text("utf-8"))
     doc.pop("expect", None)
+    if (path.parent / doc.get("ruleset", "")).is_file():  # a ruleset file beside the original
+        doc["ruleset"] = str(path.parent / doc["ruleset"])
     out = tmp_path / path.name
     out.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
     return out
@@ -335,3 +337,25 @@ def test_wal_mode_and_full_sync(capsys, tmp_path):
         assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     finally:
         con.close()
+
+
+def test_validate_a_session_record(capsys, tmp_path):
+    rc, out, err = run(capsys, "validate", stripped(SESSIONS / "pub-evening-4-table.yaml", tmp_path))
+    assert rc == 0 and "valid session record (20 deals under 'pub', 4 players)" in out
+    bad = stripped(SESSIONS / "bad-bierlachs-over.yaml", tmp_path)
+    rc, out, err = run(capsys, "validate", bad)
+    assert rc == 2 and "deals[3]: no more deals: Bierlachs" in err and err.count("\n") == 1
+
+
+def test_inline_calls_and_declarations(capsys, tmp_path):
+    path = new_sheet(capsys, tmp_path, "pub", "Anna,Bernd,Clara")
+    rc, out, err = run(capsys, "sheet", "add", path, "--declarer", "forehand", "--bid", 20, "--game", "diamonds",
+                       "--points", 85, "--matadors", "with1", "--call", "kontra")
+    assert rc == 0, err
+    assert "overbid, lost 2 x 27 = -54; kontra: x2 = -108" in out  # RULES B2
+    rc, out, err = run(capsys, "sheet", "add", path, "--declarer", "forehand", "--bid", 18, "--game", "clubs",
+                       "--points", 70, "--matadors", "with1", "--decl", "kontra=true", "--decl", "re=true")
+    assert rc == 0, err
+    assert "kontra, re: x4 = +96" in out
+    rc, out, err = run(capsys, "sheet", "show", path)
+    assert "clubs won (kontra, re)" in out
