@@ -54,7 +54,7 @@ from .cards import CARD_NAMES, SUITS
 from .deal import FIRST_CARD, PASS, PICK_UP, PLAY_HAND, Bid, Call, Declare, Discard, Hold, Phase, Play, SeatView, TurnChoice, TurnUp
 from .errors import InputError
 from .hookspecs import hookimpl
-from .model import Declaration
+from .model import STANDARD_DECK, Declaration
 from .rules import TRUMP, CompiledRules
 from .scoring import make_facts
 
@@ -330,7 +330,9 @@ class HeuristicPlayer:
 
     def __init__(self, rules: CompiledRules, seed: int | None = None):
         self.rules = rules
-        self.info = _info(rules)
+        # its tables know the 32-card deck; another deck (Sechserskat) is played at random
+        self._fallback = RandomPlayer(seed) if rules.deck != STANDARD_DECK else None
+        self.info = None if self._fallback else _info(rules)
         self.seed = seed  # decisions are deterministic; kept for the factory signature
         self._plan: tuple[int, str] | None = None
         self._cache: dict = {}
@@ -343,6 +345,8 @@ class HeuristicPlayer:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
+        if self._fallback:
+            return self._fallback.act(view)
         phase = view.phase
         if phase is Phase.PLAY:
             return PLAY_CARD[self._play(view)]
@@ -362,6 +366,8 @@ class HeuristicPlayer:
 
     def call(self, view: SeatView) -> list[Call]:
         """Kontra as a defender holding several trumps and aces; Re as a declarer with a strong game."""
+        if self._fallback:
+            return self._fallback.call(view)
         out = []
         d = view.declaration
         if d is None:
@@ -739,6 +745,8 @@ class HeuristicPlayer:
             g = info.games[d.game]
             if d.schneider or d.schwarz or (d.ouvert and g.family != "null"):
                 continue  # no announcements in suit and grand
+            if g.family == "ramsch":
+                continue  # a soloist's Ramsch (Raeuberskat): only when nothing else is left (legal[0])
             mat = g.table.matadors(known if view.discard else hand)
             v = info.value(d, mat)
             p = self._win_p(hand, d)
@@ -752,7 +760,7 @@ class HeuristicPlayer:
             for a in legal:
                 d = a.declaration
                 g = info.games[d.game]
-                if g.family == "null":
+                if g.family in ("null", "ramsch"):
                     continue
                 v = info.value(d, g.table.matadors(known if view.discard else hand))
                 if v >= bid and d.schneider and not d.schwarz and not d.ouvert and self._win_p(hand, d) > 0.9:

@@ -70,31 +70,34 @@ def play(rules, hands, skat, players: Sequence) -> Deal:
     that may make one and whose player has ``call(view)``.
     """
     deal = Deal(rules, hands, skat)
-    calls = bool(rules.calls)
+    calls = bool(rules.calls) and any(hasattr(p, "call") for p in players)
     while not deal.done:
         if deal.phase is Phase.PLAY:
+            # every TableCall window (own_first_card, first_lead, next_card after
+            # a call) lies in the first trick: no need to ask later
+            if calls and len(deal.tricks) == 1:
+                _offer_calls(deal, players)
             legal = deal.legal_actions()
             if len(legal) == 1:
                 deal.apply(legal[0])
-                if calls:
-                    _offer_calls(deal, players)
                 continue
         seat = deal.to_move
         action = players[seat].act(deal.view(seat))
         deal.apply(action)
-        if calls and deal.phase is Phase.PLAY:
-            _offer_calls(deal, players)
     return deal
 
 
 def _offer_calls(deal: Deal, players) -> None:
+    """Ask each seat that may call now, until nobody calls any more."""
     made = True
     while made:
         made = False
         for s in range(3):
-            opts = deal.legal_calls(s)
             ask = getattr(players[s], "call", None)
-            if not opts or ask is None:
+            if ask is None:
+                continue
+            opts = deal.legal_calls(s)
+            if not opts:
                 continue
             for c in ask(call_view(deal.view(s), opts)) or ():
                 if c in deal.legal_calls(s):
