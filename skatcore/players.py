@@ -520,6 +520,30 @@ class HeuristicPlayer:
             ev = self._cache[key] = (self._candidates(hand, "pickup"), self._candidates(hand, "hand"))
         return ev
 
+    def _may_bid(self, hand: int) -> bool:
+        """Quick test: some plain contract has a win probability of 1/2 or
+        more (the break-even point never lies below 1/2 when a lost game
+        costs at least its value), so the full evaluation is worth it."""
+        info = self.info
+        rows = info.rows.get("quick")
+        if rows is None:
+            rows = info.rows["quick"] = tuple(
+                (c.g, c.null, c.d.ouvert, c.lost, *self.COEF[(c.g.family, "hand" if c.d.hand else "pre")])
+                for route in ("pickup", "hand") for c in info.cands[route])
+        risk = None
+        for g, null, ouvert, lost, a, b in rows:
+            if lost < 1:
+                return True
+            if null:
+                if risk is None:
+                    risk = self.null_risk(hand)
+                x = -(risk * 2.0 + 0.3) if ouvert else -risk
+            else:
+                x = self.strength(hand, g)
+            if a * x + b >= 0.0:
+                return True
+        return False
+
     def _limit(self, hand: int) -> int:
         """The highest bid this hand will hold: the best value among contracts
         whose expected score is positive, with the hand's own matadors."""
@@ -527,10 +551,11 @@ class HeuristicPlayer:
         if cached is not None:
             return cached
         best = 0
-        for cands in self._evaluate(hand):
-            for p, v, cand in cands:
-                if v > best and p >= self._need(v, cand.lost):
-                    best = v
+        if self._may_bid(hand):
+            for cands in self._evaluate(hand):
+                for p, v, cand in cands:
+                    if v > best and p >= self._need(v, cand.lost):
+                        best = v
         if self.rules.turn_up:
             best = max(best, self._turn_up_limit(hand))
         self._cache[("limit", hand)] = best
