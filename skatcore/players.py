@@ -933,8 +933,8 @@ class HeuristicPlayer:
                 # the declarer may be void and trump: safe only if he has shown the suit before
                 safe = safe and self._declarer_followed(view, g, g.follow[trick[0]])
             if safe:
-                return max(cards_in(legal), key=lambda c: (pts[c] if g.follow[c] != TRUMP or CARD_NAMES[c][1] != "J" else -1,
-                                                          -g.power[c]))
+                # smear: the most points, from a side suit rather than trumps
+                return max(cards_in(legal), key=lambda c: (g.follow[c] != TRUMP, pts[c], -g.power[c]))
             if winners and len(trick) == 1:
                 masters = [c for c in winners if not (g.higher[c] & unseen)]
                 if masters:
