@@ -1052,10 +1052,14 @@ def player_factories() -> Mapping[str, Factory]:
     except Exception as exc:
         raise InputError(f"a {PLAYER_ENTRY_POINT_GROUP} entry point failed to load: {type(exc).__name__}: {exc}") from None
     out: dict[str, Factory] = {}
-    for impl in pm.hook.skat_register_players.get_hookimpls():
-        for name, factory in (impl.function() or {}).items():
+    try:
+        answers = pm.hook.skat_register_players()
+    except Exception as exc:
+        raise InputError(f"a player plugin failed in skat_register_players: {type(exc).__name__}: {exc}") from None
+    for chunk in reversed(answers):  # registration order: the built-ins first
+        for name, factory in (chunk or {}).items():
             if name in out:
-                raise InputError(f"player {name!r} is registered twice (plugin {impl.plugin_name!r})")
+                raise InputError(f"player {name!r} is registered twice (group {PLAYER_ENTRY_POINT_GROUP})")
             out[name] = factory
     return out
 
