@@ -60,8 +60,9 @@ from .scoring import make_facts
 
 PLAYER_ENTRY_POINT_GROUP = "skat.players"
 
-BIT = tuple(1 << c for c in range(32))
-FULL = (1 << 32) - 1
+NCARDS = len(CARD_NAMES)  # 32, plus the sixes (ids 32-35) of a 36-card deck
+BIT = tuple(1 << c for c in range(NCARDS))
+FULL = (1 << NCARDS) - 1  # masked by the ruleset's deck where it matters
 JACK_MASK = sum(BIT[SUITS.index(s) * 8 + 3] for s in SUITS)  # rank index 3 = J in "AKQJT987"
 CJ, SJ, HJ, DJ = 3, 11, 19, 27
 SUIT_MASKS = tuple(0xFF << (8 * s) for s in range(4))
@@ -73,10 +74,14 @@ _BYTE_CARDS = tuple(tuple(tuple(b + 8 * k for b in range(8) if m >> b & 1) for m
                     for k in range(4))
 
 
+_SIXES = tuple(tuple(32 + b for b in range(4) if m >> b & 1) for m in range(16))
+
+
 def cards_in(mask: int) -> tuple[int, ...]:
     """The cards of a bitmask, lowest first (table lookups, no generator)."""
-    return (_BYTE_CARDS[0][mask & 255] + _BYTE_CARDS[1][mask >> 8 & 255]
-            + _BYTE_CARDS[2][mask >> 16 & 255] + _BYTE_CARDS[3][mask >> 24 & 255])
+    out = (_BYTE_CARDS[0][mask & 255] + _BYTE_CARDS[1][mask >> 8 & 255]
+           + _BYTE_CARDS[2][mask >> 16 & 255] + _BYTE_CARDS[3][mask >> 24 & 255])
+    return out + _SIXES[mask >> 32 & 15] if mask >> 32 else out
 
 
 @runtime_checkable
@@ -128,11 +133,12 @@ class _Game:
         self.trumps = table.trumps
         self.trump = table.class_mask[TRUMP]
         self.plain = tuple(table.class_mask[k] for k in range(4))
-        self.power = tuple(table.strength[table.follow[c]][c] for c in range(32))
-        self.higher = tuple(sum(BIT[d] for d in range(32) if table.follow[d] == table.follow[c] and self.power[d] > self.power[c])
-                            for c in range(32))
-        self.lower = tuple(table.class_mask[table.follow[c]] & ~self.higher[c] & ~BIT[c] for c in range(32))
-        self.by_power = tuple(sorted(range(32), key=lambda c: (-(table.follow[c] == TRUMP), -self.power[c])))
+        n = len(table.follow)
+        self.power = tuple(table.strength[table.follow[c]][c] for c in range(n))
+        self.higher = tuple(sum(BIT[d] for d in range(n) if table.follow[d] == table.follow[c] and self.power[d] > self.power[c])
+                            for c in range(n))
+        self.lower = tuple(table.class_mask[table.follow[c]] & ~self.higher[c] & ~BIT[c] for c in range(n))
+        self.by_power = tuple(sorted(range(n), key=lambda c: (-(table.follow[c] == TRUMP), -self.power[c])))
         t = [c for c in table.trumps if CARD_NAMES[c][1] == "A"]
         self.trump_ace = BIT[t[0]] if t else 0
         t = [c for c in table.trumps if CARD_NAMES[c][1] == "T"]
@@ -171,6 +177,10 @@ class _RulesInfo:
 
     def __init__(self, rules: CompiledRules):
         self.rules = rules
+        deck = getattr(rules, "deck", None)
+        self.deck = deck.mask if deck is not None else (1 << 32) - 1
+        # strengths are tuned for 10-card hands: a bigger hand (Sechserskat: 11) is discounted
+        self.extra_cards = (deck.hand - 10) if deck is not None else 0
         self.games = {n: _Game(n, c.family, rules.tricks[n]) for n, c in rules.contracts.items()}
         self.values: dict = {}
         # plain (unannounced) declarations per skat route
@@ -388,7 +398,7 @@ class HeuristicPlayer:
         key = (hand, g.name)
         v = self._strengths.get(key)
         if v is None:
-            v = self._strengths[key] = self._strength(hand, g)
+            v = self._strengths[key] = self._strength(hand, g) - 1.2 * self.info.extra_cards
         return v
 
     @staticmethod
@@ -576,7 +586,7 @@ class HeuristicPlayer:
     def _turn_up_eval(self, hand: int) -> tuple[int, float]:
         rules, info = self.rules, self.info
         tu = rules.turn_up
-        unknown = FULL & ~hand
+        unknown = self.info.deck & ~hand
         n = unknown.bit_count()
         by_game: dict[str, tuple[float, int, float]] = {}
         expected, lowest, ok = 0.0, None, True
@@ -826,7 +836,7 @@ class HeuristicPlayer:
         self._played = (len(tricks), played)
         for c in trick:
             played |= BIT[c]
-        unseen = FULL & ~played & ~hand
+        unseen = self.info.deck & ~played & ~hand
         if view.seat == view.declarer and view.discard:
             for c in view.discard:
                 unseen &= ~BIT[c]
@@ -1024,7 +1034,7 @@ class HeuristicPlayer:
         return max(cards, key=lambda c: (g.power[c] - 3 * pts[c]))
 
 
-PLAY_CARD = tuple(Play(c) for c in range(32))
+PLAY_CARD = tuple(Play(c) for c in range(NCARDS))
 
 
 # ---------------------------------------------------------------------------
