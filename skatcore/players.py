@@ -664,9 +664,12 @@ class HeuristicPlayer:
             return self._best_pair(legal, self._ramsch_discard_scores(hand))
         best = None
         pairs: dict[str, Discard] = {}
-        for cand in self._pickup_cands(view):
+        cands = self._pickup_cands(view)
+        # of the suit games only the two with the most trumps are worth a look
+        suits = sorted((c for c in cands if c.g.family == "suit"), key=lambda c: -(hand & c.g.trump).bit_count())[:2]
+        for cand in cands:
             g = cand.g
-            if cand.null and cand.value(0) < bid:
+            if cand.null and cand.value(0) < bid or g.family == "suit" and cand not in suits:
                 continue
             pair = pairs.get(g.name)
             if pair is None:
