@@ -345,7 +345,7 @@ class Script(io.StringIO):
 
 
 @pytest.mark.parametrize("ruleset,seed", [("official", 5), ("official", 6), ("official", 8), ("schieberamsch", 1),
-                                          ("tournee", 3), ("texas", 2)])
+                                          ("tournee", 3), ("texas", 2), ("pub", 2)])
 def test_play_scripted_session_plays_a_full_deal(ruleset, seed):
     from skatcore.play import TerminalGame
 
@@ -357,6 +357,33 @@ def test_play_scripted_session_plays_a_full_deal(ruleset, seed):
     assert "stopped." not in text
     if "passed" not in text.split("result:")[1].split("\n")[0]:
         assert "trick 10" in text or "takes" in text
+
+
+class CallingScript(Script):
+    """Like :class:`Script`, but takes a table call (Kontra, Re) when offered."""
+
+    def readline(self, *a):
+        lines = self.out.getvalue().rstrip().splitlines()
+        if lines[-1].startswith("play:"):
+            calls = [line for line in lines[-14:] if ") call " in line]
+            if calls:
+                self.asked += 1
+                return calls[-1].split(")")[0].strip() + "\n"
+        return super().readline(*a)
+
+
+def test_play_offers_table_calls():
+    """Under pub rules (Kontra/Re) the human is offered calls as numbered moves."""
+    from skatcore.play import TerminalGame
+
+    called = 0
+    for seed in range(1, 12):
+        out = io.StringIO()
+        TerminalGame(get_rules("pub"), seed, stdin=CallingScript(out), stdout=out).run(deals=1)
+        text = out.getvalue()
+        assert "result:" in text
+        called += "you call" in text
+    assert called
 
 
 def test_play_through_the_cli_with_stdin(monkeypatch, capsys):
