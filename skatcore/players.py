@@ -349,6 +349,8 @@ class HeuristicPlayer:
         self._strengths: dict = {}
         self._mats: dict = {}
         self._played = (0, 0)  # (tricks seen, their cards): a player lives for one deal
+        self._g: _Game | None = None
+        self._decl = None
 
     # -- dispatch --------------------------------------------------------------
     def act(self, view: SeatView):
@@ -818,9 +820,10 @@ class HeuristicPlayer:
 
     # -- card play ---------------------------------------------------------------
     def _play(self, view: SeatView) -> int:
-        d = view.declaration
-        game = d.game if d is not None else self.rules.all_pass
-        g = self.info.games[game]
+        g = self._g
+        if g is None or view.declaration is not self._decl:  # the contract is fixed once play starts
+            d = self._decl = view.declaration
+            g = self._g = self.info.games[d.game if d is not None else self.rules.all_pass]
         hand = view.hand
         trick = view.trick
         # the engine's follow rule on the same compiled table; checked against view.legal by count
