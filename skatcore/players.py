@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import importlib
 import math
+from itertools import combinations
 import random
 from collections.abc import Callable, Mapping
 from dataclasses import replace
@@ -54,7 +55,7 @@ from .cards import CARD_NAMES, SUITS
 from .deal import FIRST_CARD, PASS, PICK_UP, PLAY_HAND, Bid, Call, Declare, Discard, Hold, Phase, Play, SeatView, TurnChoice, TurnUp
 from .errors import InputError
 from .hookspecs import hookimpl
-from .model import STANDARD_DECK, Declaration
+from .model import Declaration
 from .rules import TRUMP, CompiledRules
 from .scoring import make_facts
 
@@ -179,8 +180,7 @@ class _RulesInfo:
         self.rules = rules
         deck = getattr(rules, "deck", None)
         self.deck = deck.mask if deck is not None else (1 << 32) - 1
-        # strengths are tuned for 10-card hands: a bigger hand (Sechserskat: 11) is discounted
-        self.extra_cards = (deck.hand - 10) if deck is not None else 0
+        self.skat = deck.skat if deck is not None else 2  # cards discarded
         self.games = {n: _Game(n, c.family, rules.tricks[n]) for n, c in rules.contracts.items()}
         self.values: dict = {}
         # plain (unannounced) declarations per skat route
@@ -340,9 +340,7 @@ class HeuristicPlayer:
 
     def __init__(self, rules: CompiledRules, seed: int | None = None):
         self.rules = rules
-        # its tables know the 32-card deck; another deck (Sechserskat) is played at random
-        self._fallback = RandomPlayer(seed) if rules.deck != STANDARD_DECK else None
-        self.info = None if self._fallback else _info(rules)
+        self.info = _info(rules)  # any deck: Sechserskat's sixes are low cards of their suits
         self.seed = seed  # decisions are deterministic; kept for the factory signature
         self._plan: tuple[int, str] | None = None
         self._cache: dict = {}
@@ -357,8 +355,6 @@ class HeuristicPlayer:
         legal = view.legal
         if len(legal) == 1:
             return legal[0]
-        if self._fallback:
-            return self._fallback.act(view)
         phase = view.phase
         if phase is Phase.PLAY:
             return PLAY_CARD[self._play(view)]
@@ -378,8 +374,6 @@ class HeuristicPlayer:
 
     def call(self, view: SeatView) -> list[Call]:
         """Kontra as a defender holding several trumps and aces; Re as a declarer with a strong game."""
-        if self._fallback:
-            return self._fallback.call(view)
         out = []
         d = view.declaration
         if d is None:
@@ -400,7 +394,7 @@ class HeuristicPlayer:
         key = (hand, g.name)
         v = self._strengths.get(key)
         if v is None:
-            v = self._strengths[key] = self._strength(hand, g) - 1.2 * self.info.extra_cards
+            v = self._strengths[key] = self._strength(hand, g)
         return v
 
     @staticmethod
@@ -675,9 +669,11 @@ class HeuristicPlayer:
                 continue
             pair = pairs.get(g.name)
             if pair is None:
-                pair = pairs[g.name] = (self._null_discard(hand, legal) if cand.null
-                                        else self._top_pair(hand, self._trump_discard_scores(hand, g)))
-            rest = hand & ~(BIT[pair.cards[0]] | BIT[pair.cards[1]])
+                pair = pairs[g.name] = (self._null_discard(hand, legal, self.info.skat) if cand.null
+                                        else self._top_pair(hand, self._trump_discard_scores(hand, g), self.info.skat))
+            rest = hand
+            for c in pair.cards:
+                rest &= ~BIT[c]
             v = cand.value(0 if cand.null else g.table.matadors(hand))
             e = self._expected(self._win_p(rest, cand.d), v, cand.lost, bid, cand.base)
             if best is None or e > best[0]:
@@ -703,8 +699,10 @@ class HeuristicPlayer:
         return cands
 
     @staticmethod
-    def _top_pair(hand: int, score) -> Discard:
-        """The two cards of ``hand`` that most want to go (a declarer may discard any two)."""
+    def _top_pair(hand: int, score, k: int = 2) -> Discard:
+        """The ``k`` cards of ``hand`` that most want to go (a declarer may discard any)."""
+        if k != 2:
+            return Discard(tuple(sorted(sorted(cards_in(hand), key=lambda c: -score[c])[:k])))
         a = b = -1
         for c in cards_in(hand):
             if a < 0 or score[c] > score[a]:
@@ -716,15 +714,14 @@ class HeuristicPlayer:
     def _best_pair(self, legal, score) -> Discard:
         best, key = legal[0], None
         for a in legal:
-            c1, c2 = a.cards
-            k = score[c1] + score[c2]
+            k = sum(score[c] for c in a.cards)
             if key is None or k > key:
                 best, key = a, k
         return best
 
     def _trump_discard_scores(self, hand: int, g: _Game) -> list[float]:
         """How much each card wants to go into the skat (suit/grand)."""
-        score = [-100.0] * 32
+        score = [-100.0] * NCARDS
         for k in range(4):
             sm = hand & g.plain[k]
             n = sm.bit_count()
@@ -746,26 +743,28 @@ class HeuristicPlayer:
             score[c] = -50.0 - g.power[c]
         return score
 
-    def _null_discard(self, hand: int, legal) -> Discard:
-        """The pair whose removal leaves the safest null hand, among the two
-        highest cards of each suit (a declarer may discard any two)."""
+    def _null_discard(self, hand: int, legal, k: int = 2) -> Discard:
+        """The ``k`` cards whose removal leaves the safest null hand, among
+        the highest cards of each suit (a declarer may discard any)."""
         top = []
-        for k in range(4):
-            top += cards_in(hand & SUIT_MASKS[k])[:2]  # lowest ids = highest in null order
+        for suit in range(4):
+            top += cards_in(hand & SUIT_MASKS[suit])[:k]  # lowest ids = highest in null order
         best, key = None, None
         risk = self.null_risk
-        for i in range(len(top)):
-            for j in range(i + 1, len(top)):
-                k = risk(hand & ~(BIT[top[i]] | BIT[top[j]]))
-                if key is None or k < key:
-                    best, key = (top[i], top[j]), k
+        for combo in combinations(top, k):
+            rest = hand
+            for c in combo:
+                rest &= ~BIT[c]
+            r = risk(rest)
+            if key is None or r < key:
+                best, key = combo, r
         if best is None:
             return legal[0]
         return Discard(tuple(sorted(best)))
 
     def _ramsch_discard_scores(self, hand: int) -> list[float]:
         g = self.info.games[self.rules.all_pass] if self.rules.all_pass in self.info.games else None
-        score = [0.0] * 32
+        score = [0.0] * NCARDS
         for c in cards_in(hand):
             pts = g.points[c] if g else 0
             power = g.power[c] if g else 0
