@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from .errors import InputError
-from .model import SEATS, null_label
+from .model import SEATS, Declaration, null_label
 from .record import check_record, read_record, score_record
 from .ruleset import all_rulesets, load_ruleset, read_yaml, shipped_rulesets
 from .rules import get_rules
@@ -98,23 +98,53 @@ def cmd_rules(args) -> int:
     print("\ncontracts:")
     for c in rules.contracts.values():
         if c.base is not None:
-            hands = [h for h in (False, True) if not isinstance(rules.announcements.get((c.name, h, frozenset())), str)]
-            base = rules.base.get((c.name, False, frozenset()), c.base)  # as the plugins answered skat_base_value
-            print(f"  {c.name:18} base {base if isinstance(base, int) else c.base:<4} matadors up to {len(rules.tricks[c.name].trumps)}; "
-                  f"lost x{rules.lost_factor[(c.name, False)]}, hand lost x{rules.lost_factor[(c.name, True)]}")
+            forms = "; ".join(f"{label} {rules.base_value(d)} (lost x{rules.lost_factor_of(d)})" for label, d in _forms(rules, c))
+            print(f"  {c.name:18} matadors up to {len(rules.tricks[c.name].trumps):<2}  {forms}")
         elif c.fixed:
             for (hand, ouvert), v in sorted(c.fixed.items(), key=lambda kv: kv[1]):
-                print(f"  {null_label(hand, ouvert):18} fixed {v:<3} lost {-rules.lost_factor[(c.name, hand)] * v}")
+                factor = rules.lost_factor_of(Declaration(c.name, hand, ouvert=ouvert))
+                print(f"  {null_label(hand, ouvert):18} fixed {v:<3} lost {-factor * v}")
         else:
             print(f"  {c.name:18} ({c.family}, no declarer)")
     th = rules.thresholds
     print(f"\nthresholds: win {th.win}, defenders schneider at {th.schneider}, declarer out of schneider at {th.out_of_schneider}")
     items = ", ".join(i.name.replace("_", " ") for i in rules.multiplier_items)
     print(f"multiplier items: {items}")
-    print(f"all pass: {rules.all_pass.replace('_', ' ')}")
+    print(f"all pass: {_all_pass(rules)}")
     print(f"\nbid ladder (first 40 of {len(rules.ladder)}):")
     print("  " + " ".join(str(v) for v in rules.ladder[:40]))
     return 0
+
+
+def _forms(rules, c):
+    """The ways ``c`` can be declared, as (label, Declaration), for the contract table:
+    their base and lost factor may differ (Tournée, pre-1999 grand ouvert)."""
+    forms = []
+    for route, hand in (("skat", False), ("hand", True)):
+        opts = [d for d in rules.options["pickup" if route == "skat" else "hand"] if d.game == c.name]
+        if any(not d.ouvert for d in opts):
+            forms.append((route, Declaration(c.name, hand)))
+        ouvert = next((d for d in opts if d.ouvert), None)
+        if ouvert:
+            forms.append((f"{route} ouvert", ouvert))
+    if rules.turn_up and any(c.name in games for games in rules.turn_up.contracts.values()):
+        for card in ("first", "second"):
+            forms.append((f"{rules.turn_up.key} {card}", Declaration(c.name, False, declarations={rules.turn_up.key: card})))
+    return forms
+
+
+def _all_pass(rules) -> str:
+    if rules.all_pass == "throw_in":
+        return "thrown in, no score; the next dealer deals"
+    text = f"{rules.all_pass} (no declarer)"
+    push = rules.push_rules
+    if push:
+        text += (f"; first each pushes the skat in turn ({'blind allowed' if push.blind else 'no blind push'}"
+                 f"{', may not push ' + ' '.join(push.forbidden) if push.forbidden else ''}"
+                 f"{f', a {push.instead} hand ' + ('after all pushed' if push.instead_after else 'instead of pushing') if push.instead else ''})")
+    if rules.skip_bidding:
+        text = "no bidding: every deal is " + text
+    return text
 
 
 def _rules_for(record: dict, override: str | None, source: str | None = None):

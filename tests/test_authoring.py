@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import textwrap
@@ -372,7 +373,7 @@ def test_scaffold_installs_and_its_tests_pass(tmp_path):
         proc = subprocess.run([sys.executable, "-c", "import sys; from skatcore.cli import main; sys.exit(main())", "rules", snake],
                               capture_output=True, text=True, env=env)
         assert proc.returncode == 0, proc.stderr
-        assert f"entry point skat_{snake}:" in proc.stdout and "grand              base 20" in proc.stdout
+        assert f"entry point skat_{snake}:" in proc.stdout and re.search(r"grand +matadors up to 4 +skat 20 ", proc.stdout)
     finally:
         subprocess.run([*pip, "uninstall", "--quiet", "--yes", dist], capture_output=True, text=True, env=env)
 
