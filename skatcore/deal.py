@@ -188,24 +188,56 @@ class Pushed:
 PUSHED = Pushed()
 
 
-@dataclass(frozen=True)
 class SeatView:
-    """The information one seat has (see :meth:`Deal.view`).  Hands are bitmasks."""
+    """The information one seat has at one moment (see :meth:`Deal.view`).
+    Hands are bitmasks.
 
-    seat: int
-    phase: "Phase"
-    to_move: int | None
-    hand: int
-    bid: int
-    declarer: int | None
-    declaration: Declaration | None
-    history: tuple[tuple[int, object], ...]
-    trick: tuple[int, ...]
-    tricks: tuple[tuple[int, tuple[int, ...], int], ...]
-    declarer_hand: int | None
-    discard: tuple[int, ...]
-    turned_up: int | None
-    legal: tuple
+    A view is taken at every move of every simulated deal, so ``history``
+    and ``tricks`` are built only when read, from the deal's prefix as it
+    was when the view was taken (both only ever grow), and ``legal`` is the
+    engine's own sequence.  Players must use the public attributes only.
+    """
+
+    __slots__ = ("seat", "phase", "to_move", "hand", "bid", "declarer", "declaration", "trick", "declarer_hand",
+                 "discard", "turned_up", "legal", "_deal", "_n_history", "_n_tricks", "_history", "_tricks")
+
+    def __init__(self, deal: "Deal", seat: int, legal):
+        self.seat, self.phase, self.to_move = seat, deal.phase, deal.to_move
+        self.hand, self.bid, self.declarer, self.declaration = deal.hands[seat], deal.bid, deal.declarer, deal.declaration
+        current = deal.tricks[-1] if deal.tricks else None
+        self.trick = tuple(current.cards) if current is not None and current.winner is None else ()
+        ouvert = deal.declaration is not None and deal.declaration.ouvert and deal.phase is Phase.PLAY
+        self.declarer_hand = deal.hands[deal.declarer] if ouvert else None
+        self.discard = deal.discard if seat == deal.declarer else ()
+        self.turned_up = deal.turned  # the Tournée trump card is shown in both routes
+        self.legal = legal
+        self._deal, self._n_history = deal, len(deal.history)
+        self._n_tricks = len(deal.tricks) - (1 if current is not None and current.winner is None else 0)
+        self._history = self._tricks = None
+
+    @property
+    def history(self) -> tuple[tuple[int, object], ...]:
+        """Every move so far as ``(seat, action)``; others' discards show as ``PUSHED``."""
+        if self._history is None:
+            seat = self.seat
+            self._history = tuple((who, PUSHED if isinstance(a, Discard) and who != seat else a)
+                                  for who, a in self._deal.history[:self._n_history])
+        return self._history
+
+    @property
+    def tricks(self) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+        """The finished tricks as ``(leader, cards, winner)``."""
+        if self._tricks is None:
+            self._tricks = tuple((t.leader, tuple(t.cards), t.winner) for t in self._deal.tricks[:self._n_tricks])
+        return self._tricks
+
+    def with_legal(self, legal) -> "SeatView":
+        """The same view offering other choices (e.g. the table calls)."""
+        other = object.__new__(SeatView)
+        for slot in SeatView.__slots__:
+            object.__setattr__(other, slot, getattr(self, slot))
+        other.legal = legal
+        return other
 
 
 @dataclass
@@ -276,18 +308,7 @@ class Deal:
         """What ``seat`` may know now: its own cards, every public call and
         card played, the declarer's cards in an ouvert game, the Tournée card
         that set trump (shown to all), and its own discards - never other hands or the skat."""
-        # others see that two cards went away, not which
-        public = [(who, PUSHED if isinstance(a, Discard) and who != seat else a) for who, a in self.history]
-        ouvert = self.declaration is not None and self.declaration.ouvert and self.phase is Phase.PLAY
-        return SeatView(
-            seat=seat, phase=self.phase, to_move=self.to_move, hand=self.hands[seat], bid=self.bid,
-            declarer=self.declarer, declaration=self.declaration, history=tuple(public),
-            trick=tuple(self.tricks[-1].cards) if self.tricks and self.tricks[-1].winner is None else (),
-            tricks=tuple((t.leader, tuple(t.cards), t.winner) for t in self.tricks if t.winner is not None),
-            declarer_hand=self.hands[self.declarer] if ouvert else None,
-            discard=self.discard if seat == self.declarer else (), turned_up=self.turned,  # shown in both routes
-            legal=tuple(self.legal_actions()) if self.to_move == seat else (),
-        )
+        return SeatView(self, seat, self.legal_actions() if self.to_move == seat else ())
 
     def legal_actions(self) -> list[Action]:
         """What the player to move may do now (concessions aside, see :class:`Concede`)."""

@@ -44,7 +44,6 @@ import math
 from itertools import combinations
 import random
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
@@ -1109,4 +1108,4 @@ def make_player(name_or_factory, rules: CompiledRules, seed: int | None = None) 
 
 def call_view(view: SeatView, calls) -> SeatView:
     """``view`` with ``legal`` set to the table calls the seat may make."""
-    return replace(view, legal=tuple(calls))
+    return view.with_legal(tuple(calls))
