@@ -13,8 +13,8 @@ from pathlib import Path
 from .errors import InputError
 from .model import SEATS, Declaration, null_label
 from .record import check_record, read_record, score_record
-from .ruleset import all_rulesets, load_ruleset, read_yaml, shipped_rulesets
-from .rules import get_rules
+from .ruleset import all_rulesets, load_ruleset, read_yaml
+from .rules import get_rules, rules_for
 
 
 class _Parser(argparse.ArgumentParser):
@@ -147,21 +147,6 @@ def _all_pass(rules) -> str:
     return text
 
 
-def _rules_for(record: dict, override: str | None, source: str | None = None):
-    # fix: an unknown ruleset named by the record (or --ruleset) now says where
-    # it was named; an error inside a ruleset file keeps that file as its source
-    ref = override or record.get("ruleset") or "official"
-    if not override and source and ref not in shipped_rulesets():
-        near = Path(source).parent / ref  # a record's own ruleset file sits beside it
-        ref = str(near) if near.is_file() else ref
-    try:
-        return get_rules(ref)
-    except InputError as exc:
-        if exc.source:
-            raise
-        raise exc.at("--ruleset" if override else "ruleset", None if override else source) from None
-
-
 def cmd_validate(args) -> int:
     path = Path(args.file)
     doc = read_yaml(path)
@@ -173,7 +158,7 @@ def cmd_validate(args) -> int:
     # a deal record, also one that lacks `format` (else it was judged as a ruleset: "unknown key 'game'")
     if isinstance(doc, dict) and ("format" in doc or "plugins" not in doc and "game" in doc):
         check_record(doc, str(path))
-        score_record(doc, _rules_for(doc, args.ruleset, str(path)), str(path))
+        score_record(doc, rules_for(doc, str(path), args.ruleset), str(path))
         print(f"{path}: valid deal record")
     else:
         from .rules import compile_rules
@@ -193,7 +178,7 @@ def cmd_score(args) -> int:
             results += score_sgf_file(file, get_rules(args.ruleset or "official"))
         else:
             doc = read_record(file)
-            result = score_record(doc, _rules_for(doc, args.ruleset, file), file)
+            result = score_record(doc, rules_for(doc, file, args.ruleset), file)
             out = result.to_json()
             out["id"] = doc.get("id", file)
             results.append((out, result.explanation))

@@ -30,7 +30,8 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
-from .model import CardOrder, Contract, Declaration, GameFacts, MultiplierItem, PushRules, RamschFacts, ScoreResult, TableCall, Thresholds, TurnUp, WinCondition
+from .model import (CardOrder, Contract, Declaration, Deck, GameFacts, MultiplierItem, PushRules, RamschFacts, ScoreResult,
+                    Series, Soloist, TableCall, Thresholds, TurnUp, WinCondition)
 
 if TYPE_CHECKING:  # the session layer imports the hooks, not the other way round
     from .session import Column, SessionState, Settlement, SheetLine

@@ -7,7 +7,6 @@ the state machine judges every bid, discard and card; a summary record (no
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,7 @@ from .cards import CARD_NAMES, parse_card
 from .deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, PUSH_BLIND, TURN_UP, Bid, Deal, Declare, Discard, Phase, TurnChoice, deal_cards
 from .errors import InputError
 from .model import SEATS, STANDARD_DECK, Declaration, RamschFacts, ScoreResult
-from .ruleset import load_schema, read_yaml, validate
+from .ruleset import load_schema, read_document, validate
 from .scoring import make_facts
 from .table import seating
 
@@ -25,17 +24,8 @@ _CALLS = {"yes": HOLD, "y": HOLD, True: HOLD, "pass": PASS, "p": PASS}  # YAML 1
 
 def read_record(path: str | Path) -> dict:
     """Read a deal record (YAML or JSON) and validate its structure."""
-    source = str(path)
-    if source.endswith(".json"):
-        try:
-            doc = json.loads(Path(path).read_text("utf-8"))
-        except OSError as exc:
-            raise InputError(f"cannot read file ({exc.strerror})", source=source) from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise InputError(f"malformed JSON: {exc}", source=source) from None
-    else:
-        doc = read_yaml(path)
-    check_record(doc, source)
+    doc = read_document(path)
+    check_record(doc, str(path))
     return doc
 
 

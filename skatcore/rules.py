@@ -23,7 +23,7 @@ from .cards import CARD_NAMES, DECK, POINTS, SUITS, parse_card
 from .errors import InputError, json_path
 from .model import (ANNOUNCEMENTS, STANDARD_DECK, CardOrder, Contract, Declaration, Deck, MultiplierItem, PushRules, Series, Soloist,
                     TableCall, Thresholds, TurnUp, WinCondition, null_label)
-from .ruleset import PluginSpec, Ruleset, load_ruleset, validate
+from .ruleset import PluginSpec, Ruleset, load_ruleset, shipped_rulesets, validate
 
 TRUMP = 4  # follow class of trumps; plain suits are 0..3 in SUITS order
 
@@ -536,3 +536,22 @@ def _compiled(ref: str) -> CompiledRules:
 def get_rules(ref: str | Path = "official") -> CompiledRules:
     """Load and compile a ruleset by name or path (cached per name/path)."""
     return _compiled(str(ref))
+
+
+def rules_for(doc: Mapping, source: str | None = None, override: str | None = None,
+              default: str = "official") -> CompiledRules:
+    """The compiled rules a record (deal, session, vector case) is scored
+    under: ``override`` (``--ruleset``) wins, else the record's own
+    ``ruleset`` (a shipped name, or a file beside ``source``), else
+    ``default``.  An unknown one is an error at ``--ruleset`` or at the
+    record's ``ruleset`` (an error inside a ruleset file names that file)."""
+    ref = override or doc.get("ruleset") or default
+    if not override and source and ref not in shipped_rulesets():
+        near = Path(source).parent / ref
+        ref = str(near.resolve()) if near.is_file() else ref
+    try:
+        return get_rules(ref)
+    except InputError as exc:
+        if exc.source:
+            raise
+        raise exc.at("--ruleset" if override else "ruleset", None if override else source) from None

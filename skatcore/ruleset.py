@@ -141,6 +141,19 @@ def _show(value: Any, quote: bool = True) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def read_document(path: Path | str) -> Any:
+    """A record file: JSON if it ends in ``.json``, else YAML."""
+    source = str(path)
+    if not source.endswith(".json"):
+        return read_yaml(path)
+    try:
+        return json.loads(Path(path).read_text("utf-8"))
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror})", source=source) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise InputError(f"malformed JSON: {exc}", source=source) from None
+
+
 def read_yaml(path: Path | str, text: str | None = None) -> Any:
     source = str(path)
     try:

@@ -24,7 +24,6 @@ already in each deal's entries (:func:`~skatcore.hookspecs.skat_sheet_entries`).
 from __future__ import annotations
 
 import copy
-import json
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import combinations
@@ -35,7 +34,7 @@ from .errors import InputError
 from .model import SEATS, ScoreResult
 from .record import FORMAT as DEAL_FORMAT
 from .record import check_record, score_record
-from .ruleset import load_schema, read_yaml, shipped_rulesets, validate
+from .ruleset import load_schema, read_document, validate
 from .table import next_dealer, seating
 
 FORMAT = "skat-session/1"
@@ -284,17 +283,8 @@ def pairwise(final: dict[str, int], stake: Decimal) -> Settlement:
 
 def read_session(path: str | Path) -> dict:
     """Read a session record (YAML or JSON) and validate its structure."""
-    source = str(path)
-    if source.endswith(".json"):
-        try:
-            doc = json.loads(Path(path).read_text("utf-8"))
-        except OSError as exc:
-            raise InputError(f"cannot read file ({exc.strerror})", source=source) from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise InputError(f"malformed JSON: {exc}", source=source) from None
-    else:
-        doc = read_yaml(path)
-    check_session(doc, source)
+    doc = read_document(path)
+    check_session(doc, str(path))
     return doc
 
 
@@ -332,20 +322,10 @@ def deal_doc(deal: Any, i: int, source: str) -> dict:
 
 
 def rules_for_session(doc: dict, source: str | None = None, override: str | None = None):
-    """The compiled rules of a session: ``override`` (``--ruleset``), else
-    the record's ``ruleset`` (a shipped name or a file beside the record)."""
-    from .rules import get_rules
+    """The compiled rules of a session (see :func:`skatcore.rules.rules_for`)."""
+    from .rules import rules_for
 
-    ref = override or doc.get("ruleset") or "official"
-    if not override and source and ref not in shipped_rulesets():
-        near = Path(source).parent / ref
-        ref = str(near) if near.is_file() else ref
-    try:
-        return get_rules(ref)
-    except InputError as exc:
-        if exc.source:
-            raise
-        raise exc.at("--ruleset" if override else "ruleset", None if override else source) from None
+    return rules_for(doc, source, override)
 
 
 def validate_session_file(path, doc: dict, override: str | None = None) -> str:

@@ -37,7 +37,7 @@ import yaml
 from .errors import InputError
 from .model import SEATS
 from .record import FORMAT as DEAL_FORMAT
-from .record import check_record, read_record
+from .record import check_record
 from .ruleset import read_yaml, shipped_rulesets
 from .session import FORMAT, Session, check_session, read_session, rules_for_session, score_session, sheet_text
 

@@ -150,13 +150,13 @@ def cmd_compare(args) -> int:
 
 
 def _compare_deal(args) -> int:
-    from .cli import _rules_for
+    from .rules import rules_for
     from .record import read_record, score_record
 
     doc = read_record(args.deal)
     results = []
     for ref in args.rulesets:
-        rules = _rules_for(doc, ref, args.deal)
+        rules = rules_for(doc, args.deal, ref)
         results.append(score_record(doc, rules, args.deal))
     if args.json:
         print(json.dumps([r.to_json() for r in results], ensure_ascii=False))

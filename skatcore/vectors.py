@@ -37,8 +37,8 @@ from typing import Any
 from .errors import InputError
 from .model import ScoreResult
 from .record import FORMAT, check_record, score_record
-from .rules import get_rules
-from .ruleset import read_yaml, shipped_rulesets
+from .rules import rules_for as _rules_for
+from .ruleset import read_yaml
 
 CASE_KEYS = ("name", "expect", "note")  # keys of a case that are not part of the record
 
@@ -119,17 +119,12 @@ def rules_for(case: Case, vector_file: str | Path, default: str):
     ``ruleset`` if it names one (a shipped name, else a file beside
     ``vector_file``, as ``skat score`` resolves it beside the record), else
     ``default`` (the vector file's stem)."""
-    ref = case.record.get("ruleset") or default
-    if ref not in shipped_rulesets():
-        near = Path(vector_file).parent / ref
-        if near.is_file():
-            ref = str(near.resolve())
     try:
-        return get_rules(ref)
+        return _rules_for(case.record, str(vector_file), default=default)
     except InputError as exc:
-        if exc.source:  # an error inside the ruleset file names that file
-            raise
-        raise exc.at("ruleset", case.source) from None
+        if exc.source == str(vector_file):
+            exc.source = case.source  # name the case, not just the file
+        raise
 
 
 def evaluate(rules, case: Case) -> Outcome:
