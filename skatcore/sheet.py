@@ -29,6 +29,7 @@ import argparse
 import json
 import sqlite3
 import sys
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -160,6 +161,25 @@ def open_sheet(name: str) -> tuple[Path, sqlite3.Connection]:
     return path, connect(path)
 
 
+@contextmanager
+def transaction(con: sqlite3.Connection, write: bool = True):
+    """One transaction on a sheet: committed at the end, rolled back on any
+    error (or a kill: SQLite drops the uncommitted part), the connection closed.
+    ``write`` takes the write lock at once, so nobody writes between our read
+    and our insert."""
+    try:
+        con.execute("BEGIN IMMEDIATE" if write else "BEGIN")
+        try:
+            yield con
+            con.execute("COMMIT")
+        except BaseException:
+            if con.in_transaction:
+                con.execute("ROLLBACK")
+            raise
+    finally:
+        con.close()
+
+
 def _meta(con: sqlite3.Connection, path: Path) -> dict:
     try:
         meta = {k: json.loads(v) for k, v in con.execute("SELECT key, value FROM meta").fetchall()}
@@ -254,40 +274,31 @@ def _cmd_new(opts) -> int:
 def _cmd_add(opts) -> int:
     deal = _deal_from(opts)
     path, con = open_sheet(opts.name)
-    try:
-        con.execute("BEGIN IMMEDIATE")  # the write lock: nobody adds between our read and our insert
+    with transaction(con):
+        meta = _meta(con, path)
+        deals = _deals(con)
+        uid = deal.get("id")
+        if uid is not None:  # a retry of an add that was confirmed: never count it twice
+            row = con.execute("SELECT n FROM deals WHERE uid = ?", (str(uid),)).fetchone()
+            if row:
+                raise InputError(f"deal id {uid!r} is on the sheet already (deal {row[0]})", path="id")
+        n = len(deals) + 1
+        if opts.number is not None and opts.number != n:
+            raise InputError(f"this would be deal {n}, not {opts.number}: the sheet changed (see skat sheet show)",
+                             path="--deal")
+        session = _session(meta, path, deals)
+        deal = _resolve_names(deal, session)
+        check_record({**deal, "format": DEAL_FORMAT}, "<deal>")
         try:
-            meta = _meta(con, path)
-            deals = _deals(con)
-            uid = deal.get("id")
-            if uid is not None:  # a retry of an add that was confirmed: never count it twice
-                row = con.execute("SELECT n FROM deals WHERE uid = ?", (str(uid),)).fetchone()
-                if row:
-                    raise InputError(f"deal id {uid!r} is on the sheet already (deal {row[0]})", path="id")
-            n = len(deals) + 1
-            if opts.number is not None and opts.number != n:
-                raise InputError(f"this would be deal {n}, not {opts.number}: the sheet changed (see skat sheet show)",
-                                 path="--deal")
-            session = _session(meta, path, deals)
-            deal = _resolve_names(deal, session)
-            check_record({**deal, "format": DEAL_FORMAT}, "<deal>")
-            try:
-                line = session.add(deal, n - 1)
-            except InputError as exc:
-                exc.source = opts.deal if opts.deal and opts.deal != "-" else exc.source
-                if exc.path and exc.path.startswith(f"deals[{n - 1}]"):
-                    exc.path = exc.path[len(f"deals[{n - 1}]"):].lstrip(".") or None
-                raise
-            con.execute("INSERT INTO deals (n, uid, record, added) VALUES (?, ?, ?, ?)",
-                        (n, None if uid is None else str(uid), json.dumps(deal, ensure_ascii=False), _now()))
-            con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('updated', ?)", (json.dumps(_now()),))
-            con.execute("COMMIT")
-        except BaseException:
-            if con.in_transaction:
-                con.execute("ROLLBACK")
+            line = session.add(deal, n - 1)
+        except InputError as exc:
+            exc.source = opts.deal if opts.deal and opts.deal != "-" else exc.source
+            if exc.path and exc.path.startswith(f"deals[{n - 1}]"):
+                exc.path = exc.path[len(f"deals[{n - 1}]"):].lstrip(".") or None
             raise
-    finally:
-        con.close()
+        con.execute("INSERT INTO deals (n, uid, record, added) VALUES (?, ?, ?, ?)",
+                    (n, None if uid is None else str(uid), json.dumps(deal, ensure_ascii=False), _now()))
+        con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('updated', ?)", (json.dumps(_now()),))
     if opts.json:
         print(json.dumps(line.to_json(), ensure_ascii=False))
     else:
@@ -302,12 +313,8 @@ def _cmd_add(opts) -> int:
 
 def _cmd_show(opts) -> int:
     path, con = open_sheet(opts.name)
-    try:
-        con.execute("BEGIN")  # one consistent snapshot of meta and deals
+    with transaction(con, write=False):  # one consistent snapshot of meta and deals
         meta, deals = _meta(con, path), _deals(con)
-        con.execute("COMMIT")
-    finally:
-        con.close()
     result = _session(meta, path, deals).finish()
     _print(result, opts.json, meta.get("title"))
     return 0
@@ -315,36 +322,23 @@ def _cmd_show(opts) -> int:
 
 def _cmd_undo(opts) -> int:
     path, con = open_sheet(opts.name)
-    try:
-        con.execute("BEGIN IMMEDIATE")
-        try:
-            _meta(con, path)
-            row = con.execute("SELECT n, record FROM deals ORDER BY n DESC LIMIT 1").fetchone()
-            if row is None:
-                raise InputError("the sheet has no deals to undo", source=str(path))
-            if opts.number is not None and opts.number != row[0]:
-                raise InputError(f"the last deal is deal {row[0]}, not {opts.number}", path="--deal")
-            con.execute("DELETE FROM deals WHERE n = ?", (row[0],))
-            con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('updated', ?)", (json.dumps(_now()),))
-            con.execute("COMMIT")
-        except BaseException:
-            if con.in_transaction:
-                con.execute("ROLLBACK")
-            raise
-    finally:
-        con.close()
+    with transaction(con):
+        _meta(con, path)
+        row = con.execute("SELECT n, record FROM deals ORDER BY n DESC LIMIT 1").fetchone()
+        if row is None:
+            raise InputError("the sheet has no deals to undo", source=str(path))
+        if opts.number is not None and opts.number != row[0]:
+            raise InputError(f"the last deal is deal {row[0]}, not {opts.number}", path="--deal")
+        con.execute("DELETE FROM deals WHERE n = ?", (row[0],))
+        con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('updated', ?)", (json.dumps(_now()),))
     print(f"{path}: deal {row[0]} removed")
     return 0
 
 
 def _cmd_export(opts) -> int:
     path, con = open_sheet(opts.name)
-    try:
-        con.execute("BEGIN")
+    with transaction(con, write=False):
         meta, deals = _meta(con, path), _deals(con)
-        con.execute("COMMIT")
-    finally:
-        con.close()
     doc = {"format": FORMAT, **({"title": meta["title"]} if meta.get("title") else {}), "ruleset": meta["ruleset"],
            "players": meta["players"], "dealer": meta.get("dealer", 0)}
     if meta.get("stake") is not None:
