@@ -18,6 +18,16 @@ followed in ``game.declarations.schenken``:
 Overbid still applies (a value below the bid loses).  Suit and grand games
 only.
 
+In live play (``Deal``) the same steps are table calls before the first card:
+a defender's ``schenken`` (for both defenders) writes ``offered``; the
+declarer answers ``schenken_accept`` (the deal ends, ``accepted``) or
+``schenken_refuse`` (``refused``); after a refusal a defender may give
+schneider (``schenken_schneider``: ``schneider_offered``), which the declarer
+accepts (``schenken_schneider_accept``: the deal ends, ``schneider``) or
+answers by playing for schwarz (``schenken_schwarz``).  A declarer who leads
+or plays without answering has played on: ``offered`` counts as refused and
+``schneider_offered`` as played for schwarz.
+
 ``automatic``: a bid of 18 with diamonds (``diamonds_18``), or also of 20
 with diamonds or hearts (``diamonds_18_hearts_20``), is conceded without a
 word (scored like ``accepted``) unless Kontra is said or the declarer
@@ -30,9 +40,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from skatcore.hookspecs import hookimpl
-from skatcore.model import Thresholds, WinCondition
+from skatcore.model import TableCall, Thresholds, WinCondition
 
 VALUES = ("accepted", "refused", "schneider", "schwarz")
+# an offer the declarer did not answer before playing on (live play)
+PLAYED_ON = {"offered": "refused", "schneider_offered": "schwarz"}
 AUTOMATIC = {"none": {}, "diamonds_18": {18: ("diamonds",)}, "diamonds_18_hearts_20": {18: ("diamonds",), 20: ("diamonds", "hearts")}}
 # the multiplier items a refused Schenken counts as announced (and as made, if the game fails: A8)
 SCHNEIDER_ITEMS = ("schneider", "schneider_announced")
@@ -58,11 +70,30 @@ class Schenken:
     @staticmethod
     def said(facts_or_declaration) -> str | None:
         d = getattr(facts_or_declaration, "declaration", facts_or_declaration)
-        return d.declarations.get("schenken") or None
+        said = d.declarations.get("schenken") or None
+        return PLAYED_ON.get(said, said)
+
+    @hookimpl
+    def skat_register_calls(self):
+        offered, refused, schneider = {"schenken": "offered"}, {"schenken": "refused"}, {"schenken": "schneider_offered"}
+        return [
+            TableCall("schenken", by="defender", window="first_lead", key="schenken", value="offered",
+                      requires={"schenken": None}),
+            TableCall("schenken_accept", by="declarer", window="first_lead", key="schenken", value="accepted",
+                      requires=offered, settles=True),
+            TableCall("schenken_refuse", by="declarer", window="first_lead", key="schenken", value="refused",
+                      requires=offered),
+            TableCall("schenken_schneider", by="defender", window="first_lead", key="schenken",
+                      value="schneider_offered", requires=refused),
+            TableCall("schenken_schneider_accept", by="declarer", window="first_lead", key="schenken",
+                      value="schneider", requires=schneider, settles=True),
+            TableCall("schenken_schwarz", by="declarer", window="first_lead", key="schenken", value="schwarz",
+                      requires=schneider),
+        ]
 
     @hookimpl
     def skat_register_declarations(self):
-        return {"schenken": {"enum": list(VALUES), "description": "the defenders conceded at the start: "
+        return {"schenken": {"enum": [*VALUES, *PLAYED_ON], "description": "the defenders conceded at the start: "
                              "accepted, refused (played for schneider), schneider (accepted), schwarz (played for)"}}
 
     @hookimpl

@@ -4,7 +4,8 @@
 ``Deal.apply(action)`` does it, raising :class:`InputError` for anything
 illegal.  Replaying a record, the ISS importer, bots and the terminal game all
 drive this one object, so it is the single source of what is legal.  It reads
-only :class:`~skatcore.rules.CompiledRules` tables, never a hook.
+only :class:`~skatcore.rules.CompiledRules` tables, never a hook per move (a
+deal settled by a table call asks ``skat_settled_outcome`` once, for its score).
 """
 
 from __future__ import annotations
@@ -287,6 +288,7 @@ class Deal:
         self.pushes: list[tuple[int, bool]] = []  # Schieberamsch: (seat, blind)
         self.push_round = 1  # 2: after all pushed, the round to declare instead (PushRules.instead_after)
         self.concession_by: str | None = None  # "declarer" or "defenders"
+        self.settled = False  # ended by a settling table call before the first card
         self._result: ScoreResult | None = None
         if rules.skip_bidding:  # every deal goes the all-pass way (e.g. every deal a Ramsch)
             self._all_passed()
@@ -665,8 +667,12 @@ class Deal:
         role = "declarer" if seat == self.declarer else "defender"
         out = []
         for c in self.rules.calls.values():
-            if made.get(c.name) or c.by != role or (c.after and not made.get(c.after)):
+            if made.get(c.writes) == c.value or c.by != role or (c.after and not made.get(c.after)):
                 continue
+            if c.requires and any(made.get(k) != v for k, v in c.requires.items()):
+                continue
+            if self.rules.declaration_refusals.get((self.declaration.game, self.declaration.hand, c.writes)):
+                continue  # a declaration this contract refuses (Schenken in a null game)
             if not self._in_window(c, seat):
                 continue
             if c.may and not c.may([(s, a) for s, a in self.history if isinstance(a, (Bid, Hold, Pass))], seat, self.declarer):
@@ -695,9 +701,13 @@ class Deal:
             c = self.rules.calls.get(action.name)
             why = "no such call in this ruleset" if c is None else "not possible now"
             raise InputError(f"{SEATS[action.seat]} cannot call {action.name}: {why}")
+        c = self.rules.calls[action.name]
         d = self.declaration
         self.declaration = Declaration(d.game, d.hand, d.schneider, d.schwarz, d.ouvert,
-                                       {**d.declarations, action.name: True})
+                                       {**d.declarations, c.writes: c.value})
+        if c.settles:  # e.g. Schenken accepted: no card is played
+            self.settled = True
+            self._finish()
 
     def _concede(self, seat: int) -> None:
         if self.phase is not Phase.PLAY or self.declarer is None:
@@ -732,6 +742,14 @@ class Deal:
                                tuple(cards_in(self.skat)), sum(pts[c] for c in cards_in(self.skat)), last.winner,
                                tuple(self.pushes))
         decl = self.declarer
+        all_cards = mask_of(self.dealt[decl]) | mask_of(self.original_skat)
+        if self.settled:  # nothing was played: the plugin that settled it says how it counts
+            outcome = self.rules.call_hook("skat_settled_outcome", contract=self.contract,
+                                           declaration=self.declaration, bid=self.bid) or {}
+            return make_facts(self.rules, self.contract, self.declaration, bid=self.bid, declarer=decl,
+                              matadors=self.table.matadors(all_cards),
+                              declarer_points=outcome.get("declarer_points", 0),
+                              declarer_tricks=outcome.get("declarer_tricks"), defender_tricks=None)
         points = self.trick_points[decl] + sum(pts[c] for c in cards_in(self.skat))
         dtricks = self.tricks_won[decl]
         ftricks = sum(self.tricks_won) - dtricks
@@ -751,7 +769,6 @@ class Deal:
                 if self.contract.family == "null":
                     dtricks = max(dtricks, 1)  # a conceded null counts as lost
         last = next((t for t in reversed(self.tricks) if t.winner is not None), None)
-        all_cards = mask_of(self.dealt[decl]) | mask_of(self.original_skat)
         return make_facts(
             self.rules, self.contract, self.declaration,
             bid=self.bid, declarer=decl, matadors=self.table.matadors(all_cards),

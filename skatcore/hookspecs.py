@@ -447,7 +447,8 @@ def skat_settled_outcome(contract: Contract, declaration: Declaration, bid: int)
     accepts), for a record that gives neither ``play`` nor an ``outcome``.
 
     Called for a deal record of a declarer game that gives no played cards
-    (never for one that does).  The answer is merged over the record's
+    (never for one that does), and by ``Deal`` for a deal ended by a
+    settling table call (:class:`~skatcore.model.TableCall` ``settles``).  The answer is merged over the record's
     ``outcome`` (FORMATS §2 keys: ``declarer_points``, ``declarer_tricks``)
     and scored as usual, so multipliers, overbid and sheet entries still
     apply.  First result wins; ``None``: the deal was not settled, the

@@ -285,13 +285,14 @@ class Series:
 
 @dataclass(frozen=True)
 class TableCall:
-    """A call a player may make out of turn during play (Kontra, Re, Supra ...).
+    """A call a player may make out of turn during play (Kontra, Re,
+    Schenken ...).
 
-    It is recorded as ``declarations[name] = True`` on the deal's
+    It is recorded as ``declarations[key] = value`` on the deal's
     declaration, which is where scoring plugins read it.
 
-    :param name: the declaration key (also registered via
-        :func:`~skatcore.hookspecs.skat_register_declarations`).
+    :param name: the call (and, unless ``key`` is given, the declaration key,
+        registered via :func:`~skatcore.hookspecs.skat_register_declarations`).
     :param by: ``"defender"`` or ``"declarer"``.
     :param after: a call that must have been made first (``re`` after ``kontra``).
     :param window: until when it may be said: ``"own_first_card"`` (before
@@ -300,6 +301,13 @@ class TableCall:
     :param may: optional ``(bidding, seat, declarer) -> bool`` for who may
         call, where ``bidding`` is the list of ``(seat, action)`` of the
         auction (the "18 rule").
+    :param key: the declaration the call writes, when several calls write
+        one declaration (Schenken offered / accepted / refused).
+    :param value: what it writes (default ``True``).
+    :param requires: declarations that must hold these values first
+        (``None``: not yet said), e.g. ``{"schenken": "offered"}``.
+    :param settles: the deal ends with this call, before the first card; it
+        is scored from :func:`~skatcore.hookspecs.skat_settled_outcome`.
     """
 
     name: str
@@ -307,6 +315,14 @@ class TableCall:
     after: str | None = None
     window: str = "own_first_card"
     may: Callable[..., bool] | None = None
+    key: str | None = None
+    value: object = True
+    requires: Mapping[str, object] | None = None
+    settles: bool = False
+
+    @property
+    def writes(self) -> str:
+        return self.key or self.name
 
 
 @dataclass(frozen=True)

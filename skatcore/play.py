@@ -114,6 +114,8 @@ class TerminalGame:
             seat = deal.to_move
             if seat == me:
                 action = self.human(deal, me)
+                if action is None:  # a call of yours ended the deal
+                    continue
             else:
                 action = bots[seat].act(deal.view(seat))
             before = deal.phase
@@ -259,6 +261,8 @@ class TerminalGame:
                 if i >= len(cards):
                     deal.apply(calls[i - len(cards)])
                     self.say(f"  you call {calls[i - len(cards)].name}!")
+                    if deal.done:  # the call settled the deal (Schenken accepted)
+                        return None
                     return self.human_card(deal, me, list(deal.view(me).legal))
                 return Play(cards[i])
             try:

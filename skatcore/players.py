@@ -307,6 +307,9 @@ def _p(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-x))
 
 
+DOUBLING_CALLS = frozenset({"kontra", "re", "supra", "resupra"})  # the calls the heuristic player makes
+
+
 class HeuristicPlayer:
     """A reasonable club player by rules of thumb.
 
@@ -380,6 +383,8 @@ class HeuristicPlayer:
         g = self.info.games[d.game]
         hand = view.hand
         for c in view.legal:
+            if c.name not in DOUBLING_CALLS:
+                continue  # other calls (Schenken ...) it does not judge
             if view.seat == view.declarer:
                 if g.family != "null" and (hand & g.trump).bit_count() >= 7:
                     out.append(c)

@@ -472,8 +472,8 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
     declarations = call.collect("skat_register_declarations", "declaration")
     calls = call.collect("skat_register_calls", "table call")
     for c in calls.values():
-        if c.name not in declarations:
-            raise InputError(f"table call {c.name!r} is not a registered declaration", source=src)
+        if c.writes not in declarations:
+            raise InputError(f"table call {c.name!r} writes {c.writes!r}, which is not a registered declaration", source=src)
     refusals: dict = {}
     for c in contracts.values():
         if c.family == "ramsch":

@@ -77,6 +77,8 @@ def play(rules, hands, skat, players: Sequence) -> Deal:
             # a call) lies in the first trick: no need to ask later
             if calls and len(deal.tricks) == 1:
                 _offer_calls(deal, players)
+                if deal.done:  # a call that settles the deal (Schenken accepted)
+                    break
             legal = deal.legal_actions()
             if len(legal) == 1:
                 deal.apply(legal[0])
