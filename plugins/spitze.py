@@ -7,17 +7,15 @@ trump order).  It adds ``worth`` to the multiplier (Aarhus: 2), counted after
 the official items and counted also when the game is lost.  The declarer must
 make 61+ *and* win the last trick with that card.
 
-Who won the last trick with which card is known only from the played cards,
+Several Spitzen (``most`` > 1; ``spitze: 3``): the N lowest trumps win the
+last N tricks in a row, the lowest the last trick (9-8-7 taking the last
+three tricks), for ``worth`` per card.
+
+Who won the last tricks with which cards is known only from the played cards,
 so a record declaring Spitze must give every card in ``play``; a summary
 record (``outcome`` only) is refused with an error rather than guessed.
 
-A deal ended by a concession is judged on the last trick actually played
-(the facts hold no other).
-
-Only one Spitze is supported (``spitze: true`` or ``1``).  Several Spitzen
-(an unbeatable run of the lowest trumps winning the last tricks, +1 per
-card) need every trick of the deal, and the facts of a finished game carry
-only the last one.
+A deal ended by a concession is judged on the tricks actually played.
 """
 
 from __future__ import annotations
@@ -36,23 +34,26 @@ class Spitze:
         "additionalProperties": False,
         "properties": {
             "worth": {"type": "integer", "minimum": 1, "default": 1,
-                      "description": "added to the multiplier (Aarhus: 2)"},
+                      "description": "added to the multiplier per Spitze (Aarhus: 2)"},
             "label": {"type": "string", "minLength": 1, "default": "spitze",
                       "description": "name in the explanation line and errors (Danish: music)"},
+            "most": {"type": "integer", "minimum": 1, "maximum": 4, "default": 1,
+                     "description": "how many Spitzen may be declared (9-8-7 winning the last three tricks: 3)"},
         },
     }
 
-    def __init__(self, worth: int = 1, label: str = "spitze"):
-        self.worth, self.label = worth, label
-        self.lowest: dict[str, tuple[int, int]] = {}  # contract -> (lowest trump, mask of all trumps)
+    def __init__(self, worth: int = 1, label: str = "spitze", most: int = 1):
+        self.worth, self.label, self.most = worth, label, most
+        self.lowest: dict[str, tuple[tuple[int, ...], int]] = {}  # contract -> (trumps lowest first, mask of all trumps)
 
-    def declared(self, facts) -> bool:
-        return bool(facts.declaration.declarations.get("spitze"))
+    def count(self, facts) -> int:
+        """How many Spitzen were declared (``true`` is one)."""
+        return int(facts.declaration.declarations.get("spitze") or 0)
 
     @hookimpl
     def skat_register_declarations(self):
-        return {"spitze": {"type": ["boolean", "integer"], "minimum": 0, "maximum": 1,
-                           "description": f"{self.label}: the last trick is won with the lowest trump"}}
+        return {"spitze": {"type": ["boolean", "integer"], "minimum": 0, "maximum": self.most,
+                           "description": f"{self.label}: the last tricks are won with the lowest trumps"}}
 
     @hookimpl
     def skat_refuse_declaration(self, contract, hand, key):
@@ -63,41 +64,49 @@ class Spitze:
     @hookimpl(wrapper=True)
     def skat_card_order(self, contract):
         order = yield
-        # remember each trump contract's lowest trump, for the last-trick check
+        # remember each trump contract's trumps, lowest first, for the last-tricks check
         if order is not None and order.trumps and contract.family in ("suit", "grand"):
             trumps = [parse_card(t) for t in order.trumps]
-            self.lowest[contract.name] = (trumps[-1], sum(1 << c for c in trumps))
+            self.lowest[contract.name] = (tuple(reversed(trumps)), sum(1 << c for c in trumps))
         return order
 
     @hookimpl(wrapper=True)
     def skat_contract_values(self, contract, order):
         values = yield
-        # any value of a trump game can carry the Spitze on top
+        # any value of a trump game can carry 1..most Spitzen on top
         if values is not None and contract.name in self.lowest and contract.base:
-            values = sorted({*values, *(v + self.worth * contract.base for v in values if v % contract.base == 0)})
+            extra = {v + k * self.worth * contract.base for v in values if v % contract.base == 0
+                     for k in range(1, self.most + 1)}
+            values = sorted({*values, *extra})
         return values
 
     @hookimpl(wrapper=True)
     def skat_multiplier_items(self):
         chunks = yield
-        item = MultiplierItem("spitze", lambda f: self.worth if self.declared(f) else 0, self.label)
+        item = MultiplierItem("spitze", lambda f: self.worth * self.count(f), self.label)
         return [*chunks, [item]]  # after the official items: "game 3, music 5"
 
     @hookimpl(wrapper=True)
     def skat_win_conditions(self):
         chunks = yield
-        cond = WinCondition("spitze", self.won_last_trick,
-                            f"{self.label} failed: the declarer did not win the last trick with the lowest trump")
+        cond = WinCondition("spitze", self.won_last_tricks,
+                            f"{self.label} failed: the declarer did not win the last tricks with the lowest trumps")
         return [*chunks, [cond]]
 
-    def won_last_trick(self, facts) -> bool:
-        if not self.declared(facts):
+    def won_last_tricks(self, facts) -> bool:
+        n = self.count(facts)
+        if not n:
             return True
-        if not facts.last_trick:
-            raise InputError(f"{self.label} (spitze) is decided by the last trick: give every card in `play` "
+        tricks = [(t.cards, t.winner) for t in facts.tricks[-n:]]
+        if not tricks and n == 1 and facts.last_trick:
+            tricks = [(facts.last_trick, facts.last_trick_winner)]
+        if len(tricks) < n:
+            last = "trick" if n == 1 else f"{n} tricks"
+            raise InputError(f"{self.label} (spitze) is decided by the last {last}: give every card in `play` "
                              "(a summary outcome cannot show it)", path="play")
         lowest, trumps = self.lowest[facts.contract.name]
-        trick = facts.last_trick
-        # the lowest trump wins only a trick without another trump, and then its player took it
-        return (facts.last_trick_winner == facts.declarer and lowest in trick
-                and not any(trumps >> c & 1 for c in trick if c != lowest))
+        # the k-th lowest trump takes the k-th trick from the end (9-8-7: 7 the last);
+        # it wins only a trick without another trump, and then its player took it
+        return all(winner == facts.declarer and lowest[k] in cards
+                   and not any(trumps >> c & 1 for c in cards if c != lowest[k])
+                   for k, (cards, winner) in enumerate(reversed(tricks)))

@@ -774,6 +774,7 @@ class Deal:
             bid=self.bid, declarer=decl, matadors=self.table.matadors(all_cards),
             declarer_points=points, declarer_tricks=dtricks, defender_tricks=ftricks,
             last_trick=tuple(last.cards) if last else (), last_trick_winner=last.winner if last else None,
+            tricks=tuple(t for t in self.tricks if t.winner is not None),
         )
 
     def result(self) -> ScoreResult:

@@ -108,7 +108,9 @@ class GameFacts:
     schwarz flags are derived by the core from the ruleset's thresholds:
     ``defenders_schneider`` means the declarer reached the schneider line.
     ``last_trick`` is the last trick's cards in play order (empty for a
-    summary record), ``last_trick_winner`` the seat that took it.
+    summary record), ``last_trick_winner`` the seat that took it; ``tricks``
+    every finished trick in order (objects with ``leader``, ``cards`` and
+    ``winner``; empty for a summary record).
     """
 
     contract: Contract
@@ -126,6 +128,7 @@ class GameFacts:
     declarer_schwarz: bool = False
     last_trick: tuple[int, ...] = ()
     last_trick_winner: int | None = None
+    tricks: tuple = ()
     seats: int = 3
 
 

@@ -8,7 +8,7 @@ from .model import SEATS, Contract, Declaration, GameFacts, RamschFacts, ScoreRe
 
 def make_facts(rules, contract: Contract, declaration: Declaration, *, bid: int, declarer: int, matadors: int,
                declarer_points: int, declarer_tricks: int | None, defender_tricks: int | None,
-               last_trick: tuple[int, ...] = (), last_trick_winner: int | None = None) -> GameFacts:
+               last_trick: tuple[int, ...] = (), last_trick_winner: int | None = None, tricks: tuple = ()) -> GameFacts:
     """Build :class:`GameFacts`, deriving schneider and schwarz from the
     ruleset's thresholds (schwarz is by tricks, not points)."""
     th = rules.thresholds
@@ -28,6 +28,7 @@ def make_facts(rules, contract: Contract, declaration: Declaration, *, bid: int,
         declarer_schwarz=declarer_tricks == 0,
         last_trick=last_trick,
         last_trick_winner=last_trick_winner,
+        tricks=tricks,
     )
 
 
