@@ -835,15 +835,21 @@ def _next_on(ladder, v) -> str:
 
 
 def _check_cards(hands, skat, deck=STANDARD_DECK) -> None:
+    """Why these cards are no deal of ``deck``, as an error at the card's
+    place (``hands.middlehand[0]``, ``skat[1]``): a deal record's paths too."""
     if len(hands) != 3:
-        raise InputError(f"expected 3 hands, got {len(hands)}")
+        raise InputError(f"expected 3 hands, got {len(hands)}", path="hands")
     seen: dict[int, str] = {}
-    for where, cards, size in [*((SEATS[i], h, deck.hand) for i, h in enumerate(hands)), ("skat", skat, deck.skat)]:
+    for where, cards, size in [*((f"hands.{SEATS[i]}", h, deck.hand) for i, h in enumerate(hands)),
+                               ("skat", skat, deck.skat)]:
         if len(cards) != size:
-            raise InputError(f"{where} has {len(cards)} cards, expected {size}")
-        for c in cards:
+            raise InputError(f"expected exactly {size} cards, got {len(cards)}", path=where)
+        for i, c in enumerate(cards):
+            here = f"{where}[{i}]"
             if c in seen:
-                raise InputError(f"{name(c)} is dealt twice ({seen[c]} and {where})")
+                raise InputError(f"{name(c)} is dealt twice, already at {seen[c]} (expected {len(deck.cards)} different cards)",
+                                 path=here)
             if not deck.mask >> c & 1:
-                raise InputError(f"{name(c)} ({where}) is not in the deck of this ruleset ({len(deck.cards)} cards)")
-            seen[c] = where
+                raise InputError(f"{name(c)} is not in the deck of this ruleset ({len(deck.cards)} cards, ranks {deck.ranks})",
+                                 path=here)
+            seen[c] = here

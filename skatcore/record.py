@@ -13,7 +13,7 @@ from typing import Any
 from .cards import CARD_NAMES, parse_card
 from .deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, PUSH_BLIND, TURN_UP, Bid, Deal, Declare, Discard, Phase, TurnChoice, deal_cards
 from .errors import InputError
-from .model import SEATS, STANDARD_DECK, Declaration, RamschFacts, ScoreResult
+from .model import SEATS, Declaration, RamschFacts, ScoreResult
 from .ruleset import load_schema, read_document, validate
 from .scoring import make_facts
 from .table import seating
@@ -258,11 +258,10 @@ def _bidding(doc: dict, rules) -> Deal:
         if "skat" not in doc:
             raise InputError("hands are given: give the skat too", path="skat")
         skat = _cards(doc["skat"], "skat")
-        _check_unique(hands, skat, deck)
         try:
-            deal = Deal(rules, hands, skat)
+            deal = Deal(rules, hands, skat)  # Deal's card check names the place: hands.forehand[9]
         except InputError as exc:
-            raise exc.at("hands") from None
+            raise (exc if exc.path else exc.at("hands")) from None
     else:
         deal = Deal(rules, *deal_cards(0, deck))
     if deal.phase is not Phase.BIDDING:  # this ruleset has no bidding (every deal a Ramsch, or a soloist)
@@ -306,23 +305,6 @@ def _bidding(doc: dict, rules) -> Deal:
     except InputError as exc:
         raise exc.at("bid") from None
     return deal
-
-
-def _check_unique(hands: list[list[int]], skat: list[int], deck=STANDARD_DECK) -> None:
-    """fix: a card dealt twice is reported at its second place (``skat[1]``),
-    not at ``hands`` (Deal's own check does not know the record's paths)."""
-    seen: dict[int, str] = {}
-    places = [*((f"hands.{s}", h) for s, h in zip(SEATS, hands)), ("skat", skat)]
-    for where, cards in places:
-        for i, c in enumerate(cards):
-            here = f"{where}[{i}]"
-            if c in seen:
-                raise InputError(f"{CARD_NAMES[c]} is dealt twice, already at {seen[c]} (expected {len(deck.cards)} different cards)",
-                                 path=here)
-            if not deck.mask >> c & 1:
-                raise InputError(f"{CARD_NAMES[c]} is not in the deck of this ruleset ({len(deck.cards)} cards, ranks {deck.ranks})",
-                                 path=here)
-            seen[c] = here
 
 
 def _score_soloist(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
