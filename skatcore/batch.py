@@ -20,13 +20,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .deal import _PACKETS as DEAL_PACKETS
 from .model import STANDARD_DECK, Declaration, RamschFacts
 from .scoring import make_facts, passed_result
 
 _HOLD, _PASS = -1, -2
 # deck positions of each seat's cards for the 3-skat-4-3 deal (as deal.deal_cards)
-_PACKETS = np.array([list(range(3 * s, 3 * s + 3)) + list(range(11 + 4 * s, 15 + 4 * s)) + list(range(23 + 3 * s, 26 + 3 * s))
-                     for s in range(3)])
+_PACKETS = np.array(DEAL_PACKETS)
 _BIT = np.int64(1) << np.arange(32, dtype=np.int64)
 _PAIRS = np.array([(a, b) for a in range(12) for b in range(a + 1, 12)])
 
