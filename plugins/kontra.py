@@ -19,7 +19,7 @@ held 18), ``supra`` (allow Supra/Resupra).
 
 from __future__ import annotations
 
-from skatcore.deal import Bid, Hold, Pass
+from skatcore.engine.deal import Bid, Hold, Pass
 from skatcore.errors import InputError
 from skatcore.hookspecs import hookimpl
 from skatcore.model import GameFacts, TableCall

@@ -19,7 +19,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from skatcore.hookspecs import hookimpl
-from skatcore.session import Settlement, pairwise
+from skatcore.records.session import Settlement, pairwise
 
 
 class Money:

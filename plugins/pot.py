@@ -13,7 +13,7 @@ from __future__ import annotations
 from decimal import Decimal
 
 from skatcore.hookspecs import hookimpl
-from skatcore.session import Column, money_text
+from skatcore.records.session import Column, money_text
 
 KEY = "pot"
 

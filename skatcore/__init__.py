@@ -10,10 +10,10 @@ Typical use::
     print(deal.result().explanation)
 """
 
-from .deal import Deal, deal_cards
-from .errors import InputError
-from .hookspecs import hookimpl
-from .rules import CompiledRules, compile_rules, get_rules
+from skatcore.engine.deal import Deal, deal_cards
+from skatcore.errors import InputError
+from skatcore.hookspecs import hookimpl
+from skatcore.rules.compiler import CompiledRules, compile_rules, get_rules
 
 __all__ = ["Deal", "deal_cards", "InputError", "hookimpl", "CompiledRules", "compile_rules", "get_rules"]
 __version__ = "0.1.0"

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 
-from .errors import InputError
+from skatcore.errors import InputError
 
 SUITS = "CSHD"
 RANKS = "AKQJT987"       # the 32-card deck

@@ -1,6 +1,6 @@
 """The rules questions skatcore asks its plugins.
 
-Every hook is called while a ruleset is *compiled* (:func:`skatcore.rules.compile_rules`),
+Every hook is called while a ruleset is *compiled* (:func:`skatcore.rules.compiler.compile_rules`),
 except the per-deal hooks under the last banner, which run once per finished
 deal.  The card-by-card engine never calls a hook: it reads the frozen tables
 built from these answers.
@@ -30,11 +30,11 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
-from .model import (CardOrder, Contract, Declaration, Deck, GameFacts, MultiplierItem, PushRules, RamschFacts, ScoreResult,
+from skatcore.model import (CardOrder, Contract, Declaration, Deck, GameFacts, MultiplierItem, PushRules, RamschFacts, ScoreResult,
                     Series, Soloist, TableCall, Thresholds, TurnUp, WinCondition)
 
 if TYPE_CHECKING:  # the session layer imports the hooks, not the other way round
-    from .session import Column, SessionState, Settlement, SheetLine
+    from skatcore.records.session import Column, SessionState, Settlement, SheetLine
 
 PROJECT = "skat"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -469,7 +469,7 @@ def skat_settled_outcome(contract: Contract, declaration: Declaration, bid: int)
 
 
 # ---------------------------------------------------------------------------
-# Per session (skatcore.session: a score sheet of many deals, in order)
+# Per session (skatcore.records.session: a score sheet of many deals, in order)
 # ---------------------------------------------------------------------------
 
 
@@ -482,7 +482,7 @@ def skat_session_start(state: "SessionState") -> None:
     (``skat sheet new``).  Collected: every plugin is called; raise
     :class:`~skatcore.errors.InputError` to refuse the table.
 
-    :param state: :class:`~skatcore.session.SessionState`: ``players``,
+    :param state: :class:`~skatcore.records.session.SessionState`: ``players``,
         ``stake``, ``rules``, the plugin scratch space ``data``.
 
     **Example** (tournament tables seat 3 or 4)::
@@ -510,7 +510,7 @@ def skat_session_deal(state: "SessionState", line: "SheetLine") -> None:
 
     :param state: the session so far (``state.lines`` the earlier lines,
         ``state.totals`` the totals before this deal).
-    :param line: :class:`~skatcore.session.SheetLine`: ``index``,
+    :param line: :class:`~skatcore.records.session.SheetLine`: ``index``,
         ``dealer``, ``seating``, ``record``, ``result``, ``entries``.
 
     **Example** (every deal of a Bock round counts double)::
@@ -547,7 +547,7 @@ def skat_session_extra(state: "SessionState") -> Iterable["Column"] | None:
 
     Called once, after the last deal.  Collected.
 
-    :returns: :class:`~skatcore.session.Column` objects (``values`` by
+    :returns: :class:`~skatcore.records.session.Column` objects (``values`` by
         player name; ``money=True`` for amounts of money).
 
     **Example**::
@@ -569,7 +569,7 @@ def skat_session_settlement(state: "SessionState", final: Mapping[str, int]) -> 
     core's default is A9's pairwise settlement when there is a stake.
 
     :param final: the totals with the extra points, by player name.
-    :returns: a :class:`~skatcore.session.Settlement`, or ``None``.
+    :returns: a :class:`~skatcore.records.session.Settlement`, or ``None``.
 
     **Example** (each player's total times the stake, for zero-sum sheets)::
 
@@ -580,7 +580,7 @@ def skat_session_settlement(state: "SessionState", final: Mapping[str, int]) -> 
 
 
 # ---------------------------------------------------------------------------
-# Players (not part of a ruleset: asked of player plugins, see skatcore.players)
+# Players (not part of a ruleset: asked of player plugins, see skatcore.bots.players)
 # ---------------------------------------------------------------------------
 
 
@@ -589,7 +589,7 @@ def skat_register_players() -> Mapping[str, object]:
     """Bots that can take a seat (``skat simulate --players NAME``).
 
     Not asked of ruleset plugins: players are found by
-    :func:`skatcore.players.player_factories` among the built-ins and the
+    :func:`skatcore.bots.players.player_factories` among the built-ins and the
     plugins published under the entry-point group ``skat.players``.
 
     Collected: each name must come from one plugin only.
@@ -598,7 +598,7 @@ def skat_register_players() -> Mapping[str, object]:
         seat as ``factory(rules=compiled_rules, seed=int)``, returning an
         object with ``act(view) -> action`` (one of ``view.legal``) and,
         optionally, ``call(view) -> list[Call]`` for table calls (see
-        :mod:`skatcore.players`).
+        :mod:`skatcore.bots.players`).
 
     **Example** (``[project.entry-points."skat.players"] mybot = "mybot.plugin"``)::
 

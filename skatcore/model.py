@@ -205,7 +205,7 @@ class Deck:
     @cached_property
     def cards(self) -> tuple[int, ...]:
         """The card ids of the deck, lowest first."""
-        from .cards import CARD_NAMES
+        from skatcore.cards import CARD_NAMES
 
         return tuple(c for c, n in enumerate(CARD_NAMES) if n[1] in self.ranks)
 
@@ -215,13 +215,13 @@ class Deck:
 
     @cached_property
     def total_points(self) -> int:
-        from .cards import POINTS
+        from skatcore.cards import POINTS
 
         return sum(POINTS[c] for c in self.cards)
 
     def problems(self) -> str | None:
         """Why this deck cannot be dealt, or ``None``."""
-        from .cards import ALL_RANKS
+        from skatcore.cards import ALL_RANKS
 
         bad = [r for r in self.ranks if r not in ALL_RANKS]
         if bad or len(set(self.ranks)) != len(self.ranks):
@@ -279,7 +279,7 @@ class Series:
     :param once_each: contract families (``suit``, ``grand``, ``null``,
         ``ramsch``) every player must declare exactly once per series (Raeuberskat).
         A session passes the families a player has declared to
-        :class:`~skatcore.deal.Deal` (``played=``), which then no longer offers them.
+        :class:`~skatcore.engine.deal.Deal` (``played=``), which then no longer offers them.
     """
 
     deals: int

@@ -23,12 +23,12 @@ Fixtures (each returns a function):
     Score one deal record - a mapping, YAML text or a file - exactly as
     ``skat score`` does; :class:`~skatcore.model.ScoreResult`.
 ``skat_vectors(path, rules=None)``
-    Run a vector file (:mod:`skatcore.vectors`); a failing case fails the
+    Run a vector file (:mod:`skatcore.records.vectors`); a failing case fails the
     test with every mismatch and the multiplier breakdown ("with 2, game 3,
     hand 4; 4 x spades 11 = 44 ...").  ``rules`` defaults to the ruleset named
     by the file's stem.
 ``skat_play(rules, seed=0, deals=1)``
-    Play random legal deals through :class:`~skatcore.deal.Deal` (every
+    Play random legal deals through :class:`~skatcore.engine.deal.Deal` (every
     bid, discard and card judged by the engine); the finished deals.
 """
 
@@ -57,7 +57,7 @@ def compile_with(ruleset: Any = "official", plugins: Mapping[str, Any] | None = 
     """Compile ``ruleset`` with ``plugins`` appended after its own plugins.
 
     :param ruleset: a shipped or installed ruleset name, a YAML file, a loaded
-        :class:`~skatcore.ruleset.Ruleset` or compiled rules (then their ruleset is
+        :class:`~skatcore.rules.ruleset.Ruleset` or compiled rules (then their ruleset is
         re-read from their source).
     :param plugins: ``{key: plugin}`` where ``plugin`` is a class (or factory),
         ``(class, params)`` with the parameters to validate against its
@@ -65,11 +65,11 @@ def compile_with(ruleset: Any = "official", plugins: Mapping[str, Any] | None = 
         (``"module:Class"``, an entry point name, ``"./file.py:Class"``).  They
         form a new ``extends`` layer: they override the ruleset's plugins
         without a conflict error.
-    :returns: :class:`~skatcore.rules.CompiledRules` (not cached).
+    :returns: :class:`~skatcore.rules.compiler.CompiledRules` (not cached).
     """
-    from .errors import InputError
-    from .rules import CompiledRules, compile_rules
-    from .ruleset import PluginSpec, Ruleset, _resolve_plugin, load_ruleset, plugin_schema, validate
+    from skatcore.errors import InputError
+    from skatcore.rules.compiler import CompiledRules, compile_rules
+    from skatcore.rules.ruleset import PluginSpec, Ruleset, _resolve_plugin, load_ruleset, plugin_schema, validate
 
     if isinstance(ruleset, CompiledRules):
         ruleset = ruleset.source
@@ -98,7 +98,7 @@ def compile_with(ruleset: Any = "official", plugins: Mapping[str, Any] | None = 
 
 
 def _rules(rules):
-    from .rules import CompiledRules, get_rules
+    from skatcore.rules.compiler import CompiledRules, get_rules
 
     return rules if isinstance(rules, CompiledRules) else get_rules(rules)
 
@@ -106,8 +106,8 @@ def _rules(rules):
 def score(record: Any, rules: Any = "official"):
     """Score one deal record as ``skat score`` does: a mapping (``format`` may
     be left out), YAML text, or a ``.yaml``/``.json`` file."""
-    from .record import FORMAT, check_record, read_record, score_record
-    from .ruleset import read_yaml
+    from skatcore.records.deal import FORMAT, check_record, read_record, score_record
+    from skatcore.rules.ruleset import read_yaml
 
     source = "<record>"
     if isinstance(record, Path) or isinstance(record, str) and "\n" not in record and Path(record).suffix in (".yaml", ".yml", ".json"):
@@ -125,9 +125,9 @@ def check_vectors(path: str | Path, rules: Any = None) -> list:
     """Run every case of a vector file; raise :class:`VectorFailure` with the
     reports of the failing ones (mismatches and the multiplier breakdown).
 
-    :returns: the :class:`~skatcore.vectors.Outcome` of every case.
+    :returns: the :class:`~skatcore.records.vectors.Outcome` of every case.
     """
-    from .vectors import evaluate, load_vectors
+    from skatcore.records.vectors import evaluate, load_vectors
 
     compiled = _rules(rules if rules is not None else Path(path).stem)
     outcomes = [evaluate(compiled, case) for case in load_vectors(path)]
@@ -140,8 +140,8 @@ def check_vectors(path: str | Path, rules: Any = None) -> list:
 
 def play_random(rules: Any, seed: int | random.Random = 0, deals: int = 1, played=()) -> list:
     """Play ``deals`` random deals (random legal actions, also the table
-    calls) under ``rules``; the finished :class:`~skatcore.deal.Deal` objects."""
-    from .deal import Deal, deal_cards
+    calls) under ``rules``; the finished :class:`~skatcore.engine.deal.Deal` objects."""
+    from skatcore.engine.deal import Deal, deal_cards
 
     compiled = _rules(rules)
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)

@@ -17,12 +17,12 @@ from pathlib import Path
 import pytest
 
 from skatcore import hookspecs
-from skatcore.authoring import hooks_markdown, hookspec_functions, scaffold
-from skatcore.cli import main
-from skatcore.deal import Deal, deal_cards
+from skatcore.cli.authoring import hooks_markdown, hookspec_functions, scaffold
+from skatcore.cli.main import main
+from skatcore.engine.deal import Deal, deal_cards
 from skatcore.errors import InputError
-from skatcore.rules import compile_rules, get_rules
-from skatcore.ruleset import load_ruleset
+from skatcore.rules.compiler import compile_rules, get_rules
+from skatcore.rules.ruleset import load_ruleset
 from skatcore.testing import VectorFailure, check_vectors, compile_with, play_random, score
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -145,7 +145,7 @@ def test_a_child_ruleset_overrides_its_parent_without_conflict(tmp_path):
 
 
 def test_every_shipped_ruleset_is_free_of_conflicts():
-    from skatcore.ruleset import shipped_rulesets
+    from skatcore.rules.ruleset import shipped_rulesets
 
     for name in shipped_rulesets():
         compile_rules(load_ruleset(name))  # raises on a conflict
@@ -370,7 +370,7 @@ def test_scaffold_installs_and_its_tests_pass(tmp_path):
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
         assert "3 passed" in proc.stdout
         snake = name.replace("-", "_")
-        proc = subprocess.run([sys.executable, "-c", "import sys; from skatcore.cli import main; sys.exit(main())", "rules", snake],
+        proc = subprocess.run([sys.executable, "-c", "import sys; from skatcore.cli.main import main; sys.exit(main())", "rules", snake],
                               capture_output=True, text=True, env=env)
         assert proc.returncode == 0, proc.stderr
         assert f"entry point skat_{snake}:" in proc.stdout and re.search(r"grand +matadors up to 4 +skat 20 ", proc.stdout)

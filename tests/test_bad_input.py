@@ -11,7 +11,7 @@ import copy
 import pytest
 import yaml
 
-from skatcore.cli import main
+from skatcore.cli.main import main
 
 # A fully played deal (diamonds by forehand, bid 18, won +36).  Play order by
 # seat: play[7] is middlehand answering HQ (holds HA), play[13] is

@@ -4,9 +4,9 @@ illegal action) and must give the same result."""
 
 import pytest
 
-from skatcore.batch import Unsupported, play_random
-from skatcore.deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Deal, Declare, Discard
-from skatcore.rules import get_rules
+from skatcore.engine.batch import Unsupported, play_random
+from skatcore.engine.deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Deal, Declare, Discard
+from skatcore.rules.compiler import get_rules
 
 
 def replay(rules, k):

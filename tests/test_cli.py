@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from skatcore.cli import main
+from skatcore.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLE = str(ROOT / "examples" / "overbid-clubs-hand.yaml")

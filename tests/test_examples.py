@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pytest
 
-from skatcore.cli import main
-from skatcore.deal import Deal, deal_cards
-from skatcore.rules import compile_rules
-from skatcore.ruleset import installed_rulesets, load_ruleset
-from skatcore.vectors import evaluate, load_vectors
+from skatcore.cli.main import main
+from skatcore.engine.deal import Deal, deal_cards
+from skatcore.rules.compiler import compile_rules
+from skatcore.rules.ruleset import installed_rulesets, load_ruleset
+from skatcore.records.vectors import evaluate, load_vectors
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = {name: ROOT / "examples" / name for name in ("raeuberskat", "sechserskat")}

@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 
 from skatcore import get_rules
-from skatcore.cli import main
+from skatcore.cli.main import main
 from skatcore.errors import InputError
-from skatcore.iss import parse_sgf, replay, score_record, score_sgf_file
+from skatcore.records.iss import parse_sgf, replay, score_record, score_sgf_file
 
 SAMPLE = Path(__file__).parents[2] / "shared/data/iss/iss-sample-25.sgf"
 if not SAMPLE.is_file():

@@ -3,11 +3,11 @@ discards 2, *then* each in turn may choose a grand; else a Ramsch."""
 
 import pytest
 
-from skatcore.deal import PASS, PICK_UP, PUSH_BLIND, Deal, Declare, Phase, deal_cards
+from skatcore.engine.deal import PASS, PICK_UP, PUSH_BLIND, Deal, Declare, Phase, deal_cards
 from skatcore.errors import InputError
 from skatcore.model import Declaration
-from skatcore.record import check_record, score_record
-from skatcore.rules import get_rules
+from skatcore.records.deal import check_record, score_record
+from skatcore.rules.compiler import get_rules
 
 GRAND_HAND = Declare(Declaration("grand", hand=True))
 

@@ -1,5 +1,5 @@
 """Property tests of the official rules: random seeded deals driven through
-:class:`skatcore.deal.Deal` by random legal actions, and random summary
+:class:`skatcore.engine.deal.Deal` by random legal actions, and random summary
 records.  The invariants are checked against facts computed here from card
 names and RULES.md Part A, not against the engine's own tables."""
 
@@ -11,10 +11,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skatcore.cards import CARD_NAMES
-from skatcore.deal import Bid, Deal, Hold, Pass, Phase, deal_cards
+from skatcore.engine.deal import Bid, Deal, Hold, Pass, Phase, deal_cards
 from skatcore.errors import InputError
-from skatcore.record import score_record
-from skatcore.rules import get_rules
+from skatcore.records.deal import score_record
+from skatcore.rules.compiler import get_rules
 
 RULES = get_rules("official")
 SETTINGS = settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])

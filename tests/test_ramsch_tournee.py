@@ -21,16 +21,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from skatcore.cards import CARD_NAMES, parse_card
-from skatcore.cli import main
-from skatcore.deal import (
+from skatcore.cli.main import main
+from skatcore.engine.deal import (
     FIRST_CARD, PASS, PICK_UP, PLAY_HAND, PLAYS, PUSH_BLIND, SECOND_CARD, TURN_UP, Bid, Deal, Declare, Discard, Hold,
     Phase, TurnChoice, deal_cards,
 )
 from skatcore.errors import InputError
 from skatcore.model import SEATS, Declaration
-from skatcore.record import check_record, score_record
-from skatcore.rules import get_rules
-from skatcore.vectors import evaluate, load_vectors, rules_for
+from skatcore.records.deal import check_record, score_record
+from skatcore.rules.compiler import get_rules
+from skatcore.records.vectors import evaluate, load_vectors, rules_for
 
 HERE = Path(__file__).parent
 TEST_RULESETS = HERE / "rulesets"
@@ -627,8 +627,8 @@ def test_every_parameter_has_a_vector_that_fails_without_it(ruleset_file, tmp_pa
     for label, ablated in _ablations(doc):
         path = tmp_path / f"{ruleset_file.stem}-without-{label}.yaml"
         path.write_text(yaml.safe_dump({**ablated, "name": path.stem}, sort_keys=False))
-        from skatcore.rules import compile_rules
-        from skatcore.ruleset import load_ruleset
+        from skatcore.rules.compiler import compile_rules
+        from skatcore.rules.ruleset import load_ruleset
 
         rules = compile_rules(load_ruleset(path))
         failing = [case.name for vf, case in cases if not evaluate(rules, case).ok]

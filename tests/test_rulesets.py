@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from skatcore.cli import main
-from skatcore.ruleset import load_ruleset
+from skatcore.cli.main import main
+from skatcore.rules.ruleset import load_ruleset
 
 HOUSE = textwrap.dedent('''
     from skatcore.hookspecs import hookimpl

@@ -6,10 +6,10 @@ from pathlib import Path
 
 import pytest
 
-from skatcore.deal import PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Call, Deal, Declare
+from skatcore.engine.deal import PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Call, Deal, Declare
 from skatcore.errors import InputError
 from skatcore.model import Declaration
-from skatcore.rules import get_rules
+from skatcore.rules.compiler import get_rules
 
 RULES = Path(__file__).parent / "vectors" / "rulesets" / "schenken.yaml"
 # rearhand declares diamonds at 18 without 4 (the jacks sit with forehand and middlehand)
@@ -104,9 +104,9 @@ def test_official_has_no_table_calls():
 
 def test_random_tables_with_schenken_calls_finish_and_score():
     """Random players also make the calls; a settled deal ends the game loop."""
-    from skatcore.deal import deal_cards
-    from skatcore.players import RandomPlayer
-    from skatcore.simulate import play
+    from skatcore.engine.deal import deal_cards
+    from skatcore.bots.players import RandomPlayer
+    from skatcore.sim.simulate import play
 
     rules = get_rules(str(RULES))
     seen = set()

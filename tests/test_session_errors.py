@@ -9,7 +9,7 @@ import json
 import pytest
 import yaml
 
-from skatcore.cli import main
+from skatcore.cli.main import main
 
 CLUBS = {"declarer": "forehand", "bid": 18, "game": {"type": "clubs"}, "outcome": {"declarer_points": 75, "matadors": {"with": 1}}}
 SPLIT = {"declarer": "forehand", "bid": 18, "game": {"type": "clubs"}, "outcome": {"declarer_points": 60, "matadors": {"with": 1}}}

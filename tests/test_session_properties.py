@@ -10,8 +10,8 @@ from decimal import Decimal
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from skatcore.rules import get_rules
-from skatcore.session import Session, pairwise
+from skatcore.rules.compiler import get_rules
+from skatcore.records.session import Session, pairwise
 
 SETTINGS = settings(deadline=None, max_examples=120, suppress_health_check=[HealthCheck.too_slow])
 

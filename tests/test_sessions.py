@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from skatcore.errors import InputError
-from skatcore.ruleset import read_yaml
-from skatcore.session import check_session, rules_for_session, score_session
+from skatcore.rules.ruleset import read_yaml
+from skatcore.records.session import check_session, rules_for_session, score_session
 
 SESSION_DIR = Path(__file__).parent / "sessions"
 FILES = sorted(SESSION_DIR.glob("*.yaml"))

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from skatcore.cli import main
+from skatcore.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[1]
 SESSIONS = ROOT / "tests" / "sessions"
@@ -249,7 +249,7 @@ def test_killed_between_the_statements_of_a_deal(capsys, tmp_path):
             con.set_trace_callback(trace)
             return con
         sqlite3.connect = connect
-        from skatcore.cli import main
+        from skatcore.cli.main import main
         sys.exit(main(["sheet", "add", sys.argv[1], "--id", "d2", *sys.argv[2:]]))
     """, path, *ADD)
     out, err = proc.communicate(timeout=60)
@@ -270,7 +270,7 @@ def test_sigkill_at_random_moments_loses_nothing_confirmed(capsys, tmp_path):
     path = new_sheet(capsys, tmp_path, "official", "Ada,Ben,Cem")
     script = """
         import sys
-        from skatcore.cli import main
+        from skatcore.cli.main import main
         path, start = sys.argv[1], int(sys.argv[2])
         for i in range(start, start + 400):
             if main(["sheet", "add", path, "--id", f"k{i}", *sys.argv[3:]]) != 0:
@@ -307,7 +307,7 @@ def test_two_processes_adding_at_once(capsys, tmp_path):
     path = new_sheet(capsys, tmp_path, "official", "Ada,Ben,Cem")
     script = """
         import sys
-        from skatcore.cli import main
+        from skatcore.cli.main import main
         path, prefix = sys.argv[1], sys.argv[2]
         ids = [f"{prefix}{i}" for i in range(25)] + [f"shared{i}" for i in range(10)]
         ok = dup = 0

@@ -16,12 +16,12 @@ import re
 
 import pytest
 
-from skatcore.cli import main
-from skatcore.deal import Deal, Phase
-from skatcore.players import HeuristicPlayer, RandomPlayer, call_view, make_player, player_factories
-from skatcore.ruleset import shipped_rulesets
-from skatcore.rules import get_rules
-from skatcore.simulate import Stats, play, run, seeded_deal
+from skatcore.cli.main import main
+from skatcore.engine.deal import Deal, Phase
+from skatcore.bots.players import HeuristicPlayer, RandomPlayer, call_view, make_player, player_factories
+from skatcore.rules.ruleset import shipped_rulesets
+from skatcore.rules.compiler import get_rules
+from skatcore.sim.simulate import Stats, play, run, seeded_deal
 
 RULESETS = sorted(shipped_rulesets())
 
@@ -144,15 +144,15 @@ def test_player_registry_and_module_attr():
     f = player_factories()
     assert f["random"] is RandomPlayer and f["heuristic"] is HeuristicPlayer
     rules = get_rules("official")
-    p = make_player("skatcore.players:RandomPlayer", rules, 1)
+    p = make_player("skatcore.bots.players:RandomPlayer", rules, 1)
     assert isinstance(p, RandomPlayer)
-    stats = run(["official"], 20, 1, ("skatcore.players:RandomPlayer", "heuristic", "heuristic"))[0]
+    stats = run(["official"], 20, 1, ("skatcore.bots.players:RandomPlayer", "heuristic", "heuristic"))[0]
     assert stats.deals == 20
 
 
 def test_entry_point_players_are_found(monkeypatch):
     """A third-party plugin under the ``skat.players`` group registers a player."""
-    import skatcore.players as players_mod
+    import skatcore.bots.players as players_mod
     from skatcore.hookspecs import hookimpl
 
     class ThirdParty:
@@ -289,7 +289,7 @@ def test_compare_one_recorded_deal(capsys):
 def test_stats_merge_is_order_independent():
     a = run(["official"], 60, 9, chunk_size=13)[0]
     parts = [Stats("official", ("heuristic",) * 3) for _ in range(2)]
-    from skatcore.simulate import run_chunk
+    from skatcore.sim.simulate import run_chunk
 
     first = run_chunk((("official",), ("heuristic",) * 3, 9, 0, 30))[0]
     second = run_chunk((("official",), ("heuristic",) * 3, 9, 30, 60))[0]
@@ -347,7 +347,7 @@ class Script(io.StringIO):
 @pytest.mark.parametrize("ruleset,seed", [("official", 5), ("official", 6), ("official", 8), ("schieberamsch", 1),
                                           ("tournee", 3), ("texas", 2), ("pub", 2)])
 def test_play_scripted_session_plays_a_full_deal(ruleset, seed):
-    from skatcore.play import TerminalGame
+    from skatcore.cli.play import TerminalGame
 
     out = io.StringIO()
     game = TerminalGame(get_rules(ruleset), seed, stdin=Script(out), stdout=out)
@@ -374,7 +374,7 @@ class CallingScript(Script):
 
 def test_play_offers_table_calls():
     """Under pub rules (Kontra/Re) the human is offered calls as numbered moves."""
-    from skatcore.play import TerminalGame
+    from skatcore.cli.play import TerminalGame
 
     called = 0
     for seed in range(1, 12):
@@ -405,7 +405,7 @@ def test_play_quits_on_q_and_on_end_of_input(monkeypatch, capsys):
 
 def test_play_hand_is_sorted_for_the_contract():
     from skatcore.cards import parse_card
-    from skatcore.play import sort_hand
+    from skatcore.cli.play import sort_hand
 
     rules = get_rules("official")
     cards = [parse_card(c) for c in ("H7", "DJ", "HA", "CJ", "S7", "HT")]

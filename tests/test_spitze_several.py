@@ -4,10 +4,10 @@ count +1 each; played in another order the declaration fails."""
 import pytest
 
 from skatcore.cards import parse_card
-from skatcore.deal import PASS, PLAY_HAND, PLAYS, Bid, Deal, Declare
+from skatcore.engine.deal import PASS, PLAY_HAND, PLAYS, Bid, Deal, Declare
 from skatcore.errors import InputError
 from skatcore.model import Declaration
-from skatcore.rules import get_rules
+from skatcore.rules.compiler import get_rules
 
 HANDS = [["CJ", "SJ", "HJ", "DJ", "HA", "HT", "H9", "H8", "H7", "CA"],
          ["HK", "CT", "CK", "CQ", "C9", "C8", "C7", "SA", "ST", "SK"],

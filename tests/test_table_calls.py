@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from skatcore.deal import HOLD, PASS, PLAY_HAND, PLAYS, Bid, Call, Deal, Declare, deal_cards
+from skatcore.engine.deal import HOLD, PASS, PLAY_HAND, PLAYS, Bid, Call, Deal, Declare, deal_cards
 from skatcore.errors import InputError
 from skatcore.model import Declaration
-from skatcore.rules import get_rules
+from skatcore.rules.compiler import get_rules
 from skatcore_plugins.kontra import rule_18
 
 F, M, R = 0, 1, 2

@@ -18,13 +18,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skatcore.cards import parse_card
-from skatcore.deal import Deal, deal_cards
+from skatcore.engine.deal import Deal, deal_cards
 from skatcore.errors import InputError
 from skatcore.model import Declaration
-from skatcore.record import check_record, score_record
-from skatcore.rules import compile_rules, get_rules
-from skatcore.ruleset import load_ruleset
-from skatcore.scoring import make_facts
+from skatcore.records.deal import check_record, score_record
+from skatcore.rules.compiler import compile_rules, get_rules
+from skatcore.rules.ruleset import load_ruleset
+from skatcore.engine.scoring import make_facts
 
 VARIANTS = ("texas", "pre1999", "danish", "danish-aarhus", "danish-petersen")
 _names = count()

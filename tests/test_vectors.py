@@ -1,6 +1,6 @@
 """Run every case of every vector file ``tests/vectors/<ruleset>.yaml``
 under the ruleset named by the file's stem, or the case's own ``ruleset``
-(a file resolved beside the vector file; see :mod:`skatcore.vectors`)."""
+(a file resolved beside the vector file; see :mod:`skatcore.records.vectors`)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from skatcore.vectors import evaluate, load_vectors, rules_for
+from skatcore.records.vectors import evaluate, load_vectors, rules_for
 
 VECTOR_DIR = Path(__file__).parent / "vectors"
 FILES = sorted(VECTOR_DIR.glob("*.yaml"))

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from skatcore.deal import Deal, Declare, Phase, deal_cards
+from skatcore.engine.deal import Deal, Declare, Phase, deal_cards
 from skatcore.errors import InputError
 from skatcore.model import Declaration
 

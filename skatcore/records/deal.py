@@ -1,6 +1,6 @@
 """Deal records (``format: skat-deal/1``, FORMATS §2): read, validate, score.
 
-A record with ``hands`` is replayed through :class:`~skatcore.deal.Deal`, so
+A record with ``hands`` is replayed through :class:`~skatcore.engine.deal.Deal`, so
 the state machine judges every bid, discard and card; a summary record (no
 ``hands``/``play``) is scored from its ``outcome``.
 """
@@ -10,13 +10,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from .cards import CARD_NAMES, parse_card
-from .deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, PUSH_BLIND, TURN_UP, Bid, Deal, Declare, Discard, Phase, TurnChoice, deal_cards
-from .errors import InputError
-from .model import SEATS, Declaration, RamschFacts, ScoreResult
-from .ruleset import load_schema, read_document, validate
-from .scoring import make_facts
-from .table import seating
+from skatcore.cards import CARD_NAMES, parse_card
+from skatcore.engine.deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, PUSH_BLIND, TURN_UP, Bid, Deal, Declare, Discard, Phase, TurnChoice, deal_cards
+from skatcore.errors import InputError
+from skatcore.model import SEATS, Declaration, RamschFacts, ScoreResult
+from skatcore.rules.ruleset import load_schema, read_document, validate
+from skatcore.engine.scoring import make_facts
+from skatcore.engine.table import seating
 
 FORMAT = "skat-deal/1"
 _CALLS = {"yes": HOLD, "y": HOLD, True: HOLD, "pass": PASS, "p": PASS}  # YAML 1.1 reads a bare yes as true

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .errors import InputError
-from .model import SEATS
+from skatcore.errors import InputError
+from skatcore.model import SEATS
 
 
 def seating(players: int, dealer: int) -> dict[str, int]:

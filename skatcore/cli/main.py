@@ -10,11 +10,11 @@ import json
 import sys
 from pathlib import Path
 
-from .errors import InputError
-from .model import SEATS, Declaration, null_label
-from .record import check_record, read_record, score_record
-from .ruleset import all_rulesets, load_ruleset, read_yaml
-from .rules import get_rules, rules_for
+from skatcore.errors import InputError
+from skatcore.model import SEATS, Declaration, null_label
+from skatcore.records.deal import check_record, read_record, score_record
+from skatcore.rules.ruleset import all_rulesets, load_ruleset, read_yaml
+from skatcore.rules.compiler import get_rules, rules_for
 
 
 class _Parser(argparse.ArgumentParser):
@@ -52,7 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("name", help="ruleset name or YAML file")
     s.set_defaults(func=cmd_rules)
 
-    from .authoring import register as register_authoring  # plugins, plugin new, hooks (skatcore/authoring.py)
+    from skatcore.cli.authoring import register as register_authoring  # plugins, plugin new, hooks (skatcore/authoring.py)
 
     register_authoring(sub)
 
@@ -67,11 +67,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="JSON output (JSON Lines for several deals)")
     s.set_defaults(func=cmd_score)
 
-    from .simcli import add_commands as add_sim_commands  # simulate, compare, bench, play (skatcore/simcli.py)
+    from skatcore.cli.sim import add_commands as add_sim_commands  # simulate, compare, bench, play (skatcore/simcli.py)
 
     add_sim_commands(sub)
 
-    from .sheet import register as register_sheet  # skat sheet: session records and live sheets (skatcore/sheet.py)
+    from skatcore.cli.sheet import register as register_sheet  # skat sheet: session records and live sheets (skatcore/sheet.py)
 
     register_sheet(sub)
     return p
@@ -151,7 +151,7 @@ def cmd_validate(args) -> int:
     path = Path(args.file)
     doc = read_yaml(path)
     if isinstance(doc, dict) and doc.get("format") == "skat-session/1":  # a score sheet (skatcore/session.py)
-        from .session import validate_session_file
+        from skatcore.records.session import validate_session_file
 
         print(validate_session_file(path, doc, args.ruleset))
         return 0
@@ -161,7 +161,7 @@ def cmd_validate(args) -> int:
         score_record(doc, rules_for(doc, str(path), args.ruleset), str(path))
         print(f"{path}: valid deal record")
     else:
-        from .rules import compile_rules
+        from skatcore.rules.compiler import compile_rules
 
         rules = compile_rules(load_ruleset(path))
         print(f"{path}: valid ruleset {rules.name!r} ({len(rules.plugins)} plugins, {len(rules.contracts)} contracts)")
@@ -173,7 +173,7 @@ def cmd_score(args) -> int:
     results = []
     for file in args.files:
         if file.endswith(".sgf"):
-            from .iss import score_sgf_file
+            from skatcore.records.iss import score_sgf_file
 
             results += score_sgf_file(file, get_rules(args.ruleset or "official"))
         else:

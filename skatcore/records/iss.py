@@ -1,6 +1,6 @@
 """International Skat Server game records (``.sgf``, one game per line).
 
-Every record is replayed move by move through :class:`~skatcore.deal.Deal`,
+Every record is replayed move by move through :class:`~skatcore.engine.deal.Deal`,
 so the state machine judges each bid, discard, declaration and card; this
 module only translates ISS tokens into Deal actions (grammar:
 data/iss/SOURCES.md) and never decides what is legal.
@@ -24,10 +24,10 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .cards import CARD_NAMES, names
-from .deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Concede, Deal, Declare, Discard, Phase
-from .errors import InputError
-from .model import SEATS, Declaration
+from skatcore.cards import CARD_NAMES, names
+from skatcore.engine.deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Concede, Deal, Declare, Discard, Phase
+from skatcore.errors import InputError
+from skatcore.model import SEATS, Declaration
 
 GAME_LETTERS = {"G": "grand", "C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds", "N": "null"}
 HIDDEN = "??"  # a card the record does not show

@@ -16,8 +16,8 @@ from typing import Any
 
 import pluggy
 
-from . import hookspecs
-from .errors import InputError
+from skatcore import hookspecs
+from skatcore.errors import InputError
 
 # ---------------------------------------------------------------------------
 # skat plugins
@@ -62,7 +62,7 @@ def hooks_of(plugin: Any) -> list[dict]:
 
 
 def plugin_info(name: str, factory: Any, origin: str, ref: str) -> PluginInfo:
-    from .ruleset import plugin_schema
+    from skatcore.rules.ruleset import plugin_schema
 
     info = PluginInfo(name, origin, ref, params=plugin_schema(factory))
     try:
@@ -76,7 +76,7 @@ def registered_plugins(ruleset: str | None = None) -> list[PluginInfo]:
     """Every plugin skatcore can find: built-in, installed through entry
     points (group ``skat``), and, with ``ruleset``, the ruleset's own
     (``module:attr``, local files)."""
-    from .ruleset import _import_attr, builtin_plugins, entry_point_plugins, load_ruleset
+    from skatcore.rules.ruleset import _import_attr, builtin_plugins, entry_point_plugins, load_ruleset
 
     found: dict[str, PluginInfo] = {}
     for name, ref in builtin_plugins().items():
@@ -102,7 +102,7 @@ def registered_plugins(ruleset: str | None = None) -> list[PluginInfo]:
 
 
 def _describe_param(schema: dict) -> str:
-    from .ruleset import _describe
+    from skatcore.rules.ruleset import _describe
 
     text = _describe(schema) if ("type" in schema or "enum" in schema or "const" in schema) else "a value"
     if "anyOf" in schema:
@@ -227,7 +227,7 @@ plugin's name.
 ## When hooks are called
 
 Almost every hook is called **once, when a ruleset is compiled**
-(`skatcore.rules.compile_rules`), for every combination it needs (every
+(`skatcore.rules.compiler.compile_rules`), for every combination it needs (every
 contract, hand or not, every set of announcements ...). The answers are frozen
 into `CompiledRules` tables; the deal engine never calls a hook. The hooks
 under "Per deal" run once per finished deal, when it is scored.
@@ -450,7 +450,7 @@ plugins:
   {snake}: {{grand_base: 20}}   # the entry point name of the plugin (group "skat")
 ''',
     "tests/vectors/{snake}.yaml": '''\
-# Scored deals under the ruleset `{snake}` (skatcore.vectors): a deal record,
+# Scored deals under the ruleset `{snake}` (skatcore.records.vectors): a deal record,
 # a `name`, and `expect` (result fields, or `error: <substring>`).
 
 - name: "grand with 1: game 2, 2 x 20 = 40"

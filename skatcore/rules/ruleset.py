@@ -22,7 +22,7 @@ from typing import Any
 import jsonschema
 import yaml
 
-from .errors import InputError, join_path, json_path
+from skatcore.errors import InputError, join_path, json_path
 
 ENTRY_POINT_GROUP = "skat"
 RULESET_ENTRY_POINT_GROUP = "skat.rulesets"  # name -> module:attr holding the path of an installed ruleset file
@@ -36,7 +36,7 @@ class PluginSpec:
     resolved factory and the validated parameters.  ``layer`` is the depth
     in the ``extends`` chain of the ruleset file that listed it first (0: the
     chain's root): a plugin of a deeper layer overrides the answers of the
-    layers above it (see :meth:`skatcore.rules._HookCaller.first`)."""
+    layers above it (see :meth:`skatcore.rules.compiler._HookCaller.first`)."""
 
     key: str
     origin: str

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .errors import InputError
-from .model import SEATS, Contract, Declaration, GameFacts, RamschFacts, ScoreResult, null_label
+from skatcore.errors import InputError
+from skatcore.model import SEATS, Contract, Declaration, GameFacts, RamschFacts, ScoreResult, null_label
 
 
 def make_facts(rules, contract: Contract, declaration: Declaration, *, bid: int, declarer: int, matadors: int,

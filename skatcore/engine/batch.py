@@ -3,7 +3,7 @@
 The random player picks uniformly among :meth:`Deal.legal_actions`.  Doing
 that deal by deal costs ~40 Python method calls per deal; here every step is
 done for a whole batch of deals with array operations, reading the same
-:class:`~skatcore.rules.CompiledRules` tables the :class:`~skatcore.deal.Deal`
+:class:`~skatcore.rules.compiler.CompiledRules` tables the :class:`~skatcore.engine.deal.Deal`
 reads (ladder, declaration options, follow classes, trick strengths, card
 points), and each finished deal is scored by the ruleset's own scoring.
 
@@ -20,9 +20,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .deal import _PACKETS as DEAL_PACKETS
-from .model import STANDARD_DECK, Declaration, RamschFacts
-from .scoring import make_facts, passed_result
+from skatcore.engine.deal import _PACKETS as DEAL_PACKETS
+from skatcore.model import STANDARD_DECK, Declaration, RamschFacts
+from skatcore.engine.scoring import make_facts, passed_result
 
 _HOLD, _PASS = -1, -2
 # deck positions of each seat's cards for the 3-skat-4-3 deal (as deal.deal_cards)
@@ -37,7 +37,7 @@ class Unsupported(Exception):
 
 @dataclass
 class BatchDeal:
-    """One batch deal as actions, to replay through :class:`~skatcore.deal.Deal`."""
+    """One batch deal as actions, to replay through :class:`~skatcore.engine.deal.Deal`."""
 
     hands: list[list[int]]
     skat: list[int]

@@ -1,13 +1,13 @@
 """``skat simulate``, ``skat compare``, ``skat bench`` and ``skat play``:
-argument parsing and output; the work is in :mod:`skatcore.simulate`,
-:mod:`skatcore.report` and :mod:`skatcore.play`."""
+argument parsing and output; the work is in :mod:`skatcore.sim.simulate`,
+:mod:`skatcore.sim.report` and :mod:`skatcore.cli.play`."""
 
 from __future__ import annotations
 
 import json
 
-from .errors import InputError
-from .simulate import Stats, check_args, fmt, fmt_diff, metric_rows, parse_players, print_table, run, run_with_progress
+from skatcore.errors import InputError
+from skatcore.sim.simulate import Stats, check_args, fmt, fmt_diff, metric_rows, parse_players, print_table, run, run_with_progress
 
 
 def _positive(text: str) -> int:
@@ -57,7 +57,7 @@ def add_commands(sub) -> None:
 
 
 def _cmd_play(args) -> int:
-    from .play import cmd_play
+    from skatcore.cli.play import cmd_play
 
     return cmd_play(args)
 
@@ -132,7 +132,7 @@ def cmd_compare(args) -> int:
     summaries = [s.summary() for s in stats]
     columns, rows, diffs = compare_table(summaries)
     if args.html:
-        from .report import write_html
+        from skatcore.sim.report import write_html
 
         write_html(args.html, stats, args.seed, slots)
     if args.json:
@@ -150,8 +150,8 @@ def cmd_compare(args) -> int:
 
 
 def _compare_deal(args) -> int:
-    from .rules import rules_for
-    from .record import read_record, score_record
+    from skatcore.rules.compiler import rules_for
+    from skatcore.records.deal import read_record, score_record
 
     doc = read_record(args.deal)
     results = []
@@ -161,7 +161,7 @@ def _compare_deal(args) -> int:
     if args.json:
         print(json.dumps([r.to_json() for r in results], ensure_ascii=False))
         return 0
-    from .model import SEATS
+    from skatcore.model import SEATS
 
     for r in results:
         entries = ", ".join(f"{s} {r.scores[s]:+d}" for s in SEATS if r.scores.get(s))
@@ -175,7 +175,7 @@ def _compare_deal(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from .bench import bench
+    from skatcore.sim.bench import bench
 
     if args.seconds <= 0:
         raise InputError(f"--seconds must be positive, not {args.seconds}")

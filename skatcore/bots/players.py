@@ -1,6 +1,6 @@
-"""Players: bots that take a seat at a :class:`~skatcore.deal.Deal`.
+"""Players: bots that take a seat at a :class:`~skatcore.engine.deal.Deal`.
 
-A player sees only what its seat may know (a :class:`~skatcore.deal.SeatView`,
+A player sees only what its seat may know (a :class:`~skatcore.engine.deal.SeatView`,
 from :meth:`Deal.view`) and answers with one of ``view.legal``::
 
     class Player(Protocol):
@@ -49,14 +49,14 @@ from typing import Protocol, runtime_checkable
 
 import pluggy
 
-from . import hookspecs
-from .cards import CARD_NAMES, SUITS
-from .deal import FIRST_CARD, PASS, PICK_UP, PLAY_HAND, Bid, Call, Declare, Discard, Hold, Phase, Play, SeatView, TurnChoice, TurnUp
-from .errors import InputError
-from .hookspecs import hookimpl
-from .model import Declaration
-from .rules import TRUMP, CompiledRules
-from .scoring import make_facts
+from skatcore import hookspecs
+from skatcore.cards import CARD_NAMES, SUITS
+from skatcore.engine.deal import FIRST_CARD, PASS, PICK_UP, PLAY_HAND, Bid, Call, Declare, Discard, Hold, Phase, Play, SeatView, TurnChoice, TurnUp
+from skatcore.errors import InputError
+from skatcore.hookspecs import hookimpl
+from skatcore.model import Declaration
+from skatcore.rules.compiler import TRUMP, CompiledRules
+from skatcore.engine.scoring import make_facts
 
 PLAYER_ENTRY_POINT_GROUP = "skat.players"
 

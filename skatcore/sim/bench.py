@@ -1,15 +1,15 @@
 """``skat bench``: full deals per second through a compiled ruleset.
 
-* ``random_deal_loop_deals_per_s`` - one :class:`~skatcore.deal.Deal` at a
+* ``random_deal_loop_deals_per_s`` - one :class:`~skatcore.engine.deal.Deal` at a
   time, each action drawn uniformly from ``legal_actions()`` (bidding, skat,
   10 tricks, score).
 * ``random_batch_deals_per_s`` - the numpy batch engine
-  (:mod:`skatcore.batch`), random players too, when the ruleset has no step
+  (:mod:`skatcore.engine.batch`), random players too, when the ruleset has no step
   it cannot model.
 * ``random_deals_per_s`` - the faster of the two.
-* ``random_players_deals_per_s`` - :class:`~skatcore.players.RandomPlayer`
+* ``random_players_deals_per_s`` - :class:`~skatcore.bots.players.RandomPlayer`
   through the player protocol (a :class:`SeatView` per decision).
-* ``heuristic_deals_per_s`` - three :class:`~skatcore.players.HeuristicPlayer`.
+* ``heuristic_deals_per_s`` - three :class:`~skatcore.bots.players.HeuristicPlayer`.
 
 All on one core, in this process, per CPU second of the process
 (``time.process_time``), so that other work on the machine disturbs the
@@ -24,9 +24,9 @@ import random
 import time
 from collections.abc import Callable
 
-from .deal import Deal, deal_cards
-from .rules import get_rules
-from .simulate import run_chunk
+from skatcore.engine.deal import Deal, deal_cards
+from skatcore.rules.compiler import get_rules
+from skatcore.sim.simulate import run_chunk
 
 
 def _timed(step: Callable[[], int], seconds: float) -> float:
@@ -57,7 +57,7 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
     if log:
         log(f"random players, Deal loop:       {out['random_deal_loop_deals_per_s']:>8} deals/s")
     try:
-        from .batch import Unsupported, play_random
+        from skatcore.engine.batch import Unsupported, play_random
 
         seeds = iter(range(1, 10**9))
         out["random_batch_deals_per_s"] = round(_timed(lambda: len(play_random(rules, 5000, next(seeds))), seconds))

@@ -17,13 +17,13 @@ from typing import Any
 
 import pluggy
 
-from . import hookspecs
-from .defaults import CoreDefaults
-from .cards import CARD_NAMES, DECK, POINTS, SUITS, parse_card
-from .errors import InputError, json_path
-from .model import (ANNOUNCEMENTS, STANDARD_DECK, CardOrder, Contract, Declaration, Deck, MultiplierItem, PushRules, Series, Soloist,
+from skatcore import hookspecs
+from skatcore.rules.defaults import CoreDefaults
+from skatcore.cards import CARD_NAMES, DECK, POINTS, SUITS, parse_card
+from skatcore.errors import InputError, json_path
+from skatcore.model import (ANNOUNCEMENTS, STANDARD_DECK, CardOrder, Contract, Declaration, Deck, MultiplierItem, PushRules, Series, Soloist,
                     TableCall, Thresholds, TurnUp, WinCondition, null_label)
-from .ruleset import PluginSpec, Ruleset, load_ruleset, shipped_rulesets, validate
+from skatcore.rules.ruleset import PluginSpec, Ruleset, load_ruleset, shipped_rulesets, validate
 
 TRUMP = 4  # follow class of trumps; plain suits are 0..3 in SUITS order
 
@@ -201,7 +201,7 @@ class CompiledRules:
         return factor(d) if callable(factor) else factor
 
     def score(self, facts):
-        from .scoring import score_game, score_ramsch
+        from skatcore.engine.scoring import score_game, score_ramsch
 
         return score_ramsch(self, facts) if facts.contract.family == "ramsch" else score_game(self, facts)
 

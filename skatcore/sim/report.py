@@ -8,8 +8,8 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from .errors import InputError
-from .simulate import Stats
+from skatcore.errors import InputError
+from skatcore.sim.simulate import Stats
 
 COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
 
@@ -101,7 +101,7 @@ def score_edges(stats: Sequence[Stats]) -> list[int]:
 
 
 def render(stats: Sequence[Stats], seed: int, slots: Sequence[str]) -> str:
-    from .simcli import compare_table
+    from skatcore.cli.sim import compare_table
 
     summaries = [s.summary() for s in stats]
     names = [s["ruleset"] for s in summaries]

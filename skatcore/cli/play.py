@@ -12,13 +12,13 @@ from __future__ import annotations
 import random
 import sys
 
-from .cards import CARD_NAMES, SUITS, parse_card
-from .deal import Bid, Call, Deal, Declare, Discard, Hold, Pass, Phase, Play, Pushed, TurnChoice
-from .errors import InputError
-from .model import SEATS
-from .players import HeuristicPlayer
-from .rules import TRUMP, get_rules
-from .simulate import seeded_deal
+from skatcore.cards import CARD_NAMES, SUITS, parse_card
+from skatcore.engine.deal import Bid, Call, Deal, Declare, Discard, Hold, Pass, Phase, Play, Pushed, TurnChoice
+from skatcore.errors import InputError
+from skatcore.model import SEATS
+from skatcore.bots.players import HeuristicPlayer
+from skatcore.rules.compiler import TRUMP, get_rules
+from skatcore.sim.simulate import seeded_deal
 
 SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
 MAX_BIDS_SHOWN = 8
@@ -132,7 +132,7 @@ class TerminalGame:
         self.show_result(deal, me)
 
     def bot_calls(self, deal: Deal, bots, me: int) -> None:
-        from .players import call_view
+        from skatcore.bots.players import call_view
 
         for s, bot in bots.items():
             opts = deal.legal_calls(s)

@@ -4,7 +4,7 @@
 ``Deal.apply(action)`` does it, raising :class:`InputError` for anything
 illegal.  Replaying a record, the ISS importer, bots and the terminal game all
 drive this one object, so it is the single source of what is legal.  It reads
-only :class:`~skatcore.rules.CompiledRules` tables, never a hook per move (a
+only :class:`~skatcore.rules.compiler.CompiledRules` tables, never a hook per move (a
 deal settled by a table call asks ``skat_settled_outcome`` once, for its score).
 """
 
@@ -16,10 +16,10 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from enum import Enum
 
-from .cards import CARD_NAMES, cards_in, mask_of, name, names, parse_card
-from .errors import InputError
-from .model import FOREHAND, MIDDLEHAND, REARHAND, SEATS, STANDARD_DECK, Declaration, RamschFacts, ScoreResult
-from .scoring import make_facts, passed_result
+from skatcore.cards import CARD_NAMES, cards_in, mask_of, name, names, parse_card
+from skatcore.errors import InputError
+from skatcore.model import FOREHAND, MIDDLEHAND, REARHAND, SEATS, STANDARD_DECK, Declaration, RamschFacts, ScoreResult
+from skatcore.engine.scoring import make_facts, passed_result
 
 
 class Phase(Enum):

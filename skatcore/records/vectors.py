@@ -34,11 +34,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
-from .model import ScoreResult
-from .record import FORMAT, check_record, score_record
-from .rules import rules_for as _rules_for
-from .ruleset import read_yaml
+from skatcore.errors import InputError
+from skatcore.model import ScoreResult
+from skatcore.records.deal import FORMAT, check_record, score_record
+from skatcore.rules.compiler import rules_for as _rules_for
+from skatcore.rules.ruleset import read_yaml
 
 CASE_KEYS = ("name", "expect", "note")  # keys of a case that are not part of the record
 

@@ -35,11 +35,11 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from .deal import Deal, Phase, deal_cards
-from .errors import InputError
-from .model import SEATS, STANDARD_DECK
-from .players import call_view, resolve_player
-from .rules import get_rules
+from skatcore.engine.deal import Deal, Phase, deal_cards
+from skatcore.errors import InputError
+from skatcore.model import SEATS, STANDARD_DECK
+from skatcore.bots.players import call_view, resolve_player
+from skatcore.rules.compiler import get_rules
 
 SF_WIN, SF_DEFENDER = 50, 40
 

@@ -35,12 +35,12 @@ from pathlib import Path
 
 import yaml
 
-from .errors import InputError
-from .model import SEATS
-from .record import FORMAT as DEAL_FORMAT
-from .record import check_record
-from .ruleset import read_yaml, shipped_rulesets
-from .session import FORMAT, Session, check_session, read_session, rules_for_session, score_session, sheet_text
+from skatcore.errors import InputError
+from skatcore.model import SEATS
+from skatcore.records.deal import FORMAT as DEAL_FORMAT
+from skatcore.records.deal import check_record
+from skatcore.rules.ruleset import read_yaml, shipped_rulesets
+from skatcore.records.session import FORMAT, Session, check_session, read_session, rules_for_session, score_session, sheet_text
 
 DB_FORMAT = "skat-sheet-db/1"
 ACTIONS = ("new", "add", "show", "undo", "export")
@@ -204,7 +204,7 @@ def _session(meta: dict, path: Path, deals) -> Session:
 
 
 def _rules(ref: str, path: Path):
-    from .rules import get_rules
+    from skatcore.rules.compiler import get_rules
 
     try:
         return get_rules(ref)
@@ -470,6 +470,6 @@ def _resolve_names(deal: dict, session: Session) -> dict:
 
 
 def _seating(st) -> dict[str, int]:
-    from .table import seating
+    from skatcore.engine.table import seating
 
     return seating(len(st.players), st.dealer)

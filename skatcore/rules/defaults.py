@@ -5,7 +5,7 @@ knows (RULES A9: pairwise differences x stake), which a plugin may replace."""
 
 from __future__ import annotations
 
-from .hookspecs import hookimpl
+from skatcore.hookspecs import hookimpl
 
 
 class CoreDefaults:
@@ -22,6 +22,6 @@ class CoreDefaults:
         # RULES A9, the settlement every table knows: pairwise differences x stake
         if state.stake is None:
             return None
-        from .session import pairwise
+        from skatcore.records.session import pairwise
 
         return pairwise(dict(final), state.stake)

@@ -3,7 +3,7 @@
 A session is a ruleset, the players at the table (3, or 4 with the dealer
 sitting out), an optional stake per point and the deals in order, each a deal
 record (FORMATS §2).  :func:`score_session` scores every deal with
-:func:`~skatcore.record.score_record`, maps seats to players (the deal passes
+:func:`~skatcore.records.deal.score_record`, maps seats to players (the deal passes
 clockwise), and asks the session hooks of :mod:`skatcore.hookspecs` for the
 rules that act across deals:
 
@@ -30,12 +30,12 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from .errors import InputError
-from .model import SEATS, ScoreResult
-from .record import FORMAT as DEAL_FORMAT
-from .record import check_record, score_record
-from .ruleset import load_schema, read_document, validate
-from .table import next_dealer, seating
+from skatcore.errors import InputError
+from skatcore.model import SEATS, ScoreResult
+from skatcore.records.deal import FORMAT as DEAL_FORMAT
+from skatcore.records.deal import check_record, score_record
+from skatcore.rules.ruleset import load_schema, read_document, validate
+from skatcore.engine.table import next_dealer, seating
 
 FORMAT = "skat-session/1"
 SHEET_FORMAT = "skat-sheet/1"
@@ -322,8 +322,8 @@ def deal_doc(deal: Any, i: int, source: str) -> dict:
 
 
 def rules_for_session(doc: dict, source: str | None = None, override: str | None = None):
-    """The compiled rules of a session (see :func:`skatcore.rules.rules_for`)."""
-    from .rules import rules_for
+    """The compiled rules of a session (see :func:`skatcore.rules.compiler.rules_for`)."""
+    from skatcore.rules.compiler import rules_for
 
     return rules_for(doc, source, override)
 

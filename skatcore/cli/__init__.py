@@ -1,0 +1,5 @@
+"""The ``skat`` command line."""
+
+from skatcore.cli.main import main
+
+__all__ = ["main"]

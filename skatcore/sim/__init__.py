@@ -1,0 +1,1 @@
+"""Simulation and comparison of rulesets with bots, reports and benchmarks."""
