@@ -580,7 +580,7 @@ def skat_session_settlement(state: "SessionState", final: Mapping[str, int]) -> 
 
 
 # ---------------------------------------------------------------------------
-# Players (not part of a ruleset: asked of player plugins, see skatcore.bots.players)
+# Players (not part of a ruleset: asked of player plugins, see skatcore.bots.registry)
 # ---------------------------------------------------------------------------
 
 
@@ -589,7 +589,7 @@ def skat_register_players() -> Mapping[str, object]:
     """Bots that can take a seat (``skat simulate --players NAME``).
 
     Not asked of ruleset plugins: players are found by
-    :func:`skatcore.bots.players.player_factories` among the built-ins and the
+    :func:`skatcore.bots.registry.player_factories` among the built-ins and the
     plugins published under the entry-point group ``skat.players``.
 
     Collected: each name must come from one plugin only.
@@ -598,7 +598,7 @@ def skat_register_players() -> Mapping[str, object]:
         seat as ``factory(rules=compiled_rules, seed=int)``, returning an
         object with ``act(view) -> action`` (one of ``view.legal``) and,
         optionally, ``call(view) -> list[Call]`` for table calls (see
-        :mod:`skatcore.bots.players`).
+        :mod:`skatcore.bots.registry`).
 
     **Example** (``[project.entry-points."skat.players"] mybot = "mybot.plugin"``)::
 

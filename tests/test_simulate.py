@@ -18,7 +18,7 @@ import pytest
 
 from skatcore.cli.main import main
 from skatcore.engine.deal import Deal, Phase
-from skatcore.bots.players import HeuristicPlayer, RandomPlayer, call_view, make_player, player_factories
+from skatcore.bots import HeuristicPlayer, RandomPlayer, call_view, make_player, player_factories
 from skatcore.rules.ruleset import shipped_rulesets
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.simulate import Stats, play, run, seeded_deal
@@ -144,15 +144,15 @@ def test_player_registry_and_module_attr():
     f = player_factories()
     assert f["random"] is RandomPlayer and f["heuristic"] is HeuristicPlayer
     rules = get_rules("official")
-    p = make_player("skatcore.bots.players:RandomPlayer", rules, 1)
+    p = make_player("skatcore.bots:RandomPlayer", rules, 1)
     assert isinstance(p, RandomPlayer)
-    stats = run(["official"], 20, 1, ("skatcore.bots.players:RandomPlayer", "heuristic", "heuristic"))[0]
+    stats = run(["official"], 20, 1, ("skatcore.bots:RandomPlayer", "heuristic", "heuristic"))[0]
     assert stats.deals == 20
 
 
 def test_entry_point_players_are_found(monkeypatch):
     """A third-party plugin under the ``skat.players`` group registers a player."""
-    import skatcore.bots.players as players_mod
+    import skatcore.bots.registry as players_mod
     from skatcore.hookspecs import hookimpl
 
     class ThirdParty:

@@ -16,7 +16,7 @@ from skatcore.cards import CARD_NAMES, SUITS, parse_card
 from skatcore.engine.deal import Bid, Call, Deal, Declare, Discard, Hold, Pass, Phase, Play, Pushed, TurnChoice
 from skatcore.errors import InputError
 from skatcore.model import SEATS
-from skatcore.bots.players import HeuristicPlayer
+from skatcore.bots import HeuristicPlayer
 from skatcore.rules.compiler import TRUMP, get_rules
 from skatcore.sim.simulate import seeded_deal
 
@@ -132,7 +132,7 @@ class TerminalGame:
         self.show_result(deal, me)
 
     def bot_calls(self, deal: Deal, bots, me: int) -> None:
-        from skatcore.bots.players import call_view
+        from skatcore.bots import call_view
 
         for s, bot in bots.items():
             opts = deal.legal_calls(s)

@@ -7,9 +7,9 @@
   (:mod:`skatcore.engine.batch`), random players too, when the ruleset has no step
   it cannot model.
 * ``random_deals_per_s`` - the faster of the two.
-* ``random_players_deals_per_s`` - :class:`~skatcore.bots.players.RandomPlayer`
+* ``random_players_deals_per_s`` - :class:`~skatcore.bots.RandomPlayer`
   through the player protocol (a :class:`SeatView` per decision).
-* ``heuristic_deals_per_s`` - three :class:`~skatcore.bots.players.HeuristicPlayer`.
+* ``heuristic_deals_per_s`` - three :class:`~skatcore.bots.HeuristicPlayer`.
 
 All on one core, in this process, per CPU second of the process
 (``time.process_time``), so that other work on the machine disturbs the

@@ -38,7 +38,7 @@ from dataclasses import dataclass, field
 from skatcore.engine.deal import Deal, Phase, deal_cards
 from skatcore.errors import InputError
 from skatcore.model import SEATS, STANDARD_DECK
-from skatcore.bots.players import call_view, resolve_player
+from skatcore.bots import call_view, resolve_player
 from skatcore.rules.compiler import get_rules
 
 SF_WIN, SF_DEFENDER = 50, 40

@@ -1,0 +1,79 @@
+"""The heuristic player: a reasonable club player by rules of thumb, fast
+enough for simulations.  Its parts live in :mod:`.evaluation`, :mod:`.bidding`,
+:mod:`.discard` and :mod:`.play`."""
+
+from __future__ import annotations
+
+from skatcore.engine.deal import FIRST_CARD, Phase, SeatView
+from skatcore.rules.compiler import CompiledRules
+from skatcore.bots.heuristic.evaluation import Evaluation
+from skatcore.bots.heuristic.bidding import Bidding
+from skatcore.bots.heuristic.discard import Discarding
+from skatcore.bots.heuristic.play import CardPlay, PLAY_CARD
+from skatcore.bots.heuristic.tables import _Game, _info
+
+
+class HeuristicPlayer(Evaluation, Bidding, Discarding, CardPlay):
+    """A reasonable club player by rules of thumb.
+
+    * **Bidding**: estimates for every contract the ruleset allows how likely
+      it is won (trumps, jacks, aces, tens, voids; null: safe suits) and bids
+      while some contract it expects to win is worth at least the bid *with
+      the matadors in its hand* - never higher - and only where the expected
+      score is positive given the ruleset's lost factor.
+    * **Skat**: plays hand when that is clearly better, else picks up; the
+      discard shortens side suits, keeps trumps and aces, and buries tens.
+    * **Declaring**: the contract with the best expected score that reaches
+      the bid.
+    * **Play**: declarer draws trumps and cashes aces; defenders smear points
+      to a partner who wins, trump in when the declarer is winning, and lead
+      the long suit when the declarer sits behind them; in null the declarer
+      stays low and the defenders play low in front of him; in Ramsch
+      everybody ducks and dumps points.
+    """
+
+    # win probability = sigmoid(a * x + b) by (family, when): x is the hand's
+    # strength (null: minus its risk); "pre" = before picking up the skat,
+    # "post" = after the discard, "hand" = a hand game.  Fitted on 2,000
+    # seeded deals x 3 contracts x 2 routes of heuristic play (official).
+    COEF = {
+        ("suit", "pre"): (0.80, 0.89), ("suit", "post"): (0.97, -0.13), ("suit", "hand"): (1.07, 0.02),
+        ("grand", "pre"): (0.67, 1.15), ("grand", "post"): (0.80, 0.46), ("grand", "hand"): (0.80, 0.73),
+        ("null", "pre"): (0.65, 1.55), ("null", "post"): (1.20, 1.43), ("null", "hand"): (1.33, 2.32),
+    }
+    GAME_BONUS = 50       # a won game is worth this much more than its value (Seeger-Fabian), a lost one less
+
+    def __init__(self, rules: CompiledRules, seed: int | None = None):
+        self.rules = rules
+        self.info = _info(rules)  # any deck: Sechserskat's sixes are low cards of their suits
+        self.seed = seed  # decisions are deterministic; kept for the factory signature
+        self._plan: tuple[int, str] | None = None
+        self._cache: dict = {}
+        self._strengths: dict = {}
+        self._mats: dict = {}
+        self._played = (0, 0)  # (tricks seen, their cards): a player lives for one deal
+        self._g: _Game | None = None
+        self._decl = None
+
+    # -- dispatch --------------------------------------------------------------
+    def act(self, view: SeatView):
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        phase = view.phase
+        if phase is Phase.PLAY:
+            return PLAY_CARD[self._play(view)]
+        if phase is Phase.BIDDING:
+            return self._bid(view)
+        if phase is Phase.SKAT:
+            return self._skat(view)
+        if phase is Phase.TURN:
+            return FIRST_CARD if FIRST_CARD in legal else legal[0]
+        if phase is Phase.DISCARD:
+            return self._discard(view)
+        if phase is Phase.DECLARE:
+            return self._declare(view)
+        if phase is Phase.PUSH:
+            return self._push(view)
+        return legal[0]
+

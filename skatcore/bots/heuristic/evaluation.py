@@ -1,0 +1,238 @@
+"""Hand evaluation: strength of a hand per contract, win probabilities,
+expected scores and the highest bid a hand holds (incl. Tournée's turn-up)."""
+
+from __future__ import annotations
+
+import math
+
+from skatcore.cards import CARD_NAMES
+from skatcore.model import Declaration
+from skatcore.bots.heuristic.tables import (_GRAND, _NULL_RISK, _SIDE, _TRUMPX, ACE, CJ, HJ, JACK_MASK, SJ, TEN, _Game, _p,
+                                            cards_in)
+
+
+class Evaluation:
+    """Part of :class:`~skatcore.bots.heuristic.HeuristicPlayer`."""
+
+    # -- hand evaluation ---------------------------------------------------------
+    def strength(self, hand: int, g: _Game) -> float:
+        """Log-odds-like strength of ``hand`` (10 cards) as declarer of ``g``."""
+        key = (hand, g.name)
+        v = self._strengths.get(key)
+        if v is None:
+            v = self._strengths[key] = self._strength(hand, g)
+        return v
+
+    @staticmethod
+    def _strength(hand: int, g: _Game) -> float:
+        fam = g.family
+        std = g.std
+        if std is not None:
+            b = (hand & 0xF7, hand >> 8 & 0xF7, hand >> 16 & 0xF7, hand >> 24 & 0xF7)
+            nj = (hand & JACK_MASK).bit_count()
+            if std == 4:
+                return (1.3 * nj + (hand >> CJ & 1) * 0.7 + (hand >> SJ & 1) * 0.3
+                        + _GRAND[b[0]] + _GRAND[b[1]] + _GRAND[b[2]] + _GRAND[b[3]] - 7.6)
+            t = nj + b[std].bit_count()
+            v = nj + (hand >> CJ & 1) * 1.0 + (hand >> SJ & 1) * 0.6 + (hand >> HJ & 1) * 0.3 + _TRUMPX[b[std]] - 7.8
+            void = 0.5 if t >= 5 else 0.2
+            for k in range(4):
+                if k != std:
+                    v += _SIDE[b[k]] if b[k] else void
+            return v
+        if fam == "suit":
+            t = (hand & g.trump).bit_count()
+            s = t * 1.0 + (hand >> CJ & 1) * 1.0 + (hand >> SJ & 1) * 0.6 + (hand >> HJ & 1) * 0.3
+            s += 0.3 * bool(hand & g.trump_ace) + 0.15 * bool(hand & g.trump_ten)
+            for k in range(4):
+                m = g.plain[k]
+                if not m:
+                    continue
+                sm = hand & m
+                n = sm.bit_count()
+                if n == 0:
+                    s += 0.5 if t >= 5 else 0.2
+                    continue
+                a, ten = sm >> ACE[k] & 1, sm >> TEN[k] & 1
+                if a:
+                    s += 1.1 + 0.7 * ten - 0.15 * max(0, n - 3)
+                elif ten:
+                    s += -0.4 if n == 1 else 0.1
+                elif n == 1:
+                    s += 0.1
+            return s - 7.8
+        if fam == "grand":
+            j = (hand & JACK_MASK).bit_count()
+            s = 1.3 * j + (hand >> CJ & 1) * 0.7 + (hand >> SJ & 1) * 0.3
+            for k in range(4):
+                sm = hand & g.plain[k]
+                n = sm.bit_count()
+                if n == 0:
+                    s += 0.25
+                    continue
+                a, ten = sm >> ACE[k] & 1, sm >> TEN[k] & 1
+                if a:
+                    s += 1.2 + 0.9 * ten
+                    if ten:
+                        s += 0.5 * max(0, n - 3) + 0.3 * (sm >> (ACE[k] + 1) & 1)
+                elif ten:
+                    s += -0.5 if n == 1 else (0.0 if n == 2 else 0.2)
+            return s - 7.6
+        if fam == "null":
+            return -Evaluation.null_risk(hand)
+        return -99.0
+
+    @staticmethod
+    def null_risk(hand: int) -> float:
+        """Unsafe suits of a null hand (rank i-th from the bottom must be <= 2i)."""
+        return _NULL_RISK[hand & 0xFF] + _NULL_RISK[hand >> 8 & 0xFF] + _NULL_RISK[hand >> 16 & 0xFF] + _NULL_RISK[hand >> 24 & 0xFF]
+
+    def _x(self, hand: int, d: Declaration) -> float:
+        g = self.info.games[d.game]
+        if g.family == "null":
+            r = self.null_risk(hand)
+            return -(r * 2.0 + 0.3) if d.ouvert else -r
+        return self.strength(hand, g)
+
+    def _win_p(self, hand: int, d: Declaration, when: str | None = None) -> float:
+        """Estimated win probability of ``d`` with ``hand`` (10 cards, or 11
+        with a turned card); ``when``: pre / post / hand (default: hand for a
+        hand game, else post)."""
+        fam = self.info.games[d.game].family
+        if fam not in ("suit", "grand", "null"):
+            return 0.0
+        a, b = self.COEF[(fam, when or ("hand" if d.hand else "post"))]
+        return _p(a * self._x(hand, d) + b)
+
+    def _expected(self, p: float, value: int, lost: int, bid: int, base: int | None) -> float:
+        if value < bid:  # overbid: lost at the bid rounded up to the base
+            lv = -(-bid // base) * base if base else bid
+            return -lost * lv - self.GAME_BONUS
+        return p * (value + self.GAME_BONUS) - (1 - p) * (lost * value + self.GAME_BONUS)
+
+    def _need(self, value: int, lost: int) -> float:
+        """Break-even win probability of a game worth ``value``."""
+        return (lost * value + self.GAME_BONUS) / ((1 + lost) * value + 2 * self.GAME_BONUS)
+
+    def _candidates(self, hand: int, route: str, known: int | None = None):
+        """``(p, value, cand)`` for each plain declaration of ``route``;
+        ``known`` = the 12 cards incl. the skat (matadors then known).
+        The same estimate as :meth:`_win_p`, inlined: bidding asks it often."""
+        when = "hand" if route == "hand" else ("pre" if known is None else "post")
+        rows = self.info.rows.get((route, when))
+        if rows is None:
+            rows = self.info.rows[(route, when)] = tuple(
+                (c, c.g, c.null, c.d.ouvert, *self.COEF[(c.g.family, when)]) for c in self.info.cands[route])
+        mcards = known if known is not None else hand
+        mats = self._mats
+        res = []
+        risk = None
+        exp = math.exp
+        strength = self.strength
+        for cand, g, null, ouvert, a, b in rows:
+            if null:
+                if risk is None:
+                    risk = self.null_risk(hand)
+                x = -(risk * 2.0 + 0.3) if ouvert else -risk
+                v = cand.value(0)
+            else:
+                x = strength(hand, g)
+                key = (mcards, g.name)
+                m = mats.get(key)
+                if m is None:
+                    m = mats[key] = g.table.matadors(mcards)
+                v = cand.value(m)
+            res.append((1.0 / (1.0 + exp(-(a * x + b))), v, cand))
+        return res
+
+    def _evaluate(self, hand: int):
+        key = ("eval", hand)
+        ev = self._cache.get(key)
+        if ev is None:
+            ev = self._cache[key] = (self._candidates(hand, "pickup"), self._candidates(hand, "hand"))
+        return ev
+
+    def _may_bid(self, hand: int) -> bool:
+        """Quick test: some plain contract has a win probability of 1/2 or
+        more (the break-even point never lies below 1/2 when a lost game
+        costs at least its value), so the full evaluation is worth it."""
+        info = self.info
+        rows = info.rows.get("quick")
+        if rows is None:
+            rows = info.rows["quick"] = tuple(
+                (c.g, c.null, c.d.ouvert, c.lost, *self.COEF[(c.g.family, "hand" if c.d.hand else "pre")])
+                for route in ("pickup", "hand") for c in info.cands[route])
+        risk = None
+        for g, null, ouvert, lost, a, b in rows:
+            if lost < 1:
+                return True
+            if null:
+                if risk is None:
+                    risk = self.null_risk(hand)
+                x = -(risk * 2.0 + 0.3) if ouvert else -risk
+            else:
+                x = self.strength(hand, g)
+            if a * x + b >= 0.0:
+                return True
+        return False
+
+    def _limit(self, hand: int) -> int:
+        """The highest bid this hand will hold: the best value among contracts
+        whose expected score is positive, with the hand's own matadors."""
+        cached = self._cache.get(("limit", hand))
+        if cached is not None:
+            return cached
+        best = 0
+        if self._may_bid(hand):
+            for cands in self._evaluate(hand):
+                for p, v, cand in cands:
+                    if v > best and p >= self._need(v, cand.lost):
+                        best = v
+        if self.rules.turn_up:
+            best = max(best, self._turn_up_limit(hand))
+        self._cache[("limit", hand)] = best
+        return best
+
+    def _turn_up_limit(self, hand: int) -> int:
+        return self._turn_up(hand)[0]
+
+    def _turn_up(self, hand: int) -> tuple[int, float]:
+        """Tournée: ``(limit, expected score)`` of turning up a skat card.
+        The card is any unseen one; it adds a trump (a jack: grand too)."""
+        key = ("turn", hand)
+        out = self._cache.get(key)
+        if out is None:
+            out = self._cache[key] = self._turn_up_eval(hand)
+        return out
+
+    def _turn_up_eval(self, hand: int) -> tuple[int, float]:
+        rules, info = self.rules, self.info
+        tu = rules.turn_up
+        unknown = self.info.deck & ~hand
+        n = unknown.bit_count()
+        by_game: dict[str, tuple[float, int, float]] = {}
+        expected, lowest, ok = 0.0, None, True
+        for c in cards_in(unknown):
+            best = None
+            for game in tu.contracts.get(CARD_NAMES[c], ()):
+                r = by_game.get(game)
+                if r is None:
+                    g = info.games[game]
+                    if g.family not in ("suit", "grand"):
+                        continue
+                    d = Declaration(game, False, declarations={tu.key: "first"})
+                    a, b = self.COEF[(g.family, "pre")]
+                    p = _p(a * (self.strength(hand, g) + (1.3 if g.family == "grand" else 1.0)) + b)
+                    v = info.value(d, g.table.matadors(hand))
+                    r = by_game[game] = (p, v, self._expected(p, v, info.lost_factor(d), 0, None))
+                if best is None or r[2] > best[2]:
+                    best = r
+            if best is None:
+                ok = False
+                continue
+            expected += best[2] / n
+            if lowest is None or best[1] < lowest:
+                lowest = best[1]
+        # bid only what the worst turned card is still worth, and only if turning pays on average
+        return ((lowest or 0) if ok and expected > 0 else 0), expected
+

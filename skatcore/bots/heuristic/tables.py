@@ -1,0 +1,228 @@
+"""Tables the heuristic player reads: card bitmasks, per-contract trick
+tables and values derived once per compiled ruleset."""
+
+from __future__ import annotations
+
+import math
+
+from skatcore.cards import CARD_NAMES, SUITS
+from skatcore.model import Declaration
+from skatcore.rules.compiler import TRUMP, CompiledRules
+from skatcore.engine.scoring import make_facts
+
+NCARDS = len(CARD_NAMES)  # 32, plus the sixes (ids 32-35) of a 36-card deck
+BIT = tuple(1 << c for c in range(NCARDS))
+FULL = (1 << NCARDS) - 1  # masked by the ruleset's deck where it matters
+JACK_MASK = sum(BIT[SUITS.index(s) * 8 + 3] for s in SUITS)  # rank index 3 = J in "AKQJT987"
+CJ, SJ, HJ, DJ = 3, 11, 19, 27
+SUIT_MASKS = tuple(0xFF << (8 * s) for s in range(4))
+ACE = tuple(8 * s for s in range(4))
+TEN = tuple(8 * s + 4 for s in range(4))
+
+_BYTE_CARDS = tuple(tuple(tuple(b + 8 * k for b in range(8) if m >> b & 1) for m in range(256))
+                    for k in range(4))
+
+
+_SIXES = tuple(tuple(32 + b for b in range(4) if m >> b & 1) for m in range(16))
+
+
+def cards_in(mask: int) -> tuple[int, ...]:
+    """The cards of a bitmask, lowest first (table lookups, no generator)."""
+    out = (_BYTE_CARDS[0][mask & 255] + _BYTE_CARDS[1][mask >> 8 & 255]
+           + _BYTE_CARDS[2][mask >> 16 & 255] + _BYTE_CARDS[3][mask >> 24 & 255])
+    return out + _SIXES[mask >> 32 & 15] if mask >> 32 else out
+
+
+
+class _Game:
+    """Per-contract tables the heuristic player reads (built once per ruleset)."""
+
+    __slots__ = ("name", "family", "table", "trump", "plain", "power", "higher", "lower", "points",
+                 "follow", "class_mask", "strength", "trumps", "by_power", "trump_ace", "trump_ten", "std")
+
+    def __init__(self, name: str, family: str, table):
+        self.name, self.family, self.table = name, family, table
+        self.follow = table.follow
+        self.class_mask = table.class_mask
+        self.strength = table.strength
+        self.points = table.points
+        self.trumps = table.trumps
+        self.trump = table.class_mask[TRUMP]
+        self.plain = tuple(table.class_mask[k] for k in range(4))
+        n = len(table.follow)
+        self.power = tuple(table.strength[table.follow[c]][c] for c in range(n))
+        self.higher = tuple(sum(BIT[d] for d in range(n) if table.follow[d] == table.follow[c] and self.power[d] > self.power[c])
+                            for c in range(n))
+        self.lower = tuple(table.class_mask[table.follow[c]] & ~self.higher[c] & ~BIT[c] for c in range(n))
+        self.by_power = tuple(sorted(range(n), key=lambda c: (-(table.follow[c] == TRUMP), -self.power[c])))
+        t = [c for c in table.trumps if CARD_NAMES[c][1] == "A"]
+        self.trump_ace = BIT[t[0]] if t else 0
+        t = [c for c in table.trumps if CARD_NAMES[c][1] == "T"]
+        self.trump_ten = BIT[t[0]] if t else 0
+        # the standard layouts have fast table-driven strengths: suit k -> k, grand -> 4
+        self.std = None
+        if table.order.plain == "ATKQ987":
+            if table.trumps == (CJ, SJ, HJ, DJ) and family == "grand":
+                self.std = 4
+            for k in range(4):
+                if family == "suit" and table.trumps == (CJ, SJ, HJ, DJ) + tuple(8 * k + i for i in (0, 4, 1, 2, 5, 6, 7)):
+                    self.std = k
+
+
+def _low(g: _Game, mask: int) -> int:
+    """The weakest card of ``mask`` (lowest power, fewest points)."""
+    best, key = -1, None
+    for c in cards_in(mask):
+        k = (g.points[c], g.power[c] + (100 if g.follow[c] == TRUMP else 0))
+        if key is None or k < key:
+            best, key = c, k
+    return best
+
+
+def _high(g: _Game, mask: int) -> int:
+    best, key = -1, None
+    for c in cards_in(mask):
+        k = g.power[c] + (1000 if g.follow[c] == TRUMP else 0)
+        if key is None or k > key:
+            best, key = c, k
+    return best
+
+
+class _RulesInfo:
+    """What the heuristic derives once from compiled rules."""
+
+    def __init__(self, rules: CompiledRules):
+        self.rules = rules
+        deck = getattr(rules, "deck", None)
+        self.deck = deck.mask if deck is not None else (1 << 32) - 1
+        self.skat = deck.skat if deck is not None else 2  # cards discarded
+        self.games = {n: _Game(n, c.family, rules.tricks[n]) for n, c in rules.contracts.items()}
+        self.values: dict = {}
+        # plain (unannounced) declarations per skat route
+        self.route_games = {route: tuple(dict.fromkeys(d.game for d in rules.options[route])) for route in ("pickup", "hand")}
+        self.lost = dict(rules.lost_factor)
+        self.cands = {route: self._route_cands(route) for route in ("pickup", "hand")}
+        self.turn_cands: dict = {}
+        self.rows: dict = {}  # (route, when) -> candidate rows with their coefficients
+
+    def _route_cands(self, route: str) -> tuple["_Cand", ...]:
+        """The plain declarations of a skat route (null also ouvert)."""
+        rules, hand = self.rules, route == "hand"
+        out = []
+        for game in self.route_games[route]:
+            c = rules.contracts[game]
+            if c.family == "null":
+                for ouvert in (False, True):
+                    if (hand, ouvert) in c.fixed and any(o.game == game and o.ouvert == ouvert for o in rules.options[route]):
+                        out.append(_Cand(self, Declaration(game, hand, ouvert=ouvert)))
+            elif c.family in ("suit", "grand"):
+                out.append(_Cand(self, Declaration(game, hand)))
+        return tuple(out)
+
+    def lost_factor(self, d: Declaration) -> int:
+        f = self.lost[(d.game, d.hand)]
+        return f(d) if callable(f) else f
+
+    def value(self, d: Declaration, matadors: int) -> int:
+        """Game value of ``d`` won simply (61+, nothing more) with ``matadors``."""
+        key = (d.game, d.hand, d.schneider, d.schwarz, d.ouvert, tuple(sorted(d.declarations.items())), matadors)
+        v = self.values.get(key)
+        if v is None:
+            rules = self.rules
+            c = rules.contracts[d.game]
+            if c.family == "null":
+                v = c.fixed.get((d.hand, d.ouvert), 0)
+            else:
+                facts = make_facts(rules, c, d, bid=0, declarer=0, matadors=matadors, declarer_points=rules.thresholds.win,
+                                   declarer_tricks=5, defender_tricks=5)
+                m = 0
+                for item in rules.multiplier_items:
+                    n = item.count(facts)
+                    if n:
+                        m = m * n if item.factor else m + n
+                v = rules.base_value(d) * m
+            self.values[key] = v
+        return v
+
+
+class _Cand:
+    """A declaration the heuristic considers, with its lost factor and values."""
+
+    __slots__ = ("d", "g", "info", "lost", "base", "null", "_values")
+
+    def __init__(self, info: _RulesInfo, d: Declaration):
+        self.d, self.info = d, info
+        self.g = info.games[d.game]
+        self.lost = info.lost_factor(d)
+        self.base = info.rules.contracts[d.game].base
+        self.null = self.g.family == "null"
+        self._values: dict[int, int] = {}
+
+    def value(self, matadors: int) -> int:
+        v = self._values.get(matadors)
+        if v is None:
+            v = self._values[matadors] = self.info.value(self.d, matadors)
+        return v
+
+
+_INFO: dict[int, _RulesInfo] = {}
+
+
+def _info(rules: CompiledRules) -> _RulesInfo:
+    info = _INFO.get(id(rules))
+    if info is None or info.rules is not rules:
+        info = _INFO[id(rules)] = _RulesInfo(rules)
+    return info
+
+
+def _suit_null_risk(sm: int) -> float:
+    """Risk of one suit in null (``sm``: bit 0 = A ... bit 7 = 7)."""
+    i = bad = 0
+    for r in range(8):  # r = 0 is the 7 (bit 7)
+        if sm >> (7 - r) & 1:
+            if r > 2 * i:
+                bad = max(bad, r - 2 * i)
+            i += 1
+    return 0.7 + 0.25 * bad if bad else 0.0
+
+
+_NULL_RISK = tuple(_suit_null_risk(sm) for sm in range(256))
+
+# Per-suit byte tables of the strength formulas for the standard layouts
+# (jacks trump; bit 0 A, 1 K, 2 Q, 3 J (cleared), 4 T, 5 9, 6 8, 7 7).
+
+
+def _side_suit(b: int) -> float:  # a non-trump suit in a suit game (not void)
+    n, a, ten = b.bit_count(), b & 1, b >> 4 & 1
+    if a:
+        return 1.1 + 0.7 * ten - 0.15 * max(0, n - 3)
+    if ten:
+        return -0.4 if n == 1 else 0.1
+    return 0.1 if n == 1 else 0.0
+
+
+def _grand_suit(b: int) -> float:
+    n, a, ten = b.bit_count(), b & 1, b >> 4 & 1
+    if n == 0:
+        return 0.25
+    if a:
+        return 1.2 + 0.9 * ten + ((0.5 * max(0, n - 3) + 0.3 * (b >> 1 & 1)) if ten else 0.0)
+    if ten:
+        return -0.5 if n == 1 else (0.0 if n == 2 else 0.2)
+    return 0.0
+
+
+_RANK = tuple(n[1] for n in CARD_NAMES)
+_LEN_BONUS = (0.0, 3.0, 1.5, 0.3, -0.5, -1.0, -1.5, -2.0, -2.5, -3.0, -3.5, -4.0, -4.5)
+_SIDE = tuple(_side_suit(b) if b else 0.0 for b in range(256))
+_GRAND = tuple(_grand_suit(b) for b in range(256))
+_TRUMPX = tuple(b.bit_count() + 0.3 * (b & 1) + 0.15 * (b >> 4 & 1) for b in range(256))
+
+
+def _p(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+DOUBLING_CALLS = frozenset({"kontra", "re", "supra", "resupra"})  # the calls the heuristic player makes
+
+

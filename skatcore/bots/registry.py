@@ -1,0 +1,137 @@
+"""Players: bots that take a seat at a :class:`~skatcore.engine.deal.Deal`.
+
+A player sees only what its seat may know (a :class:`~skatcore.engine.deal.SeatView`,
+from :meth:`Deal.view`) and answers with one of ``view.legal``::
+
+    class Player(Protocol):
+        def act(self, view: SeatView) -> Action: ...
+        # optional: out-of-turn table calls (Kontra, Re ...).  ``view.legal``
+        # then holds the calls this seat may make now; return those to make.
+        def call(self, view: SeatView) -> list[Call]: ...
+
+Built in: :class:`RandomPlayer` (uniform over the legal actions) and
+:class:`HeuristicPlayer` (evaluates its hand against the compiled ruleset's
+values, bids no higher than its best contract is worth with its matadors,
+and plays by common Skat heuristics).
+
+**Registering a player.**  Players are not part of a ruleset, so they are
+found by name through their own plugin manager: the built-ins plus every
+plugin published under the entry-point group ``skat.players`` that
+implements :func:`skatcore.hookspecs.skat_register_players`::
+
+    # pyproject.toml of your package
+    [project.entry-points."skat.players"]
+    mybot = "mybot.plugin"
+
+    # mybot/plugin.py
+    from skatcore import hookimpl
+
+    @hookimpl
+    def skat_register_players():
+        return {"mybot": MyBot}        # name -> factory(rules=..., seed=...)
+
+``skat simulate --players mybot`` then seats it.  A factory is called once per
+deal and seat as ``factory(rules=compiled_rules, seed=int)``; a player whose
+choices depend only on that seed and its views keeps results reproducible
+(and identical for any ``--jobs``).  ``--players module:attr`` names a factory
+directly, without registering it.
+"""
+
+from __future__ import annotations
+
+
+from skatcore.engine.deal import SeatView
+from skatcore.rules.compiler import CompiledRules
+import importlib
+from collections.abc import Callable, Mapping
+from functools import lru_cache
+from typing import Protocol, runtime_checkable
+
+import pluggy
+
+from skatcore import hookspecs
+from skatcore.errors import InputError
+from skatcore.hookspecs import hookimpl
+from skatcore.bots.random import RandomPlayer
+from skatcore.bots.heuristic import HeuristicPlayer
+
+PLAYER_ENTRY_POINT_GROUP = "skat.players"
+
+
+@runtime_checkable
+class Player(Protocol):
+    """Anything with ``act(view) -> action`` (one of ``view.legal``)."""
+
+    def act(self, view: SeatView): ...
+
+
+Factory = Callable[..., Player]
+
+
+
+# ---------------------------------------------------------------------------
+
+
+class BuiltinPlayers:
+    """The built-in players, registered like any third-party ones."""
+
+    @hookimpl
+    def skat_register_players(self):
+        return {"random": RandomPlayer, "heuristic": HeuristicPlayer}
+
+
+@lru_cache(maxsize=1)
+def player_factories() -> Mapping[str, Factory]:
+    """Every registered player: the built-ins and the entry points of group
+    ``skat.players`` (name -> factory).  A name given twice is an error."""
+    pm = pluggy.PluginManager(hookspecs.PROJECT)
+    pm.add_hookspecs(_PlayerSpecs)
+    pm.register(BuiltinPlayers(), name="builtin")
+    try:
+        pm.load_setuptools_entrypoints(PLAYER_ENTRY_POINT_GROUP)
+    except Exception as exc:
+        raise InputError(f"a {PLAYER_ENTRY_POINT_GROUP} entry point failed to load: {type(exc).__name__}: {exc}") from None
+    out: dict[str, Factory] = {}
+    try:
+        answers = pm.hook.skat_register_players()
+    except Exception as exc:
+        raise InputError(f"a player plugin failed in skat_register_players: {type(exc).__name__}: {exc}") from None
+    for chunk in reversed(answers):  # registration order: the built-ins first
+        for name, factory in (chunk or {}).items():
+            if name in out:
+                raise InputError(f"player {name!r} is registered twice (group {PLAYER_ENTRY_POINT_GROUP})")
+            out[name] = factory
+    return out
+
+
+class _PlayerSpecs:
+    skat_register_players = staticmethod(hookspecs.skat_register_players)
+
+
+def resolve_player(name: str) -> Factory:
+    """A registered player's factory, or ``module:attr``."""
+    factories = player_factories()
+    if name in factories:
+        return factories[name]
+    if ":" in name:
+        mod, _, attr = name.partition(":")
+        try:
+            obj = importlib.import_module(mod)
+            for part in attr.split("."):
+                obj = getattr(obj, part)
+        except (ImportError, AttributeError) as exc:
+            raise InputError(f"player {name!r} cannot be loaded: {exc}") from None
+        if not callable(obj):
+            raise InputError(f"player {name!r} is not a factory")
+        return obj
+    raise InputError(f"unknown player {name!r} (expected one of: {', '.join(sorted(factories))}, or module:attr)")
+
+
+def make_player(name_or_factory, rules: CompiledRules, seed: int | None = None) -> Player:
+    factory = resolve_player(name_or_factory) if isinstance(name_or_factory, str) else name_or_factory
+    return factory(rules=rules, seed=seed)
+
+
+def call_view(view: SeatView, calls) -> SeatView:
+    """``view`` with ``legal`` set to the table calls the seat may make."""
+    return view.with_legal(tuple(calls))
