@@ -60,7 +60,7 @@ class Ramsch:
 
     @hookimpl
     def skat_register_contracts(self):
-        return [Contract("ramsch", "ramsch", label="Ramsch")]
+        return [Contract("ramsch", "ramsch", label="Ramsch", declarer=False)]
 
     @hookimpl
     def skat_card_order(self, contract):

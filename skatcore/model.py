@@ -11,6 +11,7 @@ from types import MappingProxyType
 SEATS = ("forehand", "middlehand", "rearhand")
 FOREHAND, MIDDLEHAND, REARHAND = 0, 1, 2
 ANNOUNCEMENTS = ("schneider", "schwarz", "ouvert")
+GOALS = ("card_points", "no_trick", "fewest_points")
 
 
 def null_label(hand: bool, ouvert: bool) -> str:
@@ -22,15 +23,23 @@ def null_label(hand: bool, ouvert: bool) -> str:
 class Contract:
     """A game type a declarer can choose (or, like Ramsch, is played without one).
 
+    The core reads only its capabilities (``declarer``, ``goal``, ``base`` /
+    ``fixed``); ``family`` is a name plugins share to recognise each other's
+    contracts (a Spitze only in ``suit`` and ``grand`` games).
+
     :param name: the ``game.type`` of a deal record (``clubs``, ``grand``, ``null``).
-    :param family: ``suit``, ``grand``, ``null`` or ``ramsch``: how tricks and
-        card points work.  Suit and grand games are won by card points and
-        valued base x multiplier; null games by taking no trick, at a fixed value.
+    :param family: ``suit``, ``grand``, ``null``, ``ramsch`` or a plugin's own.
     :param trump: the trump suit letter of a suit game, else ``None``.
     :param base: base value (suit and grand).
     :param fixed: fixed values of a null-like contract keyed by
         ``(hand, ouvert)``; a missing key means that form does not exist.
     :param label: how the explanation line names it ("spades", "grand").
+    :param declarer: whether one player declares it against the other two
+        (``False``: all against all, scored by ``skat_ramsch_scores``).
+    :param goal: how the declarer wins: ``"card_points"`` (the thresholds,
+        valued base x multiplier) or ``"no_trick"`` (taking no trick, at a
+        fixed value); without a declarer ``"fewest_points"``.  Default: by
+        card points when there is a ``base``, else by taking no trick.
     """
 
     name: str
@@ -39,11 +48,23 @@ class Contract:
     base: int | None = None
     fixed: Mapping[tuple[bool, bool], int] = field(default_factory=dict)
     label: str = ""
+    declarer: bool = True
+    goal: str = ""
 
     def __post_init__(self):
         object.__setattr__(self, "fixed", MappingProxyType(dict(self.fixed)))
         if not self.label:
             object.__setattr__(self, "label", self.name)
+        if not self.goal:
+            goal = "card_points" if self.base is not None else "no_trick" if self.declarer else "fewest_points"
+            object.__setattr__(self, "goal", goal)
+        if self.goal not in GOALS:
+            raise ValueError(f"contract {self.name!r}: goal {self.goal!r}: expected one of {', '.join(GOALS)}")
+
+    @property
+    def no_trick(self) -> bool:
+        """Won by taking no trick: the deal ends with the declarer's first trick."""
+        return self.goal == "no_trick"
 
     @property
     def valued_by_multiplier(self) -> bool:

@@ -156,8 +156,8 @@ def play_random(rules, n: int, seed: int, keep: bool = False):
         if not len(rr) or not opts:
             continue
         fixed = np.array([rules.contracts[o.game].fixed.get((o.hand, o.ouvert), 0)
-                          if rules.contracts[o.game].family == "null" else 0 for o in opts])
-        is_null = np.array([rules.contracts[o.game].family == "null" for o in opts])
+                          if rules.contracts[o.game].no_trick else 0 for o in opts])
+        is_null = np.array([rules.contracts[o.game].no_trick for o in opts])
         valid = ~is_null[None, :] | (fixed[None, :] >= bid[rr][:, None])
         k = _pick(rng, valid.sum(axis=1))
         pick = np.argmax(np.cumsum(valid, axis=1) > k[:, None], axis=1)
@@ -175,7 +175,7 @@ def play_random(rules, n: int, seed: int, keep: bool = False):
     class_mask = np.array([t.class_mask for t in tables], dtype=np.int64)
     strength = np.array([t.strength for t in tables])
     points = np.array([t.points for t in tables])
-    is_null_game = np.array([rules.contracts[c].family == "null" for c in contracts])
+    is_null_game = np.array([rules.contracts[c].no_trick for c in contracts])
 
     playing = cidx >= 0
     leader = np.zeros(n, np.int64)

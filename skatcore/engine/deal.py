@@ -366,7 +366,7 @@ class Deal:
             return [d for d in rules.options["soloist"] if rules.contracts[d.game].family not in self.played]
         if self.route in ("pickup", "hand"):
             return [d for d in rules.options[self.route]
-                    if rules.contracts[d.game].family != "null" or rules.contracts[d.game].fixed[(d.hand, d.ouvert)] >= self.bid]
+                    if not rules.contracts[d.game].no_trick or rules.contracts[d.game].fixed[(d.hand, d.ouvert)] >= self.bid]
         allowed = rules.turn_up.contracts.get(name(self.turned), ())
         return [Declaration(game, False, declarations={rules.turn_up.key: self.route}) for game in allowed]
 
@@ -488,16 +488,17 @@ class Deal:
 
     def _soloist_declare(self, d: Declaration) -> None:
         rules = self.rules
-        family = rules.contract(d.game).family
+        contract = rules.contract(d.game)
+        family = contract.family
         if family in self.played:
             raise InputError(f"{SEATS[self.declarer]} has already declared a {family} game in this series")
-        if family != "ramsch" and d.hand != (rules.soloist.skat == "hand"):
+        if contract.declarer and d.hand != (rules.soloist.skat == "hand"):
             raise InputError("the soloist " + ("leaves the skat: declare a hand game" if rules.soloist.skat == "hand"
                                                else "takes the skat: not a hand game"))
         self.declaration = rules.check_declaration(d, self.bid)
         self.hands[self.declarer] |= self._withheld
         self._withheld = 0
-        if family == "ramsch":  # all against all: nobody is declarer, the skat stays out
+        if not contract.declarer:  # all against all: nobody is declarer, the skat stays out
             self.declarer = None
             self._start_play(d.game)
         elif d.hand:
@@ -652,7 +653,7 @@ class Deal:
         self.tricks_won[winner] += 1
         pts = t.points
         self.trick_points[winner] += pts[cards[0]] + pts[cards[1]] + pts[cards[2]]
-        if len(self.tricks) == self.rules.deck.hand or (self.contract.family == "null" and winner == self.declarer):
+        if len(self.tricks) == self.rules.deck.hand or (self.contract.no_trick and winner == self.declarer):
             self._finish()
         else:
             self.tricks.append(Trick(leader=winner))
@@ -758,7 +759,7 @@ class Deal:
             rest_points = sum(pts[c] for h in self.hands for c in cards_in(h))
             rest_points += sum(pts[c] for c in self.tricks[-1].cards if self.tricks[-1].winner is None)
             rest_tricks = self.rules.deck.hand - dtricks - ftricks
-            if self.concession_by == "defenders" and self.contract.family == "null":
+            if self.concession_by == "defenders" and self.contract.no_trick:
                 # a null declarer wins by taking no trick: conceding defenders
                 # keep the rest (crediting it to the declarer lost the null)
                 ftricks += rest_tricks
@@ -766,7 +767,7 @@ class Deal:
                 points, dtricks = points + rest_points, dtricks + rest_tricks
             else:
                 ftricks += rest_tricks
-                if self.contract.family == "null":
+                if self.contract.no_trick:
                     dtricks = max(dtricks, 1)  # a conceded null counts as lost
         last = next((t for t in reversed(self.tricks) if t.winner is not None), None)
         return make_facts(

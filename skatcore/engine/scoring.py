@@ -34,7 +34,7 @@ def make_facts(rules, contract: Contract, declaration: Declaration, *, bid: int,
 
 def score_game(rules, facts: GameFacts) -> ScoreResult:
     c, d = facts.contract, facts.declaration
-    if c.family == "null":
+    if c.no_trick:
         value = c.fixed[(d.hand, d.ouvert)]
         won = facts.declarer_tricks == 0
         multiplier = None
@@ -82,7 +82,7 @@ def score_game(rules, facts: GameFacts) -> ScoreResult:
         value=value,
         score=score,
         scores={},
-        declarer_points=facts.declarer_points if c.family != "null" else None,
+        declarer_points=facts.declarer_points if not c.no_trick else None,
         explanation=head + tail,
         items=items,
     )

@@ -83,16 +83,16 @@ def _score(doc: dict, rules) -> ScoreResult:
     # exit 1), a declarer's game is never a Ramsch (was scored as one)
     if deal.declarer is None and deal.phase is Phase.PLAY and contract.name != deal.contract.name:
         raise InputError(f"all passed: the deal is a {deal.contract.label}, not {contract.name}", path="game.type")
-    if deal.declarer is not None and contract.family == "ramsch":
+    if deal.declarer is not None and not contract.declarer:
         raise InputError(f"{SEATS[deal.declarer]} won the bidding: a {contract.label} is played only when all pass",
                          path="game.type")
-    if contract.family == "ramsch":  # fix: a Ramsch record's declarer and bid were ignored
+    if not contract.declarer:  # fix: a Ramsch record's declarer and bid were ignored
         for key in ("declarer", "bid"):
             if key in doc:
                 raise InputError(f"a {contract.label} has no {key}", path=key)
     if deal.phase is Phase.PUSH:
         _push(doc, deal, contract)
-    if contract.family == "ramsch":
+    if not contract.declarer:
         return _score_ramsch(doc, rules, deal, contract)
     declaration = _declaration(game, rules, contract)
     if declaration.hand and "discard" in game:  # fix: a summary's hand game with a discard was accepted
@@ -171,12 +171,12 @@ def _push(doc: dict, deal: Deal, contract) -> None:
             raise exc.at(exc.path or where) from None
     if deal.phase is Phase.PUSH and deal.push_round == 2:
         # all have pushed: the players before the declarer passed (all, for a Ramsch)
-        who = SEATS.index(doc["declarer"]) if contract.family != "ramsch" and doc.get("declarer") in SEATS else None
-        if contract.family != "ramsch" and who is None:
+        who = SEATS.index(doc["declarer"]) if contract.declarer and doc.get("declarer") in SEATS else None
+        if contract.declarer and who is None:
             raise InputError("a game declared after the pushes needs `declarer`", path="declarer")
         while deal.phase is Phase.PUSH and deal.to_move != who:
             deal.apply(PASS)
-    if contract.family != "ramsch":
+    if contract.declarer:
         try:
             deal.apply(Declare(_declaration(doc["game"], deal.rules, contract)))
         except InputError as exc:
@@ -279,7 +279,7 @@ def _bidding(doc: dict, rules) -> Deal:
             rules.contract(game["type"])
         except InputError as exc:
             raise exc.at("game.type") from None
-    if "bidding" not in doc and (contract and contract.family == "ramsch" or "pushes" in game):
+    if "bidding" not in doc and (contract and not contract.declarer or "pushes" in game):
         while deal.phase is Phase.BIDDING:  # a Ramsch record may leave out the three passes
             deal.apply(PASS)
     elif "bidding" in doc:
@@ -312,7 +312,7 @@ def _score_soloist(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
     and discards (or plays hand), then the play; a Ramsch the soloist chose
     is played all against all."""
     game = doc["game"]
-    if contract.family == "ramsch":
+    if not contract.declarer:
         for key in ("hand", "schneider", "schwarz", "ouvert", "discard", "declarations"):
             if key in game:
                 raise InputError(f"a {contract.label} is played all against all: no {key}", path=f"game.{key}")
@@ -323,7 +323,7 @@ def _score_soloist(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
             raise InputError("the soloist " + ("leaves the skat: declare a hand game" if rules.soloist.skat == "hand"
                                                else "takes the skat: not a hand game"), path="game.hand")
     if "hands" not in doc:
-        if contract.family == "ramsch":
+        if not contract.declarer:
             return _score_ramsch(doc, rules, None, contract)
         return _score_summary(doc, rules, deal.declarer, deal.bid, contract, declaration)
     try:
@@ -354,7 +354,7 @@ def _declaration(game: dict, rules, contract) -> Declaration:
         hand = True
     # a null played only without the skat (Tournée) needs no hand flag
     ouvert = "ouvert" in announced
-    if "hand" not in game and contract.family == "null" and (False, ouvert) not in contract.fixed and (True, ouvert) in contract.fixed:
+    if "hand" not in game and contract.no_trick and (False, ouvert) not in contract.fixed and (True, ouvert) in contract.fixed:
         hand = True
     return Declaration(contract.name, hand, "schneider" in announced, "schwarz" in announced, "ouvert" in announced,
                        game.get("declarations", {}))
@@ -393,7 +393,7 @@ def _score_outcome(doc, rules, declarer, bid, contract, declaration, matadors) -
     if outcome is None:
         raise InputError("without `play`, give the `outcome`", path="outcome")
     tricks = outcome.get("declarer_tricks")
-    if contract.family == "null":
+    if contract.no_trick:
         if tricks is None:
             raise InputError("a null game needs outcome.declarer_tricks", path="outcome.declarer_tricks")
         points = outcome.get("declarer_points", 0)

@@ -343,7 +343,7 @@ def score_record(record: IssRecord, rules) -> tuple[dict, str]:
     explanation = result.explanation
     if ending := state.ending():
         rest = "the declarer concedes" if deal.concession_by == "declarer" else "the rest goes to the declarer"
-        if deal.concession_by == "defenders" and deal.contract.family == "null":
+        if deal.concession_by == "defenders" and deal.contract.no_trick:
             rest = "the declarer's null is made"
         explanation += f" ({ending}: {rest})"
     out = result.to_json()

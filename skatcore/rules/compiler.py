@@ -144,7 +144,7 @@ class CompiledRules:
 
     def declarable(self) -> list[Contract]:
         """Contracts a declarer may choose (Ramsch-like ones have no declarer)."""
-        return [c for c in self.contracts.values() if c.family != "ramsch"]
+        return [c for c in self.contracts.values() if c.declarer]
 
     def check_declaration(self, d: Declaration, bid: int) -> Declaration:
         """The declaration with the announcements in force (what they imply
@@ -156,7 +156,7 @@ class CompiledRules:
             validate(value, self.declarations[key], source="", prefix=f"declarations.{key}")
         game, hand, announced = d.game, d.hand, d.announced
         contract = self.contract(game)
-        if contract.family == "ramsch":  # no declarer: only a soloist may choose it, as it is
+        if not contract.declarer:  # no declarer: only a soloist may choose it, as it is
             if self.soloist and not hand and not announced and not d.declarations:
                 return Declaration(game)
             raise InputError(f"{game} is played without declarer: it cannot be declared"
@@ -175,7 +175,7 @@ class CompiledRules:
             raise InputError(f"{game} cannot be declared here")
         if isinstance(answer, str):
             raise InputError(answer)
-        if contract.family == "null":
+        if contract.no_trick:
             value = contract.fixed[(hand, "ouvert" in answer)]
             if value < bid:
                 raise InputError(f"{null_label(hand, 'ouvert' in answer)} is worth {value}, below the bid {bid}")
@@ -203,7 +203,7 @@ class CompiledRules:
     def score(self, facts):
         from skatcore.engine.scoring import score_game, score_ramsch
 
-        return score_ramsch(self, facts) if facts.contract.family == "ramsch" else score_game(self, facts)
+        return score_ramsch(self, facts) if not facts.contract.declarer else score_game(self, facts)
 
 
 # ---------------------------------------------------------------------------
@@ -419,7 +419,7 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
         values[c.name] = tuple(sorted(set(vals or ())))
 
     min_bid = first("skat_min_bid") or min((v for vs in values.values() for v in vs), default=18)
-    ladder = tuple(sorted({v for c, vs in values.items() if contracts[c].family != "ramsch" for v in vs if v >= min_bid}))
+    ladder = tuple(sorted({v for c, vs in values.items() if contracts[c].declarer for v in vs if v >= min_bid}))
     thresholds = first("skat_thresholds") or Thresholds()
 
     announcements: dict = {}
@@ -427,7 +427,7 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
     base: dict = {}
     subsets = [frozenset(s) for n in range(len(ANNOUNCEMENTS) + 1) for s in combinations(ANNOUNCEMENTS, n)]
     for c in contracts.values():
-        if c.family == "ramsch":
+        if not c.declarer:
             continue
         for hand in (False, True):
             lost[(c.name, hand)] = first("skat_lost_factor", contract=c, hand=hand)
@@ -444,7 +444,7 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
     for route, hand in (("pickup", False), ("hand", True)):
         opts = []
         for c in contracts.values():
-            if c.family == "ramsch" or first("skat_contract_allowed", contract=c, route=route) is False:
+            if not c.declarer or first("skat_contract_allowed", contract=c, route=route) is False:
                 continue
             for answer in dict.fromkeys(a for (g, h, _), a in announcements.items() if g == c.name and h == hand):
                 if not isinstance(answer, str):
@@ -457,7 +457,7 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
         if not (soloist.sees is None or 1 <= soloist.sees <= deck.hand):
             raise InputError(f"skat_soloist: sees {soloist.sees}: expected 1 to {deck.hand} cards, or None", source=src)
         without = tuple(Declaration(c.name) for c in contracts.values()
-                        if c.family == "ramsch" and first("skat_contract_allowed", contract=c, route="soloist") is not False)
+                        if not c.declarer and first("skat_contract_allowed", contract=c, route="soloist") is not False)
         options["soloist"] = options[soloist.skat] + without
     series = {n: s for n in (3, 4) if (s := first("skat_series", players=n)) is not None}
     turn_up = first("skat_turn_up")
@@ -476,7 +476,7 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
             raise InputError(f"table call {c.name!r} writes {c.writes!r}, which is not a registered declaration", source=src)
     refusals: dict = {}
     for c in contracts.values():
-        if c.family == "ramsch":
+        if not c.declarer:
             continue
         for hand in (False, True):
             for key in declarations:
