@@ -214,7 +214,7 @@ def _rst_to_md(text: str) -> str:
 HOOKS_INTRO = '''# Hooks
 
 <!-- Generated from the docstrings of skatcore/hookspecs.py by `skat hooks --markdown > docs/hooks.md`;
-     tests/test_authoring.py fails when this file is out of date or a hook is missing. Edit the docstrings. -->
+     tests/cli/test_authoring.py fails when this file is out of date or a hook is missing. Edit the docstrings. -->
 
 Every rules question skatcore asks is a [pluggy](https://pluggy.readthedocs.io)
 hook named `skat_*`, specified in `skatcore/hookspecs.py`. A plugin answers a

@@ -7,7 +7,7 @@ done for a whole batch of deals with array operations, reading the same
 reads (ladder, declaration options, follow classes, trick strengths, card
 points), and each finished deal is scored by the ruleset's own scoring.
 
-It is not a second rule book: ``tests/test_batch.py`` replays batch deals
+It is not a second rule book: ``tests/engine/test_batch.py`` replays batch deals
 action by action through ``Deal`` (the single source of legality) and demands
 the same results.  Rulesets with steps the batch does not model (Tournée's
 turn-up, Schieberamsch pushing, no bidding) raise :class:`Unsupported`;

@@ -27,7 +27,7 @@ from skatcore.rules.compiler import compile_rules
 from skatcore.rules.ruleset import installed_rulesets, load_ruleset
 from skatcore.records.vectors import evaluate, load_vectors
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = {name: ROOT / "examples" / name for name in ("raeuberskat", "sechserskat")}
 
 

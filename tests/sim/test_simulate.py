@@ -273,7 +273,7 @@ def test_compare_html_report_is_self_contained(capsys, tmp_path):
 def test_compare_one_recorded_deal(capsys):
     from pathlib import Path
 
-    example = Path(__file__).resolve().parents[1] / "examples" / "overbid-clubs-hand.yaml"
+    example = Path(__file__).resolve().parents[2] / "examples" / "overbid-clubs-hand.yaml"
     rc, out, err = cli(capsys, "compare", "official", "pre1999", "--deal", example)
     assert rc == 0, err
     assert out.count("\n  ") >= 4

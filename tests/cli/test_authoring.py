@@ -25,7 +25,7 @@ from skatcore.rules.compiler import compile_rules, get_rules
 from skatcore.rules.ruleset import load_ruleset
 from skatcore.testing import VectorFailure, check_vectors, compile_with, play_random, score
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 
 HOUSE = textwrap.dedent('''

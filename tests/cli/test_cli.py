@@ -15,7 +15,7 @@ import yaml
 
 from skatcore.cli.main import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "examples" / "overbid-clubs-hand.yaml")
 OFFICIAL_YAML = str(ROOT / "rulesets" / "official.yaml")
 

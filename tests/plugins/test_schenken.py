@@ -11,7 +11,7 @@ from skatcore.errors import InputError
 from skatcore.model import Declaration
 from skatcore.rules.compiler import get_rules
 
-RULES = Path(__file__).parent / "vectors" / "rulesets" / "schenken.yaml"
+RULES = Path(__file__).parents[1] / "vectors" / "rulesets" / "schenken.yaml"
 # rearhand declares diamonds at 18 without 4 (the jacks sit with forehand and middlehand)
 HANDS = [["CJ", "SJ", "CA", "CT", "CK", "CQ", "C9", "C8", "C7", "SA"],
          ["HJ", "DJ", "HA", "HT", "HK", "HQ", "H9", "H8", "H7", "ST"],

@@ -23,7 +23,7 @@ import yaml
 
 from skatcore.cli.main import main
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SESSIONS = ROOT / "tests" / "sessions"
 
 

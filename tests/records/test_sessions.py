@@ -15,7 +15,7 @@ from skatcore.errors import InputError
 from skatcore.rules.ruleset import read_yaml
 from skatcore.records.session import check_session, rules_for_session, score_session
 
-SESSION_DIR = Path(__file__).parent / "sessions"
+SESSION_DIR = Path(__file__).parents[1] / "sessions"
 FILES = sorted(SESSION_DIR.glob("*.yaml"))
 
 
