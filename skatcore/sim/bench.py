@@ -10,6 +10,10 @@
 * ``random_players_deals_per_s`` - :class:`~skatcore.bots.RandomPlayer`
   through the player protocol (a :class:`SeatView` per decision).
 * ``heuristic_deals_per_s`` - three :class:`~skatcore.bots.HeuristicPlayer`.
+* ``solver_opening_ms_median`` and ``solver_nodes_per_s`` - the double-dummy
+  solver (:mod:`skatcore.bots.solver`) on opening 30-card positions: "does
+  forehand reach 61?" in the suit (or grand, with two jacks or more) where
+  forehand holds the most trumps, the skat's points counted for him.
 
 All on one core, in this process, per CPU second of the process
 (``time.process_time``), so that other work on the machine disturbs the
@@ -82,6 +86,48 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
     out["heuristic_deals_per_s"] = round(_timed(chunk(("heuristic",) * 3), seconds))
     if log:
         log(f"HeuristicPlayer x3:              {out['heuristic_deals_per_s']:>8} deals/s")
+    out.update(solver_figures(rules, seconds))
+    if log:
+        log(f"solver, opening 30 cards, 61?:   {out['solver_opening_ms_median']:>8} ms median, "
+            f"{out['solver_nodes_per_s'] / 1e6:.1f}M nodes/s")
     out["python"] = platform.python_version()
     out["cpus"] = os.cpu_count()
     return out
+
+
+def solver_figures(rules, seconds: float, seed: int = 1) -> dict:
+    """Median CPU time and node rate of the solver on opening positions."""
+    from skatcore.bots.solver import Position, Solver
+
+    games = [c for c in rules.contracts.values() if c.family in ("suit", "grand")]
+    if not games:
+        return {}
+    rng = random.Random(seed)
+    times: list[float] = []
+    nodes = 0
+
+    def one():
+        nonlocal nodes
+        hands, skat = deal_cards(rng, rules.deck)
+        mine = set(hands[0]) | set(skat)
+        trumps = lambda c: len(mine & set(rules.tricks[c.name].trumps))
+        best = max(games, key=trumps)
+        if any(c.family == "grand" for c in games) and len(mine & {3, 11, 19, 27}) >= 2 and rng.random() < 0.35:
+            best = next(c for c in games if c.family == "grand")
+        table = rules.tricks[best.name]
+        solver = Solver(table, declarer=0)
+        pos = Position(tuple(sum(1 << c for c in h) for h in hands), 0, ())
+        need = rules.thresholds.win - sum(table.points[c] for c in skat)
+        t0 = time.process_time()
+        solver.reaches(pos, need)
+        times.append(time.process_time() - t0)
+        nodes += solver.nodes
+        return 1
+
+    one()  # compile
+    times.clear()
+    nodes = 0
+    _timed(one, seconds)
+    times.sort()
+    return {"solver_opening_ms_median": round(1000 * times[len(times) // 2], 2),
+            "solver_nodes_per_s": round(nodes / sum(times))}

@@ -1,0 +1,471 @@
+"""Double-dummy solver: best play with every hand open, compiled with numba.
+
+Works from any contract's :class:`~skatcore.rules.TrickTable` (suit, grand,
+null, Ramsch), flattened once per table into one int64 array.  A position is
+three hands (bitmasks of card ids), the cards of the trick in progress, its
+leader and the declarer; the solver answers threshold questions ("does the
+declarer take at least ``need`` more card points / tricks from here?") and,
+by bisection over them, the exact outcome.
+
+The search is an alpha-beta over the boolean question (a null-window search
+in Kupferschmid & Helmert's sense) with
+
+* a transposition table at trick boundaries: the cards still out and the
+  leader identify the position (each card stays with the hand it was dealt
+  to), and the table keeps a lower and an upper bound of what the declarer
+  takes from there, so every later question about the same deal reuses it;
+* equivalent cards: of a hand's cards adjacent in strength within one follow
+  class, with no card between them still in play and (when points count) the
+  same card points, only one is searched;
+* move ordering: winners and points first for the side that can take the
+  trick, low cards and smears otherwise;
+* point bounds: the question is settled as soon as ``need`` is 0 or exceeds
+  what is still in play.
+
+``NUMBA_DISABLE_JIT=1`` runs the same code as plain Python (slowly).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from numba import njit
+
+from ..cards import CARD_NAMES
+
+NC = len(CARD_NAMES)  # card ids 0..35 (the sixes of a 36-card deck included)
+TRUMP = 4
+
+# rows of the flattened trick table
+_FOLLOW, _POINTS, _POWER, _HIGHER = 0, 1, 2, 3
+_STRENGTH = 4          # 5 rows: strength of each card in a trick led with class k
+_ORDER = 9             # 5 rows: the cards of class k, strongest first, padded with -1
+_CLEN = 14             # cols 0..4: cards in class k; cols 5..9: class masks
+_ROWS = 15
+
+TT_BITS = 20
+TT_SIZE = 1 << TT_BITS  # slots of the transposition table (32 MB)
+_TAG_SHIFT = 38        # key = cards out (36 bits) | leader << 36 | tag << 38
+MAX_DEPTH = 40
+
+POINTS_GOAL, TRICKS_GOAL = 0, 1
+
+
+def flatten(table) -> np.ndarray:
+    """A :class:`TrickTable` as the solver's int64 array (see the row constants)."""
+    t = np.full((_ROWS, NC), -1, dtype=np.int64)
+    power = [table.strength[table.follow[c]][c] for c in range(NC)]
+    in_class = [table.class_mask[table.follow[c]] >> c & 1 for c in range(NC)]
+    t[_FOLLOW] = table.follow
+    t[_POINTS] = table.points
+    t[_POWER] = power
+    for c in range(NC):
+        k = table.follow[c]
+        t[_HIGHER, c] = sum(1 << d for d in range(NC) if table.follow[d] == k and in_class[d] and power[d] > power[c])
+    for k in range(5):
+        t[_STRENGTH + k] = table.strength[k]
+        members = sorted((c for c in range(NC) if table.class_mask[k] >> c & 1), key=lambda c: -power[c])
+        t[_ORDER + k, :len(members)] = members
+        t[_CLEN, k] = len(members)
+        t[_CLEN, 5 + k] = table.class_mask[k]
+    return t
+
+
+_FLAT: dict[int, tuple[object, np.ndarray]] = {}
+
+
+def flat_table(table) -> np.ndarray:
+    """The flattened table, built once per :class:`TrickTable`."""
+    hit = _FLAT.get(id(table))
+    if hit is None or hit[0] is not table:
+        hit = _FLAT[id(table)] = (table, flatten(table))
+    return hit[1]
+
+
+@njit(cache=True, inline="always")
+def _trick_winner(T, c0, c1, c2):
+    k = T[_FOLLOW, c0]
+    a, b, d = T[_STRENGTH + k, c0], T[_STRENGTH + k, c1], T[_STRENGTH + k, c2]
+    if a > b and a > d:
+        return 0
+    if b > d:
+        return 1
+    return 2
+
+
+@njit(cache=True, inline="always")
+def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d):
+    """Fill ``out[d, :n]`` with the cards worth searching for the player to
+    move, best first (``out[d, 16:16 + n]`` holds their ordering scores);
+    return n."""
+    p = (leader + ntr) % 3
+    hand = hands[p]
+    live = hands[0] | hands[1] | hands[2]
+    if ntr > 0:
+        live |= np.int64(1) << t0
+    if ntr > 1:
+        live |= np.int64(1) << t1
+    legal = hand
+    lead_k = 0
+    best_s = -1
+    friendly = False
+    if ntr > 0:
+        lead_k = T[_FOLLOW, t0]
+        f = hand & T[_CLEN, 5 + lead_k]
+        if f != 0:
+            legal = f
+        best_seat = leader
+        best_s = T[_STRENGTH + lead_k, t0]
+        if ntr > 1 and T[_STRENGTH + lead_k, t1] > best_s:
+            best_s = T[_STRENGTH + lead_k, t1]
+            best_seat = (leader + 1) % 3
+        # the trick now goes where the player to move wants it
+        friendly = ((best_seat == declarer) == (p == declarer)) != (invert == 1)
+    n = 0
+    for k in range(5):
+        rest = legal & T[_CLEN, 5 + k]
+        chain = False
+        cpts = -1
+        i = 0
+        while rest != 0:
+            c = T[_ORDER + k, i]
+            i += 1
+            b = np.int64(1) << c
+            if rest & b:
+                rest ^= b
+                pts = T[_POINTS, c]
+                if chain and (tricks_goal == 1 or pts == cpts):
+                    continue  # equivalent to the card above it
+                chain = True
+                cpts = pts
+                if tricks_goal == 1:
+                    pts = 0
+                if ntr == 0:  # lead a sure winner with points, else something low
+                    if T[_HIGHER, c] & live & ~hand == 0:
+                        sc = 100 + pts
+                    else:
+                        sc = -pts - (T[_POWER, c] >> 2)
+                elif friendly:
+                    sc = pts  # smear
+                elif T[_STRENGTH + lead_k, c] > best_s:
+                    sc = 200 + pts - (T[_POWER, c] if ntr == 2 else 0)  # take it, cheaply when last
+                else:
+                    sc = -pts - (T[_POWER, c] >> 2)
+                # insertion, highest score first
+                j = n
+                while j > 0 and out[d, 16 + j - 1] < sc:
+                    out[d, j] = out[d, j - 1]
+                    out[d, 16 + j] = out[d, 16 + j - 1]
+                    j -= 1
+                out[d, j] = c
+                out[d, 16 + j] = sc
+                n += 1
+            elif live & b:
+                chain = False
+    return n
+
+
+# stack frame fields of the iterative search
+_F_NTR, _F_LEADER, _F_T0, _F_T1, _F_NEED, _F_LIVE, _F_N, _F_I, _F_KEY, _F_SLOT, _F_RESULT = range(11)
+
+
+@njit(cache=True)
+def _search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, stats):
+    """Whether the declarer's side takes ``need`` more (points or tricks)
+    from this position: ``ntr`` cards ``t0``, ``t1`` of the trick led by
+    ``leader`` are down; ``live`` is what is still to be taken.
+
+    An alpha-beta over the boolean question, iterative (an explicit stack in
+    ``moves``' rows from ``depth`` on) so that a node costs no function call."""
+    declarer, invert, tricks_goal, tag = cfg[0], cfg[1], cfg[2], cfg[3]
+    F = np.empty((MAX_DEPTH, 11), dtype=np.int64)
+    d = depth
+    F[d, _F_NTR], F[d, _F_LEADER], F[d, _F_T0], F[d, _F_T1], F[d, _F_NEED], F[d, _F_LIVE] = ntr, leader, t0, t1, need, live
+    nodes = 0
+    r = False
+    entering = True
+    while True:
+        if entering:
+            # a new node at depth d: settle it at once, or set up its moves
+            nodes += 1
+            ntr, leader, need, live = F[d, _F_NTR], F[d, _F_LEADER], F[d, _F_NEED], F[d, _F_LIVE]
+            settled = True
+            if need <= 0:
+                r = True
+            elif need > live:
+                r = False
+            else:
+                settled = False
+                if ntr == 0:
+                    rem = hands[0] | hands[1] | hands[2]
+                    key = rem | (leader << 36) | (tag << _TAG_SHIFT)
+                    slot = (((key & 0xFFFFFFFF) * 0x5BD1E995 + (key >> 32) * 0x2545F491) >> 16) & (TT_SIZE - 1)
+                    F[d, _F_KEY], F[d, _F_SLOT] = key, slot
+                    if tt[slot, 0] == key:
+                        if tt[slot, 1] >= need:
+                            r = True
+                            settled = True
+                        elif tt[slot, 2] < need:
+                            r = False
+                            settled = True
+            if not settled:
+                p = (leader + ntr) % 3
+                F[d, _F_N] = _moves(T, hands, F[d, _F_T0], F[d, _F_T1], ntr, leader, declarer, invert, tricks_goal, moves, d)
+                F[d, _F_I] = 0
+                F[d, _F_RESULT] = 0 if p == declarer else 1
+            entering = False
+        else:
+            # back from a child with answer r: undo its card, cut off or go on
+            settled = False
+            i = F[d, _F_I]
+            ntr, leader = F[d, _F_NTR], F[d, _F_LEADER]
+            p = (leader + ntr) % 3
+            hands[p] ^= np.int64(1) << moves[d, i]
+            maxing = p == declarer
+            F[d, _F_I] = i + 1
+            if r == maxing:
+                F[d, _F_RESULT] = 1 if r else 0
+                settled = True
+            elif i + 1 >= F[d, _F_N]:
+                settled = True
+            if settled:
+                r = F[d, _F_RESULT] == 1
+                if ntr == 0:
+                    slot, key = F[d, _F_SLOT], F[d, _F_KEY]
+                    need, live = F[d, _F_NEED], F[d, _F_LIVE]
+                    if tt[slot, 0] != key:
+                        tt[slot, 0] = key
+                        tt[slot, 1] = 0
+                        tt[slot, 2] = live
+                    if r:
+                        if need > tt[slot, 1]:
+                            tt[slot, 1] = need
+                    elif need - 1 < tt[slot, 2]:
+                        tt[slot, 2] = need - 1
+        if settled:
+            if d == depth:
+                stats[0] += nodes
+                return r
+            d -= 1
+            continue
+        # play the next move of node d into a child at d + 1
+        i = F[d, _F_I]
+        ntr, leader = F[d, _F_NTR], F[d, _F_LEADER]
+        p = (leader + ntr) % 3
+        c = moves[d, i]
+        hands[p] ^= np.int64(1) << c
+        e = d + 1
+        F[e, _F_T0], F[e, _F_T1], F[e, _F_NEED], F[e, _F_LIVE] = F[d, _F_T0], F[d, _F_T1], F[d, _F_NEED], F[d, _F_LIVE]
+        F[e, _F_LEADER] = leader
+        F[e, _F_NTR] = ntr + 1
+        if ntr == 0:
+            F[e, _F_T0] = c
+        elif ntr == 1:
+            F[e, _F_T1] = c
+        else:
+            t0, t1 = F[d, _F_T0], F[d, _F_T1]
+            w = (leader + _trick_winner(T, t0, t1, c)) % 3
+            weight = 1
+            if tricks_goal == 0:
+                weight = T[_POINTS, t0] + T[_POINTS, t1] + T[_POINTS, c]
+            F[e, _F_NTR] = 0
+            F[e, _F_LEADER] = w
+            F[e, _F_LIVE] -= weight
+            if (w == declarer) != (invert == 1):
+                F[e, _F_NEED] -= weight
+        d = e
+        entering = True
+
+
+@njit(cache=True)
+def _value(T, cfg, hands, t0, t1, ntr, leader, lo, hi, live, tt, moves, depth, stats):
+    """The exact amount the declarer's side takes, known to lie in [lo, hi]."""
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if _search(T, cfg, hands, t0, t1, ntr, leader, mid, live, tt, moves, depth, stats):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@njit(cache=True)
+def _root(T, cfg, hands, t0, t1, ntr, leader, need, live, exact, tt, moves, stats, out):
+    """For each card the player to move may play, ``out[card]`` = whether the
+    declarer's side then takes ``need`` more (0/1), or with ``exact`` how much
+    it takes; cards equivalent to a searched one get no entry."""
+    p = (leader + ntr) % 3
+    n = _moves(T, hands, t0, t1, ntr, leader, cfg[0], cfg[1], cfg[2], moves, 0)
+    one = np.int64(1)
+    for i in range(n):
+        c = moves[0, i]
+        b = np.int64(1) << c
+        hands[p] ^= b
+        credit = 0
+        a0, a1, nt, nl, nlive = t0, t1, ntr + 1, leader, live
+        if ntr == 0:
+            a0 = c
+        elif ntr == 1:
+            a1 = c
+        else:
+            w = (leader + _trick_winner(T, t0, t1, c)) % 3
+            weight = 1
+            if cfg[2] == 0:
+                weight = T[_POINTS, t0] + T[_POINTS, t1] + T[_POINTS, c]
+            credit = weight if (w == cfg[0]) != (cfg[1] == 1) else 0
+            nt, nl, nlive = np.int64(0), w, live - weight
+        if exact:
+            out[c] = credit + _value(T, cfg, hands, a0, a1, nt, nl, np.int64(0), nlive, nlive, tt, moves,
+                                     one, stats)
+        else:
+            out[c] = 1 if _search(T, cfg, hands, a0, a1, nt, nl, need - credit, nlive, tt, moves, one,
+                                  stats) else 0
+        hands[p] ^= b
+    return n
+
+
+# ---------------------------------------------------------------------------
+# Python side
+# ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Position:
+    """Cards still to be played: ``hands`` (three bitmasks, by seat), the
+    ``trick`` in progress (cards in play order) and its ``leader``."""
+
+    hands: tuple[int, int, int]
+    leader: int = 0
+    trick: tuple[int, ...] = ()
+
+    @property
+    def to_move(self) -> int:
+        return (self.leader + len(self.trick)) % 3
+
+    def legal(self, table) -> int:
+        hand = self.hands[self.to_move]
+        if not self.trick:
+            return hand
+        f = hand & table.class_mask[table.follow[self.trick[0]]]
+        return f or hand
+
+    def play(self, card: int, table) -> tuple["Position", int | None]:
+        """The position after ``card``, and the seat that won the trick it completed (or None)."""
+        hands = list(self.hands)
+        hands[self.to_move] &= ~(1 << card)
+        trick = self.trick + (card,)
+        if len(trick) < 3:
+            return Position(tuple(hands), self.leader, trick), None
+        winner = (self.leader + table.winner_index(trick)) % 3
+        return Position(tuple(hands), winner, ()), winner
+
+
+class _Shared:
+    """One transposition table per process, reused by every solver (a new
+    solver takes a new tag, so old entries never match)."""
+
+    tt = None  # rows: key, lower bound, upper bound (one cache line per probe)
+    tag = 0
+
+    @classmethod
+    def take(cls):
+        if cls.tt is None:
+            cls.tt = np.zeros((TT_SIZE, 4), dtype=np.int64)
+        cls.tag = cls.tag + 1 if cls.tag < (1 << 24) else 1
+        if cls.tag == 1:
+            cls.tt[:, 0] = -1
+        return cls.tag
+
+
+class Solver:
+    """Double-dummy questions about one deal (one ownership of the cards).
+
+    :param table: the contract's :class:`~skatcore.rules.TrickTable`.
+    :param hands: the three hands as dealt (or as they are now): the
+        transposition table assumes every card stays with this seat.
+    :param declarer: the seat whose take is counted (Ramsch: any seat).
+    :param goal: ``"points"`` (card points) or ``"tricks"`` (null, schwarz).
+    :param invert: count what the *other two* take (Ramsch: the seat to
+        count wants the others to take the points).
+    """
+
+    def __init__(self, table, declarer: int, goal: str = "points", invert: bool = False):
+        if goal not in ("points", "tricks"):
+            raise ValueError(f"goal {goal!r}: expected 'points' or 'tricks'")
+        self.table = table
+        self.T = flat_table(table)
+        self.declarer, self.goal, self.invert = declarer, goal, invert
+        self.cfg = np.array([declarer, int(invert), int(goal == "tricks"), 0], dtype=np.int64)
+        self.new_deal()
+        self.moves = np.zeros((MAX_DEPTH, 32), dtype=np.int64)
+        self.stats = np.zeros(2, dtype=np.int64)
+
+    def new_deal(self) -> None:
+        """Forget the transposition table (call when the cards change hands)."""
+        self.cfg[3] = _Shared.take()
+
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[0])
+
+    def _args(self, pos: Position):
+        """The position as the compiled functions take it: hands, t0, t1, ntr, leader."""
+        t = pos.trick + (0, 0)
+        return np.array(pos.hands, dtype=np.int64), t[0], t[1], len(pos.trick), pos.leader
+
+    def live(self, pos: Position) -> int:
+        """What is still to be taken: card points, or tricks (the current one included)."""
+        if self.goal == "tricks":
+            return (sum(h.bit_count() for h in pos.hands) + len(pos.trick)) // 3
+        pts = self.table.points
+        return sum(pts[c] for h in pos.hands for c in _cards(h)) + sum(pts[c] for c in pos.trick)
+
+    def reaches(self, pos: Position, need: int) -> bool:
+        """Whether the declarer's side takes at least ``need`` more from ``pos``."""
+        return bool(_search(self.T, self.cfg, *self._args(pos), need, self.live(pos),
+                            _Shared.tt, self.moves, 0, self.stats))
+
+    def value(self, pos: Position) -> int:
+        """What the declarer's side takes from ``pos`` under best play by all."""
+        live = self.live(pos)
+        return int(_value(self.T, self.cfg, *self._args(pos), 0, live, live,
+                          _Shared.tt, self.moves, 0, self.stats))
+
+    def card_values(self, pos: Position, need: int | None = None) -> dict[int, int]:
+        """For every legal card of the player to move: with ``need``, 1 if the
+        declarer's side then still takes ``need`` more (else 0); without, the
+        exact amount it takes."""
+        out = np.full(NC, -1, dtype=np.int64)
+        _root(self.T, self.cfg, *self._args(pos), 0 if need is None else need, self.live(pos),
+              need is None, _Shared.tt, self.moves, self.stats, out)
+        return _spread(self.T, pos.legal(self.table), out, self.goal == "tricks")
+
+
+def _spread(T: np.ndarray, legal: int, out: np.ndarray, tricks_goal: bool) -> dict[int, int]:
+    """Give each legal card the answer of the equivalent card that was searched."""
+    result: dict[int, int] = {}
+    for k in range(5):
+        last, pts_last = -1, None
+        for i in range(int(T[_CLEN, k])):
+            c = int(T[_ORDER + k, i])
+            if not legal >> c & 1:
+                continue
+            if out[c] >= 0:
+                last, pts_last = c, int(T[_POINTS, c])
+                result[c] = int(out[c])
+            elif last >= 0 and (tricks_goal or int(T[_POINTS, c]) == pts_last):
+                result[c] = result[last]
+    return result
+
+
+def _cards(mask: int) -> Iterable[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def position_of(hands: Sequence[int], leader: int = 0, trick: Sequence[int] = ()) -> Position:
+    return Position((int(hands[0]), int(hands[1]), int(hands[2])), leader, tuple(int(c) for c in trick))

@@ -1,0 +1,122 @@
+"""The double-dummy solver against a plain minimax on small endings."""
+
+import os
+import random
+import subprocess
+import sys
+
+import pytest
+
+from skatcore.bots.solver import Position, Solver
+from skatcore.cards import mask_of, parse_card
+from skatcore.engine.deal import deal_cards
+from skatcore.rules import get_rules
+
+
+def minimax(table, pos: Position, declarer: int, tricks_goal: bool = False, invert: bool = False) -> int:
+    """What the declarer's side takes from ``pos``: every legal card tried, no pruning."""
+    legal = pos.legal(table)
+    if not legal:
+        return 0
+    maxing = pos.to_move == declarer
+    best = None
+    for c in range(36):
+        if legal >> c & 1:
+            nxt, winner = pos.play(c, table)
+            got = 0
+            if winner is not None and (winner == declarer) != invert:
+                got = 1 if tricks_goal else sum(table.points[x] for x in pos.trick + (c,))
+            v = got + minimax(table, nxt, declarer, tricks_goal, invert)
+            if best is None or (v > best if maxing else v < best):
+                best = v
+    return best
+
+
+def ending(rules, rng: random.Random, tricks: int):
+    """A random position with ``tricks`` tricks left to play, perhaps mid-trick."""
+    hands, _ = deal_cards(rng, rules.deck)
+    hands = [rng.sample(h, tricks) for h in hands]
+    leader = rng.randrange(3)
+    pos = Position(tuple(mask_of(h) for h in hands), leader, ())
+    return pos
+
+
+def some_play(table, pos: Position, rng: random.Random, cards: int) -> Position:
+    for _ in range(cards):
+        legal = [c for c in range(36) if pos.legal(table) >> c & 1]
+        pos, _ = pos.play(rng.choice(legal), table)
+    return pos
+
+
+CASES = [("official", "grand"), ("official", "hearts"), ("official", "clubs"), ("official", "null"),
+         ("ramsch", "ramsch"), ("danish", "grand")]
+
+
+@pytest.mark.parametrize("ruleset,contract", CASES)
+def test_exact_values_match_minimax(ruleset, contract):
+    rules = get_rules(ruleset)
+    if contract not in rules.tricks:
+        contract = next(iter(rules.tricks))
+    table = rules.tricks[contract]
+    rng = random.Random(hash((ruleset, contract)) & 0xFFFF)
+    for i in range(25):
+        pos = ending(rules, rng, 3 if i % 2 else 4)
+        pos = some_play(table, pos, rng, rng.randrange(3))
+        declarer = rng.randrange(3)
+        tricks_goal = rules.contracts[contract].family == "null"
+        invert = rules.contracts[contract].family == "ramsch"
+        s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
+        want = minimax(table, pos, declarer, tricks_goal, invert)
+        assert s.value(pos) == want, (pos, declarer)
+        for need in {want, want + 1, 61 % 20, 1}:
+            assert s.reaches(pos, need) == (want >= need)
+        values = s.card_values(pos)
+        legal = pos.legal(table)
+        assert set(values) == {c for c in range(36) if legal >> c & 1}
+        for c, v in values.items():
+            nxt, winner = pos.play(c, table)
+            got = 0
+            if winner is not None and (winner == declarer) != invert:
+                got = 1 if tricks_goal else sum(table.points[x] for x in pos.trick + (c,))
+            assert v == got + minimax(table, nxt, declarer, tricks_goal, invert)
+        assert max(values.values()) == want if pos.to_move == declarer else min(values.values()) == want
+
+
+def test_threshold_card_values():
+    rules = get_rules("official")
+    table = rules.tricks["spades"]
+    rng = random.Random(5)
+    for _ in range(10):
+        pos = ending(rules, rng, 4)
+        s = Solver(table, 1)
+        exact = s.card_values(pos)
+        for need in (10, 25):
+            assert s.card_values(pos, need) == {c: int(v >= need) for c, v in exact.items()}
+
+
+def test_hand_computed_ending():
+    """Grand, forehand declarer leads CJ then HA; the defenders hold only low
+    cards: he takes all three tricks, 2+11+10+... points as counted here."""
+    table = get_rules("official").tricks["grand"]
+    cards = lambda text: mask_of(parse_card(t) for t in text.split())
+    pos = Position((cards("CJ HA HT"), cards("H7 S7 S8"), cards("H8 D7 D8")), 0, ())
+    s = Solver(table, 0)
+    assert s.value(pos) == 2 + 11 + 10  # no defender card counts
+    assert s.card_values(pos)[parse_card("CJ")] == 23
+    null = Solver(get_rules("official").tricks["null"], 0, "tricks")
+    # null: the declarer's H7 S7 S8 under the others' higher cards never takes a trick
+    pos = Position((cards("H7 S7 S8"), cards("HA ST SK"), cards("HK SA D7")), 0, ())
+    assert null.value(pos) == 0 and not null.reaches(pos, 1)
+
+
+def test_runs_without_jit():
+    code = ("from skatcore.bots.solver import Solver, Position; from skatcore.rules import get_rules;"
+            "from skatcore.cards import mask_of, parse_card as p;"
+            "t = get_rules('official').tricks['grand'];"
+            "m = lambda s: mask_of(p(x) for x in s.split());"
+            "pos = Position((m('CJ HA HT'), m('H7 S7 S8'), m('H8 D7 D8')), 0, ());"
+            "print(Solver(t, 0).value(pos), Solver(t, 1).value(pos))")
+    env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["23", "0"]
