@@ -13,10 +13,10 @@ grand games (null keeps the official rules: null ouvert is its own contract):
   picking up, without committing to schneider or schwarz:
   ``announcements: {after_pickup: [ouvert], ouvert_implies: [], ouvert_label: open}``.
 
-With its defaults it gives exactly the official answers.  It also answers
-the bid ladder of suit and grand games with exactly the values these
-announcement rules can reach (Texas: a grand can be worth 16 x 12 = 192,
-but never 16 x 11).
+With its defaults it gives exactly the official answers.  The bid ladder
+follows from these rules by itself (the core derives it from the
+announcements in force and the multiplier items): Texas' grand can be worth
+16 x 12 = 192, but never 16 x 11.
 """
 
 from __future__ import annotations
@@ -100,32 +100,3 @@ class Announcements:
             return replace(item, label=self.label)
         count = item.count
         return MultiplierItem("ouvert", lambda f: 2 if count(f) else 0, f"{self.label} doubles", factor=True)
-
-    # -- the bid ladder ----------------------------------------------------------
-    def multipliers(self, trumps: int) -> set[int]:
-        """Every multiplier a suit or grand game with ``trumps`` trumps can
-        reach under these announcement rules: matadors 1..trumps, game, hand,
-        schneider/schwarz made (or counted against the declarer), the
-        announcements in force and ouvert."""
-        out = set()
-        subsets = [frozenset(a for i, a in enumerate(ANNOUNCEMENTS) if n >> i & 1) for n in range(8)]
-        for hand in (False, True):
-            for announced in subsets:
-                force = self.in_force(hand, announced)
-                if isinstance(force, str):
-                    continue
-                sa, swa, ouv = "schneider" in force, "schwarz" in force, "ouvert" in force
-                # schneider/schwarz counted: 0, 1 (schneider), 2 (schneider and schwarz)
-                for made in range(3):
-                    if sa and made < 1 or swa and made < 2:
-                        continue
-                    for k in range(1, trumps + 1):
-                        m = k + 1 + hand + made + sa + swa + (ouv and not self.doubles)
-                        out.add(2 * m if ouv and self.doubles else m)
-        return out
-
-    @hookimpl
-    def skat_contract_values(self, contract, order):
-        if contract.family not in ("suit", "grand") or contract.base is None:
-            return None
-        return sorted(contract.base * m for m in self.multipliers(len(order.trumps)))

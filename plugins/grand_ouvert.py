@@ -2,9 +2,9 @@
 ouvert multiplier).
 
 The announcement rules stay the official ones (ouvert only in a hand game,
-implying schneider and schwarz announced), and the bid ladder of grand is
-answered exactly for them: grand base x 2 .. trumps + 6 without ouvert, the
-grand ouvert base x (matadors + 6, + 1 if ouvert still counts).
+implying schneider and schwarz announced); the derived bid ladder then has
+grand base x 2 .. trumps + 6 without ouvert and the grand ouvert base x
+(matadors + 6, + 1 if ouvert still counts).
 """
 
 from __future__ import annotations
@@ -54,13 +54,3 @@ class GrandOuvert:
         if not found:
             raise ValueError("no multiplier item 'ouvert' to change (list grand_ouvert after official)")
         return out
-
-    @hookimpl
-    def skat_contract_values(self, contract, order):
-        if contract.family != "grand" or contract.base is None:
-            return None
-        n = len(order.trumps)
-        ouvert_base = self.base if self.base is not None else contract.base
-        plain = {contract.base * m for m in range(2, n + 7)}  # matadors, game, hand, schneider (announced), schwarz (announced)
-        ouvert = {ouvert_base * (k + 6 + self.ouvert_multiplier) for k in range(1, n + 1)}
-        return sorted(plain | ouvert)

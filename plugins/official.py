@@ -24,7 +24,7 @@ def _matador_label(facts) -> str:
 
 
 class Official:
-    """Contracts, card order, bid ladder, announcements and scoring of the 1999 ISkO."""
+    """Contracts, card order, minimum bid, announcements and scoring of the 1999 ISkO."""
 
     #: its answers are defaults: any other plugin may override them (docs/hooks.md, "Conflicts")
     base = True
@@ -80,16 +80,6 @@ class Official:
         if contract.family == "null":
             return CardOrder((), "AKQJT987")
         return None
-
-    @hookimpl
-    def skat_contract_values(self, contract, order):
-        if contract.family == "null":
-            return contract.fixed.values()
-        if contract.base is None:
-            return None
-        # matadors 1..len(trumps), game, then hand, schneider, schneider
-        # announced, schwarz, schwarz announced, ouvert: 2 .. len(trumps) + 7
-        return [contract.base * m for m in range(2, len(order.trumps) + 8)]
 
     @hookimpl
     def skat_min_bid(self):

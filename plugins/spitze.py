@@ -71,16 +71,6 @@ class Spitze:
         return order
 
     @hookimpl(wrapper=True)
-    def skat_contract_values(self, contract, order):
-        values = yield
-        # any value of a trump game can carry 1..most Spitzen on top
-        if values is not None and contract.name in self.lowest and contract.base:
-            extra = {v + k * self.worth * contract.base for v in values if v % contract.base == 0
-                     for k in range(1, self.most + 1)}
-            values = sorted({*values, *extra})
-        return values
-
-    @hookimpl(wrapper=True)
     def skat_multiplier_items(self):
         chunks = yield
         item = MultiplierItem("spitze", lambda f: self.worth * self.count(f), self.label)

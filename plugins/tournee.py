@@ -87,24 +87,6 @@ class Tournee:
         return Thresholds(win=61, schneider=91, out_of_schneider=31)
 
     @hookimpl
-    def skat_contract_values(self, contract, order):
-        if contract.family == "null":
-            return contract.fixed.values()
-        if contract.family not in ("suit", "grand"):
-            return None
-        top = len(order.trumps)
-        # skat routes: matadors, game, schneider, schwarz; solo adds schneider
-        # announced 1 and schwarz announced 2; grand ouvert counts them all
-        picked = [self.tournee_bases[contract.name if contract.family == "suit" else "grand"]]
-        if contract.family == "grand":
-            picked.append(self.guckser_base)
-        values = {b * m for b in picked for m in range(2, top + 4)}
-        values |= {contract.base * m for m in range(2, top + 7)}
-        if contract.family == "grand":
-            values |= {self.grand_ouvert_base * m for m in range(7, top + 7)}
-        return values
-
-    @hookimpl
     def skat_min_bid(self):
         return 2 * min(self.tournee_bases.values())
 

@@ -236,19 +236,25 @@ def skat_card_order(contract: Contract) -> CardOrder | None:
 
 @hookspec(firstresult=True)
 def skat_contract_values(contract: Contract, order: CardOrder) -> Iterable[int] | None:
-    """Every game value ``contract`` can reach; the bid ladder is the union
-    of these over all contracts, from the minimum bid up.
+    """Every game value ``contract`` can reach, for a ladder that cannot be
+    derived.  Normally no plugin answers: the core derives each contract's
+    values from its base value (``skat_base_value``) and every plugin's
+    multiplier items (``skat_multiplier_items``), folded as in scoring, over
+    the declarations the ruleset allows (:mod:`skatcore.rules.ladder`); a
+    fixed-valued contract reaches its fixed values.  The bid ladder is the
+    union over the contracts with a declarer, from the minimum bid up.
 
     :param contract: a registered contract.
     :param order: its card order (the number of trumps bounds the matadors).
-    :returns: the reachable values.  First result wins.
+    :returns: the reachable values, or ``None`` to let the core derive them.
+        First result wins.
 
-    **Example**::
+    **Example** (a contract whose value is a die roll)::
 
         @hookimpl
         def skat_contract_values(self, contract, order):
-            if contract.family == "null":
-                return contract.fixed.values()
+            if contract.name == "dice":
+                return range(1, 7)
     """
 
 

@@ -32,6 +32,23 @@ def make_facts(rules, contract: Contract, declaration: Declaration, *, bid: int,
     )
 
 
+def fold_multiplier(items, facts: GameFacts) -> tuple[int, list[tuple[str, int]], list[str]]:
+    """The multiplier of ``facts``: every :class:`~skatcore.model.MultiplierItem`
+    in order adds its count (or multiplies by it, ``factor``).  Also returns
+    the items that counted as ``(label, count)`` and the explanation's parts
+    ("with 2", "game 3").  The bid ladder, scoring and the bots all fold here."""
+    multiplier, counted, parts = 0, [], []
+    for item in items:
+        n = item.count(facts)
+        if not n:
+            continue
+        multiplier = multiplier * n if item.factor else multiplier + n
+        label = item.label(facts) if callable(item.label) else item.label
+        counted.append((label, n))
+        parts.append(f"{label} -> {multiplier}" if item.factor else f"{label} {multiplier}")
+    return multiplier, counted, parts
+
+
 def score_game(rules, facts: GameFacts) -> ScoreResult:
     c, d = facts.contract, facts.declaration
     if c.no_trick:
@@ -44,15 +61,7 @@ def score_game(rules, facts: GameFacts) -> ScoreResult:
         failed = "" if won else "declarer took a trick"
         lost_value = value
     else:
-        multiplier, items, parts = 0, [], []
-        for item in rules.multiplier_items:
-            n = item.count(facts)
-            if not n:
-                continue
-            multiplier = multiplier * n if item.factor else multiplier + n
-            label = item.label(facts) if callable(item.label) else item.label
-            items.append((label, n))
-            parts.append(f"{label} -> {multiplier}" if item.factor else f"{label} {multiplier}")
+        multiplier, items, parts = fold_multiplier(rules.multiplier_items, facts)
         base = rules.base_value(d)
         value = base * multiplier
         head = f"{', '.join(parts)}; {multiplier} x {c.label} {base} = {value}"

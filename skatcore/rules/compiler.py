@@ -23,6 +23,7 @@ from skatcore.cards import CARD_NAMES, DECK, POINTS, SUITS, parse_card
 from skatcore.errors import InputError, json_path
 from skatcore.model import (ANNOUNCEMENTS, STANDARD_DECK, CardOrder, Contract, Declaration, Deck, MultiplierItem, PushRules, Series, Soloist,
                     TableCall, Thresholds, TurnUp, WinCondition, null_label)
+from skatcore.rules.ladder import contract_values
 from skatcore.rules.ruleset import PluginSpec, Ruleset, load_ruleset, shipped_rulesets, validate
 
 TRUMP = 4  # follow class of trumps; plain suits are 0..3 in SUITS order
@@ -416,10 +417,9 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
         except ValueError as exc:
             raise InputError(f"contract {c.name!r}: {exc}, but the deck has it (skat_card_order)", source=src) from None
         vals = first("skat_contract_values", contract=c, order=order)
-        values[c.name] = tuple(sorted(set(vals or ())))
+        if vals is not None:  # a ladder that cannot be derived (see skatcore.rules.ladder)
+            values[c.name] = tuple(sorted(set(vals)))
 
-    min_bid = first("skat_min_bid") or min((v for vs in values.values() for v in vs), default=18)
-    ladder = tuple(sorted({v for c, vs in values.items() if contracts[c].declarer for v in vs if v >= min_bid}))
     thresholds = first("skat_thresholds") or Thresholds()
 
     announcements: dict = {}
@@ -496,16 +496,16 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
     if all_pass != "throw_in" and all_pass not in contracts:
         raise InputError(f"all-pass rule names contract {all_pass!r}, which no plugin registers", source=src)
 
-    return CompiledRules(
+    rules = CompiledRules(
         name=ruleset.name,
         description=ruleset.description,
         source=src,
         plugins=ruleset.plugins,
         contracts=MappingProxyType(contracts),
         tricks=MappingProxyType(tricks),
-        values=MappingProxyType(values),
-        ladder=ladder,
-        min_bid=min_bid,
+        values=MappingProxyType({}),
+        ladder=(),
+        min_bid=0,
         thresholds=thresholds,
         announcements=MappingProxyType(announcements),
         lost_factor=MappingProxyType(lost),
@@ -526,6 +526,12 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
         soloist=soloist,
         series=MappingProxyType(series),
     )
+    for c in contracts.values():
+        if c.name not in values:
+            values[c.name] = tuple(sorted(contract_values(rules, c))) if c.declarer else ()
+    min_bid = first("skat_min_bid") or min((v for vs in values.values() for v in vs), default=18)
+    ladder = tuple(sorted({v for c, vs in values.items() if contracts[c].declarer for v in vs if v >= min_bid}))
+    return dataclasses.replace(rules, values=MappingProxyType(values), ladder=ladder, min_bid=min_bid)
 
 
 @lru_cache(maxsize=32)

@@ -8,7 +8,7 @@ import math
 from skatcore.cards import CARD_NAMES, SUITS
 from skatcore.model import Declaration
 from skatcore.rules.compiler import TRUMP, CompiledRules
-from skatcore.engine.scoring import make_facts
+from skatcore.engine.scoring import fold_multiplier, make_facts
 
 NCARDS = len(CARD_NAMES)  # 32, plus the sixes (ids 32-35) of a 36-card deck
 BIT = tuple(1 << c for c in range(NCARDS))
@@ -135,12 +135,7 @@ class _RulesInfo:
             else:
                 facts = make_facts(rules, c, d, bid=0, declarer=0, matadors=matadors, declarer_points=rules.thresholds.win,
                                    declarer_tricks=5, defender_tricks=5)
-                m = 0
-                for item in rules.multiplier_items:
-                    n = item.count(facts)
-                    if n:
-                        m = m * n if item.factor else m + n
-                v = rules.base_value(d) * m
+                v = rules.base_value(d) * fold_multiplier(rules.multiplier_items, facts)[0]
             self.values[key] = v
         return v
 
