@@ -119,7 +119,7 @@ def _score(doc: dict, rules) -> ScoreResult:
         try:
             deal.apply(Discard(tuple(_cards(game["discard"], "game.discard"))))
         except InputError as exc:
-            raise exc.at(exc.path or "game.discard") from None
+            raise (exc if exc.path else exc.at("game.discard")) from None
     else:  # (a hand game's discard is refused above, A5: the skat stays untouched)
         deal.apply(PLAY_HAND)
     try:
@@ -168,7 +168,7 @@ def _push(doc: dict, deal: Deal, contract) -> None:
                     _check_push(push, deal.rules, where)
                     deal.apply(deal.legal_actions()[0])
         except InputError as exc:
-            raise exc.at(exc.path or where) from None
+            raise (exc if exc.path else exc.at(where)) from None
     if deal.phase is Phase.PUSH and deal.push_round == 2:
         # all have pushed: the players before the declarer passed (all, for a Ramsch)
         who = SEATS.index(doc["declarer"]) if contract.declarer and doc.get("declarer") in SEATS else None
@@ -230,19 +230,33 @@ def _score_ramsch(doc: dict, rules, deal: Deal | None, contract) -> ScoreResult:
     # fix: the cards' total is the contract's (tens worth 1 in some Ramsch: 84), not always 120;
     # and skat cards given must match the points missing from the tricks
     worth = rules.tricks[contract.name].points
-    total = sum(worth)
+    values = sorted(worth[c] for c in rules.deck.cards)
+    total, skat_max = sum(values), sum(values[len(values) - rules.deck.skat:])
     skat_points = total - sum(points)  # outcome points may or may not include the skat already
     if skat:
         in_skat = sum(worth[c] for c in skat)
         if skat_points not in (0, in_skat):
             raise InputError(f"points add up to {sum(points)}, expected {total - in_skat} (without the skat's "
                              f"{in_skat}) or {total}", path="outcome.points")
-    elif not 0 <= skat_points <= sum(sorted(worth)[-2:]):
-        raise InputError(f"points add up to {sum(points)}, expected {total - sum(sorted(worth)[-2:])} to {total}",
+    elif not 0 <= skat_points <= skat_max:
+        raise InputError(f"points add up to {sum(points)}, expected {total - skat_max} to {total}",
                          path="outcome.points")
+    _check_seat_points(points, tricks, values, skat_max)
     blind = tuple((i, True) for i, p in enumerate(doc["game"].get("pushes", [])) if p == "blind")
     facts = RamschFacts(contract, points, tricks, skat, skat_points, SEATS.index(outcome["last_trick"]), blind)
     return rules.score(facts)
+
+
+def _check_seat_points(points, tricks, values: list[int], skat_max: int) -> None:
+    """Each seat's card points must fit its tricks: 3 cards a trick, at
+    least the lowest and at most the highest cards of the deck (plus the
+    skat for a seat that took a trick and may have been given it)."""
+    for seat, p, t in zip(SEATS, points, tricks):
+        low = sum(values[:3 * t])
+        high = sum(values[len(values) - 3 * t:]) + skat_max if t else 0
+        if not low <= p <= high:
+            took, fits = f"{t} trick{'s' * (t != 1)}", f"{low}" if low == high else f"{low} to {high}"
+            raise InputError(f"{p} card points do not fit {took} (expected {fits})", path=f"outcome.points.{seat}")
 
 
 def _bidding(doc: dict, rules) -> Deal:
@@ -293,8 +307,11 @@ def _bidding(doc: dict, rules) -> Deal:
         if deal.phase is Phase.BIDDING:
             raise InputError(f"the bidding is unfinished ({SEATS[deal.to_move]} to speak)", path="bidding")
         for key, expected in (("declarer", SEATS[deal.declarer] if deal.declarer is not None else None), ("bid", deal.bid)):
+            if key == "declarer" and deal.phase is Phase.PUSH:
+                continue  # all passed into a Schieberamsch/Ramse: who declares a grand hand comes from the pushes
             if key in doc and doc[key] != expected:
-                raise InputError(f"{doc[key]!r} contradicts the bidding, which gives {expected!r}", path=key)
+                gives = "all passed, nobody declares" if expected is None else f"which gives {expected!r}"
+                raise InputError(f"{doc[key]!r} contradicts the bidding: {gives}", path=key)
     if deal.phase is not Phase.BIDDING:
         return deal
     for key in ("declarer", "bid"):
@@ -336,7 +353,7 @@ def _score_soloist(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
         try:
             deal.apply(Discard(tuple(_cards(game["discard"], "game.discard"))))
         except InputError as exc:
-            raise exc.at(exc.path or "game.discard") from None
+            raise (exc if exc.path else exc.at("game.discard")) from None
     elif "discard" in game:
         raise InputError("the skat stays untouched: there is no discard", path="game.discard")
     return _replay_play(doc, rules, deal, contract)

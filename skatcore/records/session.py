@@ -374,7 +374,7 @@ class Session:
             if key in doc and doc[key] != want:
                 raise InputError(f"expected {show} as in the session, got {doc[key]!r}", source=self.source,
                                  path=f"{where}.{key}")
-        if doc.get("ruleset") not in (None, st.rules.name):
+        if doc.get("ruleset") not in (None, st.rules.name) and not self._same_rules(doc["ruleset"]):
             raise InputError(f"the session is played under {st.rules.name!r}, not {doc['ruleset']!r}",
                              source=self.source, path=f"{where}.ruleset")
         doc["players"], doc["dealer"] = list(st.players), st.dealer
@@ -404,6 +404,16 @@ class Session:
         except InputError as exc:
             raise exc.at(where, self.source) from None
         return line
+
+    def _same_rules(self, ref: str) -> bool:
+        """A deal naming the session's ruleset by its file (``house.yaml``
+        beside the record) names the same ruleset as by its name."""
+        from skatcore.rules.compiler import rules_for
+
+        try:
+            return rules_for({"ruleset": ref}, self.source).source == self.state.rules.source
+        except InputError:
+            return False
 
     def _series(self, line: SheetLine) -> None:
         """A ruleset with a series (hook ``skat_series``): each player declares

@@ -190,8 +190,10 @@ class CompiledRules:
 
     def call_hook(self, hook: str, **kwargs):
         """A per-deal hook call; a plugin's exception becomes a one-line
-        error naming the plugin and the ruleset."""
-        return _HookCaller(self.pm, self.source)(hook, **kwargs)
+        error naming the plugin and the ruleset.  A plugin's InputError is
+        about the deal (a record's declarations, a move), so the caller names
+        the record, not the ruleset file."""
+        return _HookCaller(self.pm, self.source, deal_input=True)(hook, **kwargs)
 
     def base_value(self, d: Declaration) -> int:
         base = self.base[(d.game, d.hand, d.announced)]
@@ -249,14 +251,15 @@ class _HookCaller:
     listed it first (0: the root of the ``extends`` chain); with it,
     :meth:`first` checks first-result questions for conflicts."""
 
-    def __init__(self, pm: pluggy.PluginManager, source: str, layers: Mapping[str, int] | None = None):
-        self.pm, self.source, self.layers = pm, source, layers
+    def __init__(self, pm: pluggy.PluginManager, source: str, layers: Mapping[str, int] | None = None,
+                 deal_input: bool = False):
+        self.pm, self.source, self.layers, self.deal_input = pm, source, layers, deal_input
 
     def __call__(self, hook: str, **kwargs):
         try:
             return getattr(self.pm.hook, hook)(**kwargs)
         except InputError as exc:
-            raise exc.at(source=self.source) from None
+            raise (exc if self.deal_input else exc.at(source=self.source)) from None
         except Exception as exc:
             culprit = self._raiser(hook, exc) or self._culprit(hook, kwargs)
             raise InputError(f"plugin {culprit!r} failed in {hook}: {type(exc).__name__}: {exc}", source=self.source) from None

@@ -10,6 +10,8 @@ from decimal import Decimal
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from skatcore.cards import POINTS
+from skatcore.model import Deck
 from skatcore.rules.compiler import get_rules
 from skatcore.records.session import Session, pairwise
 
@@ -40,14 +42,20 @@ GAMES = [("diamonds", 9), ("hearts", 10), ("spades", 11), ("clubs", 12), ("grand
 @st.composite
 def deal(draw, ramsch: bool):
     if ramsch:
-        a = draw(st.integers(0, 120))
-        b = draw(st.integers(0, 120 - a))
-        pts = [a, b, 120 - a - b]
-        tricks = [1 if p else 0 for p in pts]
-        tricks[pts.index(max(pts))] += 10 - sum(tricks)
+        # a shuffled deck taken trick by trick: each seat's points fit its tricks; the skat goes with the last trick
+        cards = draw(st.permutations([POINTS[c] for c in Deck().cards]))
+        a = draw(st.integers(1, 10))
+        b = draw(st.integers(0, 10 - a))
+        tricks = [a, b, 10 - a - b]
+        last = draw(st.sampled_from([i for i in range(3) if tricks[i]]))
+        pts, at = [], 0
+        for t in tricks:
+            pts.append(sum(cards[at:at + 3 * t]))
+            at += 3 * t
+        pts[last] += sum(cards[30:])
         seats = ("forehand", "middlehand", "rearhand")
         return {"game": {"type": "ramsch"}, "outcome": {
-            "points": dict(zip(seats, pts)), "tricks": dict(zip(seats, tricks)), "last_trick": seats[pts.index(max(pts))]}}
+            "points": dict(zip(seats, pts)), "tricks": dict(zip(seats, tricks)), "last_trick": seats[last]}}
     game, _ = draw(st.sampled_from(GAMES))
     calls = draw(st.sampled_from([{}, {"kontra": True}, {"kontra": True, "re": True}]))
     return {
