@@ -13,7 +13,7 @@ from pathlib import Path
 from skatcore.errors import InputError
 from skatcore.model import SEATS, Declaration, null_label
 from skatcore.records.deal import check_record, read_record, score_record
-from skatcore.rules.ruleset import all_rulesets, load_ruleset, read_yaml
+from skatcore.rules.ruleset import all_rulesets, find_ruleset, load_ruleset, read_yaml, shipped_rulesets
 from skatcore.rules.compiler import get_rules, rules_for
 
 
@@ -91,10 +91,19 @@ def cmd_rules(args) -> int:
     rules = get_rules(args.name)
     print(f"{rules.name}: {rules.description}")
     print(f"source: {rules.source}")
-    print("\nplugins:")
+    page = _rules_page(Path(rules.source))
+    if page:
+        print(f"rules explained: {page}")
+    print("\nplugins and parameters:")
     for spec in rules.plugins:
-        params = json.dumps(spec.params, sort_keys=True) if spec.params else "(defaults)"
-        print(f"  {spec.key:18} {spec.origin:12} {params}")
+        print(f"  {spec.key}  [{spec.origin}]")
+        for key, value in sorted(spec.params.items()):
+            print(f"    {key:22} {_param(value)}")
+    parent = (read_yaml(rules.source) or {}).get("extends")
+    if parent:
+        print(f"\ndiffers from {parent}:")
+        for line in _differences(load_ruleset(find_ruleset(parent, Path(rules.source).parent)), rules):
+            print(f"  {line}")
     print("\ncontracts:")
     for c in rules.contracts.values():
         if c.base is not None:
@@ -114,6 +123,45 @@ def cmd_rules(args) -> int:
     print(f"\nbid ladder (first 40 of {len(rules.ladder)}):")
     print("  " + " ".join(str(v) for v in rules.ladder[:40]))
     return 0
+
+
+def _param(value) -> str:
+    """A parameter value as a reader writes it: 24, true, [schneider, ouvert], {null: 23, ...}."""
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}: {_param(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_param(v) for v in value) + "]"
+    return json.dumps(value) if value is None or isinstance(value, bool) else str(value)
+
+
+def _differences(parent, rules) -> list[str]:
+    """What ``rules`` changes in the ruleset it extends: plugins added and
+    dropped, and each parameter whose value differs."""
+    before = {spec.key: spec.params for spec in parent.plugins}
+    after = {spec.key: spec.params for spec in rules.plugins}
+    lines = [f"- {key} (dropped)" for key in before if key not in after]
+    for key, params in after.items():
+        if key not in before:
+            lines.append(f"+ {key}" + (f"  {_param(params)}" if params else ""))
+            continue
+        for name in sorted(set(params) | set(before[key])):
+            old, new = before[key].get(name), params.get(name)
+            if old != new:
+                lines.append(f"  {key}.{name}: {_param(old)} -> {_param(new)}")
+    return lines or ["nothing (the same plugins and parameters)"]
+
+
+def _rules_page(source: Path) -> str | None:
+    """The page of docs/rules/ that explains this ruleset: its own for a
+    shipped one, else the page of the nearest shipped ruleset it extends."""
+    for _ in range(20):  # extends chains are short; a cycle was refused on loading
+        if shipped_rulesets().get(source.stem) == source:
+            return f"docs/rules/{source.stem}.md"
+        parent = (read_yaml(source) or {}).get("extends")
+        if not parent:
+            return None
+        source = find_ruleset(parent, source.parent)
+    return None
 
 
 def _forms(rules, c):

@@ -61,9 +61,14 @@ def test_rules_official(capsys):
     lines = out.splitlines()
     assert lines[0].startswith("official: International Skat Order 1999")
 
-    # plugins with their (default) parameters
-    plugins = lines[lines.index("plugins:") + 1]
-    assert plugins.split()[:2] == ["official", "built-in"] and '"grand_base": 24' in plugins
+    assert "rules explained: docs/rules/official.md" in lines
+    assert (Path(__file__).parent.parent / "docs" / "rules" / "official.md").is_file()
+
+    # plugins with their (default) parameters, one line each
+    at = lines.index("plugins and parameters:")
+    assert lines[at + 1].split() == ["official", "[built-in]"]
+    assert lines[at + 2:at + 6] == ["    grand_base             24", "    min_bid                18",
+                                    "    out_of_schneider       31", "    schneider_at           90"]
 
     # the contract table
     table = {}
@@ -89,6 +94,24 @@ def test_rules_official(capsys):
     i = next(i for i, l in enumerate(lines) if l.startswith("bid ladder"))
     assert "first 40 of 63" in lines[i]
     assert [int(v) for v in lines[i + 1].split()] == LADDER_40
+
+
+def test_rules_differences_from_the_parent(capsys):
+    rc, out, err = run(capsys, "rules", "texas")
+    diff = out.split("differs from official:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    assert "    official.grand_base: 24 -> 16" in diff
+    assert "    official.schneider_at: 90 -> 91" in diff
+    assert any(l.startswith("  + announcements  {after_pickup: [schneider, schwarz, ouvert]") for l in diff), diff
+    assert any(l.startswith("  + ramsch  {") and "scoring: texas" in l for l in diff), diff
+    assert "rules explained: docs/rules/texas.md" in out
+
+
+def test_rules_of_a_file_link_the_page_it_extends(capsys, tmp_path):
+    (tmp_path / "mine.yaml").write_text("extends: pub\nplugins:\n  kontra: false\n")
+    rc, out, err = run(capsys, "rules", str(tmp_path / "mine.yaml"))
+    assert rc == 0, err
+    assert "rules explained: docs/rules/pub.md" in out
+    assert "  - kontra (dropped)" in out.split("differs from pub:")[1]
 
 
 def test_ladder_oracle():

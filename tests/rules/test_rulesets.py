@@ -143,7 +143,9 @@ def test_extends_drops_an_inherited_plugin_with_false(tmp_path, capsys):
     assert rc == 0 and "./house.py:HouseRule" in out and ladder(out)[:2] == [20, 22]
 
     rc, out, _ = run(capsys, "rules", child)
-    assert rc == 0 and "house.py" not in out and ladder(out)[:2] == [18, 20]
+    plugins = out.split("plugins and parameters:")[1].split("\n\n")[0]
+    assert rc == 0 and "house.py" not in plugins and ladder(out)[:2] == [18, 20]
+    assert "- ./house.py:HouseRule (dropped)" in out
     assert [p.key for p in load_ruleset(child).plugins] == ["official"]
 
 
