@@ -79,12 +79,13 @@ class CardOrder:
         empty when there are no trumps.  Trumps form one suit to follow.
     :param plain: ranks of the non-trump cards of every suit, highest first
         (``"AT KQ987"`` as a string ``"ATKQ987"``).
-    :param points: card points by rank where they differ from RULES A2.
+    :param points: card points by rank where they differ from the usual ones
+        (docs/rules/official.md#a2).
     """
 
     trumps: tuple[str, ...]
     plain: str
-    points: Mapping[str, int] | None = None  # rank -> card points, if not A2's (Ramsch tens worth 1)
+    points: Mapping[str, int] | None = None  # rank -> card points, if not the usual (Ramsch tens worth 1)
 
 
 @dataclass(frozen=True)
@@ -103,7 +104,16 @@ class Thresholds:
 
 @dataclass(frozen=True)
 class Declaration:
-    """A contract as declared: what the declarer said before the first card."""
+    """A contract as declared: what the declarer said before the first card.
+
+    :param game: the contract's name (``Contract.name``, a record's ``game.type``).
+    :param hand: played without picking up the skat.
+    :param schneider: schneider announced.
+    :param schwarz: schwarz announced.
+    :param ouvert: played open.
+    :param declarations: what plugins registered (``skat_register_declarations``)
+        and the deal carries: Kontra and Re, Spitze, the Tournée card, pushes ...
+    """
 
     game: str
     hand: bool = False
@@ -132,6 +142,24 @@ class GameFacts:
     summary record), ``last_trick_winner`` the seat that took it; ``tricks``
     every finished trick in order (objects with ``leader``, ``cards`` and
     ``winner``; empty for a summary record).
+
+    :param contract: the contract played.
+    :param declaration: what the declarer declared, with the deal's declarations.
+    :param bid: the winning bid.
+    :param declarer: the declarer's seat (0 forehand, 1 middlehand, 2 rearhand).
+    :param matadors: +N "with N", -N "without N", 0 for null.
+    :param declarer_points: card points of the declarer, the skat included.
+    :param declarer_tricks: tricks the declarer took (-1: not known).
+    :param defender_tricks: tricks the defenders took (-1: not known).
+    :param made_points: the declarer reached the ruleset's winning line.
+    :param defenders_schneider: the declarer reached the schneider line.
+    :param declarer_schneider: the declarer stayed below the out-of-schneider line.
+    :param defenders_schwarz: the defenders took no trick.
+    :param declarer_schwarz: the declarer took no trick.
+    :param last_trick: the last trick's cards in play order.
+    :param last_trick_winner: the seat that took the last trick.
+    :param tricks: every finished trick in order.
+    :param seats: players at the table (3, or 4 when the dealer sits out).
     """
 
     contract: Contract
@@ -360,6 +388,14 @@ class MultiplierItem:
         multiplier ("game 3"); a callable label gets the facts ("with"/"without").
     :param factor: when true the item multiplies the running multiplier by
         ``count`` instead of adding (Texas ouvert doubles).
+
+    The items fold in the order of ``CompiledRules.multiplier_items``: the
+    running multiplier starts at 0, and each item whose ``count`` is not 0
+    adds it (or, with ``factor``, multiplies by it) and shows as
+    "label N" in the explanation ("with 2, game 3, hand 4").  That order is
+    the order of ``skat_multiplier_items``' answers (the plugin listed last
+    in the ruleset first); a wrapper reorders or replaces items by name, so
+    a doubling item placed last doubles everything before it.
     """
 
     name: str
@@ -384,7 +420,8 @@ class WinCondition:
 
 @dataclass
 class ScoreResult:
-    """The score of one deal (FORMATS §3).  ``score`` is the declarer's sheet
+    """The score of one deal; ``to_json()`` is what ``skat score --json``
+    prints (docs/formats.md#score-result).  ``score`` is the declarer's sheet
     entry; ``scores`` maps every seat name to its entry."""
 
     ruleset: str

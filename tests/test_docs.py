@@ -1,5 +1,6 @@
 """The docs say what the code does: every worked example of docs/rules/ is a
-vector scored here, and every shipped ruleset has its page.
+vector scored here, every shipped ruleset has its page, and the generated
+parts of docs/formats.md and docs/api.md are current.
 
 A page's examples are its fenced ``yaml`` blocks: a list of cases (a deal
 record plus ``name`` and ``expect``, as in tests/vectors/) or a session
@@ -12,8 +13,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import jsonschema
 import pytest
 import yaml
+
+from skatcore.cli import docgen
 
 from skatcore.records.vectors import evaluate, load_vectors, rules_for
 from skatcore.rules.ruleset import shipped_rulesets
@@ -81,6 +85,8 @@ def test_rules_page_example(page, path, case):
     outcome = evaluate(rules_for(case, path, default), case)
     if not outcome.ok:
         pytest.fail(f"docs/rules/{page.name}: " + outcome.report(), pytrace=False)
+    if outcome.result is not None:  # what skat score --json prints is what docs/formats.md says
+        jsonschema.validate(outcome.result.to_json(), docgen.load_schema("score"))
 
 
 def test_every_shipped_ruleset_has_a_page_with_examples():
@@ -92,3 +98,25 @@ def test_every_shipped_ruleset_has_a_page_with_examples():
         assert f"({name}.md)" in index, f"docs/rules/README.md does not link {name}.md"
         text = (RULES_DOCS / f"{name}.md").read_text(encoding="utf-8")
         assert "```yaml\n- name:" in text, f"docs/rules/{name}.md has no worked example"
+
+
+@pytest.mark.parametrize("page", docgen.PAGES)
+def test_generated_parts_are_current(page):
+    text = (ROOT / "docs" / page).read_text(encoding="utf-8")
+    assert "<!-- generated:" in text
+    assert docgen.render(text) == text, f"docs/{page} is out of date: run `python -m skatcore.cli.docgen`"
+
+
+@pytest.mark.parametrize("name", ["deal", "session", "ruleset", "score"])
+def test_every_schema_property_is_described(name):
+    schema = docgen.load_schema(name)
+    missing = [path for path, node, _ in docgen._properties(schema, schema) if not node.get("description")]
+    assert not missing, f"skatcore/schemas/{name}.schema.json: give these a description: {missing}"
+    assert f"<!-- generated: schema {name} -->" in (ROOT / "docs" / "formats.md").read_text(encoding="utf-8")
+
+
+def test_api_page_covers_the_plugin_api():
+    text = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    for name in ("MultiplierItem", "GameFacts", "Declaration", "CompiledRules", "Deal", "SeatView", "Player"):
+        assert f"### `{name}`" in text, name
+    assert "(0 = absent)" in text and "multiplies the running multiplier" in text

@@ -128,7 +128,7 @@ class Play:
 
 @dataclass(frozen=True, slots=True)
 class Concede:
-    """A player gives up (RULES A7).  The deal ends when both defenders have
+    """A player gives up (docs/rules/official.md#a7).  The deal ends when both defenders have
     conceded (declarer takes the rest), or when the declarer concedes holding
     9+ cards or with a defender's agreement (defenders take the rest)."""
 
@@ -158,7 +158,7 @@ PLAYS = tuple(Play(c) for c in range(len(CARD_NAMES)))  # shared instances: no a
 
 
 def deal_cards(seed: int | random.Random | None = None, deck=None) -> tuple[list[int], list[int]]:
-    """A uniformly random deal, packets 3-skat-4-3 (RULES A1).
+    """A uniformly random deal, packets 3-skat-4-3 (docs/rules/official.md#a1).
 
     :param deck: the ruleset's :class:`~skatcore.model.Deck` (``rules.deck``);
         another deck than the 32 cards is dealt by its own packets.
@@ -196,7 +196,19 @@ class SeatView:
     A view is taken at every move of every simulated deal, so ``history``
     and ``tricks`` are built only when read, from the deal's prefix as it
     was when the view was taken (both only ever grow), and ``legal`` is the
-    engine's own sequence.  Players must use the public attributes only.
+    engine's own sequence.  Players must use the public attributes only:
+
+    - ``seat``, ``to_move``, ``declarer``: seats (0 forehand, 1 middlehand,
+      2 rearhand; ``declarer`` ``None`` until known); ``phase`` the deal's
+      ``Phase``;
+    - ``hand``: the seat's own cards; ``declarer_hand``: the declarer's
+      cards in an ouvert game during play, else ``None``;
+    - ``bid``: the highest bid so far; ``declaration``: the ``Declaration``
+      once made;
+    - ``trick``: the cards of the trick in progress, in play order;
+    - ``discard``: the seat's own discards (declarer only); ``turned_up``:
+      the Tournée card that set trump;
+    - ``legal``: what the seat may do now (actions below, or table calls).
     """
 
     __slots__ = ("seat", "phase", "to_move", "hand", "bid", "declarer", "declaration", "trick", "declarer_hand",
@@ -249,7 +261,16 @@ class Trick:
 
 
 class Deal:
-    """A deal under compiled rules, from the first bid to the last trick."""
+    """A deal under compiled rules, from the first bid to the last trick.
+
+    ``Deal(rules, hands, skat)`` takes the three hands (forehand first) and
+    the skat as card ids (``skatcore.cards.parse_card``), as
+    ``deal_cards(seed)`` returns them.  Drive it with ``legal_actions()`` and
+    ``apply(action)`` until ``done``; then ``result()`` scores it.  Read
+    ``phase``, ``to_move``, ``declarer``, ``bid``, ``declaration``,
+    ``history`` (every ``(seat, action)``) and ``tricks``; give a player only
+    ``view(seat)``.
+    """
 
     def __init__(self, rules, hands, skat, played=()):
         self.hands = [mask_of(h) for h in hands]

@@ -1,0 +1,248 @@
+"""The generated parts of docs/formats.md and docs/api.md.
+
+A page keeps its prose; what the code already says - the fields of the JSON
+Schemas with their descriptions, the commands of the ``skat`` parser, the
+docstrings of the plugin API - is written between markers::
+
+    <!-- generated: schema deal -->
+    ...
+    <!-- end generated -->
+
+``python -m skatcore.cli.docgen`` rewrites those parts in place (run it in a
+clone); ``tests/test_docs.py`` fails while a page is out of date.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import json
+import re
+import sys
+from importlib import resources
+from pathlib import Path
+
+REGION = re.compile(r"(<!-- generated: (?P<key>[^>]*?) -->\n)(?P<body>.*?)(<!-- end generated -->)", re.S)
+PAGES = ("formats.md", "api.md")
+
+
+# -- JSON Schemas ---------------------------------------------------------------
+
+
+def load_schema(name: str) -> dict:
+    return json.loads(resources.files("skatcore").joinpath(f"schemas/{name}.schema.json").read_text(encoding="utf-8"))
+
+
+def schema_table(name: str) -> str:
+    """Every property of ``skatcore/schemas/<name>.schema.json`` as a table
+    row: its path in the document, what it accepts, its description."""
+    schema = load_schema(name)
+    rows = ["| field | accepts | meaning |", "|---|---|---|"]
+    for path, node, required in _properties(schema, schema):
+        what = _accepts(node, schema) + (" (required)" if required else "")
+        rows.append(f"| `{path}` | {what} | {_inline(node.get('description', ''))} |")
+    return "\n".join(rows) + "\n"
+
+
+def _properties(node: dict, root: dict, prefix: str = ""):
+    required = set(node.get("required", ()))
+    for key, child in node.get("properties", {}).items():
+        path = f"{prefix}{key}"
+        yield path, child, key in required
+        target = _deref(child, root)
+        if target.get("properties"):
+            yield from _properties(target, root, f"{path}.")
+
+
+def _deref(node: dict, root: dict) -> dict:
+    ref = node.get("$ref")
+    if not ref:
+        return node
+    target = root
+    for part in ref.removeprefix("#/").split("/"):
+        target = target[part]
+    return target
+
+
+def _accepts(node: dict, root: dict) -> str:
+    node = _deref(node, root)
+    if "const" in node:
+        return f"`{node['const']}`"
+    if "enum" in node:
+        return " or ".join(f"`{json.dumps(v)}`" if v is None or isinstance(v, bool) else f"`{v}`" for v in node["enum"])
+    if "anyOf" in node:
+        return " or ".join(_accepts(n, root) for n in node["anyOf"])
+    kind = node.get("type", "any")
+    kinds = kind if isinstance(kind, list) else [kind]
+    text = " or ".join(kinds)
+    if "array" in kinds and "items" in node:
+        items = _deref(node["items"], root)
+        size = node.get("minItems"), node.get("maxItems")
+        count = "" if None in size else f"{size[0]} " if size[0] == size[1] else f"{size[0]}-{size[1]} "
+        what = "cards" if items.get("description", "").startswith("a card") else _accepts(items, root)
+        text = f"list of {count}{what}"
+    if "minimum" in node or "maximum" in node:
+        text += f" {node.get('minimum', '')}..{node.get('maximum', '')}"
+    return text
+
+
+def _inline(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+# -- the command line --------------------------------------------------------------
+
+
+def commands_table() -> str:
+    """Every ``skat`` command with its arguments and help, from the parser."""
+    from skatcore.cli.main import build_parser
+
+    rows = ["| command | arguments | what it does |", "|---|---|---|"]
+    for name, parser, help_text in _subcommands(build_parser()):
+        usage = " ".join(parser.format_usage().removeprefix("usage: ").split())
+        args = usage.removeprefix(parser.prog).replace("[-h]", "").strip()
+        rows.append(f"| `skat {name}` | {f'`{args}`' if args else ''} | {_inline(help_text or '')} |")
+    return "\n".join(rows) + "\n"
+
+
+def _subcommands(parser, prefix: str = ""):
+    import argparse
+
+    for action in parser._actions:
+        if not isinstance(action, argparse._SubParsersAction):
+            continue
+        helps = {a.dest: a.help for a in action._choices_actions}
+        for name, sub in action.choices.items():
+            if any(isinstance(a, argparse._SubParsersAction) for a in sub._actions):
+                yield from _subcommands(sub, f"{prefix}{name} ")
+            else:
+                yield f"{prefix}{name}", sub, helps.get(name)
+
+
+# -- the Python API ------------------------------------------------------------
+
+
+def api_reference() -> str:
+    """The classes a plugin author touches, from their docstrings."""
+    from skatcore import model
+    from skatcore.bots import registry
+    from skatcore.engine import deal
+    from skatcore.rules import compiler
+
+    parts = ["## Hook data types (`skatcore.model`)\n",
+             "What hooks return to the core and what the core hands to them.\n"]
+    for cls in _dataclasses_of(model):
+        parts.append(_class_doc(cls, "skatcore.model"))
+    parts.append("## The compiled ruleset\n")
+    parts.append(_class_doc(compiler.CompiledRules, "skatcore.rules", fields=False))
+    parts.append("## A deal and what a seat sees (`skatcore.engine.deal`)\n")
+    parts.append(_class_doc(deal.Deal, "skatcore"))
+    parts.append(_class_doc(deal.SeatView, "skatcore.engine.deal"))
+    parts.append("Actions (`view.legal` holds some of these; `str(action)` is how the table says it):\n")
+    for cls in (deal.Bid, deal.Hold, deal.Pass, deal.PickUp, deal.PlayHand, deal.TurnUp, deal.TurnChoice,
+                deal.PushBlind, deal.Discard, deal.Declare, deal.Play, deal.Concede, deal.Call):
+        fields = ", ".join(f.name for f in dataclasses.fields(cls))
+        parts.append(f"- `{cls.__name__}({fields})`" + (f": {_first_line(cls)}" if _own_doc(cls) else ""))
+    parts.append("")
+    parts.append("## Players (`skatcore.bots`)\n")
+    parts.append(_class_doc(registry.Player, "skatcore.bots"))
+    parts.append(_rest(inspect.getdoc(registry) or "") + "\n")
+    return "\n".join(parts)
+
+
+def _dataclasses_of(module):
+    found = [obj for obj in vars(module).values()
+             if inspect.isclass(obj) and dataclasses.is_dataclass(obj) and obj.__module__ == module.__name__]
+    return sorted(found, key=lambda c: inspect.getsourcelines(c)[1])
+
+
+def _class_doc(cls, where: str, fields: bool = True) -> str:
+    doc = _own_doc(cls)
+    paragraphs = doc.split("\n\n")
+    params = {}
+    for p in (p for p in paragraphs if p.startswith(":param ")):
+        params.update(re.findall(r"^:param (\w+):\s*(.*?)(?=^:param |\Z)", p, re.S | re.M))
+    text = "\n\n".join(p for p in paragraphs if not p.startswith(":param "))
+    out = [f"### `{cls.__name__}`\n", f"`from {where} import {cls.__name__}`\n", _rest(text) + "\n"]
+    if fields and dataclasses.is_dataclass(cls):
+        out += ["| field | type | default | meaning |", "|---|---|---|---|"]
+        for f in dataclasses.fields(cls):
+            if f.name.startswith("_"):
+                continue
+            default = "" if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING else (
+                f"`{f.default!r}`" if f.default is not dataclasses.MISSING else "(empty)")
+            meaning = " ".join(params.get(f.name, "").split())
+            out.append(f"| `{f.name}` | `{_inline(_type(f.type))}` | {default} | {_inline(_rest(meaning))} |")
+        out.append("")
+    members = []
+    for name, member in vars(cls).items():
+        if name.startswith("_") or not (inspect.isfunction(member) or isinstance(member, (property,))):
+            continue
+        if inspect.isfunction(member):
+            sig = str(inspect.signature(member)).replace("(self, ", "(").replace("(self)", "()")
+            members.append(f"- `{name}{sig}`: {_rest(_first_paragraph(member))}")
+        elif member.fget and member.fget.__doc__:
+            members.append(f"- `{name}` (property): {_rest(_first_paragraph(member.fget))}")
+    if members:
+        out += members + [""]
+    return "\n".join(out)
+
+
+def _own_doc(obj) -> str:
+    """The docstring written for ``obj``, not the signature dataclasses make up."""
+    doc = inspect.getdoc(obj) or ""
+    return "" if doc.startswith(f"{obj.__name__}(") else doc
+
+
+def _type(t) -> str:
+    return re.sub(r"\b(?:collections\.abc|typing|skatcore\.\w+)\.", "", t if isinstance(t, str) else getattr(t, "__name__", str(t)))
+
+
+def _first_line(obj) -> str:
+    return _rest(_own_doc(obj).split("\n\n")[0].replace("\n", " "))
+
+
+def _first_paragraph(obj) -> str:
+    return " ".join((inspect.getdoc(obj) or "").split("\n\n")[0].split())
+
+
+def _rest(text: str) -> str:
+    """reStructuredText markup as Markdown: ``x`` -> `x`, :func:`~a.b` -> `b`."""
+    text = re.sub(r":(?:func|class|meth|mod|attr|data):`~?([^`]*?)`", lambda m: f"`{m.group(1).split('.')[-1] if '~' in m.group(0) else m.group(1)}`", text)
+    text = text.replace("``", "`")
+    return re.sub(r"::\n", ":\n\n", text)
+
+
+# -- pages ---------------------------------------------------------------------------
+
+
+def generate(key: str) -> str:
+    kind, _, arg = key.partition(" ")
+    if kind == "schema":
+        return schema_table(arg)
+    if kind == "commands":
+        return commands_table()
+    if kind == "api":
+        return api_reference()
+    raise ValueError(f"unknown generated part {key!r}")
+
+
+def render(text: str) -> str:
+    """``text`` with every generated part brought up to date."""
+    return REGION.sub(lambda m: m.group(1) + generate(m.group("key")) + m.group(4), text)
+
+
+def main(argv: list[str] | None = None) -> int:
+    docs = Path(argv[0] if argv else "docs")
+    for page in PAGES:
+        path = docs / page
+        old = path.read_text(encoding="utf-8")
+        new = render(old)
+        if new != old:
+            path.write_text(new, encoding="utf-8")
+            print(f"{path}: updated")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
