@@ -13,7 +13,7 @@ BUILTIN = {
     "ramsch": "skatcore_plugins.ramsch:Ramsch",
     "schieberamsch": "skatcore_plugins.ramsch:Schieberamsch",
     "tournee": "skatcore_plugins.tournee:Tournee",
-    # table and session rules (RULES A9, B1, B2, B5, B6, B8)
+    # table and session rules (docs/rules/official.md#a9, B1, B2, B5, B6, B8)
     "kontra": "skatcore_plugins.kontra:Kontra",
     "schenken": "skatcore_plugins.schenken:Schenken",
     "bock": "skatcore_plugins.bock:Bock",

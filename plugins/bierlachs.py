@@ -1,4 +1,4 @@
-"""Bierlachs (RULES B8), a pub game to a target, usually 501.
+"""Bierlachs (docs/rules/house-rules.md#b8), a pub game to a target, usually 501.
 
 Only negative points are written: when a declarer wins 33, each defender
 gets -33; a declarer who loses gets the usual negative score.  Any other

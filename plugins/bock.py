@@ -1,4 +1,4 @@
-"""Bock rounds and Ramsch rounds (RULES B5): session rules of a pub table.
+"""Bock rounds and Ramsch rounds (docs/rules/pub.md#b5): session rules of a pub table.
 
 A **Bock round** is one round of deals (3 at a 3-table, 4 at a 4-table)
 whose sheet entries count double; bids and values do not change.  It starts

@@ -1,4 +1,4 @@
-"""Grand ouvert with its own base value (RULES B8, pre-1999: base 36 and no
+"""Grand ouvert with its own base value (docs/rules/house-rules.md#b8, pre-1999: base 36 and no
 ouvert multiplier).
 
 The announcement rules stay the official ones (ouvert only in a hand game,

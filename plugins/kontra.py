@@ -1,4 +1,4 @@
-"""Kontra and Re (RULES B2), with Supra and Resupra as an option.
+"""Kontra and Re (docs/rules/pub.md#b2), with Supra and Resupra as an option.
 
 A defender says **Kontra** before playing to the first trick; the declarer
 may answer at once with **Re**; optionally a defender answers Re with

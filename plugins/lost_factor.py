@@ -1,4 +1,4 @@
-"""How many times its value a lost game costs (RULES A8, B8).
+"""How many times its value a lost game costs (docs/rules/official.md#a8, B8).
 
 Official since 1999: twice, hand games included.  Before 1999 a lost hand
 game counted single (``lost_factor: {hand: 1}``, ruleset ``pre1999``).

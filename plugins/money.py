@@ -1,4 +1,4 @@
-"""Money settlement of a session (RULES A9, B11).
+"""Money settlement of a session (docs/rules/official.md#a9, B11).
 
 * ``pairwise`` (A9, also the core's default): between every pair of players
   the lower final total pays the difference times the stake.  Totals A 96,

@@ -1,4 +1,4 @@
-"""The official rules of 1999 (International Skat Order), RULES.md Part A.
+"""The official rules of 1999 (International Skat Order), docs/rules/official.md.
 
 Its parameters expose the numbers other variants change, so that "grand 20"
 or "no null hand" is one line of YAML.

@@ -1,4 +1,4 @@
-"""The pot (RULES B8): money on the table besides the score sheet.
+"""The pot (docs/rules/house-rules.md#b8): money on the table besides the score sheet.
 
 Everyone pays ``ante`` into the pot at the start and whenever it is empty
 (before the next deal).  A declarer who loses pays ``loss`` into it, as

@@ -1,4 +1,4 @@
-"""Ramsch (RULES B3), its Texas/Tournée scoring (B9, B10), Gewinner-Ramsch
+"""Ramsch (docs/rules/ramsch.md#b3), its Texas/Tournée scoring (B9, B10), Gewinner-Ramsch
 and Petersen's "Ramse" (B11): a deal without declarer where few card points
 are good.  Used as the all-pass rule of a ruleset, or for every deal
 (``every_deal: true``, ruleset ``ramsch``).  Pushing the skat first is the

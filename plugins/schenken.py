@@ -1,4 +1,4 @@
-"""Schenken: the defenders concede at the start (RULES B6).
+"""Schenken: the defenders concede at the start (docs/rules/house-rules.md#b6).
 
 One defender says "Schenken", the other agrees.  A deal record says what
 followed in ``game.declarations.schenken``:

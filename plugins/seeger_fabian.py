@@ -1,4 +1,4 @@
-"""Tournament scoring: Seeger-Fabian extra points (RULES B1, DSkV).
+"""Tournament scoring: Seeger-Fabian extra points (docs/rules/tournament.md#b1, DSkV).
 
 At the end of a series, on top of the game scores:
 

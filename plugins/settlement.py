@@ -1,4 +1,4 @@
-"""Who gets what on the score sheet for a declarer game (RULES A9, B11).
+"""Who gets what on the score sheet for a declarer game (docs/rules/official.md#a9, B11).
 
 * ``classic`` (official): only the declarer's line changes; money is
   settled at the end by pairwise differences.

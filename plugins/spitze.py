@@ -1,4 +1,4 @@
-"""Spitze, Danish "music" (RULES B7; B11 Aarhus and Petersen).
+"""Spitze, Danish "music" (docs/rules/house-rules.md#b7; B11 Aarhus and Petersen).
 
 In a suit or grand game the declarer may declare (``game.declarations:
 {spitze: true}``) that the last trick will be won with the lowest trump (the

@@ -1,4 +1,4 @@
-"""Tournée Skat (Wisconsin), RULES B10, on top of the ``official`` plugin.
+"""Tournée Skat (Wisconsin), docs/rules/tournee.md#b10, on top of the ``official`` plugin.
 
 Contracts by skat route:
 - **Tournée** (turn-up route): the turned skat card sets trump (a jack: grand

@@ -1,4 +1,4 @@
-"""Scoring variants of RULES B8: Rum, open contracts, Revolution.
+"""Scoring variants of docs/rules/house-rules.md#b8: Rum, open contracts, Revolution.
 
 * ``rum``: in a suit or grand game with the skat picked up, the declarer who
   showed the skat to the defenders before picking it up (``game.declarations:

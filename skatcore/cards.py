@@ -1,4 +1,4 @@
-"""Cards, their text notation (FORMATS §1) and card points.
+"""Cards, their text notation (docs/formats.md#cards) and card points.
 
 A card is a small int ``suit * 8 + rank`` with suits ``C S H D`` and ranks in
 null order ``A K Q J T 9 8 7``; a set of cards (a hand, a trick pile) is an int

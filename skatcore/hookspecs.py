@@ -455,7 +455,7 @@ def skat_settled_outcome(contract: Contract, declaration: Declaration, bid: int)
     Called for a deal record of a declarer game that gives no played cards
     (never for one that does), and by ``Deal`` for a deal ended by a
     settling table call (:class:`~skatcore.model.TableCall` ``settles``).  The answer is merged over the record's
-    ``outcome`` (FORMATS §2 keys: ``declarer_points``, ``declarer_tricks``)
+    ``outcome`` (docs/formats.md#deal-record keys: ``declarer_points``, ``declarer_tricks``)
     and scored as usual, so multipliers, overbid and sheet entries still
     apply.  First result wins; ``None``: the deal was not settled, the
     record gives ``play`` or ``outcome``.
@@ -567,7 +567,7 @@ def skat_session_extra(state: "SessionState") -> Iterable["Column"] | None:
 
 @hookspec(firstresult=True)
 def skat_session_settlement(state: "SessionState", final: Mapping[str, int]) -> "Settlement | None":
-    """The money settlement of the final totals (RULES A9: between every
+    """The money settlement of the final totals (docs/rules/official.md#a9: between every
     pair the lower total pays the difference times the stake).
 
     Called once at the end of a session.  ``state.stake`` is the money per

@@ -1,4 +1,4 @@
-"""The ``skat`` command line (FORMATS §4).
+"""The ``skat`` command line (docs/formats.md#command-line).
 
 Exit status: 0 success, 2 invalid input (one line on stderr), 1 internal error.
 """

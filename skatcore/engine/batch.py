@@ -77,7 +77,7 @@ def play_random(rules, n: int, seed: int, keep: bool = False):
     dealt = hands.copy()
     skat = bits[:, 9] | bits[:, 10]
 
-    # -- bidding (RULES A4; the same steps as Deal._bid) -------------------------
+    # -- bidding (docs/rules/official.md#a4; the same steps as Deal._bid) -------------------------
     ladder = np.array(rules.ladder)
     if rules.ladder[0] != rules.min_bid:
         raise Unsupported("the minimum bid is not the first rung of the ladder")

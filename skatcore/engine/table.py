@@ -1,4 +1,4 @@
-"""Seats at a table of 3 or 4 players (RULES A1)."""
+"""Seats at a table of 3 or 4 players (docs/rules/official.md#a1)."""
 
 from __future__ import annotations
 

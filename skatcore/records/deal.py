@@ -1,4 +1,4 @@
-"""Deal records (``format: skat-deal/1``, FORMATS §2): read, validate, score.
+"""Deal records (``format: skat-deal/1``, docs/formats.md#deal-record): read, validate, score.
 
 A record with ``hands`` is replayed through :class:`~skatcore.engine.deal.Deal`, so
 the state machine judges every bid, discard and card; a summary record (no

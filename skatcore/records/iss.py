@@ -5,7 +5,7 @@ so the state machine judges each bid, discard, declaration and card; this
 module only translates ISS tokens into Deal actions (grammar:
 data/iss/SOURCES.md) and never decides what is legal.
 
-How ISS endings map onto concessions (RULES A7), checked against the server's
+How ISS endings map onto concessions (docs/rules/official.md#a7), checked against the server's
 own ``p:``/``t:``/``s:``/``z:`` in real records:
 
 - ``RE``: that player concedes; the game ends once both defenders have (the

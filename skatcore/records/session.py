@@ -2,7 +2,7 @@
 
 A session is a ruleset, the players at the table (3, or 4 with the dealer
 sitting out), an optional stake per point and the deals in order, each a deal
-record (FORMATS §2).  :func:`score_session` scores every deal with
+record (docs/formats.md#deal-record).  :func:`score_session` scores every deal with
 :func:`~skatcore.records.deal.score_record`, maps seats to players (the deal passes
 clockwise), and asks the session hooks of :mod:`skatcore.hookspecs` for the
 rules that act across deals:
@@ -260,7 +260,7 @@ def _num(x) -> int | float:
 
 
 def pairwise(final: dict[str, int], stake: Decimal) -> Settlement:
-    """RULES A9: between every pair of players the lower total pays the
+    """docs/rules/official.md#a9: between every pair of players the lower total pays the
     difference times the stake.  The nets sum to exactly 0 (``Decimal``)."""
     net = {p: Decimal(0) for p in final}
     transfers = []

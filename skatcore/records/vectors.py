@@ -1,7 +1,7 @@
 """Plain-text test vectors: one YAML file of scored deals per ruleset.
 
 A vector file (``tests/vectors/<ruleset>.yaml``) is a list of cases.  Each
-case is a ``skat-deal/1`` record (FORMATS §2; ``format`` may be left out)
+case is a ``skat-deal/1`` record (docs/formats.md#deal-record; ``format`` may be left out)
 plus two keys of its own::
 
     - name: "A8 spades with 2, hand, schneider: 11 x 5 = 55"
@@ -11,7 +11,7 @@ plus two keys of its own::
       outcome: {declarer_points: 95, matadors: {with: 2}}
       expect: {multiplier: 5, value: 55, score: 55, won: true}
 
-``expect`` holds any fields of the score result (FORMATS §3: ``value``,
+``expect`` holds any fields of the score result (docs/formats.md#score-result: ``value``,
 ``score``, ``won``, ``overbid``, ``multiplier``, ``declarer``, ``bid``,
 ``game``, ``hand``, ``scores``, ``declarer_points``, ``explanation`` and any
 extra a plugin adds); ``matadors`` may be ``{with: 2}``, ``{without: 3}`` or a

@@ -1,7 +1,7 @@
 """The core's own fallback answers, registered before any ruleset plugin so
 that every plugin is asked first (like pytest's default plugins).  They hold
 no Skat rule, only "no change" - and the one money settlement every table
-knows (RULES A9: pairwise differences x stake), which a plugin may replace."""
+knows (docs/rules/official.md#a9: pairwise differences x stake), which a plugin may replace."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ class CoreDefaults:
 
     @hookimpl
     def skat_session_settlement(self, state, final):
-        # RULES A9, the settlement every table knows: pairwise differences x stake
+        # docs/rules/official.md#a9, the settlement every table knows: pairwise differences x stake
         if state.stake is None:
             return None
         from skatcore.records.session import pairwise

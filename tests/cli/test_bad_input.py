@@ -1,5 +1,5 @@
 """Bad input: one line on stderr naming the file, the path inside it and what
-was expected; exit status 2; no traceback; nothing on stdout (FORMATS §4).
+was expected; exit status 2; no traceback; nothing on stdout (docs/formats.md#command-line).
 
 The CLI runs in-process through ``skatcore.cli.main(argv)``.
 """

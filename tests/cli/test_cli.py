@@ -1,4 +1,4 @@
-"""The ``skat`` command line (FORMATS §3, §4), in-process through
+"""The ``skat`` command line (docs/formats.md#score-result, #command-line), in-process through
 ``skatcore.cli.main(argv)``, plus one run of the installed console script."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 EXAMPLE = str(ROOT / "examples" / "overbid-clubs-hand.yaml")
 OFFICIAL_YAML = str(ROOT / "rulesets" / "official.yaml")
 
-# FORMATS §3, the example's result (RULES.md A8: overbid clubs hand)
+# docs/formats.md#score-result, the example's result (docs/rules/official.md#a8: overbid clubs hand)
 EXPECTED = {
     "ruleset": "official",
     "declarer": "middlehand",
@@ -152,7 +152,7 @@ def test_score_json_fields(capsys):
     assert rc == 0 and err == ""
     result = json.loads(out)  # one JSON object
     assert {k: result[k] for k in EXPECTED} == EXPECTED
-    # FORMATS: "add fields freely" -- only these documented extras today
+    # docs/formats.md: "add fields freely" -- only these documented extras today
     assert set(result) - set(EXPECTED) <= {"id", "players"}
     assert result["players"] == {"forehand": "Bernard", "middlehand": "Clara", "rearhand": "Anna"}
 

@@ -352,7 +352,7 @@ def test_inline_calls_and_declarations(capsys, tmp_path):
     rc, out, err = run(capsys, "sheet", "add", path, "--declarer", "forehand", "--bid", 20, "--game", "diamonds",
                        "--points", 85, "--matadors", "with1", "--call", "kontra")
     assert rc == 0, err
-    assert "overbid, lost 2 x 27 = -54; kontra: x2 = -108" in out  # RULES B2
+    assert "overbid, lost 2 x 27 = -54; kontra: x2 = -108" in out  # docs/rules/pub.md#b2
     rc, out, err = run(capsys, "sheet", "add", path, "--declarer", "forehand", "--bid", 18, "--game", "clubs",
                        "--points", 70, "--matadors", "with1", "--decl", "kontra=true", "--decl", "re=true")
     assert rc == 0, err

@@ -1,7 +1,7 @@
 """Property tests of the official rules: random seeded deals driven through
 :class:`skatcore.engine.deal.Deal` by random legal actions, and random summary
 records.  The invariants are checked against facts computed here from card
-names and RULES.md Part A, not against the engine's own tables."""
+names and docs/rules/official.md, not against the engine's own tables."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from skatcore.rules.compiler import get_rules
 RULES = get_rules("official")
 SETTINGS = settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 
-# -- RULES.md Part A, restated independently of the engine --------------------
+# -- docs/rules/official.md, restated independently of the engine --------------------
 
 POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}          # A2
 SUIT_BASE = {"diamonds": 9, "hearts": 10, "spades": 11, "clubs": 12}                     # A6
@@ -157,7 +157,7 @@ def test_follow_suit_and_trick_winners(rng):
                     f"{game} trick {n + 1}: {card} on {cards[0]} while holding {sorted(could)}")
             held[seat].discard(card)
         winner = (leader + trick_winner(cards, game)) % 3
-        assert trick.winner == winner, f"{game} trick {cards}: RULES A7 gives seat {winner}, engine {trick.winner}"
+        assert trick.winner == winner, f"{game} trick {cards}: docs/rules/official.md#a7 gives seat {winner}, engine {trick.winner}"
         leader = winner
 
 

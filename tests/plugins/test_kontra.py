@@ -1,4 +1,4 @@
-"""Kontra and Re in play (RULES B2): who may say them and until when, through
+"""Kontra and Re in play (docs/rules/pub.md#b2): who may say them and until when, through
 ``Deal.legal_calls(seat)`` / ``Deal.apply(Call(seat, name))``; the score
 doubles with each call."""
 

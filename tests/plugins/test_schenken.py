@@ -1,4 +1,4 @@
-"""Schenken at the table (RULES B6) as table calls of the live Deal: the
+"""Schenken at the table (docs/rules/house-rules.md#b6) as table calls of the live Deal: the
 defenders concede before the first card; the declarer accepts (scored as won
 with 61-89, nothing played) or plays on for schneider, then schwarz."""
 

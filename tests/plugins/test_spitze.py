@@ -1,4 +1,4 @@
-"""Several Spitzen (RULES B7): 9-8-7 of trumps winning the last three tricks
+"""Several Spitzen (docs/rules/house-rules.md#b7): 9-8-7 of trumps winning the last three tricks
 count +1 each; played in another order the declaration fails."""
 
 import pytest

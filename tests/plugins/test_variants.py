@@ -1,5 +1,5 @@
 """Variant rulesets texas, pre1999, danish, danish-aarhus, danish-petersen
-(RULES B7, B8, B9, B11) and the plugins they are made of.
+(docs/rules/house-rules.md#b7, B8, B9, B11) and the plugins they are made of.
 
 The worked examples are vectors in tests/vectors/<ruleset>.yaml.  Here: for
 every parameter a test that fails if the parameter were ignored, the bid

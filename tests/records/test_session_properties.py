@@ -1,4 +1,4 @@
-"""Properties of sessions: the pairwise settlement (RULES A9) always sums to
+"""Properties of sessions: the pairwise settlement (docs/rules/official.md#a9) always sums to
 exactly zero, and random sheets under ``pub`` keep their books: every entry is
 the deal's own entry times a power of two, the totals are the sums of the
 entries, and the money nets to zero."""

@@ -1,4 +1,4 @@
-"""Raeuberskat (RULES B8): Skat without bidding.
+"""Raeuberskat (docs/rules/house-rules.md#b8): Skat without bidding.
 
 * No bidding: forehand declares every deal (the soloist).
 * The soloist chooses the contract after seeing only the first ``sees`` (5)

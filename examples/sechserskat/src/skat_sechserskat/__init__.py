@@ -1,4 +1,4 @@
-"""Sechserskat (RULES B8): Skat with 36 cards, the sixes added.
+"""Sechserskat (docs/rules/house-rules.md#b8): Skat with 36 cards, the sixes added.
 
 The deck and the deal follow from the 36 cards:
 
