@@ -1,4 +1,4 @@
-"""RULES.md restated from card names, for the plugin tests: trick winners and
+"""docs/rules/ restated from card names, for the plugin tests: trick winners and
 scores of Ramsch (B3, B4) and of the Texas all-pass Ramsch (B9, B10), a random
 legal player, and a deal record scored through the command line."""
 
@@ -13,7 +13,7 @@ from skatcore.cli.main import main
 from skatcore.engine.deal import PASS, Bid, Deal, Hold, Phase, deal_cards
 from skatcore.model import SEATS
 
-# -- RULES.md, restated from card names ----------------------------------------
+# -- docs/rules/, restated from card names ----------------------------------------
 
 POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}   # A2
 JACKS = ["CJ", "SJ", "HJ", "DJ"]

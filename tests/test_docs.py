@@ -22,7 +22,7 @@ from skatcore.cli import docgen
 from skatcore.records.vectors import evaluate, load_vectors, rules_for
 from skatcore.rules.ruleset import shipped_rulesets
 
-from test_sessions import mismatches, run_file
+from records.test_sessions import mismatches, run_file  # tests/records/test_sessions.py
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DOCS = ROOT / "docs" / "rules"

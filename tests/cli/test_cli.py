@@ -62,7 +62,7 @@ def test_rules_official(capsys):
     assert lines[0].startswith("official: International Skat Order 1999")
 
     assert "rules explained: docs/rules/official.md" in lines
-    assert (Path(__file__).parent.parent / "docs" / "rules" / "official.md").is_file()
+    assert (Path(__file__).parents[2] / "docs" / "rules" / "official.md").is_file()
 
     # plugins with their (default) parameters, one line each
     at = lines.index("plugins and parameters:")

@@ -1,11 +1,11 @@
-"""Ramsch (RULES B3), Schieberamsch (B4) and Petersen's Ramse (B11) at the
+"""Ramsch (docs/rules/ramsch.md#b3), Schieberamsch (B4) and Petersen's Ramse (B11) at the
 level of the Deal state machine and the command line.
 
 The score tables themselves are proven by tests/vectors/ramsch.yaml and
 schieberamsch.yaml; this file checks what a summary cannot show: the push
 phase as real steps, replays of played records, one-line errors with exit
 status 2, and random full deals (hypothesis) against scores computed from
-card names and RULES.md (tests/rules_by_hand.py).
+card names and docs/rules/ (tests/rules_by_hand.py).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Tournée (RULES B10) at the level of the Deal state machine and the
+"""Tournée (docs/rules/tournee.md#b10) at the level of the Deal state machine and the
 command line: the turn-up as real steps, the declarations each route allows,
 a played record, one-line refusals, and random full deals (hypothesis)
-against scores computed from card names and RULES.md.  The score table
+against scores computed from card names and docs/rules/.  The score table
 itself is proven by tests/vectors/tournee.yaml."""
 
 from __future__ import annotations
