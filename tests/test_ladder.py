@@ -33,7 +33,7 @@ def test_the_guides_grand_20_bids_40_60_80(tmp_path):
 
 def test_official_ladder_from_the_rules():
     rules = get_rules("official")
-    # RULES A3: suit base x 2..18 (11 trumps: with 11, game, hand, schneider, announced, schwarz, announced, ouvert)
+    # docs/rules/official.md#a3: suit base x 2..18 (11 trumps: with 11, game, hand, schneider, announced, schwarz, announced, ouvert)
     assert rules.values["clubs"] == tuple(12 * m for m in range(2, 19))
     assert rules.values["grand"] == tuple(24 * m for m in range(2, 12))
     assert rules.values["null"] == (23, 35, 46, 59)
