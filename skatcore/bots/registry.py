@@ -39,21 +39,17 @@ directly, without registering it.
 
 from __future__ import annotations
 
-
-from skatcore.engine.deal import SeatView
-from skatcore.rules.compiler import CompiledRules
-import importlib
 from collections.abc import Callable, Mapping
 from functools import lru_cache
 from typing import Protocol, runtime_checkable
 
-import pluggy
-
-from skatcore import hookspecs
+from skatcore.bots.heuristic import HeuristicPlayer
+from skatcore.bots.random import RandomPlayer
+from skatcore.engine.deal import SeatView
 from skatcore.errors import InputError
 from skatcore.hookspecs import hookimpl
-from skatcore.bots.random import RandomPlayer
-from skatcore.bots.heuristic import HeuristicPlayer
+from skatcore.rules.compiler import CompiledRules
+from skatcore.rules.manager import SkatPluginManager, import_attr
 
 PLAYER_ENTRY_POINT_GROUP = "skat.players"
 
@@ -68,10 +64,6 @@ class Player(Protocol):
 Factory = Callable[..., Player]
 
 
-
-# ---------------------------------------------------------------------------
-
-
 class BuiltinPlayers:
     """The built-in players, registered like any third-party ones."""
 
@@ -84,28 +76,10 @@ class BuiltinPlayers:
 def player_factories() -> Mapping[str, Factory]:
     """Every registered player: the built-ins and the entry points of group
     ``skat.players`` (name -> factory).  A name given twice is an error."""
-    pm = pluggy.PluginManager(hookspecs.PROJECT)
-    pm.add_hookspecs(_PlayerSpecs)
+    pm = SkatPluginManager()
     pm.register(BuiltinPlayers(), name="builtin")
-    try:
-        pm.load_setuptools_entrypoints(PLAYER_ENTRY_POINT_GROUP)
-    except Exception as exc:
-        raise InputError(f"a {PLAYER_ENTRY_POINT_GROUP} entry point failed to load: {type(exc).__name__}: {exc}") from None
-    out: dict[str, Factory] = {}
-    try:
-        answers = pm.hook.skat_register_players()
-    except Exception as exc:
-        raise InputError(f"a player plugin failed in skat_register_players: {type(exc).__name__}: {exc}") from None
-    for chunk in reversed(answers):  # registration order: the built-ins first
-        for name, factory in (chunk or {}).items():
-            if name in out:
-                raise InputError(f"player {name!r} is registered twice (group {PLAYER_ENTRY_POINT_GROUP})")
-            out[name] = factory
-    return out
-
-
-class _PlayerSpecs:
-    skat_register_players = staticmethod(hookspecs.skat_register_players)
+    pm.load_entrypoints(PLAYER_ENTRY_POINT_GROUP)
+    return pm.collect("skat_register_players", "player")
 
 
 def resolve_player(name: str) -> Factory:
@@ -114,13 +88,7 @@ def resolve_player(name: str) -> Factory:
     if name in factories:
         return factories[name]
     if ":" in name:
-        mod, _, attr = name.partition(":")
-        try:
-            obj = importlib.import_module(mod)
-            for part in attr.split("."):
-                obj = getattr(obj, part)
-        except (ImportError, AttributeError) as exc:
-            raise InputError(f"player {name!r} cannot be loaded: {exc}") from None
+        obj = import_attr(name, "player")
         if not callable(obj):
             raise InputError(f"player {name!r} is not a factory")
         return obj

@@ -14,10 +14,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pluggy
-
 from skatcore import hookspecs
 from skatcore.errors import InputError
+from skatcore.rules.manager import SkatPluginManager, builtin_plugins, entry_point_plugins, import_attr
 
 # ---------------------------------------------------------------------------
 # skat plugins
@@ -47,18 +46,11 @@ def hook_kind(name: str) -> str:
 
 
 def hooks_of(plugin: Any) -> list[dict]:
-    """The hooks ``plugin`` (a class, instance or module) implements, by
-    pluggy's own introspection (``PluginManager.get_hookcallers``)."""
-    pm = pluggy.PluginManager(hookspecs.PROJECT)
-    pm.add_hookspecs(hookspecs)
+    """The hooks ``plugin`` (a class, instance or module) implements
+    (:meth:`SkatPluginManager.hooks_of`, on a manager of its own)."""
+    pm = SkatPluginManager()
     pm.register(plugin, name="plugin")
-    out = []
-    for caller in sorted(pm.get_hookcallers(plugin) or (), key=lambda c: c.name):
-        impl = next(i for i in caller.get_hookimpls() if i.plugin is plugin)
-        known = caller.spec is not None
-        out.append({"name": caller.name, "kind": hook_kind(caller.name) if known else "unknown hook",
-                    "wrapper": bool(impl.wrapper or impl.hookwrapper)})
-    return out
+    return pm.hooks_of(plugin)
 
 
 def plugin_info(name: str, factory: Any, origin: str, ref: str) -> PluginInfo:
@@ -76,16 +68,16 @@ def registered_plugins(ruleset: str | None = None) -> list[PluginInfo]:
     """Every plugin skatcore can find: built-in, installed through entry
     points (group ``skat``), and, with ``ruleset``, the ruleset's own
     (``module:attr``, local files)."""
-    from skatcore.rules.ruleset import _import_attr, builtin_plugins, entry_point_plugins, load_ruleset
+    from skatcore.rules.ruleset import load_ruleset
 
     found: dict[str, PluginInfo] = {}
     for name, ref in builtin_plugins().items():
         try:
-            found[name] = plugin_info(name, _import_attr(ref), "built-in", ref)
+            found[name] = plugin_info(name, import_attr(ref), "built-in", ref)
         except InputError as exc:
             found[name] = PluginInfo(name, "built-in", ref, error=str(exc))
     for name, ep in sorted(entry_point_plugins().items()):
-        if name in found:  # a built-in name wins (ruleset.resolve_plugin_ref)
+        if name in found:  # a built-in name wins (manager.resolve_plugin_ref)
             continue
         origin = f"entry point {ep.value}"
         try:

@@ -192,24 +192,7 @@ class SessionState:
         """Call a session hook.  A plugin's :class:`InputError` is about the
         session (its source is set by the caller); any other exception is a
         bug of the plugin and becomes a one-line error naming it."""
-        caller = getattr(self.rules.pm.hook, name)
-        try:
-            return caller(state=self, **kwargs)
-        except InputError:
-            raise
-        except Exception as exc:
-            raise InputError(f"plugin {_culprit(caller, exc)!r} failed in {name}: {type(exc).__name__}: {exc}",
-                             source=self.rules.source) from None
-
-
-def _culprit(caller, exc: Exception) -> str:
-    """The plugin whose hook implementation raised ``exc`` (innermost frame)."""
-    owners = {impl.function.__code__: impl.plugin_name for impl in caller.get_hookimpls()}
-    name, tb = "?", exc.__traceback__
-    while tb is not None:
-        name = owners.get(tb.tb_frame.f_code, name)
-        tb = tb.tb_next
-    return name
+        return self.rules.pm.call(name, state=self, **kwargs)
 
 
 @dataclass

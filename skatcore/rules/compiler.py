@@ -5,9 +5,7 @@ functions built from the plugins' hook answers.  The engine reads only these.
 from __future__ import annotations
 
 import dataclasses
-import inspect
-import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -15,16 +13,13 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-import pluggy
-
-from skatcore import hookspecs
-from skatcore.rules.defaults import CoreDefaults
 from skatcore.cards import CARD_NAMES, DECK, POINTS, SUITS, parse_card
-from skatcore.errors import InputError, json_path
+from skatcore.errors import InputError
 from skatcore.model import (ANNOUNCEMENTS, STANDARD_DECK, CardOrder, Contract, Declaration, Deck, MultiplierItem, PushRules, Series, Soloist,
                     TableCall, Thresholds, TurnUp, WinCondition, null_label)
 from skatcore.rules.ladder import contract_values
-from skatcore.rules.ruleset import PluginSpec, Ruleset, load_ruleset, shipped_rulesets, validate
+from skatcore.rules.manager import PluginSpec, SkatPluginManager
+from skatcore.rules.ruleset import Ruleset, load_ruleset, shipped_rulesets, validate
 
 TRUMP = 4  # follow class of trumps; plain suits are 0..3 in SUITS order
 
@@ -126,7 +121,7 @@ class CompiledRules:
     turn_up: TurnUp | None
     calls: Mapping[str, TableCall]
     options: Mapping[str, tuple[Declaration, ...]]
-    pm: pluggy.PluginManager
+    pm: SkatPluginManager
     custom_sheet: bool = True  # some plugin implements skat_sheet_entries (else it is skipped)
     # derived constants the engine memoises per ruleset (e.g. declaration actions by bid)
     cache: dict = field(default_factory=dict, compare=False, repr=False)
@@ -193,7 +188,7 @@ class CompiledRules:
         error naming the plugin and the ruleset.  A plugin's InputError is
         about the deal (a record's declarations, a move), so the caller names
         the record, not the ruleset file."""
-        return _HookCaller(self.pm, self.source, deal_input=True)(hook, **kwargs)
+        return self.pm.call(hook, **kwargs)
 
     def base_value(self, d: Declaration) -> int:
         base = self.base[(d.game, d.hand, d.announced)]
@@ -210,198 +205,25 @@ class CompiledRules:
 
 
 # ---------------------------------------------------------------------------
-# Plugin manager
-# ---------------------------------------------------------------------------
-
-
-def make_plugin_manager(plugins: tuple[PluginSpec, ...], source: str) -> pluggy.PluginManager:
-    """One manager per ruleset, plugins registered as parametrised instances."""
-    pm = pluggy.PluginManager(hookspecs.PROJECT)
-    pm.add_hookspecs(hookspecs)
-    pm.register(CoreDefaults(), name="core-defaults")
-    for spec in plugins:
-        where = json_path(["plugins", spec.key])  # fix: quotes a key like ./house.py:X
-        try:
-            # a class or factory gets its parameters; a module is the plugin itself
-            plugin = spec.factory if inspect.ismodule(spec.factory) else spec.factory(**spec.params)
-        except InputError as exc:
-            raise exc.at(where, source) from None
-        except Exception as exc:
-            raise InputError(f"plugin {spec.key!r} failed to start: {type(exc).__name__}: {exc}", source=source, path=where) from None
-        try:
-            pm.register(plugin, name=spec.key)
-        except pluggy.PluginValidationError as exc:
-            raise InputError(f"plugin {spec.key!r} is invalid: {exc}", source=source, path=where) from None
-    try:
-        pm.check_pending()
-    except pluggy.PluginValidationError as exc:
-        # fix: PluginValidationError has no plugin_name (was an AttributeError, exit 1)
-        name = pm.get_name(exc.plugin)
-        hook = str(exc).split("'")[1] if str(exc).count("'") >= 2 else str(exc)
-        raise InputError(f"plugin {name!r} implements {hook}, which is not a hook of skatcore.hookspecs", source=source,
-                         path=json_path(["plugins", name]) if name else None) from None
-    return pm
-
-
-class _HookCaller:
-    """Calls hooks for the compiler and turns a plugin's exception into a
-    one-line error naming the plugin and the ruleset.
-
-    ``layers`` maps a plugin's name to the depth of the ruleset file that
-    listed it first (0: the root of the ``extends`` chain); with it,
-    :meth:`first` checks first-result questions for conflicts."""
-
-    def __init__(self, pm: pluggy.PluginManager, source: str, layers: Mapping[str, int] | None = None,
-                 deal_input: bool = False):
-        self.pm, self.source, self.layers, self.deal_input = pm, source, layers, deal_input
-
-    def __call__(self, hook: str, **kwargs):
-        try:
-            return getattr(self.pm.hook, hook)(**kwargs)
-        except InputError as exc:
-            raise (exc if self.deal_input else exc.at(source=self.source)) from None
-        except Exception as exc:
-            culprit = self._raiser(hook, exc) or self._culprit(hook, kwargs)
-            raise InputError(f"plugin {culprit!r} failed in {hook}: {type(exc).__name__}: {exc}", source=self.source) from None
-
-    def _raiser(self, hook: str, exc: BaseException) -> str | None:
-        """The plugin whose hookimpl (plain or wrapper) raised ``exc``: the
-        innermost traceback frame that runs one of the hook's functions."""
-        codes = {}
-        for impl in getattr(self.pm.hook, hook).get_hookimpls():
-            code = getattr(getattr(impl.function, "__func__", impl.function), "__code__", None)
-            if code is not None:
-                codes[code] = impl.plugin_name
-        found, tb = None, exc.__traceback__
-        while tb is not None:
-            found = codes.get(tb.tb_frame.f_code, found)
-            tb = tb.tb_next
-        return found
-
-    def _culprit(self, hook: str, kwargs) -> str:
-        for impl in getattr(self.pm.hook, hook).get_hookimpls():
-            if impl.hookwrapper or impl.wrapper:
-                continue
-            try:
-                impl.function(*[kwargs[a] for a in impl.argnames])
-            except Exception:
-                return impl.plugin_name
-        return "?"
-
-    def first(self, hook: str, **kwargs):
-        """A first-result question: the answer, after checking that no two
-        plugins of the same ruleset layer answer it differently.
-
-        A plugin with ``base = True`` (``official``, the core's defaults)
-        gives defaults that every other plugin may override; a plugin listed
-        in a ruleset that ``extends`` another overrides the parent's plugins.
-        Two other answers that differ are a conflict: an error naming both
-        plugins, the hook and the question (docs/hooks.md, "Conflicts").
-        """
-        answer = self(hook, **kwargs)
-        if answer is not None and self.layers is not None:
-            self._check_conflict(hook, kwargs)
-        return answer
-
-    def _check_conflict(self, hook: str, kwargs) -> None:
-        impls = [i for i in getattr(self.pm.hook, hook).get_hookimpls() if not (i.hookwrapper or i.wrapper)]
-        if len(impls) < 2:
-            return
-        answers = []
-        for impl in reversed(impls):  # pluggy's calling order: the winner first
-            try:
-                a = impl.function(*[kwargs[name] for name in impl.argnames])
-            except Exception:  # pluggy never asked it; its failure is not this question's
-                continue
-            if a is not None:
-                answers.append((impl.plugin_name, impl.plugin, a))
-        if len(answers) < 2 or _is_base(*answers[0][:2]):
-            return
-        winner, _, won = answers[0]
-        for name, plugin, a in answers[1:]:
-            if _is_base(name, plugin) or self.layers.get(name, -1) != self.layers.get(winner, -2):
-                continue
-            if _norm(a) != _norm(won):
-                raise InputError(
-                    f"plugins {name!r} and {winner!r} both answer {hook}({_describe_args(kwargs)}): "
-                    f"{_show_answer(a)} and {_show_answer(won)} (a rule with one answer: drop one of them, or list the one "
-                    f"that should win in a ruleset that extends this one)", source=self.source)
-
-    def collect(self, hook: str, what: str, key=lambda x: x.name, **kwargs) -> dict[str, Any]:
-        """Merge a collected hook's lists; a name given twice names both plugins."""
-        merged: dict[str, Any] = {}
-        for chunk in self(hook, **kwargs):
-            items = chunk.items() if isinstance(chunk, Mapping) else ((key(x), x) for x in chunk)
-            for name, item in items:
-                if name in merged:
-                    owners = self._owners(hook, name, key)
-                    raise InputError(f"{what} {name!r} is defined twice, by plugins {' and '.join(map(repr, owners))} ({hook})", source=self.source)
-                merged[name] = item
-        return merged
-
-    def _owners(self, hook: str, name: str, key) -> list[str]:
-        owners = []
-        for impl in getattr(self.pm.hook, hook).get_hookimpls():
-            if impl.hookwrapper or impl.wrapper:
-                continue
-            chunk = impl.function() or ()
-            names = chunk.keys() if isinstance(chunk, Mapping) else [key(x) for x in chunk]
-            if name in names:
-                owners.append(impl.plugin_name)
-        return owners
-
-
-def _is_base(name: str, plugin) -> bool:
-    """A plugin that gives default answers, overridden silently by any other."""
-    return name == "core-defaults" or getattr(plugin, "base", False) is True
-
-
-def _norm(answer):
-    """An answer in a comparable form: iterables as tuples, functions by identity."""
-    if isinstance(answer, (str, bytes, Mapping)) or dataclasses.is_dataclass(answer):
-        return answer
-    if callable(answer):
-        return ("function", id(answer))
-    if isinstance(answer, Iterable):
-        return tuple(_norm(a) for a in answer)
-    return answer
-
-
-def _show_answer(answer) -> str:
-    if callable(answer) and not dataclasses.is_dataclass(answer):
-        return f"function {getattr(answer, '__qualname__', answer)!s}"
-    if isinstance(answer, (str, bytes, Mapping)) or dataclasses.is_dataclass(answer):
-        text = repr(answer)
-    elif isinstance(answer, Iterable):
-        text = repr(list(answer))
-    else:
-        text = repr(answer)
-    return text if len(text) <= 60 else text[:57] + "..."
-
-
-def _describe_args(kwargs) -> str:
-    def show(v):
-        if isinstance(v, Contract):
-            return v.name
-        if isinstance(v, (set, frozenset)):
-            return "{" + ", ".join(sorted(map(str, v))) + "}"
-        return json.dumps(v) if isinstance(v, (bool, int, str, type(None))) else type(v).__name__
-    return ", ".join(f"{k}={show(v)}" for k, v in kwargs.items())
-
-
-# ---------------------------------------------------------------------------
 # Compile
 # ---------------------------------------------------------------------------
 
 
 def compile_rules(ruleset: Ruleset) -> CompiledRules:
-    """Ask every hook once and freeze the answers into tables."""
-    src = ruleset.source
-    pm = make_plugin_manager(ruleset.plugins, src)
-    call = _HookCaller(pm, src, layers={spec.key: getattr(spec, "layer", 0) for spec in ruleset.plugins})
-    first = call.first
+    """Ask every hook once and freeze the answers into tables.  An error a
+    plugin raises while answering is about the ruleset: it names its file."""
+    try:
+        return _compile(ruleset)
+    except InputError as exc:
+        raise exc.at(source=ruleset.source) from None
 
-    contracts = call.collect("skat_register_contracts", "contract")
+
+def _compile(ruleset: Ruleset) -> CompiledRules:
+    src = ruleset.source
+    pm = SkatPluginManager.for_ruleset(ruleset.plugins, src)
+    first = pm.first
+
+    contracts = pm.collect("skat_register_contracts", "contract")
     if not contracts:
         raise InputError("no plugin registers any contract", source=src)
 
@@ -470,10 +292,10 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
                 if g not in contracts:
                     raise InputError(f"turn-up card {card} allows contract {g!r}, which no plugin registers", source=src)
 
-    items = tuple(call.collect("skat_multiplier_items", "multiplier item").values())
-    conditions = tuple(call.collect("skat_win_conditions", "win condition").values())
-    declarations = call.collect("skat_register_declarations", "declaration")
-    calls = call.collect("skat_register_calls", "table call")
+    items = tuple(pm.collect("skat_multiplier_items", "multiplier item").values())
+    conditions = tuple(pm.collect("skat_win_conditions", "win condition").values())
+    declarations = pm.collect("skat_register_declarations", "declaration")
+    calls = pm.collect("skat_register_calls", "table call")
     for c in calls.values():
         if c.writes not in declarations:
             raise InputError(f"table call {c.name!r} writes {c.writes!r}, which is not a registered declaration", source=src)
@@ -483,7 +305,7 @@ def compile_rules(ruleset: Ruleset) -> CompiledRules:
             continue
         for hand in (False, True):
             for key in declarations:
-                reasons = [r for r in call("skat_refuse_declaration", contract=c, hand=hand, key=key) if r]
+                reasons = [r for r in pm.call("skat_refuse_declaration", contract=c, hand=hand, key=key) if r]
                 if reasons:
                     refusals[(c.name, hand, key)] = reasons[0]
     all_pass = first("skat_all_pass") or "throw_in"

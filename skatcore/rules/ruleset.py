@@ -9,11 +9,8 @@ file and the path inside it.
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import json
-import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from importlib import metadata, resources
 from pathlib import Path
@@ -23,26 +20,11 @@ import jsonschema
 import yaml
 
 from skatcore.errors import InputError, join_path, json_path
+from skatcore.rules.manager import ENTRY_POINT_GROUP, PluginSpec, resolve_plugin_ref  # noqa: F401 (re-exported)
 
-ENTRY_POINT_GROUP = "skat"
 RULESET_ENTRY_POINT_GROUP = "skat.rulesets"  # name -> module:attr holding the path of an installed ruleset file
 RULESET_PACKAGE = "skatcore_rulesets"
 NO_PARAMS: dict = {"type": "object", "additionalProperties": False, "properties": {}}
-
-
-@dataclass(frozen=True)
-class PluginSpec:
-    """A plugin as a ruleset selects it: its key, where it came from, the
-    resolved factory and the validated parameters.  ``layer`` is the depth
-    in the ``extends`` chain of the ruleset file that listed it first (0: the
-    chain's root): a plugin of a deeper layer overrides the answers of the
-    layers above it (see :meth:`skatcore.rules.compiler._HookCaller.first`)."""
-
-    key: str
-    origin: str
-    factory: Any
-    params: dict = field(default_factory=dict)
-    layer: int = 0
 
 
 @dataclass(frozen=True)
@@ -269,71 +251,6 @@ def _load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
 # ---------------------------------------------------------------------------
 # Plugins
 # ---------------------------------------------------------------------------
-
-
-def builtin_plugins() -> dict[str, str]:
-    from skatcore_plugins import BUILTIN
-
-    return dict(BUILTIN)
-
-
-def entry_point_plugins() -> dict[str, metadata.EntryPoint]:
-    return {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
-
-
-def resolve_plugin_ref(ref: str, base: Path | None = None) -> tuple[Any, str]:
-    """Resolve a plugin reference to ``(factory, origin)``.
-
-    Built-in names win, then entry points (group ``skat``), then
-    ``module:attr``, then a ``.py`` file path (optionally ``file.py:attr``,
-    default attribute ``Plugin``).
-    """
-    builtins = builtin_plugins()
-    if ref in builtins:
-        return _import_attr(builtins[ref]), "built-in"
-    eps = entry_point_plugins()
-    if ref in eps:
-        try:
-            return eps[ref].load(), f"entry point {eps[ref].value}"
-        except Exception as exc:  # a broken third-party package must not crash us
-            raise InputError(f"plugin {ref!r}: entry point {eps[ref].value} failed to load: {exc}") from None
-    if ref.endswith(".py") or ".py:" in ref:
-        file_part, _, attr = ref.partition(".py")
-        file = Path(file_part + ".py")
-        if base is not None and not file.is_absolute():
-            file = base / file
-        return _load_file(file, attr.lstrip(":") or "Plugin"), f"file {file}"
-    if ":" in ref:
-        return _import_attr(ref), f"module {ref}"
-    known = sorted(set(builtins) | set(eps))
-    raise InputError(f"unknown plugin {ref!r} (expected one of: {', '.join(known)}; or module:attr or a .py file)")
-
-
-def _import_attr(ref: str) -> Any:
-    module_name, _, attr = ref.partition(":")
-    try:
-        obj: Any = importlib.import_module(module_name)
-        for part in attr.split(".") if attr else ():
-            obj = getattr(obj, part)
-    except (ImportError, AttributeError) as exc:
-        raise InputError(f"cannot load plugin {ref!r}: {exc}") from None
-    return obj
-
-
-def _load_file(file: Path, attr: str) -> Any:
-    if not file.is_file():
-        raise InputError(f"plugin file {str(file)!r} not found")
-    mod_name = f"skat_local_plugin_{abs(hash(str(file.resolve())))}"
-    spec = importlib.util.spec_from_file_location(mod_name, file)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[mod_name] = module
-    try:
-        spec.loader.exec_module(module)
-    except Exception as exc:
-        raise InputError(f"plugin file {file}: {type(exc).__name__}: {exc}") from None
-    if not hasattr(module, attr):
-        raise InputError(f"plugin file {file} has no attribute {attr!r}")
-    return getattr(module, attr)
 
 
 def plugin_schema(factory: Any) -> dict:

@@ -152,6 +152,8 @@ def test_player_registry_and_module_attr():
 
 def test_entry_point_players_are_found(monkeypatch):
     """A third-party plugin under the ``skat.players`` group registers a player."""
+    import pluggy
+
     import skatcore.bots.registry as players_mod
     from skatcore.hookspecs import hookimpl
 
@@ -164,7 +166,7 @@ def test_entry_point_players_are_found(monkeypatch):
         def act(self, view):
             return view.legal[0]
 
-    real = players_mod.pluggy.PluginManager.load_setuptools_entrypoints
+    real = pluggy.PluginManager.load_setuptools_entrypoints
 
     def fake_load(self, group, name=None):
         assert group == "skat.players"
@@ -172,12 +174,12 @@ def test_entry_point_players_are_found(monkeypatch):
         return 1
 
     players_mod.player_factories.cache_clear()
-    monkeypatch.setattr(players_mod.pluggy.PluginManager, "load_setuptools_entrypoints", fake_load)
+    monkeypatch.setattr(pluggy.PluginManager, "load_setuptools_entrypoints", fake_load)
     try:
         assert "first-legal" in players_mod.player_factories()
         assert run(["official"], 10, 1, ("first-legal", "heuristic", "random"))[0].deals == 10
     finally:
-        monkeypatch.setattr(players_mod.pluggy.PluginManager, "load_setuptools_entrypoints", real)
+        monkeypatch.setattr(pluggy.PluginManager, "load_setuptools_entrypoints", real)
         players_mod.player_factories.cache_clear()
 
 
