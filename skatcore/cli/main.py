@@ -67,6 +67,10 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--json", action="store_true", help="JSON output (JSON Lines for several deals)")
     s.set_defaults(func=cmd_score)
 
+    from skatcore.cli.solve import register as register_solve  # skat solve (skatcore/cli/solve.py)
+
+    register_solve(sub)
+
     from skatcore.cli.sim import add_commands as add_sim_commands  # simulate, compare, bench, play (skatcore/simcli.py)
 
     add_sim_commands(sub)

@@ -63,8 +63,25 @@ def score_record(doc: dict, rules, source: str = "<record>") -> ScoreResult:
     return result
 
 
+def replay_record(doc: dict, rules, source: str = "<record>") -> Deal:
+    """The Deal of a validated record with ``hands``, replayed as far as the
+    record goes (to the end of play, or the concession or outcome it gives)."""
+    if "hands" not in doc:
+        raise InputError("the record gives no hands: nothing to replay", source=source, path="hands")
+    try:
+        deal = _bidding(doc, rules)
+        _play(doc, rules, deal)
+    except InputError as exc:
+        raise exc.at(source=source) from None
+    return deal
+
+
 def _score(doc: dict, rules) -> ScoreResult:
-    deal = _bidding(doc, rules)
+    return _play(doc, rules, _bidding(doc, rules))
+
+
+def _play(doc: dict, rules, deal: Deal) -> ScoreResult:
+    """Everything after the bidding: skat, declaration, play; the score."""
     if deal.thrown_in:
         if "game" in doc:  # fix: the game of a thrown-in deal was silently ignored (a ramsch record under official)
             raise InputError(f"all passed: ruleset {rules.name!r} throws the deal in, no game is played", path="game")

@@ -358,6 +358,12 @@ def score_sgf_file(path: str, rules) -> list[tuple[dict, str]]:
 
     :raises InputError: naming the file, ``line N`` and, for a bad move, which one.
     """
+    return map_sgf_file(path, lambda record: score_record(record, rules))
+
+
+def map_sgf_file(path: str, work) -> list:
+    """``work(record)`` for every record of an ISS ``.sgf`` file, one per
+    line (blank lines skipped); an InputError names the file and ``line N``."""
     try:
         text = Path(path).read_text("utf-8")
     except OSError as exc:
@@ -369,7 +375,7 @@ def score_sgf_file(path: str, rules) -> list[tuple[dict, str]]:
         if not line.strip():
             continue
         try:
-            out.append(score_record(parse_sgf(line), rules))
+            out.append(work(parse_sgf(line)))
         except InputError as exc:
             exc.path = f"line {n}, {exc.path}" if exc.path else f"line {n}"
             raise exc.at(source=str(path)) from None

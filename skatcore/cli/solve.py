@@ -1,0 +1,57 @@
+"""``skat solve FILE``: double-dummy analysis of recorded deals (deal records
+with hands, ISS ``.sgf`` files); the work is in :mod:`skatcore.bots.analysis`."""
+
+from __future__ import annotations
+
+import json
+
+
+def register(sub) -> None:
+    s = sub.add_parser("solve", help="double-dummy analysis of recorded deals (.yaml/.json with hands, or .sgf)")
+    s.add_argument("files", nargs="+", metavar="FILE")
+    s.add_argument("--ruleset", help="ruleset name or file (wins over the record's own; .sgf: default official)")
+    s.add_argument("--json", action="store_true", help="JSON output (JSON Lines for several deals)")
+    s.set_defaults(func=cmd_solve)
+
+
+def _solve(deal_id: str, replay) -> dict:
+    from skatcore.bots.analysis import NotSolvable, analyse
+
+    try:
+        out = analyse(replay())
+    except NotSolvable as exc:
+        return {"id": deal_id, "solved": False, "reason": exc.reason}
+    return {"id": deal_id, "solved": True, **out}
+
+
+def cmd_solve(args) -> int:
+    from skatcore.bots.analysis import describe
+    from skatcore.records.deal import read_record, replay_record
+    from skatcore.records.iss import NotScorable, map_sgf_file, replay
+    from skatcore.rules.compiler import get_rules, rules_for
+
+    results = []  # everything is read and solved before anything is written
+    for file in args.files:
+        if file.endswith(".sgf"):
+            rules = get_rules(args.ruleset or "official")
+
+            def one(record):
+                try:
+                    deal = replay(record, rules)
+                except NotScorable as exc:
+                    return {"id": record.id, "solved": False, "reason": exc.reason}
+                return _solve(record.id, lambda: deal)
+
+            results += map_sgf_file(file, one)
+        else:
+            doc = read_record(file)
+            rules = rules_for(doc, file, args.ruleset)
+            results.append(_solve(doc.get("id", file), lambda: replay_record(doc, rules, file)))
+    for out in results:
+        if args.json:
+            print(json.dumps(out, ensure_ascii=False, indent=2 if len(results) == 1 else None))
+        elif not out["solved"]:
+            print(f"{out['id']}: not solved: {out['reason']}")
+        else:
+            print(f"{out['id']}: " + "\n".join(describe(out)))
+    return 0
