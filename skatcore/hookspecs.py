@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 import pluggy
 
 from skatcore.model import (CardOrder, Contract, Declaration, Deck, GameFacts, MultiplierItem, PushRules, RamschFacts, ScoreResult,
-                    Series, Soloist, TableCall, Thresholds, TurnUp, WinCondition)
+                    Series, Soloist, Table, TableCall, Thresholds, TurnUp, WinCondition)
 
 if TYPE_CHECKING:  # the session layer imports the hooks, not the other way round
     from skatcore.records.session import Column, SessionState, Settlement, SheetLine
@@ -175,6 +175,28 @@ def skat_deck() -> Deck | None:
         @hookimpl
         def skat_deck(self):
             return Deck(ranks="AKQJT9876", hand=11, skat=3, packets=(3, "skat", 4, 4))
+    """
+
+
+@hookspec(firstresult=True)
+def skat_table() -> Table | None:
+    """How each seat is played and who sees its cards: a seat played by
+    another seat's person (a straw man the defender plays), a seat nobody
+    plays (a face-down pile whose top card goes to each trick), a seat that
+    does not bid, cards lying in stacks or a pile, and when a seat's cards
+    are shown to whom.  Called once at compile time (``CompiledRules.table``);
+    the deal, :class:`~skatcore.engine.deal.SeatView` and the drivers read it.
+    ``None``: everyone plays their own hand.  First result wins.
+
+    :returns: a :class:`~skatcore.model.Table`.
+
+    **Example** (a straw man at middlehand, played by the defender, shown to
+    all once the game is announced)::
+
+        @hookimpl
+        def skat_table(self):
+            dummy = SeatPlan(controller="defender", bids=False, shown=(("declared", "all"),))
+            return Table((SeatPlan(), dummy, SeatPlan()))
     """
 
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 import sys
 
-from skatcore.cards import CARD_NAMES, SUITS, parse_card
+from skatcore.cards import CARD_NAMES, SUITS, cards_in, parse_card
 from skatcore.engine.deal import Bid, Call, Deal, Declare, Discard, Hold, Pass, Phase, Play, Pushed, TurnChoice
 from skatcore.errors import InputError
 from skatcore.model import SEATS
@@ -102,22 +102,27 @@ class TerminalGame:
 
     def play_deal(self, k: int) -> None:
         rules = self.rules
-        hands, skat, seeds = seeded_deal(self.seed, k, rules.deck)
-        me = k % 3  # the deal passes round the table: you are forehand, then middlehand, ...
-        deal = Deal(rules, hands, skat)
-        bots = {s: HeuristicPlayer(rules, seeds[s]) for s in range(3) if s != me}
+        hands, skat, seeds, *aside = seeded_deal(self.seed, k, rules.deck)
+        plans = rules.table.seats
+        people = [s for s in rules.deck.seats if plans[s].controller == "own"]  # a straw man has no person
+        me = people[k % len(people)]  # the deal passes round the table: you are forehand, then middlehand, ...
+        deal = Deal(rules, hands, skat, *aside)
+        bots = {s: HeuristicPlayer(rules, seeds[s]) for s in people if s != me}
         self.say("")
         self.say(f"=== deal {k + 1} ({rules.name}): you are {SEATS[me]} ===")
         self.show_hand(deal, me)
         shown_tricks = 0
         while not deal.done:
             seat = deal.to_move
-            if seat == me:
-                action = self.human(deal, me)
+            who = deal.controller(seat)  # you play a straw man too, where the rules say so
+            if who is None:  # a seat nobody plays: its one move is forced
+                action = deal.legal_actions()[0]
+            elif who == me:
+                action = self.human(deal, seat)
                 if action is None:  # a call of yours ended the deal
                     continue
             else:
-                action = bots[seat].act(deal.view(seat))
+                action = bots[who].act(deal.view(seat))
             before = deal.phase
             deal.apply(action)
             self.narrate(deal, seat, action, me, before)
@@ -176,8 +181,14 @@ class TerminalGame:
         self.say(f"  {who}: {action}")
 
     def show_hand(self, deal: Deal, me: int) -> None:
-        cards = sort_hand(deal.hand_of(me), deal.table)
-        self.say(f"your hand: {' '.join(card_text(c) for c in cards)}")
+        """The cards the person at ``me`` may see: the seat's own, and others
+        shown to them (a straw man, cards face up) - never more."""
+        view = deal.view(me)
+        cards = sort_hand(list(cards_in(view.hand)), deal.table)
+        own = "your hand" if deal.controller(me) == me else f"{SEATS[me]}'s cards (you play them)"
+        self.say(f"{own}: {' '.join(card_text(c) for c in cards)}")
+        for s, mask in view.others.items():
+            self.say(f"  {SEATS[s]} shows: {' '.join(card_text(c) for c in sort_hand(list(cards_in(mask)), deal.table))}")
 
     def show_result(self, deal: Deal, me: int) -> None:
         r = deal.result()
@@ -245,7 +256,9 @@ class TerminalGame:
         trick = deal.tricks[-1]
         self.show_hand(deal, me)
         if trick.cards:
-            shown = ", ".join(f"{SEATS[(trick.leader + i) % 3]} {card_text(c)}" for i, c in enumerate(trick.cards))
+            seats = deal.rules.deck.seats
+            shown = ", ".join(f"{SEATS[seats[(seats.index(trick.leader) + i) % len(seats)]]} {card_text(c)}"
+                              for i, c in enumerate(trick.cards))
             self.say(f"trick {len(deal.tricks)}: {shown}")
         else:
             self.say(f"trick {len(deal.tricks)}: you lead")

@@ -65,8 +65,9 @@ def play_random(rules, n: int, seed: int, keep: bool = False):
     :returns: the list of :class:`ScoreResult`, and with ``keep`` also the
         list of :class:`BatchDeal` action records.
     """
-    if rules.turn_up or rules.push_rules or rules.skip_bidding or rules.soloist or rules.deck != STANDARD_DECK:
-        raise Unsupported(f"ruleset {rules.name!r}: turn-up, pushing, no bidding (or a soloist) or another deck than 32 cards")
+    if rules.turn_up or rules.push_rules or rules.skip_bidding or rules.soloist or rules.deck != STANDARD_DECK or not rules.table.plain:
+        raise Unsupported(f"ruleset {rules.name!r}: turn-up, pushing, no bidding (or a soloist), another deck than 32 cards"
+                          " or seats not played from their own hand")
     rng = np.random.default_rng(seed)
     rows = np.arange(n)
 

@@ -193,6 +193,11 @@ class SeatView:
     """The information one seat has at one moment (see :meth:`Deal.view`).
     Hands are bitmasks.
 
+    ``hand`` is the seat's open cards when the person playing the seat may
+    see them (else 0), ``others`` the open cards of other seats that person
+    may see now, by seat (their own hand when they play a straw man, a hand
+    shown face up; see :class:`~skatcore.model.SeatPlan`).
+
     A view is taken at every move of every simulated deal, so ``history``
     and ``tricks`` are built only when read, from the deal's prefix as it
     was when the view was taken (both only ever grow), and ``legal`` is the
@@ -212,11 +217,16 @@ class SeatView:
     """
 
     __slots__ = ("seat", "phase", "to_move", "hand", "bid", "declarer", "declaration", "trick", "declarer_hand",
-                 "discard", "turned_up", "legal", "_deal", "_n_history", "_n_tricks", "_history", "_tricks")
+                 "discard", "turned_up", "legal", "others", "_deal", "_n_history", "_n_tricks", "_history", "_tricks")
 
     def __init__(self, deal: "Deal", seat: int, legal):
         self.seat, self.phase, self.to_move = seat, deal.phase, deal.to_move
-        self.hand, self.bid, self.declarer, self.declaration = deal.hands[seat], deal.bid, deal.declarer, deal.declaration
+        self.bid, self.declarer, self.declaration = deal.bid, deal.declarer, deal.declaration
+        if deal.rules.table.plain:
+            self.hand, self.others = deal.hands[seat], _NO_OTHERS
+        else:  # seats played by another person, cards shown to some, cards not yet turned up
+            self.hand = deal.hands[seat] if deal.sees(seat, seat) else 0
+            self.others = {s: deal.hands[s] for s in range(3) if s != seat and deal.sees(seat, s) and deal.hands[s]}
         current = deal.tricks[-1] if deal.tricks else None
         self.trick = tuple(current.cards) if current is not None and current.winner is None else ()
         ouvert = deal.declaration is not None and deal.declaration.ouvert and deal.phase is Phase.PLAY
@@ -270,17 +280,33 @@ class Deal:
     ``phase``, ``to_move``, ``declarer``, ``bid``, ``declaration``,
     ``history`` (every ``(seat, action)``) and ``tricks``; give a player only
     ``view(seat)``.
+
+    ``hands`` are three card lists in the order dealt (a seat the deck does
+    not deal gets none); ``aside`` the cards laid aside, if the deck has any.
+    A seat whose cards lie in stacks or a pile (:class:`~skatcore.model.SeatPlan`)
+    holds in ``hands`` only its open cards; the rest is turned up in play.
     """
 
-    def __init__(self, rules, hands, skat, played=()):
+    def __init__(self, rules, hands, skat, aside=(), played=()):
         self.hands = [mask_of(h) for h in hands]
         deck = rules.deck
-        n = deck.hand
-        if len(hands) != 3 or any(len(h) != n or m.bit_count() != n for h, m in zip(hands, self.hands)) \
-                or len(skat) != deck.skat or (self.hands[0] | self.hands[1] | self.hands[2] | mask_of(skat)) != deck.mask:
-            _check_cards([list(h) for h in hands], list(skat), deck)  # says what is wrong
+        sizes = [deck.hand if s in deck.seats else 0 for s in range(3)]
+        if len(hands) != 3 or any(len(h) != n or m.bit_count() != n for h, m, n in zip(hands, self.hands, sizes)) \
+                or len(skat) != deck.skat or len(aside) != deck.aside \
+                or (self.hands[0] | self.hands[1] | self.hands[2] | mask_of(skat) | mask_of(aside)) != deck.mask:
+            _check_cards([list(h) for h in hands], list(skat), deck, list(aside))  # says what is wrong
         self.rules = rules
         self.dealt = tuple(tuple(h) for h in hands)
+        self.aside = tuple(aside)
+        seats = deck.seats
+        self._k = len(seats)  # cards per trick
+        self._next = tuple(seats[(seats.index(s) + 1) % len(seats)] if s in seats else s for s in range(3))
+        plans = rules.table.seats
+        self._silent = tuple(s not in seats or not plans[s].bids for s in range(3))  # pass without being asked
+        self.beneath: dict[int, int] = {}  # stacks: card -> the card under it, turned up when it is played
+        self.piles: dict[int, list[int]] = {}  # piles: seat -> face-down cards, top first
+        if not rules.table.plain:
+            self._arrange(plans)
         self.skat = mask_of(skat)
         self.original_skat = tuple(skat)
         self.phase = Phase.BIDDING
@@ -313,11 +339,25 @@ class Deal:
         self._result: ScoreResult | None = None
         if rules.skip_bidding:  # every deal goes the all-pass way (e.g. every deal a Ramsch)
             self._all_passed()
+        self._skip_silent()
         # a soloist ruleset (Raeuberskat): contract families this soloist declared earlier in the series
         self.played = frozenset(played)
         self._withheld = 0  # the soloist's cards not yet seen when declaring
         if rules.soloist:
             self._soloist_declares()
+
+    def _arrange(self, plans) -> None:
+        for s in self.rules.deck.seats:
+            plan, dealt = plans[s], self.dealt[s]
+            k = plan.open
+            if plan.arrangement == "stacks":  # layer j of the stacks = cards dealt j*k..; the last layer on top
+                for j in range(1, len(dealt) // k):
+                    for i in range(k):
+                        self.beneath[dealt[j * k + i]] = dealt[(j - 1) * k + i]
+                self.hands[s] = mask_of(dealt[-k:])
+            elif plan.arrangement == "pile":
+                self.hands[s] = mask_of(dealt[:k])
+                self.piles[s] = list(dealt[k:])
 
     # -- queries -------------------------------------------------------------
     @property
@@ -326,6 +366,41 @@ class Deal:
 
     def hand_of(self, seat: int) -> list[int]:
         return list(cards_in(self.hands[seat]))
+
+    def controller(self, seat: int) -> int | None:
+        """The seat whose person makes ``seat``'s moves: the seat itself, the
+        defending person for a seat the defender plays (``None`` until there
+        is a declarer), ``None`` for a seat nobody plays (its moves are forced)."""
+        who = self.rules.table.seats[seat].controller
+        if who == "own":
+            return seat
+        if who == "nobody" or self.declarer is None:
+            return None
+        plans = self.rules.table.seats
+        return next((s for s in self.rules.deck.seats if s != self.declarer and plans[s].controller == "own"), None)
+
+    def sees(self, viewer: int, seat: int) -> bool:
+        """Whether the person playing ``viewer`` may see ``seat``'s open cards now."""
+        me = self.controller(viewer)
+        if me is None:
+            return False
+        if seat == me:
+            return True
+        for moment, to in self.rules.table.seats[seat].shown:
+            if self._reached(moment) and (to == "all" or to == "declarer" and me == self.declarer
+                                          or to == "controller" and self.controller(seat) == me):
+                return True
+        return False
+
+    def _reached(self, moment: str) -> bool:
+        if moment == "deal":
+            return True
+        if moment == "declared":
+            return self.declaration is not None
+        first = self.tricks[0] if self.tricks else None
+        if moment == "first_card":
+            return first is not None and bool(first.cards)
+        return first is not None and first.winner is not None  # first_trick
 
     def view(self, seat: int) -> "SeatView":
         """What ``seat`` may know now: its own cards, every public call and
@@ -409,6 +484,7 @@ class Deal:
             self._play(action.card)
         elif p is Phase.BIDDING and isinstance(action, (Bid, Hold, Pass)):
             self._bid(action)
+            self._skip_silent()
         elif p is Phase.SKAT and isinstance(action, (PickUp, PlayHand)):
             self.route = "pickup" if isinstance(action, PickUp) else "hand"
             if self.route == "pickup":
@@ -478,6 +554,11 @@ class Deal:
         self.bid = v
         self.awaiting_answer = True
         self.to_move = self.answerer
+
+    def _skip_silent(self) -> None:
+        """Seats that do not bid pass without being asked (nothing recorded)."""
+        while self.phase is Phase.BIDDING and self._silent[self.to_move]:
+            self._bid(PASS)
 
     def _part_over(self, survivor: int) -> None:
         if self.bidding_part == 1:
@@ -662,18 +743,31 @@ class Deal:
             raise InputError(f"{name(c)} does not follow {what} lead; {SEATS[seat]} holds {' '.join(held)}")
         self._legal_mask = None
         self.hands[seat] = hand ^ bit
+        if self.beneath and c in self.beneath:
+            self.hands[seat] |= 1 << self.beneath[c]  # the card beneath is turned up
         cards.append(c)
-        if len(cards) < 3:
-            self.to_move = _NEXT[seat]
+        k = self._k
+        if len(cards) < k:
+            self.to_move = self._next[seat]
             return
         t = self.table
-        s = t.strength[t.follow[cards[0]]]
-        a, b, d = s[cards[0]], s[cards[1]], s[cards[2]]
-        winner = (trick.leader + (0 if a > b and a > d else 1 if b > d else 2)) % 3
+        pts = t.points
+        if k == 3:
+            s = t.strength[t.follow[cards[0]]]
+            a, b, d = s[cards[0]], s[cards[1]], s[cards[2]]
+            winner = (trick.leader + (0 if a > b and a > d else 1 if b > d else 2)) % 3
+            self.trick_points[winner] += pts[cards[0]] + pts[cards[1]] + pts[cards[2]]
+        else:
+            winner = trick.leader
+            for _ in range(t.winner_index(cards)):
+                winner = self._next[winner]
+            self.trick_points[winner] += sum(pts[x] for x in cards)
         trick.winner = winner
         self.tricks_won[winner] += 1
-        pts = t.points
-        self.trick_points[winner] += pts[cards[0]] + pts[cards[1]] + pts[cards[2]]
+        for s, pile in self.piles.items():  # a pile turns up cards until its open cards are complete again
+            want = self.rules.table.seats[s].open
+            while pile and self.hands[s].bit_count() < want:
+                self.hands[s] |= 1 << pile.pop(0)
         if len(self.tricks) == self.rules.deck.hand or (self.contract.no_trick and winner == self.declarer):
             self._finish()
         else:
@@ -735,7 +829,7 @@ class Deal:
         if self.phase is not Phase.PLAY or self.declarer is None:
             raise InputError("conceding is possible only during play of a declarer game")
         self.conceded.add(seat)
-        defenders = {0, 1, 2} - {self.declarer}
+        defenders = set(self.rules.deck.seats) - {self.declarer}
         if defenders <= self.conceded:
             self.concession_by = "defenders"
         elif self.declarer in self.conceded and (
@@ -775,9 +869,9 @@ class Deal:
         points = self.trick_points[decl] + sum(pts[c] for c in cards_in(self.skat))
         dtricks = self.tricks_won[decl]
         ftricks = sum(self.tricks_won) - dtricks
-        remaining = sum(h.bit_count() for h in self.hands)
-        if self.concession_by and remaining:
-            rest_points = sum(pts[c] for h in self.hands for c in cards_in(h))
+        unplayed = self.unplayed()
+        if self.concession_by and unplayed:
+            rest_points = sum(pts[c] for c in cards_in(unplayed))
             rest_points += sum(pts[c] for c in self.tricks[-1].cards if self.tricks[-1].winner is None)
             rest_tricks = self.rules.deck.hand - dtricks - ftricks
             if self.concession_by == "defenders" and self.contract.no_trick:
@@ -790,6 +884,7 @@ class Deal:
                 ftricks += rest_tricks
                 if self.contract.no_trick:
                     dtricks = max(dtricks, 1)  # a conceded null counts as lost
+        points += self._aside_points(points)
         last = next((t for t in reversed(self.tricks) if t.winner is not None), None)
         return make_facts(
             self.rules, self.contract, self.declaration,
@@ -799,6 +894,26 @@ class Deal:
             tricks=tuple(t for t in self.tricks if t.winner is not None),
         )
 
+    def unplayed(self) -> int:
+        """Cards still held, open or not yet turned up (a mask)."""
+        rest = self.hands[0] | self.hands[1] | self.hands[2]
+        if self.beneath:
+            played = {c for t in self.tricks for c in t.cards}
+            rest |= mask_of(b for c, b in self.beneath.items() if b not in played)
+        return rest | mask_of(c for pile in self.piles.values() for c in pile)
+
+    def _aside_points(self, declarer_points: int) -> int:
+        """The laid-aside cards' points that count for the declarer (``Deck.aside_to``)."""
+        to = self.rules.deck.aside_to
+        if not self.aside or to in ("nobody", "defenders"):
+            return 0
+        pts = self.table.points
+        worth = sum(pts[c] for c in self.aside)
+        if to == "declarer":
+            return worth
+        in_play = sum(pts[c] for c in self.rules.deck.cards) - worth
+        return worth if declarer_points > in_play - declarer_points else 0  # more_points; a tie: the defenders
+
     def result(self) -> ScoreResult:
         """The score of the finished deal (a thrown-in deal scores 0)."""
         if self._result is None:
@@ -806,8 +921,8 @@ class Deal:
         return self._result
 
 
-_NEXT = (1, 2, 0)
 _PLAY = Phase.PLAY
+_NO_OTHERS: dict[int, int] = {}
 # the Play actions of the cards set in one byte of a hand mask, per byte position
 # (the last position covers 12 bits: cards 24..35, the sixes of a 36-card deck included)
 _PLAYS_BY_BYTE = tuple(tuple(tuple(PLAYS[8 * k + i] for i in range(12 if k == 3 else 8) if b >> i & 1)
@@ -856,14 +971,14 @@ def _next_on(ladder, v) -> str:
     return " or ".join(near) if near else "none"
 
 
-def _check_cards(hands, skat, deck=STANDARD_DECK) -> None:
+def _check_cards(hands, skat, deck=STANDARD_DECK, aside=()) -> None:
     """Why these cards are no deal of ``deck``, as an error at the card's
-    place (``hands.middlehand[0]``, ``skat[1]``): a deal record's paths too."""
+    place (``hands.middlehand[0]``, ``skat[1]``, ``aside[0]``): a deal record's paths too."""
     if len(hands) != 3:
         raise InputError(f"expected 3 hands, got {len(hands)}", path="hands")
     seen: dict[int, str] = {}
-    for where, cards, size in [*((f"hands.{SEATS[i]}", h, deck.hand) for i, h in enumerate(hands)),
-                               ("skat", skat, deck.skat)]:
+    for where, cards, size in [*((f"hands.{SEATS[i]}", h, deck.hand if i in deck.seats else 0) for i, h in enumerate(hands)),
+                               ("skat", skat, deck.skat), ("aside", aside, deck.aside)]:
         if len(cards) != size:
             raise InputError(f"expected exactly {size} cards, got {len(cards)}", path=where)
         for i, c in enumerate(cards):

@@ -280,17 +280,22 @@ def _bidding(doc: dict, rules) -> Deal:
     """Replay the bidding (or take declarer + bid) in a Deal; with no hands
     the cards of a fixed dummy deal stand in, since bidding never looks at them."""
     deck = rules.deck  # the schema admits any hand size; the ruleset's deck decides
-    for where, cards, size in [*((f"hands.{s}", (doc.get("hands") or {}).get(s), deck.hand) for s in SEATS),
-                               ("skat", doc.get("skat"), deck.skat)]:
+    sizes = {s: deck.hand if i in deck.seats else 0 for i, s in enumerate(SEATS)}
+    for where, cards, size in [*((f"hands.{s}", (doc.get("hands") or {}).get(s), sizes[s]) for s in SEATS),
+                               ("skat", doc.get("skat"), deck.skat), ("aside", doc.get("aside"), deck.aside)]:
         if cards is not None and len(cards) != size:
             raise InputError(f"expected exactly {size} items, got {len(cards)}", path=where)
     if "hands" in doc:
-        hands = [_cards(doc["hands"][s], f"hands.{s}") for s in SEATS]
-        if "skat" not in doc:
-            raise InputError("hands are given: give the skat too", path="skat")
-        skat = _cards(doc["skat"], "skat")
+        for s in SEATS:
+            if sizes[s] and s not in doc["hands"]:
+                raise InputError(f"give the {sizes[s]} cards of {s}", path=f"hands.{s}")
+        hands = [_cards(doc["hands"].get(s, []), f"hands.{s}") for s in SEATS]
+        for key, size in (("skat", deck.skat), ("aside", deck.aside)):
+            if size and key not in doc:
+                raise InputError(f"hands are given: give the {key} too", path=key)
+        skat, aside = _cards(doc.get("skat", []), "skat"), _cards(doc.get("aside", []), "aside")
         try:
-            deal = Deal(rules, hands, skat)  # Deal's card check names the place: hands.forehand[9]
+            deal = Deal(rules, hands, skat, aside)  # Deal's card check names the place: hands.forehand[9]
         except InputError as exc:
             raise (exc if exc.path else exc.at("hands")) from None
     else:

@@ -15,8 +15,8 @@ from typing import Any
 
 from skatcore.cards import CARD_NAMES, DECK, POINTS, SUITS, parse_card
 from skatcore.errors import InputError
-from skatcore.model import (ANNOUNCEMENTS, STANDARD_DECK, CardOrder, Contract, Declaration, Deck, MultiplierItem, PushRules, Series, Soloist,
-                    TableCall, Thresholds, TurnUp, WinCondition, null_label)
+from skatcore.model import (ANNOUNCEMENTS, PLAIN_TABLE, STANDARD_DECK, CardOrder, Contract, Declaration, Deck, MultiplierItem, PushRules, Series, Soloist,
+                    Table, TableCall, Thresholds, TurnUp, WinCondition, null_label)
 from skatcore.rules.ladder import contract_values
 from skatcore.rules.manager import PluginSpec, SkatPluginManager
 from skatcore.rules.ruleset import Ruleset, load_ruleset, shipped_rulesets, validate
@@ -129,6 +129,7 @@ class CompiledRules:
     deck: Deck = STANDARD_DECK
     soloist: Soloist | None = None
     series: Mapping[int, Series] = field(default_factory=lambda: MappingProxyType({}))
+    table: Table = PLAIN_TABLE
 
     def contract(self, name: str) -> Contract:
         try:
@@ -231,6 +232,11 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
     problem = deck.problems() if isinstance(deck, Deck) else f"expected a Deck, got {type(deck).__name__}"
     if problem:
         raise InputError(f"skat_deck: {problem}", source=src)
+
+    table = first("skat_table") or PLAIN_TABLE
+    problem = _table_problems(table, deck) if isinstance(table, Table) else f"expected a Table, got {type(table).__name__}"
+    if problem:
+        raise InputError(f"skat_table: {problem}", source=src)
 
     tricks, values = {}, {}
     for c in contracts.values():
@@ -350,6 +356,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         deck=deck,
         soloist=soloist,
         series=MappingProxyType(series),
+        table=table,
     )
     for c in contracts.values():
         if c.name not in values:
@@ -357,6 +364,19 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
     min_bid = first("skat_min_bid") or min((v for vs in values.values() for v in vs), default=18)
     ladder = tuple(sorted({v for c, vs in values.items() if contracts[c].declarer for v in vs if v >= min_bid}))
     return dataclasses.replace(rules, values=MappingProxyType(values), ladder=ladder, min_bid=min_bid)
+
+
+def _table_problems(table: Table, deck: Deck) -> str | None:
+    if len(table.seats) != 3:
+        return f"expected plans for 3 seats, got {len(table.seats)}"
+    for seat, plan in enumerate(table.seats):
+        if seat not in deck.seats:
+            continue
+        if problem := plan.problems(deck.hand):
+            return f"seat {seat}: {problem}"
+    if not any(table.seats[s].controller == "own" and table.seats[s].bids for s in deck.seats):
+        return "no seat dealt cards is played by its own person and bids"
+    return None
 
 
 @lru_cache(maxsize=32)

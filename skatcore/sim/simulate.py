@@ -54,22 +54,25 @@ def deal_rng(seed: int, i: int) -> random.Random:
     return random.Random(f"skatcore/{seed}/{i}")
 
 
-def seeded_deal(seed: int, i: int, deck=None) -> tuple[list[list[int]], list[int], list[int]]:
+def seeded_deal(seed: int, i: int, deck=None) -> tuple:
     """``(hands, skat, player_seeds)`` of deal ``i``: the same under any ruleset
-    with the 32-card deck (another ``deck``, e.g. ``rules.deck``, deals its own)."""
+    with the 32-card deck (another ``deck``, e.g. ``rules.deck``, deals its
+    own), then the cards laid aside if the deck lays any aside."""
     rng = deal_rng(seed, i)
-    hands, skat = deal_cards(rng, deck)
-    return hands, skat, [rng.getrandbits(63) for _ in range(3)]
+    hands, skat, *aside = deal_cards(rng, deck)
+    return (hands, skat, [rng.getrandbits(63) for _ in range(3)], *aside)
 
 
-def play(rules, hands, skat, players: Sequence) -> Deal:
-    """Play one deal to the end; ``players[seat]`` acts for each seat.
+def play(rules, hands, skat, players: Sequence, aside=()) -> Deal:
+    """Play one deal to the end; ``players[seat]`` acts for each seat, and
+    for the seats that seat's person plays (a straw man: ``Deal.controller``).
 
-    A player is not asked for a card when it has only one legal card.
-    Table calls (Kontra ...) are offered after every action to each seat
-    that may make one and whose player has ``call(view)``.
+    A player is not asked for a card when it has only one legal card (a
+    seat nobody plays always has one).  Table calls (Kontra ...) are offered
+    after every action to each seat that may make one and whose player has
+    ``call(view)``.
     """
-    deal = Deal(rules, hands, skat)
+    deal = Deal(rules, hands, skat, aside)
     calls = bool(rules.calls) and any(hasattr(p, "call") for p in players)
     while not deal.done:
         if deal.phase is Phase.PLAY:
@@ -84,7 +87,7 @@ def play(rules, hands, skat, players: Sequence) -> Deal:
                 deal.apply(legal[0])
                 continue
         seat = deal.to_move
-        action = players[seat].act(deal.view(seat))
+        action = players[deal.controller(seat)].act(deal.view(seat))
         deal.apply(action)
     return deal
 
@@ -257,7 +260,8 @@ def run_chunk(task) -> list[Stats]:
             if rs.deck is STANDARD_DECK:
                 st.add(play(rs, hands, skat, players), i)
             else:  # another deck (Sechserskat's 36 cards) is dealt by its own packets, from the same seed
-                st.add(play(rs, *deal_cards(deal_rng(seed, i), rs.deck), players), i)
+                dealt, skat_, *aside = deal_cards(deal_rng(seed, i), rs.deck)  # and the cards laid aside, if any
+                st.add(play(rs, dealt, skat_, players, *aside), i)
     return stats
 
 

@@ -32,7 +32,8 @@ class CardPlay:
             n = played = 0
         for k in range(n, len(tricks)):
             cards = tricks[k][1]
-            played |= BIT[cards[0]] | BIT[cards[1]] | BIT[cards[2]]
+            for c in cards:
+                played |= BIT[c]
         self._played = (len(tricks), played)
         for c in trick:
             played |= BIT[c]
@@ -48,6 +49,11 @@ class CardPlay:
         if view.seat == view.declarer:
             return self._play_declarer(view, g, legal, hand, unseen, trick)
         return self._play_defender(view, g, legal, hand, unseen, trick)
+
+    def _after(self, seat: int, n: int) -> int:
+        """The seat ``n`` places after ``seat`` in play order (negative: before)."""
+        seats = self.rules.deck.seats
+        return seats[(seats.index(seat) + n) % len(seats)]
 
     @staticmethod
     def _winning(g: _Game, trick) -> tuple[int, int, tuple[int, ...]]:
@@ -123,7 +129,7 @@ class CardPlay:
             if side:
                 lengths = [(side & g.plain[k]).bit_count() for k in range(4)]
                 ks = [k for k in range(4) if lengths[k]]
-                if (seat + 1) % 3 == decl:  # short way: long suit
+                if self._after(seat, 1) == decl:  # short way: long suit
                     k = max(ks, key=lambda k: lengths[k])
                 else:  # long way: short suit
                     k = min(ks, key=lambda k: lengths[k])
@@ -131,9 +137,9 @@ class CardPlay:
                 low = _low(g, sm)
                 return low
             return _low(g, legal)
-        leader = (seat - len(trick)) % 3
+        leader = self._after(seat, -len(trick))
         wi, ws, s = self._winning(g, trick)
-        winner = (leader + wi) % 3
+        winner = self._after(leader, wi)
         tpts = sum(pts[c] for c in trick)
         winners = [c for c in cards_in(legal) if s[c] > ws]
         if winner == partner:
@@ -161,11 +167,11 @@ class CardPlay:
                 return max(winners, key=lambda c: g.power[c])
         return _low(g, legal)
 
-    @staticmethod
-    def _declarer_followed(view, g: _Game, k: int) -> bool:
+    def _declarer_followed(self, view, g: _Game, k: int) -> bool:
+        seats = self.rules.deck.seats
         for leader, cards, _ in view.tricks:
             if g.follow[cards[0]] == k:
-                i = (view.declarer - leader) % 3
+                i = (seats.index(view.declarer) - seats.index(leader)) % len(seats)
                 return g.follow[cards[i]] == k
         return True
 
@@ -184,8 +190,7 @@ class CardPlay:
                     return best
             return min(cards_in(legal), key=lambda c: (g.power[c], c))
         wi, ws, s = self._winning(g, trick)
-        leader = (view.seat - len(trick)) % 3
-        winner = (leader + wi) % 3
+        winner = self._after(view.seat, wi - len(trick))
         under = [c for c in cards_in(legal) if s[c] < ws]
         follows = g.follow[trick[0]]
         if declarer:
@@ -199,7 +204,7 @@ class CardPlay:
             if under:
                 return max(under, key=lambda c: s[c])
             return max(cards_in(legal), key=lambda c: g.power[c])
-        decl_to_play = len(trick) == 1 and (view.seat + 1) % 3 == view.declarer
+        decl_to_play = len(trick) == 1 and self._after(view.seat, 1) == view.declarer
         if decl_to_play:
             if legal & g.class_mask[follows]:
                 return min(cards_in(legal & g.class_mask[follows]), key=lambda c: g.power[c])
