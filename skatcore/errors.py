@@ -30,7 +30,22 @@ class InputError(Exception):
 
     def __str__(self) -> str:
         parts = [p for p in (self.source, self.path) if p]
-        return ": ".join([*parts, self.message]).replace("\n", " ")
+        return printable(": ".join([*parts, self.message]).replace("\n", " "))
+
+
+# C0 and C1 control characters, DEL, and the bidirectional overrides that reorder a terminal line
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def printable(text: str) -> str:
+    """``text`` with control characters escaped (``\\x1b``), so a name or value
+    read from a file can neither move the cursor nor forge a line of output."""
+    return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+def shorten(text: str, limit: int = 80) -> str:
+    """A value echoed in a message, cut to about ``limit`` characters."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def join_path(outer: str, inner: str) -> str:

@@ -41,6 +41,8 @@ from typing import Any
 
 import pytest
 
+from skatcore.rules.trust import trusting
+
 __all__ = ["compile_with", "score", "check_vectors", "play_random", "VectorFailure"]
 
 
@@ -67,12 +69,19 @@ def compile_with(ruleset: Any = "official", plugins: Mapping[str, Any] | None = 
         without a conflict error.
     :returns: :class:`~skatcore.rules.compiler.CompiledRules` (not cached).
     """
-    from skatcore.errors import InputError
-    from skatcore.rules.compiler import CompiledRules, compile_rules
-    from skatcore.rules.ruleset import PluginSpec, Ruleset, _resolve_plugin, load_ruleset, plugin_schema, validate
+    from skatcore.rules.compiler import CompiledRules
 
     if isinstance(ruleset, CompiledRules):
         ruleset = ruleset.source
+    with trusting():  # the caller names these rulesets and plugins: they are the code under test
+        return _compile_with(ruleset, plugins)
+
+
+def _compile_with(ruleset, plugins):
+    from skatcore.errors import InputError
+    from skatcore.rules.compiler import compile_rules
+    from skatcore.rules.ruleset import PluginSpec, Ruleset, _resolve_plugin, load_ruleset, plugin_schema, validate
+
     rs = ruleset if isinstance(ruleset, Ruleset) else load_ruleset(ruleset)
     if not plugins:
         return compile_rules(rs)
@@ -100,7 +109,10 @@ def compile_with(ruleset: Any = "official", plugins: Mapping[str, Any] | None = 
 def _rules(rules):
     from skatcore.rules.compiler import CompiledRules, get_rules
 
-    return rules if isinstance(rules, CompiledRules) else get_rules(rules)
+    if isinstance(rules, CompiledRules):
+        return rules
+    with trusting():  # a test names its own ruleset files: their plugins are the code under test
+        return get_rules(rules)
 
 
 def score(record: Any, rules: Any = "official"):

@@ -100,8 +100,10 @@ def commands_table() -> str:
     rows = ["| command | arguments | what it does |", "|---|---|---|"]
     for name, parser, help_text in _subcommands(build_parser()):
         usage = " ".join(parser.format_usage().removeprefix("usage: ").split())
-        args = usage.removeprefix(parser.prog).replace("[-h]", "").strip()
+        args = " ".join(usage.removeprefix(parser.prog).replace("[-h]", "").replace("[--trust]", "").split())
         rows.append(f"| `skat {name}` | {f'`{args}`' if args else ''} | {_inline(help_text or '')} |")
+    rows.append("\nEvery command also takes `--trust`: run the local plugin code that rulesets name "
+                "([rulesets.md](rulesets.md#trust)).")
     return "\n".join(rows) + "\n"
 
 

@@ -10,11 +10,12 @@ import json
 import sys
 from pathlib import Path
 
-from skatcore.errors import InputError
+from skatcore.errors import InputError, printable
 from skatcore.model import SEATS, Declaration, null_label
 from skatcore.records.deal import check_record, read_record, score_record
 from skatcore.rules.ruleset import all_rulesets, find_ruleset, load_ruleset, read_yaml, shipped_rulesets
 from skatcore.rules.compiler import get_rules, rules_for
+from skatcore.rules.trust import TRUST_HELP, trusting
 
 
 class _Parser(argparse.ArgumentParser):
@@ -28,7 +29,8 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if not getattr(args, "func", None):  # fix: was the help on stdout; bad input is one line on stderr
             raise InputError("expected a command: rulesets, rules, validate or score (see skat --help)")
-        return args.func(args) or 0
+        with trusting(args.trust):
+            return args.func(args) or 0
     except SystemExit as exc:  # --help/--version: main(argv) returns the status instead of exiting
         return exc.code if isinstance(exc.code, int) else 0
     except InputError as exc:
@@ -78,7 +80,18 @@ def build_parser() -> argparse.ArgumentParser:
     from skatcore.cli.sheet import register as register_sheet  # skat sheet: session records and live sheets (skatcore/sheet.py)
 
     register_sheet(sub)
+    add_trust_flag(p)
     return p
+
+
+def add_trust_flag(parser: argparse.ArgumentParser, default=False) -> None:
+    """``--trust`` before or after the command (``skat --trust score ...``, ``skat score --trust ...``)."""
+    parser.add_argument("--trust", action="store_true", default=default, help=TRUST_HELP)
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for child in action.choices.values():
+                if "+" not in child.prefix_chars:  # skat sheet parses its own words (cli/sheet.py)
+                    add_trust_flag(child, default=argparse.SUPPRESS)
 
 
 # ---------------------------------------------------------------------------
@@ -87,22 +100,22 @@ def build_parser() -> argparse.ArgumentParser:
 def cmd_rulesets(args) -> int:
     for name, path in sorted(all_rulesets().items()):  # shipped, and installed (entry points skat.rulesets)
         doc = read_yaml(path) or {}
-        print(f"{name:16} {doc.get('description', '')}")
+        print(printable(f"{name:16} {doc.get('description', '')}"))
     return 0
 
 
 def cmd_rules(args) -> int:
     rules = get_rules(args.name)
-    print(f"{rules.name}: {rules.description}")
-    print(f"source: {rules.source}")
+    print(printable(f"{rules.name}: {rules.description}"))
+    print(printable(f"source: {rules.source}"))
     page = _rules_page(Path(rules.source))
     if page:
         print(f"rules explained: {page}")
     print("\nplugins and parameters:")
     for spec in rules.plugins:
-        print(f"  {spec.key}  [{spec.origin}]")
+        print(printable(f"  {spec.key}  [{spec.origin}]"))
         for key, value in sorted(spec.params.items()):
-            print(f"    {key:22} {_param(value)}")
+            print(printable(f"    {key:22} {_param(value)}"))
     parent = (read_yaml(rules.source) or {}).get("extends")
     if parent:
         print(f"\ndiffers from {parent}:")
@@ -238,16 +251,16 @@ def cmd_score(args) -> int:
         if args.json:
             print(json.dumps(out, ensure_ascii=False, indent=2 if len(results) == 1 else None))
         else:
-            print(_human(out, explanation))
+            print("\n".join(printable(line) for line in _human(out, explanation)))
     return 0
 
 
-def _human(out: dict, explanation: str) -> str:
+def _human(out: dict, explanation: str) -> list[str]:
     if out.get("scorable") is False:
-        return f"{out['id']}: not scorable: {out['reason']}"
+        return [f"{out['id']}: not scorable: {out['reason']}"]
     who = out["declarer"] or "-"
     head = f"{out['id']}: {out['game']}"
     if out["declarer"]:
         head += f" by {who}, bid {out['bid']}"
     entries = ", ".join(f"{s} {out['scores'][s]:+d}" for s in SEATS if out["scores"].get(s))
-    return f"{head}\n  {explanation}\n  sheet: {entries or 'nothing'}"
+    return [head, f"  {explanation}", f"  sheet: {entries or 'nothing'}"]

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sqlite3
 import sys
 from contextlib import contextmanager
@@ -35,7 +36,8 @@ from pathlib import Path
 
 import yaml
 
-from skatcore.errors import InputError
+from skatcore.errors import InputError, printable
+from skatcore.rules.trust import TRUST_HELP, trusting
 from skatcore.model import SEATS
 from skatcore.records.deal import FORMAT as DEAL_FORMAT
 from skatcore.records.deal import check_record
@@ -74,13 +76,20 @@ def cmd_sheet(args) -> int:
         action = words.pop(0)
         parser = _action_parser(action)
         opts = parser.parse_intermixed_args(words)
-        return globals()[f"_cmd_{action}"](opts)
+        with trusting(opts.trust or args.trust):
+            return globals()[f"_cmd_{action}"](opts)
     parser = _Parser(prog="skat sheet", description="Print the score sheet of a session record (skat-session/1). "
                      "Live sheets: skat sheet new|add|show|undo|export NAME ...")
     parser.add_argument("file", metavar="FILE")
     parser.add_argument("--json", action="store_true", help="the sheet as JSON (format skat-sheet/1)")
     parser.add_argument("--ruleset", help="ruleset name or file (wins over the record's own)")
+    parser.add_argument("--trust", action="store_true", help=TRUST_HELP)
     opts = parser.parse_intermixed_args(words)
+    with trusting(opts.trust or args.trust):
+        return _show_session(opts)
+
+
+def _show_session(opts) -> int:
     doc = read_session(opts.file)
     rules = rules_for_session(doc, opts.file, opts.ruleset)
     result = score_session(doc, rules, opts.file)
@@ -98,6 +107,7 @@ def _print(result, as_json: bool, title=None) -> None:
 def _action_parser(action: str) -> _Parser:
     p = _Parser(prog=f"skat sheet {action}")
     p.add_argument("name", metavar="NAME", help="the sheet file (.sqlite added when there is no suffix)")
+    p.add_argument("--trust", action="store_true", help=TRUST_HELP)
     if action == "new":
         p.add_argument("--ruleset", required=True, help="ruleset name or file")
         p.add_argument("--players", required=True, help="3 or 4 names, comma-separated, in seating order")
@@ -234,6 +244,8 @@ def _cmd_new(opts) -> int:
         raise InputError(f"expected a player name or index, got {opts.dealer!r}", path="--dealer") from None
     doc = {"format": FORMAT, "ruleset": ruleset, "players": players, "dealer": dealer, "deals": []}
     if opts.stake is not None:
+        if not math.isfinite(opts.stake) or opts.stake < 0:
+            raise InputError(f"expected a finite amount >= 0 per point, got {opts.stake}", path="--stake")
         doc["stake"] = opts.stake
     if opts.title:
         doc["title"] = opts.title
@@ -267,7 +279,7 @@ def _cmd_new(opts) -> int:
         con.execute("COMMIT")
     finally:
         con.close()
-    print(f"{path}: new sheet under {rules.name!r} for {', '.join(players)}; {players[dealer]} deals first")
+    print(printable(f"{path}: new sheet under {rules.name!r} for {', '.join(players)}; {players[dealer]} deals first"))
     return 0
 
 
@@ -306,8 +318,9 @@ def _cmd_add(opts) -> int:
         entries = ", ".join(f"{p} {v:+d}" for p, v in line.entries.items() if v) or "nothing"
         totals = ", ".join(f"{p} {t}" for p, t in line.totals.items())
         marks = f" [{', '.join(line.marks)}]" if line.marks else ""
-        print(f"deal {line.index}: {line.result.explanation}{marks}\n  sheet: {entries}\n  totals: {totals}; "
-              f"next dealer {st.players[st.dealer]}")
+        for text in (f"deal {line.index}: {line.result.explanation}{marks}", f"  sheet: {entries}",
+                     f"  totals: {totals}; next dealer {st.players[st.dealer]}"):
+            print(printable(text))
     return 0
 
 

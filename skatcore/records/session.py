@@ -24,13 +24,14 @@ already in each deal's entries (:func:`~skatcore.hookspecs.skat_sheet_entries`).
 from __future__ import annotations
 
 import copy
+import math
 from dataclasses import dataclass, field
 from decimal import Decimal
 from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from skatcore.errors import InputError
+from skatcore.errors import InputError, printable
 from skatcore.model import SEATS, ScoreResult
 from skatcore.records.deal import FORMAT as DEAL_FORMAT
 from skatcore.records.deal import check_record, score_record
@@ -335,6 +336,8 @@ class Session:
         players = tuple(players)
         if len(players) not in (3, 4):
             raise InputError(f"a table has 3 or 4 players, not {len(players)}", source=source, path="players")
+        if stake is not None and not (isinstance(stake, (int, float, Decimal)) and math.isfinite(stake) and stake >= 0):
+            raise InputError(f"expected a finite amount >= 0 per point, got {stake}", source=source, path="stake")
         self.source = source
         self.state = SessionState(rules=rules, players=players, stake=None if stake is None else Decimal(str(stake)),
                                   first_dealer=dealer, dealer=dealer, totals={p: 0 for p in players})
@@ -511,4 +514,4 @@ def sheet_text(res: SessionResult, title: str | None = None) -> str:
     out += st.notes
     if st.closed:
         out.append(f"closed: {st.closed}")
-    return "\n".join(out)
+    return "\n".join(printable(line) for line in out)  # names and titles may hold control characters

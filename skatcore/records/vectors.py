@@ -18,7 +18,7 @@ extra a plugin adds); ``matadors`` may be ``{with: 2}``, ``{without: 3}`` or a
 signed number; ``explanation`` matches any part of the explanation line.  A record the engine must refuse says ``error: <substring>``
 instead, matched against the one-line error.  An optional ``note`` is ignored.
 A case may name its own ``ruleset`` (the record's field): a shipped name, or
-a ruleset file resolved beside the vector file (``../rulesets/half.yaml``),
+a ruleset file inside the vector file's folder (``params/half.yaml``),
 so that one vector file can prove a plugin's parameters (:func:`rules_for`).
 
 The runner scores exactly as ``skat score`` does (``check_record`` then

@@ -19,7 +19,8 @@ from skatcore.model import (ANNOUNCEMENTS, PLAIN_TABLE, STANDARD_DECK, CardOrder
                     Table, TableCall, Thresholds, TurnUp, WinCondition, null_label)
 from skatcore.rules.ladder import contract_values
 from skatcore.rules.manager import PluginSpec, SkatPluginManager
-from skatcore.rules.ruleset import Ruleset, load_ruleset, shipped_rulesets, validate
+from skatcore.rules.ruleset import Ruleset, find_ruleset, load_ruleset, validate
+from skatcore.rules.trust import trust_key
 
 TRUMP = 4  # follow class of trumps; plain suits are 0..3 in SUITS order
 
@@ -380,27 +381,28 @@ def _table_problems(table: Table, deck: Deck) -> str | None:
 
 
 @lru_cache(maxsize=32)
-def _compiled(ref: str) -> CompiledRules:
+def _compiled(ref: str, trust: tuple) -> CompiledRules:
     return compile_rules(load_ruleset(ref))
 
 
 def get_rules(ref: str | Path = "official") -> CompiledRules:
-    """Load and compile a ruleset by name or path (cached per name/path)."""
-    return _compiled(str(ref))
+    """Load and compile a ruleset by name or path (cached per name/path and
+    per trust setting, :mod:`skatcore.rules.trust`)."""
+    return _compiled(str(ref), trust_key())
 
 
 def rules_for(doc: Mapping, source: str | None = None, override: str | None = None,
               default: str = "official") -> CompiledRules:
     """The compiled rules a record (deal, session, vector case) is scored
     under: ``override`` (``--ruleset``) wins, else the record's own
-    ``ruleset`` (a shipped name, or a file beside ``source``), else
-    ``default``.  An unknown one is an error at ``--ruleset`` or at the
-    record's ``ruleset`` (an error inside a ruleset file names that file)."""
+    ``ruleset`` (a shipped or installed name, or a file inside the record's
+    directory), else ``default``.  An unknown one is an error at
+    ``--ruleset`` or at the record's ``ruleset`` (an error inside a ruleset
+    file names that file)."""
     ref = override or doc.get("ruleset") or default
-    if not override and source and ref not in shipped_rulesets():
-        near = Path(source).parent / ref
-        ref = str(near.resolve()) if near.is_file() else ref
     try:
+        if not override and source and "ruleset" in doc:
+            ref = str(find_ruleset(ref, Path(source).parent))
         return get_rules(ref)
     except InputError as exc:
         if exc.source:

@@ -28,9 +28,10 @@ from typing import Any
 import pluggy
 
 from skatcore import hookspecs
-from skatcore.errors import InputError, json_path
+from skatcore.errors import InputError, json_path, shorten
 from skatcore.model import Contract
 from skatcore.rules.defaults import CoreDefaults
+from skatcore.rules.trust import check_code_allowed, inside
 
 ENTRY_POINT_GROUP = "skat"
 
@@ -97,12 +98,14 @@ def load_file(file: Path, attr: str) -> Any:
     return getattr(module, attr)
 
 
-def resolve_plugin_ref(ref: str, base: Path | None = None) -> tuple[Any, str]:
+def resolve_plugin_ref(ref: str, ruleset_file: Path | None = None) -> tuple[Any, str]:
     """Resolve a plugin reference to ``(factory, origin)``.
 
     Built-in names win, then entry points (group ``skat``), then
     ``module:attr``, then a ``.py`` file path (optionally ``file.py:attr``,
-    default attribute ``Plugin``; relative to ``base``).
+    default attribute ``Plugin``) inside the directory of ``ruleset_file``.
+    The last two are code outside skatcore: loaded only when trusted
+    (:mod:`skatcore.rules.trust`).
     """
     builtins = builtin_plugins()
     if ref in builtins:
@@ -113,16 +116,17 @@ def resolve_plugin_ref(ref: str, base: Path | None = None) -> tuple[Any, str]:
             return eps[ref].load(), f"entry point {eps[ref].value}"
         except Exception as exc:  # a broken third-party package must not crash us
             raise InputError(f"plugin {ref!r}: entry point {eps[ref].value} failed to load: {exc}") from None
-    if ref.endswith(".py") or ".py:" in ref:
+    local_file = ref.endswith(".py") or ".py:" in ref
+    if not local_file and ":" not in ref:
+        known = sorted(set(builtins) | set(eps))
+        raise InputError(f"unknown plugin {shorten(ref)!r} (expected one of: {', '.join(known)}; or module:attr or a .py file)")
+    if local_file:
         file_part, _, attr = ref.partition(".py")
-        file = Path(file_part + ".py")
-        if base is not None and not file.is_absolute():
-            file = base / file
+        file = inside(file_part + ".py", ruleset_file.parent) if ruleset_file is not None else Path(file_part + ".py")
+        check_code_allowed(ref, ruleset_file)
         return load_file(file, attr.lstrip(":") or "Plugin"), f"file {file}"
-    if ":" in ref:
-        return import_attr(ref), f"module {ref}"
-    known = sorted(set(builtins) | set(eps))
-    raise InputError(f"unknown plugin {ref!r} (expected one of: {', '.join(known)}; or module:attr or a .py file)")
+    check_code_allowed(ref, ruleset_file)
+    return import_attr(ref), f"module {ref}"
 
 
 # ---------------------------------------------------------------------------

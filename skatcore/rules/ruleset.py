@@ -19,8 +19,9 @@ from typing import Any
 import jsonschema
 import yaml
 
-from skatcore.errors import InputError, join_path, json_path
+from skatcore.errors import InputError, join_path, json_path, shorten
 from skatcore.rules.manager import ENTRY_POINT_GROUP, PluginSpec, resolve_plugin_ref  # noqa: F401 (re-exported)
+from skatcore.rules.trust import inside
 
 RULESET_ENTRY_POINT_GROUP = "skat.rulesets"  # name -> module:attr holding the path of an installed ruleset file
 RULESET_PACKAGE = "skatcore_rulesets"
@@ -66,6 +67,8 @@ def _schema_message(error: jsonschema.ValidationError) -> tuple[str, Any]:
     schemas", "[...] is too long") do not say what was expected.
     """
     kind, schema, got = error.validator, error.schema, _show(error.instance)
+    if not error.absolute_path and kind == "type":  # the whole file: its kind only (it may be someone else's file)
+        got = _TYPE_WORDS.get(_json_type(error.instance), type(error.instance).__name__)
     if kind == "additionalProperties":
         allowed = sorted(schema.get("properties", {}))
         extra = [k for k in error.instance if k not in schema.get("properties", {})]
@@ -98,6 +101,14 @@ _TYPE_WORDS = {"integer": "an integer", "number": "a number", "string": "a strin
                "object": "a mapping", "array": "a list", "null": "null"}
 
 
+def _json_type(value: Any) -> str:
+    for name, kinds in (("boolean", bool), ("integer", int), ("number", float), ("string", str), ("object", dict),
+                        ("array", list)):
+        if isinstance(value, kinds):
+            return name
+    return "null" if value is None else type(value).__name__
+
+
 def _describe(schema: Any) -> str:
     """A subschema in words: ``an integer >= 1``, ``one of: yes, pass``, ``false``."""
     if not isinstance(schema, dict):
@@ -119,8 +130,12 @@ def _show(value: Any, quote: bool = True) -> str:
     """A value as the user wrote it (JSON/YAML words: null, true), shortened."""
     if isinstance(value, str) and not quote:
         return value
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return shorten(json.dumps(value, ensure_ascii=False, default=str))
+
+
+MAX_DEPTH = 64  # nesting of lists and mappings; records nest 4 deep
+MAX_EXPANSION = 10_000  # nodes that aliases may add beyond the file's own (a "billion laughs" adds billions)
+_STR, _INT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int"
 
 
 def read_document(path: Path | str) -> Any:
@@ -128,29 +143,120 @@ def read_document(path: Path | str) -> Any:
     source = str(path)
     if not source.endswith(".json"):
         return read_yaml(path)
+    return read_json(_read_text(path), source)
+
+
+def read_json(text: str, source: str) -> Any:
+    """JSON text, nested at most :data:`MAX_DEPTH` deep."""
     try:
-        return json.loads(Path(path).read_text("utf-8"))
+        doc = json.loads(text, parse_constant=_no_constant)
+    except RecursionError:
+        raise InputError(f"nested deeper than {MAX_DEPTH} levels", source=source) from None
+    except (json.JSONDecodeError, ValueError) as exc:
+        raise InputError(f"malformed JSON: {shorten(str(exc))}", source=source) from None
+    _check_depth(doc, source)
+    return doc
+
+
+def _no_constant(name: str):
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _check_depth(doc: Any, source: str) -> None:
+    stack = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > MAX_DEPTH:
+                raise InputError(f"nested deeper than {MAX_DEPTH} levels", source=source)
+            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+
+
+def _read_text(path: Path | str) -> str:
+    source = str(path)
+    try:
+        return Path(path).read_text("utf-8")
     except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror})", source=source) from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise InputError(f"malformed JSON: {exc}", source=source) from None
+        raise InputError(f"cannot read file ({exc.strerror or type(exc).__name__})", source=source) from None
+    except UnicodeDecodeError:
+        raise InputError("not a UTF-8 text file", source=source) from None
+    except ValueError as exc:  # a path with a NUL byte
+        raise InputError(f"cannot read file ({exc})", source=source) from None
 
 
 def read_yaml(path: Path | str, text: str | None = None) -> Any:
+    """A YAML document, safely: no tags beyond YAML's own, mapping keys
+    text or integers (``yes:`` and ``null:`` are read as written), at most
+    :data:`MAX_DEPTH` levels and :data:`MAX_EXPANSION` nodes added by aliases."""
     source = str(path)
+    if text is None:
+        text = _read_text(path)
+    loader = yaml.SafeLoader(text)
     try:
-        if text is None:
-            text = Path(path).read_text("utf-8")
-        return yaml.safe_load(text)
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror})", source=source) from None
-    except UnicodeDecodeError:
-        raise InputError("not a UTF-8 text file", source=source) from None
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_nodes(node, source)
+        return loader.construct_document(node)
+    except RecursionError:
+        raise InputError(f"malformed YAML: nested deeper than {MAX_DEPTH} levels", source=source) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        raise InputError(f"malformed YAML: {where}{problem}", source=source) from None
+        raise InputError(f"malformed YAML: {where}{shorten(problem)}", source=source) from None
+    except (ValueError, TypeError, AttributeError, OverflowError) as exc:  # a tagged value its constructor refuses (!!float x)
+        raise InputError(f"malformed YAML: a tagged value cannot be read ({shorten(str(exc))})", source=source) from None
+    finally:
+        loader.dispose()
+
+
+def _check_nodes(root: yaml.Node, source: str) -> None:
+    """Bound nesting and alias expansion on the composed node graph, before
+    anything is built; text keys; no alias that contains itself."""
+    sizes: dict[int, tuple[int, int]] = {}  # id -> (expanded nodes, height)
+    busy: set[int] = set()
+
+    def fail(node: yaml.Node, problem: str):
+        mark = node.start_mark
+        raise InputError(f"malformed YAML: line {mark.line + 1}, column {mark.column + 1}: {problem}", source=source)
+
+    def walk(node: yaml.Node, depth: int) -> tuple[int, int]:
+        key = id(node)
+        if key in sizes:
+            size, height = sizes[key]
+            if depth + height > MAX_DEPTH:
+                fail(node, f"nested deeper than {MAX_DEPTH} levels")
+            return size, height
+        if not isinstance(node, yaml.CollectionNode):
+            sizes[key] = (1, 0)
+            return 1, 0
+        if key in busy:
+            fail(node, "an alias inside the value it names")
+        if depth >= MAX_DEPTH:
+            fail(node, f"nested deeper than {MAX_DEPTH} levels")
+        busy.add(key)
+        size, height = 1, 0
+        if isinstance(node, yaml.MappingNode):
+            children = []
+            for k, v in node.value:
+                if not isinstance(k, yaml.ScalarNode):
+                    fail(k, "expected a text key")
+                if k.tag != _INT:
+                    k.tag = _STR  # `yes:`, `null:`, `1.5:` are keys as written, not True, None, 1.5
+                children.append(v)
+        else:
+            children = node.value
+        for child in children:
+            s, h = walk(child, depth + 1)
+            size, height = size + s, max(height, h + 1)
+        busy.discard(key)
+        sizes[key] = (size, height)
+        return size, height
+
+    expanded, _ = walk(root, 0)
+    if expanded > len(sizes) + MAX_EXPANSION:  # len(sizes): the distinct values written
+        fail(root, f"aliases expand to {expanded:,} values (expected at most {MAX_EXPANSION:,} more than written)")
 
 
 # ---------------------------------------------------------------------------
@@ -184,7 +290,9 @@ def all_rulesets() -> dict[str, Path]:
 
 def find_ruleset(ref: str, relative_to: Path | None = None) -> Path:
     """A ruleset by shipped name, installed name (entry point group
-    ``skat.rulesets``) or file path."""
+    ``skat.rulesets``) or file path.  A path named inside a file (``extends:``,
+    a record's ``ruleset:``; ``relative_to`` that file's directory) resolves
+    inside that directory's tree; a path from the command line as given."""
     shipped = shipped_rulesets()
     if ref in shipped:
         return shipped[ref]
@@ -193,13 +301,10 @@ def find_ruleset(ref: str, relative_to: Path | None = None) -> Path:
         if ref in installed and installed[ref].is_file():
             return installed[ref]
         shipped = {**installed, **shipped}
-    candidates = [Path(ref)]
-    if relative_to is not None:
-        candidates.insert(0, relative_to / ref)
-    for c in candidates:
-        if c.is_file():
-            return c
-    raise InputError(f"unknown ruleset {ref!r} (expected a file or one of: {', '.join(sorted(shipped))})")
+    path = Path(ref) if relative_to is None else inside(ref, relative_to)
+    if path.is_file():
+        return path
+    raise InputError(f"unknown ruleset {shorten(ref)!r} (expected a file or one of: {', '.join(sorted(shipped))})")
 
 
 def load_ruleset(ref: str | Path) -> Ruleset:
@@ -260,7 +365,7 @@ def plugin_schema(factory: Any) -> dict:
 def _resolve_plugin(key: str, params: Any, source: str, layer: int = 0) -> PluginSpec:
     where = json_path(["plugins", key])  # fix: quotes a key like ./house.py:X
     try:
-        factory, origin = resolve_plugin_ref(key, Path(source).parent)
+        factory, origin = resolve_plugin_ref(key, Path(source))
     except InputError as exc:
         raise exc.at(where, source) from None
     schema = plugin_schema(factory)

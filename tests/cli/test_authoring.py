@@ -25,6 +25,13 @@ from skatcore.rules.compiler import compile_rules, get_rules
 from skatcore.rules.ruleset import load_ruleset
 from skatcore.testing import VectorFailure, check_vectors, compile_with, play_random, score
 
+
+@pytest.fixture(autouse=True)
+def trust_tmp_path(tmp_path, monkeypatch):
+    """The house rules these tests write into tmp_path are trusted code (SKAT_TRUSTED_PATHS)."""
+    monkeypatch.setenv("SKAT_TRUSTED_PATHS", str(tmp_path))
+
+
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 

@@ -37,8 +37,10 @@ def stripped(path: Path, tmp_path: Path) -> Path:
     """A test session file without its ``expect``: a plain session record."""
     doc = yaml.safe_load(path.read_text("utf-8"))
     doc.pop("expect", None)
-    if (path.parent / doc.get("ruleset", "")).is_file():  # a ruleset file beside the original
-        doc["ruleset"] = str(path.parent / doc["ruleset"])
+    ruleset = path.parent / doc.get("ruleset", "")
+    if ruleset.is_file():  # a ruleset file beside the original: copied along (a record names files in its own tree)
+        (tmp_path / ruleset.relative_to(path.parent)).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / ruleset.relative_to(path.parent)).write_text(ruleset.read_text("utf-8"), encoding="utf-8")
     out = tmp_path / path.name
     out.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
     return out

@@ -25,7 +25,7 @@ from skatcore.model import SEATS, Declaration
 from skatcore.records.deal import check_record, score_record
 from skatcore.rules.compiler import get_rules
 
-TEST_RULESETS = Path(__file__).parents[1] / "rulesets"
+TEST_RULESETS = Path(__file__).parents[1] / "vectors" / "params"
 SETTINGS = settings(deadline=None, max_examples=120, suppress_health_check=[HealthCheck.too_slow])
 
 

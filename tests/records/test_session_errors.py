@@ -11,6 +11,12 @@ import yaml
 
 from skatcore.cli.main import main
 
+
+@pytest.fixture(autouse=True)
+def trust_tmp_path(tmp_path, monkeypatch):
+    """The house rules these tests write into tmp_path are trusted code (SKAT_TRUSTED_PATHS)."""
+    monkeypatch.setenv("SKAT_TRUSTED_PATHS", str(tmp_path))
+
 CLUBS = {"declarer": "forehand", "bid": 18, "game": {"type": "clubs"}, "outcome": {"declarer_points": 75, "matadors": {"with": 1}}}
 SPLIT = {"declarer": "forehand", "bid": 18, "game": {"type": "clubs"}, "outcome": {"declarer_points": 60, "matadors": {"with": 1}}}
 

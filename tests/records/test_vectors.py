@@ -14,7 +14,7 @@ from skatcore.rules.compiler import compile_rules
 from skatcore.rules.ruleset import load_ruleset
 
 VECTOR_DIR = Path(__file__).parents[1] / "vectors"
-TEST_RULESETS = Path(__file__).parents[1] / "rulesets"
+TEST_RULESETS = Path(__file__).parents[1] / "vectors" / "params"
 FILES = sorted(VECTOR_DIR.glob("*.yaml"))
 
 

@@ -15,6 +15,12 @@ import pytest
 from skatcore.cli.main import main
 from skatcore.rules.ruleset import load_ruleset
 
+
+@pytest.fixture(autouse=True)
+def trust_tmp_path(tmp_path, monkeypatch):
+    """The house rules these tests write into tmp_path are trusted code (SKAT_TRUSTED_PATHS)."""
+    monkeypatch.setenv("SKAT_TRUSTED_PATHS", str(tmp_path))
+
 HOUSE = textwrap.dedent('''
     from skatcore.hookspecs import hookimpl
     from skatcore.model import Contract
