@@ -1,0 +1,313 @@
+"""Complete random-player deals in a numba-compiled loop.
+
+The random player picks uniformly among the legal actions.  Deal by deal
+through :class:`~skatcore.deal.Deal` that costs ~40 Python method calls;
+here :func:`play_random` runs the whole deal (bidding, skat, declaration,
+tricks, the null declarer's early end, scoring) in
+:func:`~skatcore.engine.kernel.play_deals`, reading the same
+:class:`~skatcore.rules.CompiledRules` tables the ``Deal`` reads, flattened
+into arrays once per compiled ruleset (:func:`engine_tables`).
+
+Scoring stays the ruleset's: the multiplier, value and win of every
+(declaration, matadors, card-point class, schwarz class) are asked from
+``rules.score`` when the tables are built - the card-point classes are those
+of the ruleset's thresholds, and a ruleset whose scoring reads card points or
+tricks more finely is refused.  Sheet entries of a ruleset with its own
+``skat_sheet_entries`` and deals without declarer (Ramsch) are scored by
+``rules.score`` once per distinct outcome.  Explanations are built only when
+read (:meth:`Outcomes.result` replays the deal through ``Deal``).
+
+``tests/test_compiled.py`` replays the deals action by action through
+``Deal`` (the single source of legality) and demands the same results.
+Rulesets with steps the engine does not model raise :class:`Unsupported`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from skatcore.deal import _PACKETS, HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Deal, Declare, Discard
+from skatcore.model import STANDARD_DECK, Declaration, RamschFacts, ScoreResult
+from skatcore.scoring import make_facts
+
+from . import kernel
+
+_KIND = {"null": kernel.NULL, "ramsch": kernel.RAMSCH}
+_ROUTES = ("pickup", "hand")
+
+
+class Unsupported(Exception):
+    """The ruleset has a step the compiled engine does not model."""
+
+
+@dataclass(frozen=True)
+class EngineTables:
+    """A :class:`CompiledRules` flattened into the kernel's arrays."""
+
+    contracts: tuple[str, ...]
+    options: tuple[Declaration, ...]     # pickup options, then hand options
+    arrays: tuple                        # the kernel's table arguments, in order
+    sheet: bool                          # sheet entries come from a plugin
+    classes: tuple                       # (schwarz class, point class, samples (points, declarer tricks))
+
+
+def engine_tables(rules) -> EngineTables:
+    """The tables of ``rules`` (built once per compiled ruleset).
+
+    :raises Unsupported: for a step the kernel does not model.
+    """
+    tables = rules.cache.get("compiled_engine")
+    if tables is None:
+        tables = rules.cache["compiled_engine"] = _build(rules)
+    if isinstance(tables, Unsupported):
+        raise tables
+    return tables
+
+
+def _build(rules) -> EngineTables | Unsupported:
+    why = _unsupported(rules)
+    if why:
+        return Unsupported(f"ruleset {rules.name!r}: {why}; the compiled engine plays 32 cards with bidding "
+                           "(play these deals one at a time through Deal)")
+    contracts = tuple(rules.contracts)
+    cidx = {c: i for i, c in enumerate(contracts)}
+    n_c = len(contracts)
+    kind = np.array([_KIND.get(rules.contracts[c].family, kernel.VALUED) for c in contracts], np.int64)
+    tt = [rules.tricks[c] for c in contracts]
+    follow = np.array([t.follow[:32] for t in tt], np.int64)
+    class_mask = np.array([t.class_mask for t in tt], np.int64)
+    strength = np.array([[row[:32] for row in t.strength] for t in tt], np.int64)
+    points = np.array([t.points[:32] for t in tt], np.int64)
+    n_trumps = np.array([len(t.trumps) for t in tt], np.int64)
+    trumps = np.full((n_c, max(1, n_trumps.max())), -1, np.int64)
+    for i, t in enumerate(tt):
+        trumps[i, :len(t.trumps)] = t.trumps
+
+    options = tuple(o for r in _ROUTES for o in rules.options[r])
+    route_start = np.array([0, len(rules.options["pickup"])], np.int64)
+    route_end = np.array([len(rules.options["pickup"]), len(options)], np.int64)
+    opt_contract = np.array([cidx[o.game] for o in options] or [0], np.int64)
+    null_value = np.array([rules.contracts[o.game].fixed[(o.hand, o.ouvert)] if kind[cidx[o.game]] == kernel.NULL else 0
+                           for o in options], np.int64)
+    base = np.array([rules.base_value(o) if kind[cidx[o.game]] == kernel.VALUED else 1 for o in options], np.int64)
+    factor = np.array([rules.lost_factor_of(o) for o in options], np.int64)
+    point_class, reps = _point_classes(rules.thresholds)
+    mat_offset = int(n_trumps.max())
+    shape = (max(1, len(options)), 2 * mat_offset + 1, 8, 3)
+    value, mult, won = np.zeros(shape, np.int64), np.zeros(shape, np.int64), np.zeros(shape, np.bool_)
+    for o, d in enumerate(options):
+        c = cidx[d.game]
+        if kind[c] != kernel.VALUED:
+            continue
+        for m in range(-int(n_trumps[c]), int(n_trumps[c]) + 1):
+            for sc, pc, samples in reps:
+                got = {_score_pieces(rules, d, m, p, dt, 10 - dt) for p, dt in samples}
+                if len(got) > 1:
+                    return Unsupported(f"ruleset {rules.name!r}: the score of {d.game} reads card points or tricks "
+                                       "beyond the thresholds (win, schneider), which the compiled engine keys on")
+                value[o, m + mat_offset, pc, sc], mult[o, m + mat_offset, pc, sc], won[o, m + mat_offset, pc, sc] = got.pop()
+    all_pass = cidx[rules.all_pass] if rules.all_pass != "throw_in" else -1
+    arrays = (np.array(_PACKETS, np.int64), np.array(rules.ladder, np.int64), bool(rules.skip_bidding), all_pass,
+              kind, follow, class_mask, strength, points, trumps, n_trumps,
+              route_start, route_end, opt_contract, null_value, base, factor,
+              value, mult, won, point_class, mat_offset)
+    return EngineTables(contracts, options, arrays, rules.custom_sheet, tuple(reps))
+
+
+def _unsupported(rules) -> str | None:
+    if rules.deck != STANDARD_DECK:
+        return f"a {len(rules.deck.cards)}-card deck"
+    for what, there in (("a soloist", rules.soloist), ("the turn-up route", rules.turn_up),
+                        ("pushing the skat", rules.push_rules)):
+        if there:
+            return what
+    if rules.skip_bidding:
+        return None
+    if rules.ladder[0] != rules.min_bid:
+        return f"the minimum bid {rules.min_bid} is not the first rung of the ladder"
+    for route in _ROUTES:
+        if not any(rules.contracts[o.game].family != "null" for o in rules.options[route]):
+            return f"no suit or grand game on the {route} route"
+    return None
+
+
+def _point_classes(th):
+    """``point_class[p]`` for declarer points 0..120 (win / schneider lines),
+    and per (schwarz class, point class) the sample (points, declarer tricks)
+    at both ends of the class: 0 neither side schwarz, 1 the declarer took no
+    trick (at most the skat's 22 points), 2 the defenders took none."""
+    def cls(p):
+        return (p >= th.win) + 2 * (p >= th.schneider) + 4 * (p < th.out_of_schneider)
+
+    point_class = np.array([cls(p) for p in range(121)], np.int64)
+    reps = []
+    for sc, (lo, hi), tricks in ((0, (0, 120), (1, 9)), (1, (0, 22), (0,)), (2, (120, 120), (10,))):
+        for pc in sorted({cls(p) for p in range(lo, hi + 1)}):
+            ps = [p for p in range(lo, hi + 1) if cls(p) == pc]
+            reps.append((sc, pc, {(p, dt) for p in (ps[0], ps[-1]) for dt in tricks}))
+    return point_class, reps
+
+
+def _score_pieces(rules, d: Declaration, matadors: int, points: int, dtricks: int, ftricks: int) -> tuple[int, int, bool]:
+    """(value, multiplier, won) of a valued game at bid 0, by the ruleset's own scoring."""
+    facts = make_facts(rules, rules.contracts[d.game], d, bid=0, declarer=0, matadors=matadors,
+                       declarer_points=points, declarer_tricks=dtricks, defender_tricks=ftricks)
+    r = rules.score(facts)
+    return r.value, r.multiplier, bool(r.won)
+
+
+# ---------------------------------------------------------------------------
+
+
+class Outcomes:
+    """The outcome of ``n`` random deals as arrays (row ``i``: deal ``start+i``).
+
+    ``contract`` indexes ``contracts`` (-1: thrown in), ``option`` the
+    declaration options (-1: none), ``declarer`` is -1 without declarer,
+    ``won`` -1 without declarer, ``multiplier`` -1 for a null game, ``scores``
+    the three sheet entries.  :meth:`result` builds a deal's full
+    :class:`ScoreResult` (explanation included) on demand.
+    """
+
+    def __init__(self, rules, tables: EngineTables, seed: int, start: int, n: int, keep: bool):
+        self.rules, self.tables, self.seed, self.start, self.n = rules, tables, seed, start, n
+        self.contracts = tables.contracts
+        i8, i16, i32 = np.int8, np.int16, np.int32
+        self.deck = np.zeros((n, 32), i8)
+        self.calls = np.zeros((n if keep else 0, 2 * len(rules.ladder) + 4), i16)
+        self.discard = np.zeros((n, 2), i8)
+        self.plays = np.zeros((n, 30), i8)
+        self.contract, self.option = np.zeros(n, i8), np.zeros(n, i16)
+        self.declarer, self.bid = np.zeros(n, i8), np.zeros(n, i16)
+        self.won, self.overbid = np.full(n, -1, i8), np.zeros(n, np.bool_)
+        self.value, self.score, self.multiplier, self.matadors = (np.zeros(n, i32), np.zeros(n, i32),
+                                                                  np.full(n, -1, i16), np.zeros(n, i8))
+        self.declarer_points, self.declarer_tricks = np.zeros(n, i16), np.zeros(n, i8)
+        self.trick_points, self.tricks_won = np.zeros((n, 3), i16), np.zeros((n, 3), i8)
+        self.skat_mask, self.last_winner = np.zeros(n, np.int64), np.zeros(n, i8)
+        self.scores = np.zeros((n, 3), i32)
+
+    def _kernel_outputs(self):
+        return (self.deck, self.calls, self.discard, self.plays, self.contract, self.option, self.declarer, self.bid,
+                self.won, self.overbid, self.value, self.score, self.multiplier, self.matadors, self.declarer_points,
+                self.declarer_tricks, self.trick_points, self.tricks_won, self.skat_mask, self.last_winner)
+
+    def __len__(self) -> int:
+        return self.n
+
+    def game(self, i: int) -> str:
+        c = self.contract[i]
+        return self.contracts[c] if c >= 0 else "passed"
+
+    def replay(self, i: int) -> Deal:
+        """Deal ``i`` replayed action by action through :class:`Deal` (needs ``keep=True``)."""
+        if not len(self.calls):
+            raise ValueError("the bidding was not kept: play_random(..., keep=True)")
+        deck = [int(c) for c in self.deck[i]]
+        deal = Deal(self.rules, [[deck[j] for j in packet] for packet in _PACKETS], deck[9:11])
+        for c in self.calls[i]:
+            if c == 0:
+                break
+            deal.apply(Bid(int(c)) if c > 0 else HOLD if c == kernel.HOLD else PASS)
+        if self.declarer[i] >= 0:
+            pickup = self.discard[i, 0] >= 0
+            deal.apply(PICK_UP if pickup else PLAY_HAND)
+            if pickup:
+                deal.apply(Discard((int(self.discard[i, 0]), int(self.discard[i, 1]))))
+            deal.apply(Declare(self.tables.options[self.option[i]]))
+        for c in self.plays[i]:
+            if c < 0:
+                break
+            deal.apply(PLAYS[c])
+        return deal
+
+    def result(self, i: int) -> ScoreResult:
+        """Deal ``i``'s full result by the ruleset's scoring, explanation included."""
+        return self.replay(i).result()
+
+
+def play_random(rules, n: int, seed: int, start: int = 0, keep: bool = False) -> Outcomes:
+    """Play deals ``start .. start+n-1`` of run ``seed`` with random players.
+
+    Deal ``i`` depends on ``(seed, i)`` only, so runs split into chunks give
+    the same deals.  ``keep`` keeps the bidding calls for :meth:`Outcomes.replay`.
+
+    :raises Unsupported: for a ruleset with a step the engine does not model.
+    """
+    tables = engine_tables(rules)
+    out = Outcomes(rules, tables, seed, start, n, keep)
+    kernel.play_deals(seed, start, n, *tables.arrays, *out._kernel_outputs())
+    _sheet(rules, tables, out)
+    return out
+
+
+def _sheet(rules, tables: EngineTables, out: Outcomes) -> None:
+    """Fill ``out.scores``: the declarer's entry, or the plugins' sheet
+    entries and Ramsch scores, asked once per distinct outcome."""
+    rows = np.nonzero(out.declarer >= 0)[0]
+    if not tables.sheet:
+        out.scores[rows, out.declarer[rows]] = out.score[rows]
+    elif len(rows):
+        # one code per (option, matadors, point class, schwarz class, bid, declarer)
+        point_class = tables.arrays[-2]
+        dt = out.declarer_tricks[rows].astype(np.int64)
+        sc = np.where(dt == 0, 1, np.where(out.tricks_won[rows].sum(axis=1) == dt, 2, 0))
+        code = out.option[rows].astype(np.int64)
+        for digit, size in ((out.matadors[rows] + 64, 128), (point_class[out.declarer_points[rows]], 8), (sc, 3),
+                            (out.bid[rows], 1 << 15), (out.declarer[rows], 3)):
+            code = code * size + digit
+        unique, where = np.unique(code, return_inverse=True)
+        memo = rules.cache.setdefault("compiled_engine_sheet", {})
+        entries = np.array([_declarer_entries(rules, tables, memo, int(k)) for k in unique], np.int32)
+        out.scores[rows] = entries[where]
+        out.score[rows] = out.scores[rows, out.declarer[rows]]  # the declarer's line, as the sheet has it
+    ramsch = np.nonzero((out.declarer < 0) & (out.contract >= 0))[0]
+    if len(ramsch):
+        memo = rules.cache.setdefault("compiled_engine_ramsch", {})
+        for i in ramsch:
+            out.scores[i] = _ramsch_entries(rules, out, memo, int(i))
+
+
+def _declarer_entries(rules, tables, memo, code: int) -> tuple[int, int, int]:
+    """The sheet entries of one code, by the ruleset's scoring at both ends of
+    its point class (which must agree)."""
+    got = memo.get(code)
+    if got is None:
+        rest, decl = divmod(code, 3)
+        rest, bid = divmod(rest, 1 << 15)
+        rest, sc = divmod(rest, 3)
+        rest, pc = divmod(rest, 8)
+        o, m = divmod(rest, 128)
+        d = tables.options[o]
+        contract = rules.contracts[d.game]
+        if contract.family == "null":  # a null game counts only whether the declarer took a trick
+            samples = [(0, 0)] if sc == 1 else [(0, 1)]
+        else:
+            samples = next(s for c, p, s in tables.classes if (c, p) == (sc, pc))
+        found = set()
+        for p, dt in samples:
+            facts = make_facts(rules, contract, d, bid=bid, declarer=decl, matadors=m - 64,
+                               declarer_points=p, declarer_tricks=dt, defender_tricks=10 - dt)
+            scores = rules.score(facts).scores
+            found.add(tuple(scores[s] for s in ("forehand", "middlehand", "rearhand")))
+        if len(found) > 1:
+            raise Unsupported(f"ruleset {rules.name!r}: the sheet entries of {d.game} read card points or tricks "
+                              "beyond the thresholds (win, schneider), which the compiled engine keys on")
+        got = memo[code] = found.pop()
+    return got
+
+
+def _ramsch_entries(rules, out: Outcomes, memo, i: int) -> tuple[int, int, int]:
+    contract = rules.contracts[out.contracts[out.contract[i]]]
+    skat = tuple(c for c in range(32) if int(out.skat_mask[i]) >> c & 1)
+    pts = rules.tricks[contract.name].points
+    key = (contract.name, tuple(out.trick_points[i].tolist()), tuple(out.tricks_won[i].tolist()), skat,
+           int(out.last_winner[i]))
+    got = memo.get(key)
+    if got is None:
+        facts = RamschFacts(contract, key[1], key[2], skat, sum(pts[c] for c in skat), key[4])
+        scores = rules.score(facts).scores
+        got = memo[key] = tuple(scores[s] for s in ("forehand", "middlehand", "rearhand"))
+    return got

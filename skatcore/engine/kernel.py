@@ -1,0 +1,260 @@
+"""The compiled inner loop of :mod:`skatcore.engine.compiled`: complete random
+deals, one after the other, on plain integer arrays.
+
+Everything rule-shaped arrives as tables (:class:`~skatcore.engine.compiled.EngineTables`);
+the loop only knows the flow of a deal with bidding (as :class:`~skatcore.deal.Deal`
+runs it) and picks every action uniformly among the legal ones.  Randomness is
+xoshiro128** on 32-bit words kept in int64 (no product exceeds 2**38), so the
+loop gives the same deals compiled and under ``NUMBA_DISABLE_JIT=1``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+M32 = 0xFFFFFFFF
+HOLD, PASS = -1, -2          # bidding calls besides ladder values (as BatchDeal.calls)
+VALUED, NULL, RAMSCH = 0, 1, 2  # contract kinds: base x multiplier, fixed value, no declarer
+# trailing-zero count of a 32-bit power of two (de Bruijn)
+_DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
+                      31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)
+
+
+@njit(cache=True)
+def _rotl(x, k):
+    return ((x << k) | (x >> (32 - k))) & M32
+
+
+@njit(cache=True)
+def _next(s):
+    """The next 32-bit output of xoshiro128** with state ``s`` (4 words)."""
+    result = (_rotl((s[1] * 5) & M32, 7) * 9) & M32
+    t = (s[1] << 9) & M32
+    s[2] ^= s[0]
+    s[3] ^= s[1]
+    s[1] ^= s[2]
+    s[0] ^= s[3]
+    s[2] ^= t
+    s[3] = _rotl(s[3], 11)
+    return result
+
+
+@njit(cache=True)
+def _below(s, n):
+    """A uniform integer in ``0 .. n-1`` (n < 2**31)."""
+    return (_next(s) * n) >> 32
+
+
+@njit(cache=True)
+def _seed(s, seed, index):
+    """The state of deal ``index`` of run ``seed``: both words mixed in, never all zero."""
+    s[0] = (seed & M32) ^ 0x9E3779B9
+    s[1] = ((seed >> 32) & M32) ^ 0x243F6A88
+    s[2] = (index & M32) ^ 0xB7E15162
+    s[3] = ((index >> 32) & M32) ^ 0x85A308D3
+    for _ in range(12):
+        _next(s)
+
+
+@njit(cache=True)
+def _popcount(x):
+    x = x - ((x >> 1) & 0x55555555)
+    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F
+    return ((x * 0x01010101) & M32) >> 24
+
+
+@njit(cache=True)
+def _lowest(x):
+    """The index of the lowest set bit of ``x`` (x > 0, 32 bits)."""
+    return _DEBRUIJN[(((x & -x) * 0x077CB531) & M32) >> 27]
+
+
+@njit(cache=True)
+def _nth(x, k):
+    """The card of the k-th lowest set bit of ``x``."""
+    for _ in range(k):
+        x &= x - 1
+    return _lowest(x)
+
+
+@njit(cache=True)
+def play_deals(seed, start, n,
+               packets, ladder, skip_bidding, all_pass,
+               kind, follow, class_mask, strength, points, trumps, n_trumps,
+               route_start, route_end, opt_contract, opt_null_value, opt_base, opt_factor,
+               table_value, table_mult, table_won, point_class, mat_offset,
+               deck, calls, discard, plays,
+               contract, option, declarer, bid, won, overbid, value, score, multiplier, matadors,
+               declarer_points, declarer_tricks, trick_points, tricks_won, skat_mask, last_winner):
+    """Play deals ``start .. start+n-1`` of run ``seed`` into the output arrays
+    (row ``i`` is deal ``start+i``).  ``calls`` has 0 rows unless the calls are kept."""
+    s = np.zeros(4, np.int64)
+    perm = np.zeros(32, np.int64)
+    hands = np.zeros(3, np.int64)
+    trick = np.zeros(3, np.int64)
+    n_ladder = len(ladder)
+    keep_calls = calls.shape[0] > 0
+    for i in range(n):
+        _seed(s, seed, start + i)
+        # -- deal: a uniform shuffle, packets 3-skat-4-3 -----------------------------
+        for j in range(32):
+            perm[j] = j
+        for j in range(31, 0, -1):
+            k = _below(s, j + 1)
+            perm[j], perm[k] = perm[k], perm[j]
+        for j in range(32):
+            deck[i, j] = perm[j]
+        for seat in range(3):
+            h = 0
+            for j in range(10):
+                h |= 1 << perm[packets[seat, j]]
+            hands[seat] = h
+        skat = (1 << perm[9]) | (1 << perm[10])
+        # -- bidding (RULES A4, as Deal._bid) ------------------------------------------
+        bid_idx, decl, ncalls = -1, -1, 0
+        if not skip_bidding:
+            part, asker, answerer, awaiting = 1, 1, 0, False
+            while True:
+                call, survivor = 0, -1
+                if part == 3:  # forehand alone: the minimum bid, or pass
+                    if _below(s, 2) == 0:
+                        bid_idx, decl, call = 0, 0, ladder[0]
+                    else:
+                        call = PASS
+                elif awaiting:
+                    if _below(s, 2) == 0:
+                        call, awaiting = HOLD, False
+                    else:
+                        call, survivor = PASS, asker
+                else:
+                    options = n_ladder - (bid_idx + 1)
+                    k = _below(s, options + 1)
+                    if k == options:
+                        call, survivor = PASS, answerer
+                    else:
+                        bid_idx += 1 + k
+                        call, awaiting = ladder[bid_idx], True
+                if keep_calls:
+                    calls[i, ncalls] = call
+                ncalls += 1
+                if part == 3:
+                    break
+                if survivor >= 0:  # a part ends with a pass
+                    awaiting = False
+                    if part == 1:
+                        part, asker, answerer = 2, 2, survivor
+                    elif bid_idx >= 0:
+                        decl = survivor
+                        break
+                    else:
+                        part = 3
+        b = ladder[bid_idx] if bid_idx >= 0 else 0
+        # -- skat and declaration -------------------------------------------------------
+        c, o = -1, -1
+        discard[i, 0] = discard[i, 1] = -1
+        if decl >= 0:
+            route = 0 if _below(s, 2) == 0 else 1  # 0 pick up, 1 hand
+            if route == 0:
+                held = hands[decl] | skat
+                a = _below(s, 12)
+                k = _below(s, 11)
+                if k >= a:
+                    k += 1
+                d0, d1 = _nth(held, min(a, k)), _nth(held, max(a, k))
+                discard[i, 0], discard[i, 1] = d0, d1
+                skat = (1 << d0) | (1 << d1)
+                hands[decl] = held & ~skat
+            valid = 0
+            for q in range(route_start[route], route_end[route]):
+                if opt_null_value[q] == 0 or opt_null_value[q] >= b:
+                    valid += 1
+            k = _below(s, valid)
+            for q in range(route_start[route], route_end[route]):
+                if opt_null_value[q] == 0 or opt_null_value[q] >= b:
+                    if k == 0:
+                        o = q
+                        break
+                    k -= 1
+            c = opt_contract[o]
+        elif all_pass >= 0:
+            c = all_pass
+        contract[i], option[i], declarer[i], bid[i] = c, o, decl, b
+        for j in range(30):
+            plays[i, j] = -1
+        if c < 0:  # thrown in
+            continue
+        # -- tricks -----------------------------------------------------------------------
+        held = hands[decl] | skat if decl >= 0 else 0  # the declarer's cards with the skat, for matadors
+        leader, n_played, pts0, pts1, pts2, won0, won1, won2 = 0, 0, 0, 0, 0, 0, 0, 0
+        last = -1
+        for t in range(10):
+            for j in range(3):
+                seat = (leader + j) % 3
+                hand = hands[seat]
+                legal = hand
+                if j > 0:
+                    follows = hand & class_mask[c, follow[c, trick[0]]]
+                    if follows:
+                        legal = follows
+                card = _nth(legal, _below(s, _popcount(legal)))
+                hands[seat] = hand & ~(1 << card)
+                trick[j] = card
+                plays[i, n_played] = card
+                n_played += 1
+            led = follow[c, trick[0]]
+            s0, s1, s2 = strength[c, led, trick[0]], strength[c, led, trick[1]], strength[c, led, trick[2]]
+            w = (leader + (0 if s0 > s1 and s0 > s2 else 1 if s1 > s2 else 2)) % 3
+            p = points[c, trick[0]] + points[c, trick[1]] + points[c, trick[2]]
+            if w == 0:
+                pts0 += p
+                won0 += 1
+            elif w == 1:
+                pts1 += p
+                won1 += 1
+            else:
+                pts2 += p
+                won2 += 1
+            leader = last = w
+            if kind[c] == NULL and w == decl:  # a null declarer's first trick ends the deal
+                break
+        trick_points[i, 0], trick_points[i, 1], trick_points[i, 2] = pts0, pts1, pts2
+        tricks_won[i, 0], tricks_won[i, 1], tricks_won[i, 2] = won0, won1, won2
+        skat_mask[i], last_winner[i] = skat, last
+        if decl < 0:
+            continue
+        # -- score (as scoring.score_game; the multiplier from the ruleset's items) -----
+        dp = trick_points[i, decl]
+        x = skat
+        while x:
+            dp += points[c, _lowest(x)]
+            x &= x - 1
+        dt = tricks_won[i, decl]
+        ft = won0 + won1 + won2 - dt
+        declarer_points[i], declarer_tricks[i] = dp, dt
+        m = 0
+        if n_trumps[c]:
+            top = (held >> trumps[c, 0]) & 1
+            while m < n_trumps[c] and ((held >> trumps[c, m]) & 1) == top:
+                m += 1
+            if not top:
+                m = -m
+        matadors[i] = m
+        if kind[c] == NULL:
+            v = opt_null_value[o]
+            ok = dt == 0
+            lost_value = v
+            multiplier[i] = -1
+        else:
+            sc = 1 if dt == 0 else 2 if ft == 0 else 0
+            cell = (o, m + mat_offset, point_class[dp], sc)
+            v = table_value[cell]
+            multiplier[i] = table_mult[cell]
+            ok = table_won[cell] and v >= b
+            overbid[i] = v < b
+            base = opt_base[o]
+            lost_value = -(-b // base) * base if v < b else v
+        value[i] = v
+        won[i] = 1 if ok else 0
+        score[i] = v if ok else -opt_factor[o] * lost_value
