@@ -1,7 +1,7 @@
 """Complete random-player deals in a numba-compiled loop.
 
 The random player picks uniformly among the legal actions.  Deal by deal
-through :class:`~skatcore.deal.Deal` that costs ~40 Python method calls;
+through :class:`~skatcore.engine.deal.Deal` that costs ~40 Python method calls;
 here :func:`play_random` runs the whole deal (bidding, skat, declaration,
 tricks, the null declarer's early end, scoring) in
 :func:`~skatcore.engine.kernel.play_deals`, reading the same
@@ -28,13 +28,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from skatcore.deal import _PACKETS, HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Deal, Declare, Discard
+from skatcore.engine.deal import _PACKETS, HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Deal, Declare, Discard
 from skatcore.model import STANDARD_DECK, Declaration, RamschFacts, ScoreResult
-from skatcore.scoring import make_facts
+from skatcore.engine.scoring import make_facts
 
 from . import kernel
 
-_KIND = {"null": kernel.NULL, "ramsch": kernel.RAMSCH}
 _ROUTES = ("pickup", "hand")
 
 
@@ -74,7 +73,7 @@ def _build(rules) -> EngineTables | Unsupported:
     contracts = tuple(rules.contracts)
     cidx = {c: i for i, c in enumerate(contracts)}
     n_c = len(contracts)
-    kind = np.array([_KIND.get(rules.contracts[c].family, kernel.VALUED) for c in contracts], np.int64)
+    kind = np.array([_kind(rules.contracts[c]) for c in contracts], np.int64)
     tt = [rules.tricks[c] for c in contracts]
     follow = np.array([t.follow[:32] for t in tt], np.int64)
     class_mask = np.array([t.class_mask for t in tt], np.int64)
@@ -116,6 +115,10 @@ def _build(rules) -> EngineTables | Unsupported:
     return EngineTables(contracts, options, arrays, rules.custom_sheet, tuple(reps))
 
 
+def _kind(contract) -> int:
+    return kernel.RAMSCH if not contract.declarer else kernel.NULL if contract.no_trick else kernel.VALUED
+
+
 def _unsupported(rules) -> str | None:
     if rules.deck != STANDARD_DECK:
         return f"a {len(rules.deck.cards)}-card deck"
@@ -128,7 +131,7 @@ def _unsupported(rules) -> str | None:
     if rules.ladder[0] != rules.min_bid:
         return f"the minimum bid {rules.min_bid} is not the first rung of the ladder"
     for route in _ROUTES:
-        if not any(rules.contracts[o.game].family != "null" for o in rules.options[route]):
+        if all(rules.contracts[o.game].no_trick for o in rules.options[route]):
             return f"no suit or grand game on the {route} route"
     return None
 
@@ -282,7 +285,7 @@ def _declarer_entries(rules, tables, memo, code: int) -> tuple[int, int, int]:
         o, m = divmod(rest, 128)
         d = tables.options[o]
         contract = rules.contracts[d.game]
-        if contract.family == "null":  # a null game counts only whether the declarer took a trick
+        if contract.no_trick:  # a null game counts only whether the declarer took a trick
             samples = [(0, 0)] if sc == 1 else [(0, 1)]
         else:
             samples = next(s for c, p, s in tables.classes if (c, p) == (sc, pc))

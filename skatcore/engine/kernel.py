@@ -2,7 +2,7 @@
 deals, one after the other, on plain integer arrays.
 
 Everything rule-shaped arrives as tables (:class:`~skatcore.engine.compiled.EngineTables`);
-the loop only knows the flow of a deal with bidding (as :class:`~skatcore.deal.Deal`
+the loop only knows the flow of a deal with bidding (as :class:`~skatcore.engine.deal.Deal`
 runs it) and picks every action uniformly among the legal ones.  Randomness is
 xoshiro128** on 32-bit words kept in int64 (no product exceeds 2**38), so the
 loop gives the same deals compiled and under ``NUMBA_DISABLE_JIT=1``.
