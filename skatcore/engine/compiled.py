@@ -122,6 +122,8 @@ def _kind(contract) -> int:
 def _unsupported(rules) -> str | None:
     if rules.deck != STANDARD_DECK:
         return f"a {len(rules.deck.cards)}-card deck"
+    if not rules.table.plain:
+        return "seats not played from their own hand"
     for what, there in (("a soloist", rules.soloist), ("the turn-up route", rules.turn_up),
                         ("pushing the skat", rules.push_rules)):
         if there:
