@@ -1,6 +1,8 @@
 """The docs say what the code does: every worked example of docs/rules/ is a
-vector scored here, every shipped ruleset has its page, and the generated
-parts of docs/formats.md and docs/api.md are current.
+vector scored here, every shipped ruleset has its page, the generated parts
+of docs/formats.md and docs/api.md are current, and every code block of
+README.md and docs/ that is a command or a record runs (see
+``test_command_blocks_run`` and ``test_record_block``).
 
 A page's examples are its fenced ``yaml`` blocks: a list of cases (a deal
 record plus ``name`` and ``expect``, as in tests/vectors/) or a session
@@ -20,21 +22,25 @@ import yaml
 from skatcore.cli import docgen
 
 from skatcore.records.vectors import evaluate, load_vectors, rules_for
-from skatcore.rules.ruleset import shipped_rulesets
+from skatcore.rules.ruleset import read_yaml, shipped_rulesets
 
 from records.test_sessions import mismatches, run_file  # tests/records/test_sessions.py
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DOCS = ROOT / "docs" / "rules"
-BLOCK = re.compile(r"^(?:<!-- file: (?P<file>\S+) -->\n)?```(?P<lang>\w*)[^\n]*\n(?P<body>.*?)^```", re.S | re.M)
+BLOCK = re.compile(r"^(?:<!-- (?P<mark>file|not run): (?P<what>[^\n]*?) -->\n)?```(?P<lang>\w*)[^\n]*\n(?P<body>.*?)^```",
+                   re.S | re.M)
 
 
-def blocks(path: Path):
-    """(lang, body, line, file name or None) for each fenced block of ``path``."""
+def blocks(path: Path, skip_not_run: bool = True):
+    """(lang, body, line, file name or None) for each fenced block of
+    ``path``; a block after ``<!-- not run: why -->`` is left out."""
     text = path.read_text(encoding="utf-8")
     for m in BLOCK.finditer(text):
+        if m.group("mark") == "not run" and skip_not_run:
+            continue
         line = text.count("\n", 0, m.start("body")) + 1
-        yield m.group("lang"), m.group("body"), line, m.group("file")
+        yield m.group("lang"), m.group("body"), line, m.group("what") if m.group("mark") == "file" else None
 
 
 def page_examples(page: Path, tmp: Path):
@@ -120,3 +126,98 @@ def test_api_page_covers_the_plugin_api():
     for name in ("MultiplierItem", "GameFacts", "Declaration", "CompiledRules", "Deal", "SeatView", "Player"):
         assert f"### `{name}`" in text, name
     assert "(0 = absent)" in text and "multiplies the running multiplier" in text
+
+
+# -- every command and record of README.md and docs/ runs ----------------------------
+
+DOC_PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def _run_pages():
+    return [pytest.param(page, id=str(page.relative_to(ROOT))) for page in DOC_PAGES
+            if any(lang in ("sh", "python") for lang, *_ in blocks(page))]
+
+
+def _commands(body: str):
+    """The command lines of an ``sh`` block: continuation lines joined,
+    comments kept (bash ignores them)."""
+    lines = body.replace("\\\n", " ").splitlines()
+    return [line for line in lines if line.strip() and not line.lstrip().startswith(("#", "pip install "))]
+
+
+@pytest.mark.parametrize("page", _run_pages())
+def test_command_blocks_run(page, tmp_path):
+    """Every ``sh`` block line by line (each page in a folder of its own, so
+    `skat sheet new` comes before `skat sheet add`, with the page's
+    ``<!-- file: -->`` blocks written there first), every ``python`` block
+    that is a program (starts with an import), each exiting 0.  `pip
+    install` lines are not run: the test environment is that install.  A block
+    marked ``<!-- not run: why -->`` says why it is not run (the install
+    CI itself runs, a package install into the test environment)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
+           "COLUMNS": "120"}
+    for lang, body, line, name in blocks(page):
+        if name:
+            (tmp_path / name).write_text(body, encoding="utf-8")
+    if page.name == "README.md":  # the README's examples run in a clone
+        (tmp_path / "examples").symlink_to(ROOT / "examples")
+    for lang, body, line, name in blocks(page):
+        if name:
+            continue
+        if lang == "sh":
+            runs = [(command, ["bash", "-c", command]) for command in _commands(body)]
+        elif lang == "python" and re.match(r"(from|import) ", body):
+            runs = [(body, [sys.executable, "-c", body])]
+        else:
+            continue
+        for command, argv in runs:
+            proc = subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600,
+                                  stdin=subprocess.DEVNULL)
+            assert proc.returncode == 0, (f"{page.name}:{line}: {command!r} exited {proc.returncode}\n"
+                                          f"{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
+
+
+def _record_blocks():
+    for page in DOC_PAGES:
+        for lang, body, line, name in blocks(page):
+            if lang in ("yaml", "json") and not name:
+                yield pytest.param(page, lang, body, id=f"{page.relative_to(ROOT)}:{line}")
+
+
+@pytest.mark.parametrize(("page", "lang", "body"), list(_record_blocks()))
+def test_record_block(page, lang, body, tmp_path):
+    """Every ``yaml`` or ``json`` block outside docs/rules/ is a deal record,
+    a session record, a ruleset or a score result, and is accepted as one
+    (a vector list is scored case by case, like the examples of docs/rules/)."""
+    from skatcore.records.deal import check_record, score_record
+    from skatcore.records.session import check_session, rules_for_session, score_session
+    from skatcore.rules.compiler import compile_rules, rules_for as record_rules
+    from skatcore.rules.ruleset import load_ruleset
+
+    source = str(tmp_path / "block.yaml")
+    (tmp_path / "block.yaml").write_text(body, encoding="utf-8")
+    doc = read_yaml(source) if lang == "yaml" else __import__("json").loads(body)
+    if isinstance(doc, list):
+        for case in load_vectors(tmp_path / "block.yaml"):
+            outcome = evaluate(rules_for(case, tmp_path / "block.yaml", "official"), case)
+            assert outcome.ok, outcome.report()
+    elif doc.get("format") == "skat-session/1":
+        expect = doc.pop("expect", None)
+        check_session(doc, source)
+        result = score_session(doc, rules_for_session(doc, source), source).to_json()
+        for key, want in (expect or {}).items():
+            if key != "deals":
+                assert result[key] == want, key
+    elif doc.get("format") == "skat-sheet/1":
+        assert {"deals", "totals", "final", "settlement", "net"} <= set(doc)
+    elif "explanation" in doc:  # a score result
+        jsonschema.validate(doc, docgen.load_schema("score"))
+    elif "plugins" in doc:
+        compile_rules(load_ruleset(tmp_path / "block.yaml"))
+    else:
+        check_record(doc, source)
+        score_record(doc, record_rules(doc, source), source)

@@ -184,6 +184,17 @@ def _read_text(path: Path | str) -> str:
         raise InputError(f"cannot read file ({exc})", source=source) from None
 
 
+class _Loader(yaml.SafeLoader):
+    """YAML without timestamps: no format has a date type, so a session's
+    ``date: 2026-11-27`` stays the text it was written as."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [r for r in resolvers if r[0] != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+
+
 def read_yaml(path: Path | str, text: str | None = None) -> Any:
     """A YAML document, safely: no tags beyond YAML's own, mapping keys
     text or integers (``yes:`` and ``null:`` are read as written), at most
@@ -191,7 +202,7 @@ def read_yaml(path: Path | str, text: str | None = None) -> Any:
     source = str(path)
     if text is None:
         text = _read_text(path)
-    loader = yaml.SafeLoader(text)
+    loader = _Loader(text)
     try:
         node = loader.get_single_node()
         if node is None:
