@@ -47,6 +47,8 @@ def add_commands(sub) -> None:
     s.add_argument("--ruleset", default="official", help="ruleset (default official)")
     s.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
     s.add_argument("--json", action="store_true", help="JSON: the last line is one object with the figures")
+    s.add_argument("--compare-openspiel", action="store_true",
+                   help="measure OpenSpiel's C++ skat rollouts in the same run (needs pip install open_spiel)")
     s.set_defaults(func=cmd_bench)
 
     s = sub.add_parser("play", help="play in the terminal against two heuristic players")
@@ -179,7 +181,7 @@ def cmd_bench(args) -> int:
 
     if args.seconds <= 0:
         raise InputError(f"--seconds must be positive, not {args.seconds}")
-    figures = bench(args.ruleset, args.seconds, log=None if args.json else print)
+    figures = bench(args.ruleset, args.seconds, log=None if args.json else print, compare_openspiel=args.compare_openspiel)
     if args.json:
         print(json.dumps(figures))
     return 0

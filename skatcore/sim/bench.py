@@ -10,6 +10,9 @@
 * ``random_players_deals_per_s`` - :class:`~skatcore.bots.RandomPlayer`
   through the player protocol (a :class:`SeatView` per decision).
 * ``heuristic_deals_per_s`` - three :class:`~skatcore.bots.HeuristicPlayer`.
+* ``numba_compile_s``, ``score_{json,yaml}_records_per_s``,
+  ``score_iss_games_per_s``, ``help_cpu_s`` and, with ``compare_openspiel``,
+  ``openspiel_cpp_rollouts_per_s``: see :mod:`skatcore.sim.speed`.
 * ``solver_opening_ms_median`` and ``solver_nodes_per_s`` - the double-dummy
   solver (:mod:`skatcore.bots.solver`) on opening 30-card positions: "does
   forehand reach 61?" in the suit (or grand, with two jacks or more) where
@@ -31,6 +34,7 @@ from collections.abc import Callable
 from skatcore.engine.deal import Deal, deal_cards
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.simulate import run_chunk
+from skatcore.sim.speed import compile_figures, openspiel_figures, score_figures, startup_figures
 
 
 def _timed(step: Callable[[], int], seconds: float) -> float:
@@ -43,7 +47,8 @@ def _timed(step: Callable[[], int], seconds: float) -> float:
             return n / dt
 
 
-def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None] | None = print) -> dict:
+def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None] | None = print,
+          compare_openspiel: bool = False) -> dict:
     rules = get_rules(ref)
     rng = random.Random(1)
     out: dict = {"ruleset": rules.name}
@@ -65,8 +70,10 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
 
         seeds = iter(range(1, 10**9))
         out["random_compiled_deals_per_s"] = round(_timed(lambda: len(play_random(rules, 50000, next(seeds))), seconds))
+        out.update(compile_figures(ref))
         if log:
-            log(f"random players, compiled engine: {out['random_compiled_deals_per_s']:>8} deals/s")
+            log(f"random players, compiled engine: {out['random_compiled_deals_per_s']:>8} deals/s "
+                f"(first compile {out['numba_compile_s']} s CPU, once per machine)")
     except Unsupported:
         pass
     out["random_deals_per_s"] = max(out["random_deal_loop_deals_per_s"], out.get("random_compiled_deals_per_s", 0))
@@ -90,6 +97,25 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
     if log:
         log(f"solver, opening 30 cards, 61?:   {out['solver_opening_ms_median']:>8} ms median, "
             f"{out['solver_nodes_per_s'] / 1e6:.1f}M nodes/s")
+    out.update(score_figures(rules, seconds))
+    out.update(startup_figures())
+    if log:
+        for fmt in ("json", "yaml"):
+            log(f"skat score, {fmt.upper()} records:       {out[f'score_{fmt}_records_per_s']:>8} records/s")
+        iss = out["score_iss_games_per_s"]
+        log(f"skat score, ISS .sgf games:      {iss if iss is not None else 'sample not found':>8} games/s")
+        log(f"skat --help:                     {out['help_cpu_s']:>8} s CPU (python -c pass {out['python_pass_cpu_s']} s)")
+    if compare_openspiel:
+        out.update(openspiel_figures(seconds))
+        cpp = out.get("openspiel_cpp_rollouts_per_s")
+        if cpp and "random_compiled_deals_per_s" in out:
+            out["compiled_vs_openspiel_cpp"] = round(out["random_compiled_deals_per_s"] / cpp, 1)
+        if log and cpp:
+            log(f"OpenSpiel C++ random rollouts:   {cpp:>8} /s (its Python API "
+                f"{out['openspiel_python_api_deals_per_s']} deals/s); compiled engine "
+                f"{out.get('compiled_vs_openspiel_cpp', '-')}x")
+        elif log:
+            log(f"OpenSpiel: {out['openspiel']}")
     out["python"] = platform.python_version()
     out["cpus"] = os.cpu_count()
     return out

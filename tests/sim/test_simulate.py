@@ -317,10 +317,32 @@ def test_dask_local_cluster_gives_the_same_table(capsys):
 
 def test_bench_json_last_line_has_the_figures(capsys):
     """Checks the output's shape only: speed is measured, never tested."""
-    rc, out, err = cli(capsys, "bench", "--seconds", "0.01", "--json")
+    rc, out, err = cli(capsys, "bench", "--seconds", "0.01", "--json", "--compare-openspiel")
     assert rc == 0, err
     figures = json.loads(out.strip().splitlines()[-1])
     assert figures["random_deals_per_s"] > 0 and figures["heuristic_deals_per_s"] > 0
+    assert figures["random_compiled_deals_per_s"] > figures["random_deal_loop_deals_per_s"] > 0
+    assert figures["numba_compile_s"] > 0 and figures["help_cpu_s"] > 0
+    assert figures["score_json_records_per_s"] > 0 and figures["score_yaml_records_per_s"] > 0
+    assert figures["score_iss_games_per_s"] is None or figures["score_iss_games_per_s"] > 0
+    # OpenSpiel is measured when importable, else the bench says it is not installed
+    assert figures.get("openspiel_cpp_rollouts_per_s", 0) > 0 or "not installed" in figures["openspiel"]
+
+
+def test_bench_deal_records_score_like_the_deals():
+    """The records ``skat score`` is timed on are the deals themselves."""
+    from skatcore.engine.compiled import play_random
+    from skatcore.records.deal import score_record
+    from skatcore.rules import get_rules
+    from skatcore.sim.speed import deal_record
+
+    rules = get_rules("official")
+    out = play_random(rules, 60, seed=2, keep=True)
+    rows = [i for i in range(60) if out.declarer[i] >= 0]
+    assert len(rows) > 40
+    for i in rows:
+        deal = out.replay(i)
+        assert score_record(deal_record(deal), rules).scores == deal.result().scores
 
 
 # -- play ---------------------------------------------------------------------------------
