@@ -40,7 +40,7 @@ directly, without registering it.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Protocol, runtime_checkable
 
 from skatcore.bots.heuristic import HeuristicPlayer
@@ -69,7 +69,9 @@ class BuiltinPlayers:
 
     @hookimpl
     def skat_register_players(self):
-        return {"random": RandomPlayer, "heuristic": HeuristicPlayer}
+        from skatcore.bots.expert import ExpertPlayer  # numba compiles the solver: only when asked for
+
+        return {"random": RandomPlayer, "heuristic": HeuristicPlayer, "expert": ExpertPlayer}
 
 
 @lru_cache(maxsize=1)
@@ -83,16 +85,34 @@ def player_factories() -> Mapping[str, Factory]:
 
 
 def resolve_player(name: str) -> Factory:
-    """A registered player's factory, or ``module:attr``."""
+    """A registered player's factory, or ``module:attr``; ``name:key=value``
+    (more options after further colons, e.g. ``expert:worlds=20:ms=50``)
+    passes options to a registered player's factory."""
     factories = player_factories()
     if name in factories:
         return factories[name]
+    head, _, rest = name.partition(":")
+    if head in factories and rest and all("=" in part for part in rest.split(":")):
+        options = dict(_option(part, name) for part in rest.split(":"))
+        return partial(factories[head], **options)
     if ":" in name:
         obj = import_attr(name, "player")
         if not callable(obj):
             raise InputError(f"player {name!r} is not a factory")
         return obj
     raise InputError(f"unknown player {name!r} (expected one of: {', '.join(sorted(factories))}, or module:attr)")
+
+
+def _option(text: str, spec: str) -> tuple[str, object]:
+    key, _, value = text.partition("=")
+    if not key.isidentifier():
+        raise InputError(f"player {spec!r}: option {text!r}: expected key=value")
+    for kind in (int, float):
+        try:
+            return key, kind(value)
+        except ValueError:
+            pass
+    return key, value
 
 
 def make_player(name_or_factory, rules: CompiledRules, seed: int | None = None) -> Player:

@@ -179,7 +179,7 @@ def _search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, st
 
     An alpha-beta over the boolean question, iterative (an explicit stack in
     ``moves``' rows from ``depth`` on) so that a node costs no function call."""
-    declarer, invert, tricks_goal, tag = cfg[0], cfg[1], cfg[2], cfg[3]
+    declarer, invert, tricks_goal, tag, limit = cfg[0], cfg[1], cfg[2], cfg[3], cfg[4]
     F = np.empty((MAX_DEPTH, 11), dtype=np.int64)
     d = depth
     F[d, _F_NTR], F[d, _F_LEADER], F[d, _F_T0], F[d, _F_T1], F[d, _F_NEED], F[d, _F_LIVE] = ntr, leader, t0, t1, need, live
@@ -190,6 +190,14 @@ def _search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, st
         if entering:
             # a new node at depth d: settle it at once, or set up its moves
             nodes += 1
+            if limit > 0 and nodes > limit:
+                # over budget: take back the cards on the stack and give up
+                for e in range(d - 1, depth - 1, -1):
+                    q = (F[e, _F_LEADER] + F[e, _F_NTR]) % 3
+                    hands[q] ^= np.int64(1) << moves[e, F[e, _F_I]]
+                stats[0] += nodes
+                stats[1] += 1
+                return False
             ntr, leader, need, live = F[d, _F_NTR], F[d, _F_LEADER], F[d, _F_NEED], F[d, _F_LIVE]
             settled = True
             if need <= 0:
@@ -320,8 +328,11 @@ def _root(T, cfg, hands, t0, t1, ntr, leader, need, live, exact, tt, moves, stat
             out[c] = credit + _value(T, cfg, hands, a0, a1, nt, nl, np.int64(0), nlive, nlive, tt, moves,
                                      one, stats)
         else:
+            aborted = stats[1]
             out[c] = 1 if _search(T, cfg, hands, a0, a1, nt, nl, need - credit, nlive, tt, moves, one,
                                   stats) else 0
+            if stats[1] != aborted:
+                out[c] = 2  # unknown: the node budget ran out
         hands[p] ^= b
     return n
 
@@ -389,15 +400,18 @@ class Solver:
     :param goal: ``"points"`` (card points) or ``"tricks"`` (null, schwarz).
     :param invert: count what the *other two* take (Ramsch: the seat to
         count wants the others to take the points).
+    :param node_limit: give up a search after this many nodes (0: never):
+        :meth:`reaches` then answers False and :attr:`aborted` counts it,
+        :meth:`card_values` answers 2 (unknown) for that card.
     """
 
-    def __init__(self, table, declarer: int, goal: str = "points", invert: bool = False):
+    def __init__(self, table, declarer: int, goal: str = "points", invert: bool = False, node_limit: int = 0):
         if goal not in ("points", "tricks"):
             raise ValueError(f"goal {goal!r}: expected 'points' or 'tricks'")
         self.table = table
         self.T = flat_table(table)
         self.declarer, self.goal, self.invert = declarer, goal, invert
-        self.cfg = np.array([declarer, int(invert), int(goal == "tricks"), 0], dtype=np.int64)
+        self.cfg = np.array([declarer, int(invert), int(goal == "tricks"), 0, node_limit], dtype=np.int64)
         self.new_deal()
         self.moves = np.zeros((MAX_DEPTH, 32), dtype=np.int64)
         self.stats = np.zeros(2, dtype=np.int64)
@@ -409,6 +423,11 @@ class Solver:
     @property
     def nodes(self) -> int:
         return int(self.stats[0])
+
+    @property
+    def aborted(self) -> int:
+        """Searches given up at the node limit."""
+        return int(self.stats[1])
 
     def _args(self, pos: Position):
         """The position as the compiled functions take it: hands, t0, t1, ntr, leader."""
@@ -435,8 +454,8 @@ class Solver:
 
     def card_values(self, pos: Position, need: int | None = None) -> dict[int, int]:
         """For every legal card of the player to move: with ``need``, 1 if the
-        declarer's side then still takes ``need`` more (else 0); without, the
-        exact amount it takes."""
+        declarer's side then still takes ``need`` more (else 0, or 2 when the
+        node limit cut the search short); without, the exact amount it takes."""
         out = np.full(NC, -1, dtype=np.int64)
         _root(self.T, self.cfg, *self._args(pos), 0 if need is None else need, self.live(pos),
               need is None, _Shared.tt, self.moves, self.stats, out)

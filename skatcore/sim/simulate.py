@@ -130,6 +130,7 @@ class Stats:
     value: Counter = field(default_factory=Counter)       # game -> sum of values
     played: Counter = field(default_factory=Counter)      # game -> declarer games
     abs_entries: int = 0
+    bots: Counter = field(default_factory=Counter)        # players' own counters (expert: pimc_moves, fallback_moves)
     declarer_scores: Counter = field(default_factory=Counter)  # declarer's sheet entry -> deals
     entries: Counter = field(default_factory=Counter)     # any non-zero sheet entry -> count
     classic: list = field(default_factory=lambda: [0, 0, 0])   # per slot
@@ -177,7 +178,7 @@ class Stats:
         self.all_pass += other.all_pass
         self.overbid += other.overbid
         self.abs_entries += other.abs_entries
-        for a in ("games", "hand", "wins", "value", "played", "declarer_scores", "entries"):
+        for a in ("games", "hand", "wins", "value", "played", "declarer_scores", "entries", "bots"):
             getattr(self, a).update(getattr(other, a))
         for a in ("classic", "sf", "declared", "won"):
             mine, theirs = getattr(self, a), getattr(other, a)
@@ -222,6 +223,8 @@ class Stats:
                     "declarer_win_rate": _r(sum(self.won[k] for k in ks) / decl) if decl else None,
                 }
             out["by_player"] = by
+        if self.bots:
+            out["bot_counters"] = dict(sorted(self.bots.items()))
         return out
 
     def to_json(self) -> dict:
@@ -262,6 +265,8 @@ def run_chunk(task) -> list[Stats]:
             else:  # another deck (Sechserskat's 36 cards) is dealt by its own packets, from the same seed
                 dealt, skat_, *aside = deal_cards(deal_rng(seed, i), rs.deck)  # and the cards laid aside, if any
                 st.add(play(rs, dealt, skat_, players, *aside), i)
+            for p in players:
+                st.bots.update(getattr(p, "counters", None) or {})
     return stats
 
 

@@ -59,7 +59,7 @@ def test_exact_values_match_minimax(ruleset, contract):
         contract = next(iter(rules.tricks))
     table = rules.tricks[contract]
     rng = random.Random(hash((ruleset, contract)) & 0xFFFF)
-    for i in range(25):
+    for i in range(15):
         pos = ending(rules, rng, 3 if i % 2 else 4)
         pos = some_play(table, pos, rng, rng.randrange(3))
         declarer = rng.randrange(3)

@@ -1,0 +1,128 @@
+"""Worlds: layouts of the cards a seat cannot see, consistent with what it
+has seen - the cards played, the voids shown (a card that did not follow),
+an ouvert declarer's hand, the skat the declarer put away - for Monte Carlo
+card play over double-dummy solutions."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from skatcore.bots.heuristic.tables import cards_in
+from skatcore.engine.deal import Bid, Hold, Pass, SeatView
+
+
+@dataclass
+class Knowledge:
+    """What one seat knows about the cards during play."""
+
+    me: int
+    sizes: tuple[int, int, int]    # cards still held, by seat
+    known: list[int]               # cards known to sit in each hand (own hand, ouvert declarer)
+    void: list[int]                # cards each seat cannot hold (classes it showed void in)
+    played: list[int]              # cards each seat has played
+    unseen: int                    # cards to deal out among the other hands and the skat
+    skat_size: int                 # skat cards to sample (0: the skat is known)
+    skat_known: int                # the skat when known (the declarer's own discard)
+    leader: int                    # of the trick in progress
+    trick: tuple[int, ...]
+    declarer_points: int           # card points of the declarer's tricks so far
+
+    @classmethod
+    def of(cls, view: SeatView, table, deck) -> "Knowledge":
+        me = view.seat
+        follow, class_mask, points = table.follow, table.class_mask, table.points
+        played = [0, 0, 0]
+        void = [0, 0, 0]
+        decl_points = 0
+        tricks = [(leader, cards) for leader, cards, _ in view.tricks]
+        leader = (me - len(view.trick)) % 3
+        tricks.append((leader, view.trick))
+        for (lead, cards), winner in zip(tricks, [w for _, _, w in view.tricks] + [None]):
+            if not cards:
+                continue
+            k = follow[cards[0]]
+            for i, c in enumerate(cards):
+                seat = (lead + i) % 3
+                played[seat] |= 1 << c
+                if follow[c] != k:
+                    void[seat] |= class_mask[k]
+            if winner is not None and winner == view.declarer:
+                decl_points += sum(points[c] for c in cards)
+        sizes = tuple(deck.hand - played[s].bit_count() for s in range(3))
+        known = [0, 0, 0]
+        known[me] = view.hand
+        all_played = played[0] | played[1] | played[2]
+        if view.declarer_hand is not None and view.declarer != me:
+            known[view.declarer] = view.declarer_hand
+        elif view.turned_up is not None and view.declarer is not None and view.declarer != me:
+            if not all_played >> view.turned_up & 1 and not view.hand >> view.turned_up & 1:
+                known[view.declarer] |= 1 << view.turned_up  # the Tournée card shown
+        skat_known = 0
+        if view.declarer == me and view.discard:
+            skat_known = sum(1 << c for c in view.discard)
+        unseen = deck.mask & ~all_played & ~known[0] & ~known[1] & ~known[2] & ~skat_known
+        return cls(me, sizes, known, void, played, unseen, 0 if skat_known else deck.skat, skat_known,
+                   leader, tuple(view.trick), decl_points)
+
+
+def sample(kn: Knowledge, rng: random.Random, tries: int = 20) -> tuple[tuple[int, int, int], int] | None:
+    """One world: the three hands and the skat.  Cards with fewest possible
+    places are placed first, each drawn into a place in proportion to the
+    room left there; a dead end restarts (after ``tries``, voids are ignored)."""
+    slots = [s for s in range(3) if s != kn.me]
+    room0 = [kn.sizes[s] - kn.known[s].bit_count() for s in slots] + [kn.skat_size]
+    cards = list(cards_in(kn.unseen))
+    if sum(room0) != len(cards):
+        return None  # inconsistent knowledge (should not happen)
+    for attempt in range(tries + 1):
+        respect = attempt < tries
+        rng.shuffle(cards)
+        opts = []
+        for c in cards:
+            places = [i for i, s in enumerate(slots) if not (respect and kn.void[s] >> c & 1)]
+            if kn.skat_size:
+                places.append(2)
+            opts.append((len(places), c, places))
+        opts.sort(key=lambda o: o[0])
+        room = list(room0)
+        got = [0, 0, 0]
+        ok = True
+        for _, c, places in opts:
+            total = sum(room[i] for i in places)
+            if total == 0:
+                ok = False
+                break
+            r = rng.randrange(total)
+            for i in places:
+                r -= room[i]
+                if r < 0:
+                    break
+            room[i] -= 1
+            got[i] |= 1 << c
+        if ok:
+            hands = list(kn.known)
+            hands[slots[0]] |= got[0]
+            hands[slots[1]] |= got[1]
+            return (hands[0], hands[1], hands[2]), (got[2] if kn.skat_size else kn.skat_known)
+    return None
+
+
+def bidding_levels(view: SeatView) -> tuple[list[int], list[int | None]]:
+    """For each seat, the highest value it bid or held (0: none), and the
+    bid it passed at (None: did not pass)."""
+    high = [0, 0, 0]
+    passed: list[int | None] = [None, None, None]
+    current = 0
+    for seat, a in view.history:
+        if isinstance(a, Bid):
+            current = a.value
+            high[seat] = max(high[seat], current)
+        elif isinstance(a, Hold):
+            high[seat] = max(high[seat], current)
+        elif isinstance(a, Pass):
+            if passed[seat] is None:
+                passed[seat] = current
+        else:
+            break
+    return high, passed
