@@ -27,6 +27,7 @@ class Knowledge:
     leader: int                    # of the trick in progress
     trick: tuple[int, ...]
     declarer_points: int           # card points of the declarer's tricks so far
+    aside: int = 0                 # cards laid aside unseen (a deck that lays some aside)
 
     @classmethod
     def of(cls, view: SeatView, table, deck) -> "Knowledge":
@@ -63,7 +64,7 @@ class Knowledge:
             skat_known = sum(1 << c for c in view.discard)
         unseen = deck.mask & ~all_played & ~known[0] & ~known[1] & ~known[2] & ~skat_known
         return cls(me, sizes, known, void, played, unseen, 0 if skat_known else deck.skat, skat_known,
-                   leader, tuple(view.trick), decl_points)
+                   leader, tuple(view.trick), decl_points, getattr(deck, "aside", 0))
 
 
 def sample(kn: Knowledge, rng: random.Random, tries: int = 20) -> tuple[tuple[int, int, int], int] | None:
@@ -71,7 +72,7 @@ def sample(kn: Knowledge, rng: random.Random, tries: int = 20) -> tuple[tuple[in
     places are placed first, each drawn into a place in proportion to the
     room left there; a dead end restarts (after ``tries``, voids are ignored)."""
     slots = [s for s in range(3) if s != kn.me]
-    room0 = [kn.sizes[s] - kn.known[s].bit_count() for s in slots] + [kn.skat_size]
+    room0 = [kn.sizes[s] - kn.known[s].bit_count() for s in slots] + [kn.skat_size, kn.aside]
     cards = list(cards_in(kn.unseen))
     if sum(room0) != len(cards):
         return None  # inconsistent knowledge (should not happen)
@@ -83,10 +84,12 @@ def sample(kn: Knowledge, rng: random.Random, tries: int = 20) -> tuple[tuple[in
             places = [i for i, s in enumerate(slots) if not (respect and kn.void[s] >> c & 1)]
             if kn.skat_size:
                 places.append(2)
+            if kn.aside:
+                places.append(3)
             opts.append((len(places), c, places))
         opts.sort(key=lambda o: o[0])
         room = list(room0)
-        got = [0, 0, 0]
+        got = [0, 0, 0, 0]
         ok = True
         for _, c, places in opts:
             total = sum(room[i] for i in places)
