@@ -2,13 +2,20 @@
 and Petersen's "Ramse" (B11): a deal without declarer where few card points
 are good.  Used as the all-pass rule of a ruleset, or for every deal
 (``every_deal: true``, ruleset ``ramsch``).  Pushing the skat first is the
-separate ``schieberamsch`` plugin; this one scores its blind pushes.
+separate ``schieberamsch`` plugin, a flow step (:class:`PushStep`); this one
+scores its blind pushes.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from skatcore.cards import CARD_NAMES, mask_of, parse_card
+from skatcore.engine.deal import PASS, PICK_UP, Declare, Discard, Pass, Phase, PickUp
+from skatcore.engine.steps import Step
+from skatcore.errors import InputError
 from skatcore.hookspecs import hookimpl
-from skatcore.model import SEATS, CardOrder, Contract, PushRules, RamschFacts
+from skatcore.model import FOREHAND, REARHAND, SEATS, CardOrder, Contract, Declaration, RamschFacts
 
 JACKS = ("CJ", "SJ", "HJ", "DJ")
 
@@ -96,7 +103,7 @@ class Ramsch:
         f = facts
         points = self.final_points(f)
         virgins = [s for s in range(3) if f.tricks[s] == 0]
-        blind = sum(1 for _, is_blind in f.pushes if is_blind)
+        blind = sum(1 for _, is_blind in f.marks.get("pushes", ()) if is_blind)
         shown = ", ".join(f"{SEATS[s]} {p}" for s, p in enumerate(points))
         notes = [f"points {shown}"]
         entries, why = getattr(self, f"_score_{self.scoring}")(f, points, virgins)
@@ -187,6 +194,158 @@ class Ramsch:
         return {s: gain for s in winners}, f"{' and '.join(SEATS[s] for s in winners)} fewest points: +{gain}"
 
 
+@dataclass(frozen=True, slots=True)
+class PushBlind:
+    """Schieberamsch: pass the skat on without looking (doubles the score)."""
+
+    def __str__(self):
+        return "push blind"
+
+
+PUSH_BLIND = PushBlind()
+
+
+class PushStep(Step):
+    """Schieberamsch (B4): after all passed each player in turn, from
+    forehand, picks the skat up and pushes two cards on (or pushes it blind);
+    rearhand's push starts the Ramsch.  ``deal.marks["pushes"]`` lists the
+    pushes as ``(seat, blind)`` (the Ramsch scoring doubles per blind push).
+
+    :param blind: a player may push without looking.
+    :param forbidden: cards that may not be pushed (jacks, in some groups).
+    :param instead: a contract a player may declare as a hand game instead
+        of pushing (``"grand"``), or ``None``.
+    :param instead_after: offer ``instead`` in a round of its own after all
+        have pushed (Petersen's Ramse) rather than before each push.
+    """
+
+    name = "push"
+    at = "all_passed"
+
+    def __init__(self, blind=True, forbidden=(), instead="grand", instead_after=False):
+        self.blind, self.forbidden, self.instead, self.instead_after = blind, tuple(forbidden), instead, instead_after
+        self.forbidden_mask = mask_of(parse_card(c) for c in self.forbidden)
+        self.description = (f"first each pushes the skat in turn ({'blind allowed' if blind else 'no blind push'}"
+                            f"{', may not push ' + ' '.join(self.forbidden) if self.forbidden else ''}"
+                            f"{f', a {instead} hand ' + ('after all pushed' if instead_after else 'instead of pushing') if instead else ''})")
+
+    def prepare(self, rules) -> str | None:
+        if self.instead and self.instead not in rules.contracts:
+            return f"pushing allows a {self.instead} hand instead, which no plugin registers"
+        return None
+
+    def enter(self, deal) -> None:
+        deal.state[self.name] = {"round": 1, "picked": False}
+        deal.marks["pushes"] = ()
+        deal.to_move = FOREHAND
+
+    def legal(self, deal):
+        st = deal.state[self.name]
+        instead = [Declare(Declaration(self.instead, hand=True))] if self.instead else []
+        if st["round"] == 2:  # after all pushed: declare, or pass to the Ramsch
+            return [*instead, PASS]
+        if st["picked"]:
+            return deal.discard_options(deal.to_move, self.forbidden_mask)
+        return [PICK_UP, *([PUSH_BLIND] if self.blind else []), *([] if self.instead_after else instead)]
+
+    def apply(self, deal, action) -> None:
+        st, seat = deal.state[self.name], deal.to_move
+        if st["round"] == 2 and not isinstance(action, (Declare, Pass)):
+            raise InputError(f"all have pushed: declare a {self.instead} or pass")
+        if st["picked"]:
+            if not isinstance(action, Discard):
+                raise InputError(f"{action} is not possible now ({SEATS[seat]} to push two cards on)")
+            for c in action.cards:
+                if deal.hands[seat] >> c & 1 and self.forbidden_mask >> c & 1:
+                    raise InputError(f"{CARD_NAMES[c]} may not be pushed in this ruleset")
+            deal.put_away(seat, action.cards)
+            st["picked"] = False
+            deal.phase = Phase.STEP
+            self._pushed(deal, seat, False)
+        elif isinstance(action, PickUp) and st["round"] == 1:
+            deal.take_skat(seat)
+            st["picked"] = True
+            deal.phase = Phase.DISCARD
+        elif action == PASS:
+            if st["round"] == 1:
+                raise InputError("push the skat on (pick it up, or blind)")
+            self._next(deal)
+        elif isinstance(action, Declare):  # e.g. a grand hand instead of pushing
+            d = action.declaration
+            if self.instead_after and st["round"] == 1:
+                raise InputError(f"a {self.instead} may be declared only after all have pushed")
+            if not (self.instead and d.game == self.instead and d.hand):
+                raise InputError(f"instead of pushing, only a {self.instead} hand may be declared" if self.instead
+                                 else "declaring instead of pushing is not allowed in this ruleset")
+            deal.declare(seat, d)
+        elif isinstance(action, PushBlind):
+            if not self.blind:
+                raise InputError("the skat may not be pushed blind in this ruleset")
+            self._pushed(deal, seat, True)
+        else:
+            raise InputError(f"{action} is not possible now ({SEATS[seat]} to push)")
+
+    def _pushed(self, deal, seat: int, blind: bool) -> None:
+        deal.marks["pushes"] = (*deal.marks["pushes"], (seat, blind))
+        self._next(deal)
+
+    def _next(self, deal) -> None:
+        st = deal.state[self.name]
+        if deal.to_move != REARHAND:
+            deal.to_move += 1
+        elif st["round"] == 1 and self.instead_after and self.instead:
+            st["round"] = 2  # Petersen's Ramse: now each in turn may declare
+            deal.to_move = FOREHAND
+        else:
+            deal.start_play(deal.rules.all_pass)
+
+    def claims(self, record) -> bool:
+        return "pushes" in (record.get("game") or {})
+
+    def replay(self, deal, record):
+        """Replay the pushes; a declarer game names the pusher who declared it
+        instead of pushing (the next one after the pushes listed)."""
+        from skatcore.records.deal import apply_at, cards_at, declaration_in
+
+        game = record["game"]
+        contract = deal.rules.contract(game["type"])
+        pushes = game.get("pushes", [])
+        for i, push in enumerate(pushes):
+            where = f"game.pushes[{i}]"
+            if deal.step is not self:
+                raise InputError("no more pushes: all three have pushed", path=where)
+            if push == "blind":
+                apply_at(deal, PUSH_BLIND, where)
+                continue
+            apply_at(deal, PICK_UP, where)
+            if "hands" in record:
+                apply_at(deal, Discard(tuple(cards_at(push, where))), where)
+            else:  # summary: the stand-in deal's cards push, only whose turn it is matters
+                cards = cards_at(push, where)
+                if cards[0] == cards[1]:
+                    raise InputError("push two different cards", path=where)
+                for k, c in enumerate(cards):
+                    if self.forbidden_mask >> c & 1:
+                        raise InputError(f"{CARD_NAMES[c]} may not be pushed in this ruleset", path=f"{where}[{k}]")
+                apply_at(deal, self.legal(deal)[0], where)
+        if deal.step is self and deal.state[self.name]["round"] == 2:
+            # all have pushed: the players before the declarer passed (all, for a Ramsch)
+            who = SEATS.index(record["declarer"]) if contract.declarer and record.get("declarer") in SEATS else None
+            if contract.declarer and who is None:
+                raise InputError("a game declared after the pushes needs `declarer`", path="declarer")
+            while deal.step is self and deal.to_move != who:
+                deal.apply(PASS)
+        if contract.declarer:
+            apply_at(deal, Declare(declaration_in(game, deal.rules, contract)), "game")
+            if "declarer" in record and record["declarer"] != SEATS[deal.declarer]:
+                raise InputError(f"{record['declarer']!r} contradicts the pushes, after which {SEATS[deal.declarer]} declares"
+                                 f" instead of pushing ({len(pushes)} push{'es' if len(pushes) != 1 else ''} given)",
+                                 path="declarer")
+        elif "hands" in record and deal.step is self:
+            raise InputError(f"give every push ({len(pushes)} of 3 given)", path="game.pushes")
+        return None
+
+
 class Schieberamsch:
     """Schieberamsch (B4): before a Ramsch each player in turn pushes the skat."""
 
@@ -206,9 +365,9 @@ class Schieberamsch:
     }
 
     def __init__(self, blind=True, push_jacks=False, grand_hand=True, grand_after_pushes=False):
-        self.rules = PushRules(blind=blind, forbidden=() if push_jacks else JACKS, instead="grand" if grand_hand else None,
-                               instead_after=grand_after_pushes)
+        self.step = PushStep(blind=blind, forbidden=() if push_jacks else JACKS, instead="grand" if grand_hand else None,
+                             instead_after=grand_after_pushes)
 
     @hookimpl
-    def skat_push_rules(self):
-        return self.rules
+    def skat_register_steps(self):
+        return [self.step]

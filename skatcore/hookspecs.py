@@ -30,10 +30,11 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
-from skatcore.model import (CardOrder, Contract, Declaration, Deck, GameFacts, MultiplierItem, PushRules, RamschFacts, ScoreResult,
-                    Series, Soloist, Table, TableCall, Thresholds, TurnUp, WinCondition)
+from skatcore.model import (CardOrder, Contract, Declaration, Deck, GameFacts, MultiplierItem, RamschFacts, ScoreResult,
+                    Series, Table, TableCall, Thresholds, WinCondition)
 
 if TYPE_CHECKING:  # the session layer imports the hooks, not the other way round
+    from skatcore.engine.steps import Step
     from skatcore.records.session import Column, SessionState, Settlement, SheetLine
 
 PROJECT = "skat"
@@ -120,6 +121,26 @@ def skat_register_calls() -> Iterable[TableCall]:
 
 
 @hookspec
+def skat_register_steps() -> Iterable["Step"]:
+    """Stages this plugin adds to how a deal runs: a round before the first
+    card, a game without bidding, another way through the skat.  Collected;
+    each step name must come from one plugin only.  Called once at compile
+    time (``CompiledRules.steps``); the deal asks the steps for the legal
+    actions and lets them apply them, and the deal-record reader replays
+    records through them (see :mod:`skatcore.engine.steps` and
+    docs/writing-plugins.md, "A flow step").
+
+    :returns: :class:`~skatcore.engine.steps.Step` objects.
+
+    **Example** (each defender may swap a card with the skat before the first trick)::
+
+        @hookimpl
+        def skat_register_steps(self):
+            return [SkatSwap()]  # class SkatSwap(Step): name = "swap"; at = "first_card" ...
+    """
+
+
+@hookspec
 def skat_multiplier_items() -> Iterable[MultiplierItem]:
     """Items that make up the multiplier of a suit or grand game, in the order
     they are counted ("with 2, game 3, hand 4 ...").
@@ -197,23 +218,6 @@ def skat_table() -> Table | None:
         def skat_table(self):
             dummy = SeatPlan(controller="defender", bids=False, shown=(("declared", "all"),))
             return Table((SeatPlan(), dummy, SeatPlan()))
-    """
-
-
-@hookspec(firstresult=True)
-def skat_soloist() -> Soloist | None:
-    """No bidding: the same seat declares every deal, choosing its contract
-    after seeing some of its cards; it may also choose a contract without
-    declarer (Ramsch), which is then played all against all.  Called once at
-    compile time.  ``None``: the declarer is found by bidding.  First result wins.
-
-    :returns: a :class:`~skatcore.model.Soloist`.
-
-    **Example** (Raeuberskat: forehand chooses after seeing 5 cards)::
-
-        @hookimpl
-        def skat_soloist(self):
-            return Soloist(seat=0, sees=5, skat="pickup")
     """
 
 
@@ -341,19 +345,6 @@ def skat_contract_allowed(contract: Contract, route: str) -> bool | None:
 
 
 @hookspec(firstresult=True)
-def skat_turn_up() -> TurnUp | None:
-    """A turn-up route besides pick-up and hand (Tournée): see
-    :class:`~skatcore.model.TurnUp`.  ``None``: no such route.  First result wins.
-
-    **Example**::
-
-        @hookimpl
-        def skat_turn_up(self):
-            return TurnUp("tournee_card", {"HA": ("hearts",), "HJ": ("hearts", "grand"), ...})
-    """
-
-
-@hookspec(firstresult=True)
 def skat_lost_factor(contract: Contract, hand: bool):
     """How many times its value a lost game costs (official: 2, hand games
     included; pre-1999: 1 for hand games).  Called at compile time per
@@ -412,19 +403,6 @@ def skat_skip_bidding() -> bool | None:
         @hookimpl
         def skat_skip_bidding(self):
             return True
-    """
-
-
-@hookspec(firstresult=True)
-def skat_push_rules() -> PushRules | None:
-    """Whether an all-pass Ramsch starts with pushing the skat (Schieberamsch)
-    and how.  ``None``: no pushing.  First result wins.
-
-    **Example**::
-
-        @hookimpl
-        def skat_push_rules(self):
-            return PushRules(blind=True, forbidden=("CJ", "SJ", "HJ", "DJ"), instead="grand")
     """
 
 

@@ -184,11 +184,11 @@ class GameFacts:
 
 @dataclass(frozen=True)
 class RamschFacts:
-    """A finished deal without declarer (Ramsch), by seat index.
+    """A finished deal without declarer (e.g. Ramsch), by seat index.
 
     ``points`` are card points from tricks only; the skat's cards are in
-    ``skat`` and the Ramsch plugin decides who gets them.  ``pushes`` lists
-    the Schieberamsch pushes in order as ``(seat, blind)``.
+    ``skat`` and the plugin that scores it decides who gets them.  ``marks``
+    holds what the deal's steps recorded (e.g. how the skat went round).
     """
 
     contract: Contract
@@ -197,41 +197,7 @@ class RamschFacts:
     skat: tuple[int, ...]
     skat_points: int
     last_trick_winner: int
-    pushes: tuple[tuple[int, bool], ...] = ()
-
-
-@dataclass(frozen=True)
-class PushRules:
-    """Schieberamsch: each player in turn may push the skat.
-
-    :param blind: a player may pass the skat on without looking.
-    :param forbidden: cards that may not be pushed (jacks, in some groups).
-    :param instead: a contract a player may declare as a hand game instead
-        of pushing (``"grand"``), or ``None``.
-    :param instead_after: offer ``instead`` in a round of its own after all
-        have pushed (Petersen's Ramse) rather than before each push.
-    """
-
-    blind: bool = True
-    forbidden: tuple[str, ...] = ()
-    instead: str | None = "grand"
-    instead_after: bool = False
-
-
-@dataclass(frozen=True)
-class TurnUp:
-    """A skat route where the declarer turns up a skat card to fix trumps
-    (Tournée).  The declarer sees the first card and keeps it ("first") or
-    takes it unseen and turns the second face up ("second"); the turned card's
-    contracts may then be declared, with ``declarations[key]`` set to
-    ``"first"`` or ``"second"``.
-
-    :param key: the declaration that records which card was used.
-    :param contracts: card name -> the contracts it allows (a jack: grand or its suit).
-    """
-
-    key: str
-    contracts: Mapping[str, tuple[str, ...]]
+    marks: Mapping[str, object] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -393,24 +359,6 @@ class Table:
 
 
 PLAIN_TABLE = Table()
-
-
-@dataclass(frozen=True)
-class Soloist:
-    """No bidding: one seat declares every deal (Raeuberskat), hook ``skat_soloist``.
-
-    :param seat: the declaring seat (0 forehand); rotating the dealer rotates the soloist.
-    :param sees: how many of their cards (the first dealt) the soloist sees
-        before declaring; the others come after the declaration.  ``None``: all.
-    :param skat: after declaring a suit, grand or null game the soloist takes
-        the skat and discards (``"pickup"``) or leaves it (``"hand"``: hand games).
-        A contract without declarer (Ramsch) may be chosen too: then it is
-        played all against all, and the skat stays out.
-    """
-
-    seat: int = FOREHAND
-    sees: int | None = None
-    skat: str = "pickup"
 
 
 @dataclass(frozen=True)

@@ -141,8 +141,8 @@ def api_reference() -> str:
     parts.append(_class_doc(deal.Deal, "skatcore"))
     parts.append(_class_doc(deal.SeatView, "skatcore.engine.deal"))
     parts.append("Actions (`view.legal` holds some of these; `str(action)` is how the table says it):\n")
-    for cls in (deal.Bid, deal.Hold, deal.Pass, deal.PickUp, deal.PlayHand, deal.TurnUp, deal.TurnChoice,
-                deal.PushBlind, deal.Discard, deal.Declare, deal.Play, deal.Concede, deal.Call):
+    for cls in (deal.Bid, deal.Hold, deal.Pass, deal.PickUp, deal.PlayHand, deal.Discard, deal.Declare, deal.Play,
+                deal.Concede, deal.Call):
         fields = ", ".join(f.name for f in dataclasses.fields(cls))
         parts.append(f"- `{cls.__name__}({fields})`" + (f": {_first_line(cls)}" if _own_doc(cls) else ""))
     parts.append("")

@@ -183,7 +183,7 @@ def _rules_page(source: Path) -> str | None:
 
 def _forms(rules, c):
     """The ways ``c`` can be declared, as (label, Declaration), for the contract table:
-    their base and lost factor may differ (Tournée, pre-1999 grand ouvert)."""
+    their base and lost factor may differ (a step's own route, pre-1999 grand ouvert)."""
     forms = []
     for route, hand in (("skat", False), ("hand", True)):
         opts = [d for d in rules.options["pickup" if route == "skat" else "hand"] if d.game == c.name]
@@ -192,9 +192,8 @@ def _forms(rules, c):
         ouvert = next((d for d in opts if d.ouvert), None)
         if ouvert:
             forms.append((f"{route} ouvert", ouvert))
-    if rules.turn_up and any(c.name in games for games in rules.turn_up.contracts.values()):
-        for card in ("first", "second"):
-            forms.append((f"{rules.turn_up.key} {card}", Declaration(c.name, False, declarations={rules.turn_up.key: card})))
+    for step in rules.steps:
+        forms += step.forms(rules, c)
     return forms
 
 
@@ -202,11 +201,7 @@ def _all_pass(rules) -> str:
     if rules.all_pass == "throw_in":
         return "thrown in, no score; the next dealer deals"
     text = f"{rules.all_pass} (no declarer)"
-    push = rules.push_rules
-    if push:
-        text += (f"; first each pushes the skat in turn ({'blind allowed' if push.blind else 'no blind push'}"
-                 f"{', may not push ' + ' '.join(push.forbidden) if push.forbidden else ''}"
-                 f"{f', a {push.instead} hand ' + ('after all pushed' if push.instead_after else 'instead of pushing') if push.instead else ''})")
+    text += "".join(f"; {s.description}" for s in rules.steps_at["all_passed"])
     if rules.skip_bidding:
         text = "no bidding: every deal is " + text
     return text

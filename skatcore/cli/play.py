@@ -13,7 +13,7 @@ import random
 import sys
 
 from skatcore.cards import CARD_NAMES, SUITS, cards_in, parse_card
-from skatcore.engine.deal import Bid, Call, Deal, Declare, Discard, Hold, Pass, Phase, Play, Pushed, TurnChoice
+from skatcore.engine.deal import Bid, Call, Deal, Declare, Discard, Hold, Pass, Phase, Play, Unseen
 from skatcore.errors import InputError
 from skatcore.model import SEATS
 from skatcore.bots import HeuristicPlayer
@@ -107,6 +107,7 @@ class TerminalGame:
         people = [s for s in rules.deck.seats if plans[s].controller == "own"]  # a straw man has no person
         me = people[k % len(people)]  # the deal passes round the table: you are forehand, then middlehand, ...
         deal = Deal(rules, hands, skat, *aside)
+        self._marks_said: dict = {}  # what the steps showed, said once
         bots = {s: HeuristicPlayer(rules, seeds[s]) for s in people if s != me}
         self.say("")
         self.say(f"=== deal {k + 1} ({rules.name}): you are {SEATS[me]} ===")
@@ -175,10 +176,10 @@ class TerminalGame:
             if deal.phase is Phase.PLAY:
                 self.show_hand(deal, me)
             return
-        if isinstance(action, TurnChoice):
-            self.say(f"  {who}: {action}; trump card {card_text(deal.turned)}" if deal.turned is not None else f"  {who}: {action}")
-            return
-        self.say(f"  {who}: {action}")
+        shown = "".join(f"; {k} {card_text(v) if isinstance(v, int) else v}" for k, v in deal.marks.items()
+                        if k not in self._marks_said and isinstance(v, (int, str)))
+        self._marks_said.update(deal.marks)
+        self.say(f"  {who}: {action}{shown}")
 
     def show_hand(self, deal: Deal, me: int) -> None:
         """The cards the person at ``me`` may see: the seat's own, and others
@@ -218,11 +219,9 @@ class TerminalGame:
             self.say(f"declare (bid {deal.bid}):")
         elif phase is Phase.SKAT:
             self.say(f"you play for {deal.bid}: pick up the skat or play hand?")
-        elif phase is Phase.PUSH:
+        elif phase is Phase.STEP:
             self.show_hand(deal, me)
-            self.say("push the skat on:")
-        elif phase is Phase.TURN:
-            self.say("turn up which skat card?")
+            self.say(f"{view.step}:")
         return legal[self.choose([str(a) for a in legal])]
 
     def human_bid(self, deal: Deal, me: int, legal):
@@ -288,8 +287,8 @@ class TerminalGame:
 
 
 def rules_all_pass(deal: Deal) -> str:
-    if deal.phase is Phase.PUSH:
-        return "the skat is pushed round"
+    if deal.phase is Phase.STEP:
+        return f"{deal.step.description or deal.step.name}"
     return f"{deal.rules.all_pass} is played"
 
 
@@ -301,4 +300,4 @@ def cmd_play(args) -> int:
     return game.run(args.deals)
 
 
-__all__ = ["TerminalGame", "cmd_play", "sort_hand", "Call", "Pushed"]
+__all__ = ["TerminalGame", "cmd_play", "sort_hand", "Call", "Unseen"]

@@ -124,10 +124,8 @@ def _unsupported(rules) -> str | None:
         return f"a {len(rules.deck.cards)}-card deck"
     if not rules.table.plain:
         return "seats not played from their own hand"
-    for what, there in (("a soloist", rules.soloist), ("the turn-up route", rules.turn_up),
-                        ("pushing the skat", rules.push_rules)):
-        if there:
-            return what
+    if rules.steps:  # plugin steps run in Deal only (skatcore.engine.steps)
+        return f"flow steps ({', '.join(s.name for s in rules.steps)})"
     if rules.skip_bidding:
         return None
     if rules.ladder[0] != rules.min_bid:

@@ -2,7 +2,8 @@
 
 ``Deal.legal_actions()`` lists what the player to move may do and
 ``Deal.apply(action)`` does it, raising :class:`InputError` for anything
-illegal.  Replaying a record, the ISS importer, bots and the terminal game all
+illegal.  Stages a plugin adds to a deal are
+:class:`~skatcore.engine.steps.Step` objects the deal asks while they run.  Replaying a record, the ISS importer, bots and the terminal game all
 drive this one object, so it is the single source of what is legal.  It reads
 only :class:`~skatcore.rules.compiler.CompiledRules` tables, never a hook per move (a
 deal settled by a table call asks ``skat_settled_outcome`` once, for its score).
@@ -16,17 +17,18 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from enum import Enum
 
-from skatcore.cards import CARD_NAMES, cards_in, mask_of, name, names, parse_card
+from skatcore.cards import CARD_NAMES, cards_in, mask_of, name, names
 from skatcore.errors import InputError
+from types import MappingProxyType
+
 from skatcore.model import FOREHAND, MIDDLEHAND, REARHAND, SEATS, STANDARD_DECK, Declaration, RamschFacts, ScoreResult
 from skatcore.engine.scoring import make_facts, passed_result
 
 
 class Phase(Enum):
     BIDDING = "bidding"
-    PUSH = "push"          # all passed, Schieberamsch: push the skat on
-    SKAT = "skat"          # declarer: pick up the skat, play hand (or turn a card up)
-    TURN = "turn"          # Tournée: keep the first skat card or turn up the second
+    STEP = "step"          # a plugin's step asks for its own actions (Deal.step says what is legal)
+    SKAT = "skat"          # declarer: pick up the skat, play hand (or what a step offers)
     DISCARD = "discard"    # declarer: put two cards away
     DECLARE = "declare"    # declarer: name the contract and announcements
     PLAY = "play"
@@ -72,33 +74,6 @@ class PlayHand:
 
     def __str__(self):
         return "hand"
-
-
-@dataclass(frozen=True, slots=True)
-class TurnUp:
-    """Tournée: look at the first skat card (unseen by the others)."""
-
-    def __str__(self):
-        return "turn up"
-
-
-@dataclass(frozen=True, slots=True)
-class TurnChoice:
-    """Tournée: ``first`` shows and keeps the first card as trump; ``second``
-    takes it unseen and turns up the second card, which sets trump."""
-
-    card: str
-
-    def __str__(self):
-        return f"use the {self.card} card"
-
-
-@dataclass(frozen=True, slots=True)
-class PushBlind:
-    """Schieberamsch: pass the skat on without looking (doubles the score)."""
-
-    def __str__(self):
-        return "push blind"
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,10 +125,9 @@ class Call:
         return f"{SEATS[self.seat]}: {self.name}"
 
 
-Action = Bid | Hold | Pass | PickUp | PlayHand | TurnUp | TurnChoice | PushBlind | Discard | Declare | Play | Concede | Call
+Action = Bid | Hold | Pass | PickUp | PlayHand | Discard | Declare | Play | Concede | Call  # and the steps' own
 
-HOLD, PASS, PICK_UP, PLAY_HAND, PUSH_BLIND = Hold(), Pass(), PickUp(), PlayHand(), PushBlind()
-TURN_UP, FIRST_CARD, SECOND_CARD = TurnUp(), TurnChoice("first"), TurnChoice("second")
+HOLD, PASS, PICK_UP, PLAY_HAND = Hold(), Pass(), PickUp(), PlayHand()
 PLAYS = tuple(Play(c) for c in range(len(CARD_NAMES)))  # shared instances: no allocation per card
 
 
@@ -179,14 +153,16 @@ _PACKETS = tuple(tuple(range(3 * s, 3 * s + 3)) + tuple(range(11 + 4 * s, 15 + 4
 
 
 @dataclass(frozen=True, slots=True)
-class Pushed:
-    """Stands for a Discard in another seat's view: cards went away unseen."""
+class Unseen:
+    """Stands for a Discard (or a step's hidden action) in another seat's
+    view: cards went away face down."""
 
     def __str__(self):
         return "discards"
 
 
-PUSHED = Pushed()
+UNSEEN = Unseen()
+_NO_MARKS = MappingProxyType({})
 
 
 class SeatView:
@@ -211,13 +187,14 @@ class SeatView:
     - ``bid``: the highest bid so far; ``declaration``: the ``Declaration``
       once made;
     - ``trick``: the cards of the trick in progress, in play order;
-    - ``discard``: the seat's own discards (declarer only); ``turned_up``:
-      the Tournée card that set trump;
+    - ``discard``: the seat's own discards (declarer only);
+    - ``step``: the name of the plugin step running (``None``: none);
+      ``marks``: what the steps showed every seat (a turned-up trump card);
     - ``legal``: what the seat may do now (actions below, or table calls).
     """
 
     __slots__ = ("seat", "phase", "to_move", "hand", "bid", "declarer", "declaration", "trick", "declarer_hand",
-                 "discard", "turned_up", "legal", "others", "_deal", "_n_history", "_n_tricks", "_history", "_tricks")
+                 "discard", "step", "marks", "legal", "others", "_deal", "_n_history", "_n_tricks", "_history", "_tricks")
 
     def __init__(self, deal: "Deal", seat: int, legal):
         self.seat, self.phase, self.to_move = seat, deal.phase, deal.to_move
@@ -232,7 +209,8 @@ class SeatView:
         ouvert = deal.declaration is not None and deal.declaration.ouvert and deal.phase is Phase.PLAY
         self.declarer_hand = deal.hands[deal.declarer] if ouvert else None
         self.discard = deal.discard if seat == deal.declarer else ()
-        self.turned_up = deal.turned  # the Tournée trump card is shown in both routes
+        self.step = deal.step.name if deal.step is not None else None  # the running step, by name
+        self.marks = MappingProxyType(dict(deal.marks)) if deal.marks else _NO_MARKS  # what the steps showed all
         self.legal = legal
         self._deal, self._n_history = deal, len(deal.history)
         self._n_tricks = len(deal.tricks) - (1 if current is not None and current.winner is None else 0)
@@ -240,11 +218,12 @@ class SeatView:
 
     @property
     def history(self) -> tuple[tuple[int, object], ...]:
-        """Every move so far as ``(seat, action)``; others' discards show as ``PUSHED``."""
+        """Every move so far as ``(seat, action)``; others' discards (and what
+        a step hides) show as ``UNSEEN``."""
         if self._history is None:
-            seat = self.seat
-            self._history = tuple((who, PUSHED if isinstance(a, Discard) and who != seat else a)
-                                  for who, a in self._deal.history[:self._n_history])
+            seat, hidden = self.seat, self._deal.hidden
+            self._history = tuple((who, UNSEEN if who != seat and (isinstance(a, Discard) or i in hidden) else a)
+                                  for i, (who, a) in enumerate(self._deal.history[:self._n_history]))
         return self._history
 
     @property
@@ -323,8 +302,7 @@ class Deal:
         self.contract = None
         self.table = None
         self.picked_up = False
-        self.route = ""                  # "pickup", "hand", or the turned card used: "first"/"second"
-        self.turned: int | None = None   # Tournée: the card that sets trump (seen by all if second)
+        self.route = ""                  # "pickup", "hand", or a step's own route
         self.discard: tuple[int, ...] = ()
         self.to_move: int | None = MIDDLEHAND
         # play
@@ -332,19 +310,20 @@ class Deal:
         self.trick_points = [0, 0, 0]
         self.tricks_won = [0, 0, 0]
         self.conceded: set[int] = set()
-        self.pushes: list[tuple[int, bool]] = []  # Schieberamsch: (seat, blind)
-        self.push_round = 1  # 2: after all pushed, the round to declare instead (PushRules.instead_after)
         self.concession_by: str | None = None  # "declarer" or "defenders"
         self.settled = False  # ended by a settling table call before the first card
         self._result: ScoreResult | None = None
+        # contract families the player who declares now declared earlier in the series (Series.once_each)
+        self.played = frozenset(played)
+        self.step = None  # the running Step, while phase is STEP
+        self.state: dict = {}  # per-step state, by step name
+        self.marks: dict = {}  # what steps showed every seat (SeatView.marks) and scoring reads (facts.marks)
+        self.hidden: set[int] = set()  # history indices a step hides from the other seats
         if rules.skip_bidding:  # every deal goes the all-pass way (e.g. every deal a Ramsch)
             self._all_passed()
+        else:
+            self._run_steps("start")
         self._skip_silent()
-        # a soloist ruleset (Raeuberskat): contract families this soloist declared earlier in the series
-        self.played = frozenset(played)
-        self._withheld = 0  # the soloist's cards not yet seen when declaring
-        if rules.soloist:
-            self._soloist_declares()
 
     def _arrange(self, plans) -> None:
         for s in self.rules.deck.seats:
@@ -404,8 +383,8 @@ class Deal:
 
     def view(self, seat: int) -> "SeatView":
         """What ``seat`` may know now: its own cards, every public call and
-        card played, the declarer's cards in an ouvert game, the Tournée card
-        that set trump (shown to all), and its own discards - never other hands or the skat."""
+        card played, the declarer's cards in an ouvert game,
+        and what the steps showed (``marks``), and its own discards - never other hands or the skat."""
         return SeatView(self, seat, self.legal_actions() if self.to_move == seat else ())
 
     def legal_actions(self) -> list[Action]:
@@ -421,26 +400,14 @@ class Deal:
             if self.awaiting_answer:
                 return (HOLD, PASS)
             return _bids_above(self.rules.ladder, self.bid)
+        if self.step is not None:  # a running step, whatever kind of decision it asks for
+            return self.step.legal(self)
         if p is Phase.SKAT:
-            return [PICK_UP, PLAY_HAND, *([TURN_UP] if self.rules.turn_up else [])]
-        if p is Phase.TURN:
-            return [FIRST_CARD, SECOND_CARD]
-        if p is Phase.PUSH:
-            push = self.rules.push_rules
-            instead = [Declare(Declaration(push.instead, hand=True))] if push.instead else []
-            if self.push_round == 2:  # after all pushed: declare, or pass to the Ramsch
-                return [*instead, PASS]
-            return [PICK_UP, *([PUSH_BLIND] if push.blind else []), *([] if push.instead_after else instead)]
+            return [PICK_UP, PLAY_HAND, *(a for s in self.rules.steps_at["skat"] for a in s.offers(self))]
         if p is Phase.DISCARD:
-            allowed = tuple(cards_in(self.hands[self.to_move] & ~self._unpushable()))
-            k = len(self.original_skat)  # a deck's skat size (Sechserskat: 3)
-            if k == 2:
-                return Discards(allowed)
-            from itertools import combinations
-
-            return [Discard(c) for c in combinations(allowed, k)]
+            return self.discard_options(self.to_move)
         if p is Phase.DECLARE:
-            key = ("declare", self.route, self.bid, self.turned, self.played)
+            key = ("declare", self.route, self.bid)
             options = self.rules.cache.get(key)
             if options is None:
                 options = self.rules.cache[key] = tuple(Declare(d) for d in self._declarations())
@@ -458,13 +425,19 @@ class Deal:
 
     def _declarations(self) -> list[Declaration]:
         rules = self.rules
-        if self.route == "soloist":
-            return [d for d in rules.options["soloist"] if rules.contracts[d.game].family not in self.played]
-        if self.route in ("pickup", "hand"):
-            return [d for d in rules.options[self.route]
-                    if not rules.contracts[d.game].no_trick or rules.contracts[d.game].fixed[(d.hand, d.ouvert)] >= self.bid]
-        allowed = rules.turn_up.contracts.get(name(self.turned), ())
-        return [Declaration(game, False, declarations={rules.turn_up.key: self.route}) for game in allowed]
+        return [d for d in rules.options[self.route]
+                if not rules.contracts[d.game].no_trick or rules.contracts[d.game].fixed[(d.hand, d.ouvert)] >= self.bid]
+
+    def discard_options(self, seat: int, forbidden: int = 0) -> Sequence[Discard]:
+        """Every way ``seat`` may put the skat's number of cards away, none of
+        the ``forbidden`` cards (a mask)."""
+        allowed = tuple(cards_in(self.hands[seat] & ~forbidden))
+        k = len(self.original_skat)  # a deck's skat size (Sechserskat: 3)
+        if k == 2:
+            return Discards(allowed)
+        from itertools import combinations
+
+        return [Discard(c) for c in combinations(allowed, k)]
 
     # -- transitions ---------------------------------------------------------
     def apply(self, action: Action) -> None:
@@ -485,39 +458,94 @@ class Deal:
         elif p is Phase.BIDDING and isinstance(action, (Bid, Hold, Pass)):
             self._bid(action)
             self._skip_silent()
+        elif self.step is not None:
+            step = self.step
+            n = len(self.history)
+            step.apply(self, action)
+            if step.hides(action):
+                self.hidden.add(n)
         elif p is Phase.SKAT and isinstance(action, (PickUp, PlayHand)):
             self.route = "pickup" if isinstance(action, PickUp) else "hand"
             if self.route == "pickup":
-                self._pick_up()
+                self.take_skat(seat)
+                self.phase = Phase.DISCARD
             else:
                 self.phase = Phase.DECLARE
-        elif p is Phase.SKAT and isinstance(action, TurnUp) and self.rules.turn_up:
-            self.phase = Phase.TURN
-        elif p is Phase.TURN and isinstance(action, TurnChoice) and action.card in ("first", "second"):
-            self.route = action.card
-            self.turned = self.original_skat[0 if action.card == "first" else 1]
-            self._pick_up()
-        elif p is Phase.PUSH and isinstance(action, (PickUp, PushBlind, Declare, Pass)):
-            self._push(action)
+        elif p is Phase.SKAT and (step := next((s for s in self.rules.steps_at["skat"] if action in s.offers(self)), None)):
+            self._enter(step)
+            step.apply(self, action)
         elif p is Phase.DISCARD and isinstance(action, Discard):
-            self._discard(action.cards)
+            self.put_away(seat, action.cards)
+            if self.declaration is not None:  # declared before taking the skat (a step's route)
+                self.start_play(self.declaration.game)
+            else:
+                self.phase = Phase.DECLARE
         elif p is Phase.DECLARE and isinstance(action, Declare):
             self._declare(action.declaration)
         else:
             raise InputError(f"{action} is not possible now ({self._expected()})")
         self.history.append((seat, action))
 
-    def _pick_up(self) -> None:
-        self.picked_up = True
-        self.hands[self.declarer] |= self.skat
+    # -- the step API: how steps move a deal on -------------------------------
+    def take_skat(self, seat: int) -> None:
+        """``seat`` picks the skat up (a declarer's pickup counts as such)."""
+        if seat == self.declarer:
+            self.picked_up = True
+        self.hands[seat] |= self.skat
         self.skat = 0
-        self.phase = Phase.DISCARD
+
+    def put_away(self, seat: int, cards) -> None:
+        """``seat`` lays ``cards`` down as the new skat (the declarer's discard,
+        or a step's); InputError naming the card that cannot go."""
+        cards = tuple(cards)
+        hand = self.hands[seat]
+        k = len(self.original_skat)
+        if len(cards) != k or len(set(cards)) != k:
+            raise InputError(f"discard exactly {'two' if k == 2 else k} different cards")
+        for c in cards:
+            if not hand >> c & 1:
+                raise InputError(f"cannot discard {name(c)}: {SEATS[seat]} does not hold it")
+        self.skat = mask_of(cards)
+        self.hands[seat] = hand & ~self.skat
+        if seat == self.declarer:
+            self.discard = cards
+
+    def declare(self, seat: int, d: Declaration, route: str | None = None) -> None:
+        """``seat`` declares ``d`` (checked; ``route`` names a step's own
+        route, see :meth:`CompiledRules.check_declaration`) and play starts."""
+        self.declarer = seat
+        self.declaration = self.rules.check_declaration(d, self.bid, route)
+        self.start_play(self.declaration.game)
+
+    def end_step(self, then: Phase = Phase.PLAY) -> None:
+        """The running step is over; the deal goes on at the core's ``then``:
+        the first trick (a ``"first_card"`` step), or the declarer's
+        ``DISCARD`` or ``DECLARE`` (a declaration made before the discard
+        starts play after it)."""
+        self.step = None
+        if then is Phase.PLAY:
+            self._begin_tricks()
+        else:
+            self.phase, self.to_move = then, self.declarer
+
+    def _enter(self, step) -> None:
+        self.step = step
+        self.phase = Phase.STEP
+        step.enter(self)
+
+    def _run_steps(self, moment: str) -> bool:
+        """Enter the first step of ``moment`` that begins in this deal."""
+        for step in self.rules.steps_at[moment]:
+            if step.begins(self):
+                self._enter(step)
+                return True
+        return False
 
     def _expected(self) -> str:
         if self.done:
             return "the deal is over"
         who = SEATS[self.to_move] if self.to_move is not None else "nobody"
-        return f"{who} to {self.phase.value}"
+        return f"{who} to {self.step.name if self.phase is Phase.STEP else self.phase.value}"
 
     def _bid(self, action) -> None:
         seat = self.to_move
@@ -576,99 +604,25 @@ class Deal:
         self.to_move = seat
         self.phase = Phase.SKAT
 
-    def _soloist_declares(self) -> None:
-        """No bidding: the soloist declares first, having seen ``sees`` cards."""
-        solo = self.rules.soloist
-        seat = solo.seat
-        self.declarer = self.to_move = seat
-        self.route = "soloist"
-        self.phase = Phase.DECLARE
-        if solo.sees is not None:  # the rest of the hand comes after the declaration
-            seen = mask_of(self.dealt[seat][:solo.sees])
-            self._withheld = self.hands[seat] & ~seen
-            self.hands[seat] = seen
-
-    def _soloist_declare(self, d: Declaration) -> None:
-        rules = self.rules
-        contract = rules.contract(d.game)
-        family = contract.family
-        if family in self.played:
-            raise InputError(f"{SEATS[self.declarer]} has already declared a {family} game in this series")
-        if contract.declarer and d.hand != (rules.soloist.skat == "hand"):
-            raise InputError("the soloist " + ("leaves the skat: declare a hand game" if rules.soloist.skat == "hand"
-                                               else "takes the skat: not a hand game"))
-        self.declaration = rules.check_declaration(d, self.bid)
-        self.hands[self.declarer] |= self._withheld
-        self._withheld = 0
-        if not contract.declarer:  # all against all: nobody is declarer, the skat stays out
-            self.declarer = None
-            self._start_play(d.game)
-        elif d.hand:
-            self._start_play(d.game)
-        else:
-            self._pick_up()  # discard, then play
-
     def _all_passed(self) -> None:
         if self.rules.all_pass == "throw_in":
             self.done = True
             self.phase = Phase.DONE
             self.to_move = None
             self._result = passed_result(self.rules)
-        elif self.rules.push_rules:
-            self.phase = Phase.PUSH
-            self.to_move = FOREHAND
-        else:  # a contract without declarer, e.g. Ramsch
-            self._start_play(self.rules.all_pass)
+        elif not self._run_steps("all_passed"):  # a contract without declarer, e.g. Ramsch
+            self.start_play(self.rules.all_pass)
 
-    def _push(self, action) -> None:
-        seat = self.to_move
-        push = self.rules.push_rules
-        if self.push_round == 2 and not isinstance(action, (Declare, Pass)):
-            raise InputError(f"all have pushed: declare a {push.instead} or pass")
-        if self.push_round == 1 and isinstance(action, Pass):
-            raise InputError("push the skat on (pick it up, or blind)")
-        if isinstance(action, Pass):
-            self._next_pusher()
-        elif isinstance(action, Declare):  # e.g. a grand hand instead of pushing
-            d = action.declaration
-            instead = push.instead
-            if push.instead_after and self.push_round == 1:
-                raise InputError(f"a {instead} may be declared only after all have pushed")
-            if not (instead and d.game == instead and d.hand):
-                raise InputError(f"instead of pushing, only a {instead} hand may be declared" if instead
-                                 else "declaring instead of pushing is not allowed in this ruleset")
-            self.declarer = seat
-            self.declaration = self.rules.check_declaration(d, 0)
-            self._start_play(d.game)
-        elif isinstance(action, PushBlind):
-            if not self.rules.push_rules.blind:
-                raise InputError("the skat may not be pushed blind in this ruleset")
-            self.pushes.append((seat, True))
-            self._next_pusher()
-        else:
-            self.hands[seat] |= self.skat
-            self.skat = 0
-            self.phase = Phase.DISCARD
-
-    def _unpushable(self) -> int:
-        push = self.rules.push_rules
-        return mask_of(parse_card(c) for c in push.forbidden) if push and self.declarer is None else 0
-
-    def _next_pusher(self) -> None:
-        if self.to_move == REARHAND:
-            if self.push_round == 1 and self.rules.push_rules.instead_after and self.rules.push_rules.instead:
-                self.push_round = 2  # Petersen's Ramse: now each in turn may declare
-                self.phase = Phase.PUSH
-                self.to_move = FOREHAND
-            else:
-                self._start_play(self.rules.all_pass)
-        else:
-            self.phase = Phase.PUSH
-            self.to_move += 1
-
-    def _start_play(self, game: str) -> None:
+    def start_play(self, game: str) -> None:
+        """Play ``game`` (declared, or without declarer): the steps waiting for
+        the first card run first."""
         self.contract = self.rules.contract(game)
         self.table = self.rules.tricks[game]
+        self.step = None
+        if not self._run_steps("first_card"):
+            self._begin_tricks()
+
+    def _begin_tricks(self) -> None:
         self.phase = Phase.PLAY
         self.tricks.append(Trick(leader=FOREHAND))
         self.to_move = FOREHAND
@@ -682,47 +636,11 @@ class Deal:
         self.bid = bid
         self._bidding_won(seat)
 
-    def _discard(self, cards) -> None:
-        cards = tuple(cards)
-        seat = self.to_move
-        hand = self.hands[seat]
-        k = len(self.original_skat)
-        if len(cards) != k or len(set(cards)) != k:
-            raise InputError(f"discard exactly {'two' if k == 2 else k} different cards")
-        for c in cards:
-            if not hand >> c & 1:
-                raise InputError(f"cannot discard {name(c)}: {SEATS[seat]} does not hold it")
-            if self._unpushable() >> c & 1:
-                raise InputError(f"{name(c)} may not be pushed in this ruleset")
-        self.skat = mask_of(cards)
-        self.hands[seat] = hand & ~self.skat
-        if self.declarer is None:  # a Schieberamsch push
-            self.pushes.append((seat, False))
-            self._next_pusher()
-        else:
-            self.discard = cards
-            self.phase = Phase.DECLARE
-            if self.declaration is not None:  # a soloist declared before taking the skat
-                self._start_play(self.declaration.game)
-
     def _declare(self, d: Declaration) -> None:
-        if self.route == "soloist":
-            self._soloist_declare(d)
-            return
         if d.hand == self.picked_up:
             raise InputError("a hand game cannot be declared after picking up the skat" if d.hand
                              else "the skat was not picked up: declare a hand game")
-        if self.route in ("first", "second"):
-            allowed = self.rules.turn_up.contracts.get(name(self.turned), ())
-            if d.game not in allowed:
-                raise InputError(f"the turned card {name(self.turned)} allows {' or '.join(allowed) or 'nothing'}, not {d.game}")
-            if d.declarations.get(self.rules.turn_up.key) != self.route:
-                d = Declaration(d.game, d.hand, d.schneider, d.schwarz, d.ouvert,
-                                {**d.declarations, self.rules.turn_up.key: self.route})
-        elif self.rules.turn_up and self.rules.turn_up.key in d.declarations:
-            raise InputError(f"{self.rules.turn_up.key} needs the turn-up route, but the skat was {'picked up' if self.picked_up else 'left'}")
-        self.declaration = self.rules.check_declaration(d, self.bid)
-        self._start_play(d.game)
+        self.declare(self.declarer, d)
 
     def _play(self, c: int) -> None:
         seat = self.to_move
@@ -856,7 +774,7 @@ class Deal:
             last = self.tricks[-1]
             return RamschFacts(self.contract, tuple(self.trick_points), tuple(self.tricks_won),
                                tuple(cards_in(self.skat)), sum(pts[c] for c in cards_in(self.skat)), last.winner,
-                               tuple(self.pushes))
+                               marks=MappingProxyType(dict(self.marks)))
         decl = self.declarer
         all_cards = mask_of(self.dealt[decl]) | mask_of(self.original_skat)
         if self.settled:  # nothing was played: the plugin that settled it says how it counts

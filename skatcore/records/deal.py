@@ -2,7 +2,9 @@
 
 A record with ``hands`` is replayed through :class:`~skatcore.engine.deal.Deal`, so
 the state machine judges every bid, discard and card; a summary record (no
-``hands``/``play``) is scored from its ``outcome``.
+``hands``/``play``) is scored from its ``outcome``.  A plugin's flow step
+replays its own part of a record (:meth:`~skatcore.engine.steps.Step.replay`)
+with the helpers :func:`cards_at`, :func:`apply_at` and :func:`declaration_in`.
 """
 
 from __future__ import annotations
@@ -10,8 +12,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from skatcore.cards import CARD_NAMES, parse_card
-from skatcore.engine.deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, PUSH_BLIND, TURN_UP, Bid, Deal, Declare, Discard, Phase, TurnChoice, deal_cards
+from skatcore.cards import parse_card
+from skatcore.engine.deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Deal, Declare, Discard, Phase, deal_cards
 from skatcore.errors import InputError
 from skatcore.model import SEATS, Declaration, RamschFacts, ScoreResult
 from skatcore.rules.ruleset import load_schema, read_document, validate
@@ -41,7 +43,8 @@ def check_record(doc: Any, source: str) -> None:
     validate(doc, load_schema("deal.schema.json"), source)
 
 
-def _cards(values, path: str) -> list[int]:
+def cards_at(values, path: str) -> list[int]:
+    """The card ids of a record's card list, an error naming ``path[i]``."""
     out = []
     for i, v in enumerate(values):
         try:
@@ -49,6 +52,14 @@ def _cards(values, path: str) -> list[int]:
         except InputError as exc:
             raise exc.at(f"{path}[{i}]") from None
     return out
+
+
+def apply_at(deal: Deal, action, path: str) -> None:
+    """``deal.apply(action)``, an error naming the record's ``path``."""
+    try:
+        deal.apply(action)
+    except InputError as exc:
+        raise (exc if exc.path else exc.at(path)) from None
 
 
 def score_record(doc: dict, rules, source: str = "<record>") -> ScoreResult:
@@ -93,8 +104,8 @@ def _play(doc: dict, rules, deal: Deal) -> ScoreResult:
         contract = rules.contract(game["type"])
     except InputError as exc:
         raise exc.at("game.type") from None
-    if deal.route == "soloist" and deal.phase is Phase.DECLARE:  # no bidding: the soloist declares first
-        return _score_soloist(doc, rules, deal, contract)
+    if deal.step is not None and deal.step.at == "start":  # a step instead of the bidding
+        return _through_start_step(doc, rules, deal, contract)
     # fix: a record's game must be the one the bidding leads to: all passed (or no
     # bidding) plays the all-pass contract (was a TypeError for a declarer game:
     # exit 1), a declarer's game is never a Ramsch (was scored as one)
@@ -107,36 +118,30 @@ def _play(doc: dict, rules, deal: Deal) -> ScoreResult:
         for key in ("declarer", "bid"):
             if key in doc:
                 raise InputError(f"a {contract.label} has no {key}", path=key)
-    if deal.phase is Phase.PUSH:
-        _push(doc, deal, contract)
+    if deal.step is not None:  # a step after all passed
+        deal.step.replay(deal, doc)
     if not contract.declarer:
         return _score_ramsch(doc, rules, deal, contract)
-    declaration = _declaration(game, rules, contract)
+    declaration = declaration_in(game, rules, contract)
     if declaration.hand and "discard" in game:  # fix: a summary's hand game with a discard was accepted
         raise InputError("a hand game leaves the skat untouched: there is no discard", path="game.discard")
     hands = doc.get("hands")
+    step = next((s for s in rules.steps_at["skat"] if s.claims(doc)), None) if deal.phase is Phase.SKAT else None
     if hands is None:
-        _check_turned(doc, rules, declaration)
+        if step is not None:  # the step checks its own declaration
+            return _score_summary(doc, rules, deal.declarer, deal.bid, contract, step.replay(deal, doc), checked=True)
         return _score_summary(doc, rules, deal.declarer, deal.bid, contract, declaration)
-    if deal.phase is not Phase.SKAT:  # a grand hand declared instead of pushing
+    if deal.phase is not Phase.SKAT:  # declared in a step (e.g. a grand hand instead of passing the skat on)
+        return _replay_play(doc, rules, deal, contract)
+    if step is not None:
+        step.replay(deal, doc)
         return _replay_play(doc, rules, deal, contract)
 
     if not declaration.hand:
-        turn = rules.route_of(declaration)
-        if turn in ("first", "second"):  # Tournée: turn a skat card up, then take both
-            try:
-                deal.apply(TURN_UP)
-                deal.apply(TurnChoice(turn))
-            except InputError as exc:
-                raise exc.at(f"game.declarations.{rules.turn_up.key}") from None
-        else:
-            deal.apply(PICK_UP)
+        deal.apply(PICK_UP)
         if "discard" not in game:
             raise InputError(f"the skat was picked up: give the {rules.deck.skat} discarded cards", path="game.discard")
-        try:
-            deal.apply(Discard(tuple(_cards(game["discard"], "game.discard"))))
-        except InputError as exc:
-            raise (exc if exc.path else exc.at("game.discard")) from None
+        apply_at(deal, Discard(tuple(cards_at(game["discard"], "game.discard"))), "game.discard")
     else:  # (a hand game's discard is refused above, A5: the skat stays untouched)
         deal.apply(PLAY_HAND)
     try:
@@ -147,7 +152,7 @@ def _play(doc: dict, rules, deal: Deal) -> ScoreResult:
 
 
 def _replay_play(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
-    cards = _cards(doc.get("play", []), "play")
+    cards = cards_at(doc.get("play", []), "play")
     for i, c in enumerate(cards):
         if deal.done:
             raise InputError(f"the deal is already over after {i} cards", path=f"play[{i}]")
@@ -161,80 +166,18 @@ def _replay_play(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
         where = "play" if cards else "outcome"
         raise InputError(f"the deal is not finished after {len(cards)} cards: give every card in play, or an outcome", path=where)
     if deal.declarer is None:
-        return _score_ramsch(doc, rules, None, contract)
+        return _score_ramsch(doc, rules, None, contract, deal.marks)
     matadors = deal.table.matadors(sum(1 << c for c in (*deal.dealt[deal.declarer], *deal.original_skat)))
     return _score_outcome(doc, rules, deal.declarer, deal.bid, contract, deal.declaration, matadors)
 
 
-def _push(doc: dict, deal: Deal, contract) -> None:
-    """Replay Schieberamsch pushes; a declarer game names the pusher who
-    declared it instead of pushing (the next one after the pushes listed)."""
-    pushes = doc["game"].get("pushes", [])
-    for i, push in enumerate(pushes):
-        where = f"game.pushes[{i}]"
-        if deal.phase is not Phase.PUSH:
-            raise InputError("no more pushes: all three have pushed", path=where)
-        try:
-            if push == "blind":
-                deal.apply(PUSH_BLIND)
-            else:
-                deal.apply(PICK_UP)
-                if "hands" in doc:
-                    deal.apply(Discard(tuple(_cards(push, where))))
-                else:  # summary: the dummy deal's cards stand in, only whose turn it is matters
-                    _check_push(push, deal.rules, where)
-                    deal.apply(deal.legal_actions()[0])
-        except InputError as exc:
-            raise (exc if exc.path else exc.at(where)) from None
-    if deal.phase is Phase.PUSH and deal.push_round == 2:
-        # all have pushed: the players before the declarer passed (all, for a Ramsch)
-        who = SEATS.index(doc["declarer"]) if contract.declarer and doc.get("declarer") in SEATS else None
-        if contract.declarer and who is None:
-            raise InputError("a game declared after the pushes needs `declarer`", path="declarer")
-        while deal.phase is Phase.PUSH and deal.to_move != who:
-            deal.apply(PASS)
-    if contract.declarer:
-        try:
-            deal.apply(Declare(_declaration(doc["game"], deal.rules, contract)))
-        except InputError as exc:
-            raise exc.at("game") from None
-        # fix: a `declarer` that contradicts the pushes was ignored (who declares is whose turn it was)
-        if "declarer" in doc and doc["declarer"] != SEATS[deal.declarer]:
-            raise InputError(f"{doc['declarer']!r} contradicts the pushes, after which {SEATS[deal.declarer]} declares"
-                             f" instead of pushing ({len(pushes)} push{'es' if len(pushes) != 1 else ''} given)",
-                             path="declarer")
-    elif "hands" in doc and deal.phase is Phase.PUSH:
-        raise InputError(f"give every push ({len(pushes)} of 3 given)", path="game.pushes")
-
-
-def _check_push(push, rules, where: str) -> None:
-    """fix: a summary's pushed cards were not read at all: a jack pushed where
-    jacks may not be, or a misspelt card, passed unnoticed."""
-    cards = _cards(push, where)
-    if cards[0] == cards[1]:
-        raise InputError("push two different cards", path=where)
-    for i, c in enumerate(cards):
-        if CARD_NAMES[c] in rules.push_rules.forbidden:
-            raise InputError(f"{CARD_NAMES[c]} may not be pushed in this ruleset", path=f"{where}[{i}]")
-
-
-def _check_turned(doc: dict, rules, declaration: Declaration) -> None:
-    """fix: a Tournée summary that gives the skat must name a game the turned
-    card allows (a record with hands is judged by the Deal)."""
-    route = rules.route_of(declaration)
-    if not rules.turn_up or route not in ("first", "second") or "skat" not in doc:
-        return
-    turned = CARD_NAMES[_cards(doc["skat"], "skat")[0 if route == "first" else 1]]
-    allowed = rules.turn_up.contracts.get(turned, ())
-    if declaration.game not in allowed:
-        raise InputError(f"the turned card {turned} allows {' or '.join(allowed) or 'nothing'}, not {declaration.game}",
-                         path="game.type")
-
-
-def _score_ramsch(doc: dict, rules, deal: Deal | None, contract) -> ScoreResult:
-    """A deal without declarer: replayed when hands and play are given, else from outcome.points/tricks."""
+def _score_ramsch(doc: dict, rules, deal: Deal | None, contract, marks=None) -> ScoreResult:
+    """A deal without declarer: replayed when hands and play are given, else
+    from outcome.points/tricks (``marks``: what the deal's steps recorded)."""
     if deal is not None and "hands" in doc:
         return _replay_play(doc, rules, deal, contract)
+    if deal is not None:
+        marks = deal.marks
     outcome = doc.get("outcome") or {}
     for key in ("points", "tricks", "last_trick"):
         if key not in outcome or (key != "last_trick" and len(outcome[key]) != 3):
@@ -243,7 +186,7 @@ def _score_ramsch(doc: dict, rules, deal: Deal | None, contract) -> ScoreResult:
     tricks = tuple(outcome["tricks"][s] for s in SEATS)
     if sum(tricks) != rules.deck.hand:
         raise InputError(f"tricks add up to {sum(tricks)}, expected {rules.deck.hand}", path="outcome.tricks")
-    skat = tuple(_cards(doc["skat"], "skat")) if "skat" in doc else ()
+    skat = tuple(cards_at(doc["skat"], "skat")) if "skat" in doc else ()
     # fix: the cards' total is the contract's (tens worth 1 in some Ramsch: 84), not always 120;
     # and skat cards given must match the points missing from the tricks
     worth = rules.tricks[contract.name].points
@@ -259,8 +202,7 @@ def _score_ramsch(doc: dict, rules, deal: Deal | None, contract) -> ScoreResult:
         raise InputError(f"points add up to {sum(points)}, expected {total - skat_max} to {total}",
                          path="outcome.points")
     _check_seat_points(points, tricks, values, skat_max)
-    blind = tuple((i, True) for i, p in enumerate(doc["game"].get("pushes", [])) if p == "blind")
-    facts = RamschFacts(contract, points, tricks, skat, skat_points, SEATS.index(outcome["last_trick"]), blind)
+    facts = RamschFacts(contract, points, tricks, skat, skat_points, SEATS.index(outcome["last_trick"]), dict(marks or {}))
     return rules.score(facts)
 
 
@@ -289,24 +231,22 @@ def _bidding(doc: dict, rules) -> Deal:
         for s in SEATS:
             if sizes[s] and s not in doc["hands"]:
                 raise InputError(f"give the {sizes[s]} cards of {s}", path=f"hands.{s}")
-        hands = [_cards(doc["hands"].get(s, []), f"hands.{s}") for s in SEATS]
+        hands = [cards_at(doc["hands"].get(s, []), f"hands.{s}") for s in SEATS]
         for key, size in (("skat", deck.skat), ("aside", deck.aside)):
             if size and key not in doc:
                 raise InputError(f"hands are given: give the {key} too", path=key)
-        skat, aside = _cards(doc.get("skat", []), "skat"), _cards(doc.get("aside", []), "aside")
+        skat, aside = cards_at(doc.get("skat", []), "skat"), cards_at(doc.get("aside", []), "aside")
         try:
             deal = Deal(rules, hands, skat, aside)  # Deal's card check names the place: hands.forehand[9]
         except InputError as exc:
             raise (exc if exc.path else exc.at("hands")) from None
     else:
         deal = Deal(rules, *deal_cards(0, deck))
-    if deal.phase is not Phase.BIDDING:  # this ruleset has no bidding (every deal a Ramsch, or a soloist)
+    if deal.phase is not Phase.BIDDING:  # this ruleset has no bidding (every deal a Ramsch, or a step instead)
         if "bidding" in doc:
             raise InputError(f"ruleset {rules.name!r} has no bidding", path="bidding")
-        if rules.soloist and "bid" in doc:
+        if deal.step is not None and "bid" in doc:
             raise InputError(f"ruleset {rules.name!r} has no bidding: no bid", path="bid")
-        if rules.soloist and doc.get("declarer", SEATS[rules.soloist.seat]) != SEATS[rules.soloist.seat]:
-            raise InputError(f"in ruleset {rules.name!r} {SEATS[rules.soloist.seat]} declares every deal", path="declarer")
         return deal
     game = doc.get("game") or {}
     contract = rules.contracts.get(game.get("type"))
@@ -315,8 +255,8 @@ def _bidding(doc: dict, rules) -> Deal:
             rules.contract(game["type"])
         except InputError as exc:
             raise exc.at("game.type") from None
-    if "bidding" not in doc and (contract and not contract.declarer or "pushes" in game):
-        while deal.phase is Phase.BIDDING:  # a Ramsch record may leave out the three passes
+    if "bidding" not in doc and (contract and not contract.declarer or any(s.claims(doc) for s in rules.steps_at["all_passed"])):
+        while deal.phase is Phase.BIDDING:  # a Ramsch record (or a step's after all passed) may leave out the three passes
             deal.apply(PASS)
     elif "bidding" in doc:
         for i, call in enumerate(doc["bidding"]):
@@ -329,8 +269,8 @@ def _bidding(doc: dict, rules) -> Deal:
         if deal.phase is Phase.BIDDING:
             raise InputError(f"the bidding is unfinished ({SEATS[deal.to_move]} to speak)", path="bidding")
         for key, expected in (("declarer", SEATS[deal.declarer] if deal.declarer is not None else None), ("bid", deal.bid)):
-            if key == "declarer" and deal.phase is Phase.PUSH:
-                continue  # all passed into a Schieberamsch/Ramse: who declares a grand hand comes from the pushes
+            if key == "declarer" and deal.step is not None:
+                continue  # all passed into a step: who declares there (a grand hand instead of pushing) comes from it
             if key in doc and doc[key] != expected:
                 gives = "all passed, nobody declares" if expected is None else f"which gives {expected!r}"
                 raise InputError(f"{doc[key]!r} contradicts the bidding: {gives}", path=key)
@@ -346,49 +286,26 @@ def _bidding(doc: dict, rules) -> Deal:
     return deal
 
 
-def _score_soloist(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
-    """No bidding (Raeuberskat): the soloist declares, then takes the skat
-    and discards (or plays hand), then the play; a Ramsch the soloist chose
-    is played all against all."""
-    game = doc["game"]
+def _through_start_step(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
+    """A step instead of the bidding (e.g. a soloist's choice) replays the
+    declaration; then the play, or the summary's outcome."""
+    checked = deal.step.replay(deal, doc)
+    if checked is None:
+        return _replay_play(doc, rules, deal, contract)
     if not contract.declarer:
-        for key in ("hand", "schneider", "schwarz", "ouvert", "discard", "declarations"):
-            if key in game:
-                raise InputError(f"a {contract.label} is played all against all: no {key}", path=f"game.{key}")
-        declaration = Declaration(contract.name)
-    else:
-        declaration = _declaration(game, rules, contract)
-        if declaration.hand != (rules.soloist.skat == "hand"):
-            raise InputError("the soloist " + ("leaves the skat: declare a hand game" if rules.soloist.skat == "hand"
-                                               else "takes the skat: not a hand game"), path="game.hand")
-    if "hands" not in doc:
-        if not contract.declarer:
-            return _score_ramsch(doc, rules, None, contract)
-        return _score_summary(doc, rules, deal.declarer, deal.bid, contract, declaration)
-    try:
-        deal.apply(Declare(declaration))
-    except InputError as exc:
-        raise exc.at("game") from None
-    if deal.phase is Phase.DISCARD:
-        if "discard" not in game:
-            raise InputError(f"the skat was picked up: give the {rules.deck.skat} discarded cards", path="game.discard")
-        try:
-            deal.apply(Discard(tuple(_cards(game["discard"], "game.discard"))))
-        except InputError as exc:
-            raise (exc if exc.path else exc.at("game.discard")) from None
-    elif "discard" in game:
-        raise InputError("the skat stays untouched: there is no discard", path="game.discard")
-    return _replay_play(doc, rules, deal, contract)
+        return _score_ramsch(doc, rules, None, contract)
+    return _score_summary(doc, rules, deal.declarer, deal.bid, contract, checked, checked=True)
 
 
-def _declaration(game: dict, rules, contract) -> Declaration:
+def declaration_in(game: dict, rules, contract) -> Declaration:
+    """The declaration a record's ``game`` gives (not yet checked)."""
     announced = frozenset(a for a in ("schneider", "schwarz", "ouvert") if game.get(a))
     hand = game.get("hand", False)
     # ouvert (and other announcements) imply a hand game where a skat game may not carry them;
     # fix: not when a discard shows the skat was picked up (then announcing is the error)
-    # fix: nor when a turned skat card (Tournée) shows the skat was used ("not in a hand game" was misleading)
-    turned = rules.turn_up is not None and rules.turn_up.key in game.get("declarations", {})
-    if ("hand" not in game and "discard" not in game and announced and not turned
+    # fix: nor when a step's declaration shows the skat was used ("not in a hand game" was misleading)
+    stepped = any(k in rules.step_keys for k in game.get("declarations", {}))
+    if ("hand" not in game and "discard" not in game and announced and not stepped
             and isinstance(rules.announcements.get((contract.name, False, announced)), str)):
         hand = True
     # a null played only without the skat (Tournée) needs no hand flag
@@ -399,11 +316,12 @@ def _declaration(game: dict, rules, contract) -> Declaration:
                        game.get("declarations", {}))
 
 
-def _score_summary(doc, rules, declarer, bid, contract, declaration) -> ScoreResult:
-    try:
-        declaration = rules.check_declaration(declaration, bid)
-    except InputError as exc:
-        raise exc.at("game") from None
+def _score_summary(doc, rules, declarer, bid, contract, declaration, checked: bool = False) -> ScoreResult:
+    if not checked:
+        try:
+            declaration = rules.check_declaration(declaration, bid)
+        except InputError as exc:
+            raise exc.at("game") from None
     mats = doc.get("outcome", {}).get("matadors")
     matadors = 0
     if contract.valued_by_multiplier:

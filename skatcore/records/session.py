@@ -404,14 +404,14 @@ class Session:
     def _series(self, line: SheetLine) -> None:
         """A ruleset with a series (hook ``skat_series``): each player declares
         each of ``once_each`` contract families once per series; the one who
-        chooses is the declarer, or the soloist for a game without declarer."""
+        chooses is the declarer, or the step's chooser for a game without declarer."""
         st = self.state
         series = st.rules.series.get(len(st.players))
         if not series or not series.once_each:
             return
         r = line.result
         contract = st.rules.contracts.get(r.game)
-        seat = r.declarer if r.declarer is not None else getattr(st.rules.soloist, "seat", None)
+        seat = r.declarer if r.declarer is not None else next((s.chooser for s in st.rules.steps if s.chooser is not None), None)
         if contract is None or seat is None or contract.family not in series.once_each:
             return
         player = line.player(seat)

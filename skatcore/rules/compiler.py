@@ -15,8 +15,9 @@ from typing import Any
 
 from skatcore.cards import CARD_NAMES, DECK, POINTS, SUITS, parse_card
 from skatcore.errors import InputError
-from skatcore.model import (ANNOUNCEMENTS, PLAIN_TABLE, STANDARD_DECK, CardOrder, Contract, Declaration, Deck, MultiplierItem, PushRules, Series, Soloist,
-                    Table, TableCall, Thresholds, TurnUp, WinCondition, null_label)
+from skatcore.engine.steps import MOMENTS, Step, check_steps
+from skatcore.model import (ANNOUNCEMENTS, PLAIN_TABLE, STANDARD_DECK, CardOrder, Contract, Declaration, Deck, MultiplierItem, Series,
+                    Table, TableCall, Thresholds, WinCondition, null_label)
 from skatcore.rules.ladder import contract_values
 from skatcore.rules.manager import PluginSpec, SkatPluginManager
 from skatcore.rules.ruleset import Ruleset, find_ruleset, load_ruleset, validate
@@ -117,9 +118,7 @@ class CompiledRules:
     win_conditions: tuple[WinCondition, ...]
     declarations: Mapping[str, dict]
     all_pass: str
-    push_rules: PushRules | None
     skip_bidding: bool
-    turn_up: TurnUp | None
     calls: Mapping[str, TableCall]
     options: Mapping[str, tuple[Declaration, ...]]
     pm: SkatPluginManager
@@ -128,7 +127,9 @@ class CompiledRules:
     cache: dict = field(default_factory=dict, compare=False, repr=False)
     declaration_refusals: Mapping[tuple[str, bool, str], str] = field(default_factory=lambda: MappingProxyType({}))
     deck: Deck = STANDARD_DECK
-    soloist: Soloist | None = None
+    steps: tuple[Step, ...] = ()  # the plugins' flow steps (skatcore.engine.steps)
+    steps_at: Mapping[str, tuple[Step, ...]] = field(default_factory=lambda: MappingProxyType({m: () for m in MOMENTS}))
+    step_keys: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # declaration -> its step
     series: Mapping[int, Series] = field(default_factory=lambda: MappingProxyType({}))
     table: Table = PLAIN_TABLE
 
@@ -144,9 +145,18 @@ class CompiledRules:
         """Contracts a declarer may choose (Ramsch-like ones have no declarer)."""
         return [c for c in self.contracts.values() if c.declarer]
 
-    def check_declaration(self, d: Declaration, bid: int) -> Declaration:
+    def step(self, name: str) -> Step | None:
+        """The ruleset's flow step called ``name``, if any."""
+        return next((s for s in self.steps if s.name == name), None)
+
+    def check_declaration(self, d: Declaration, bid: int, route: str | None = None) -> Declaration:
         """The declaration with the announcements in force (what they imply
-        added), or InputError if the ruleset does not allow it."""
+        added), or InputError if the ruleset does not allow it.
+
+        ``route`` is how the declarer came to declare: ``None`` for the skat
+        (picked up or a hand game, by ``d.hand``), or the name of the step
+        that declares (its own contracts, its own declarations, and a
+        contract without declarer where the step offers one)."""
         for key, value in d.declarations.items():
             if key not in self.declarations:
                 known = ", ".join(self.declarations) or "none in this ruleset"
@@ -154,20 +164,22 @@ class CompiledRules:
             validate(value, self.declarations[key], source="", prefix=f"declarations.{key}")
         game, hand, announced = d.game, d.hand, d.announced
         contract = self.contract(game)
-        if not contract.declarer:  # no declarer: only a soloist may choose it, as it is
-            if self.soloist and not hand and not announced and not d.declarations:
+        if not contract.declarer:  # no declarer: only a step may choose it, as it is
+            if route and not hand and not announced and not d.declarations:
                 return Declaration(game)
             raise InputError(f"{game} is played without declarer: it cannot be declared"
-                             + (" with hand, announcements or declarations" if self.soloist else ""))
+                             + (" with hand, announcements or declarations" if route else ""))
+        for key in d.declarations:
+            owner = self.step_keys.get(key)
+            if owner and owner != route:
+                how = f"not {route}" if route else f"but the skat was {'left' if hand else 'picked up'}"
+                raise InputError(f"{key} needs the {owner} route, {how}", path=f"declarations.{key}")
         for key, value in d.declarations.items():
             refusal = self.declaration_refusals.get((game, hand, key))
             if refusal and value not in (None, False, 0):
                 raise InputError(refusal, path=f"declarations.{key}")
-        route = self.route_of(d)
-        if route in ("pickup", "hand") and not any(o.game == game for o in self.options[route]):
+        if route is None and not any(o.game == game for o in self.options["hand" if hand else "pickup"]):
             raise InputError(f"{game} cannot be declared {'as a hand game' if hand else 'after picking up the skat'} in this ruleset")
-        if route not in ("pickup", "hand") and hand:
-            raise InputError(f"{self.turn_up.key} is a skat route: not in a hand game")
         answer = self.announcements.get((game, hand, announced))
         if answer is None:
             raise InputError(f"{game} cannot be declared here")
@@ -178,12 +190,6 @@ class CompiledRules:
             if value < bid:
                 raise InputError(f"{null_label(hand, 'ouvert' in answer)} is worth {value}, below the bid {bid}")
         return Declaration(game, hand, "schneider" in answer, "schwarz" in answer, "ouvert" in answer, d.declarations)
-
-    def route_of(self, d: Declaration) -> str:
-        """``hand``, ``pickup``, or the turn-up card used (``first``/``second``)."""
-        if self.turn_up and self.turn_up.key in d.declarations:
-            return str(d.declarations[self.turn_up.key])
-        return "hand" if d.hand else "pickup"
 
     def call_hook(self, hook: str, **kwargs):
         """A per-deal hook call; a plugin's exception becomes a one-line
@@ -282,22 +288,11 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
                 if not isinstance(answer, str):
                     opts.append(Declaration(c.name, hand, *(a in answer for a in ANNOUNCEMENTS)))
         options[route] = tuple(opts)
-    soloist = first("skat_soloist")
-    if soloist is not None:
-        if soloist.skat not in ("pickup", "hand"):
-            raise InputError(f"skat_soloist: skat {soloist.skat!r}: expected 'pickup' or 'hand'", source=src)
-        if not (soloist.sees is None or 1 <= soloist.sees <= deck.hand):
-            raise InputError(f"skat_soloist: sees {soloist.sees}: expected 1 to {deck.hand} cards, or None", source=src)
-        without = tuple(Declaration(c.name) for c in contracts.values()
-                        if not c.declarer and first("skat_contract_allowed", contract=c, route="soloist") is not False)
-        options["soloist"] = options[soloist.skat] + without
+    steps = tuple(call.collect("skat_register_steps", "step").values())
+    problem = check_steps(steps)
+    if problem:
+        raise InputError(f"skat_register_steps: {problem}", source=src)
     series = {n: s for n in (3, 4) if (s := first("skat_series", players=n)) is not None}
-    turn_up = first("skat_turn_up")
-    if turn_up:
-        for card, games in turn_up.contracts.items():
-            for g in games:
-                if g not in contracts:
-                    raise InputError(f"turn-up card {card} allows contract {g!r}, which no plugin registers", source=src)
 
     items = tuple(pm.collect("skat_multiplier_items", "multiplier item").values())
     conditions = tuple(pm.collect("skat_win_conditions", "win condition").values())
@@ -316,13 +311,11 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
                 if reasons:
                     refusals[(c.name, hand, key)] = reasons[0]
     all_pass = first("skat_all_pass") or "throw_in"
-    push_rules = first("skat_push_rules") if all_pass != "throw_in" else None
-    if push_rules and push_rules.instead and push_rules.instead not in contracts:
-        raise InputError(f"pushing allows a {push_rules.instead} hand instead, which no plugin registers", source=src)
     skip_bidding = bool(first("skat_skip_bidding"))
-    if skip_bidding and soloist is not None:
-        raise InputError("bidding is skipped for an all-pass deal and for a soloist at once (skat_skip_bidding, skat_soloist): "
-                         "expected one of them", source=src)
+    instead = [s.name for s in steps if s.at == "start"]
+    if skip_bidding and instead:
+        raise InputError(f"bidding is skipped for an all-pass deal and replaced by step {instead[0]!r} at once "
+                         "(skat_skip_bidding, skat_register_steps): expected one of them", source=src)
     if skip_bidding and all_pass == "throw_in":
         raise InputError("bidding is skipped but all pass throws the deal in: nothing would be played", source=src)
     if all_pass != "throw_in" and all_pass not in contracts:
@@ -346,16 +339,16 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         win_conditions=conditions,
         declarations=MappingProxyType(declarations),
         all_pass=all_pass,
-        push_rules=push_rules,
         skip_bidding=skip_bidding,
-        turn_up=turn_up,
         calls=MappingProxyType(calls),
         options=MappingProxyType(options),
         pm=pm,
         custom_sheet=any(i.plugin_name != "core-defaults" for i in pm.hook.skat_sheet_entries.get_hookimpls()),
         declaration_refusals=MappingProxyType(refusals),
         deck=deck,
-        soloist=soloist,
+        steps=steps,
+        steps_at=MappingProxyType({m: tuple(s for s in steps if s.at == m) for m in MOMENTS}),
+        step_keys=MappingProxyType({k: s.name for s in steps for k in s.declarations}),
         series=MappingProxyType(series),
         table=table,
     )
@@ -364,7 +357,12 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
             values[c.name] = tuple(sorted(contract_values(rules, c))) if c.declarer else ()
     min_bid = first("skat_min_bid") or min((v for vs in values.values() for v in vs), default=18)
     ladder = tuple(sorted({v for c, vs in values.items() if contracts[c].declarer for v in vs if v >= min_bid}))
-    return dataclasses.replace(rules, values=MappingProxyType(values), ladder=ladder, min_bid=min_bid)
+    rules = dataclasses.replace(rules, values=MappingProxyType(values), ladder=ladder, min_bid=min_bid)
+    for step in steps:
+        problem = step.prepare(rules)
+        if problem:
+            raise InputError(f"step {step.name!r}: {problem}", source=src)
+    return rules
 
 
 def _table_problems(table: Table, deck: Deck) -> str | None:

@@ -142,7 +142,7 @@ class Stats:
         r = deal.result()
         self.deals += 1
         self.games[r.game] += 1
-        if deal.bid == 0 and not getattr(deal.rules, "soloist", None):  # nobody bid (a soloist ruleset has no bidding)
+        if deal.bid == 0 and not deal.rules.steps_at["start"]:  # nobody bid (a step may replace the bidding)
             self.all_pass += 1
         entries = [r.scores.get(s, 0) for s in SEATS]
         self.abs_entries += sum(abs(e) for e in entries)

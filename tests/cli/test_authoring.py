@@ -36,8 +36,10 @@ ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 
 HOUSE = textwrap.dedent('''
+    from skatcore.engine.deal import Declare
+    from skatcore.engine.steps import Step
     from skatcore.hookspecs import hookimpl
-    from skatcore.model import CardOrder, Deck, Soloist
+    from skatcore.model import CardOrder, Deck
 
 
     class Grand20:
@@ -88,10 +90,28 @@ HOUSE = textwrap.dedent('''
             return Deck(ranks="AKQJT9876", hand=10, skat=2)
 
 
+    class FirstFive(Step):
+        """Instead of bidding forehand declares a hand game, having seen 5 cards."""
+
+        name, at = "first-five", "start"
+
+        def enter(self, deal):
+            deal.declarer = deal.to_move = 0
+            later = deal.state[self.name] = deal.hands[0] & ~sum(1 << c for c in deal.dealt[0][:5])
+            deal.hands[0] ^= later
+
+        def legal(self, deal):
+            return [Declare(d) for d in deal.rules.options["hand"]]
+
+        def apply(self, deal, action):
+            deal.hands[0] |= deal.state[self.name]
+            deal.declare(0, action.declaration)
+
+
     class Soloist5:
         @hookimpl
-        def skat_soloist(self):
-            return Soloist(seat=0, sees=5)
+        def skat_register_steps(self):
+            return [FirstFive()]
 ''')
 
 GRAND = {"declarer": "forehand", "bid": 18, "game": {"type": "grand"},
@@ -237,7 +257,7 @@ def test_soloist_and_skip_bidding_exclude_each_other(tmp_path, capsys):
     rs = write(tmp_path / "s.yaml", "name: s\nextends: official\nplugins:\n  ramsch: {every_deal: true}\n"
                                     "  ./house.py:Soloist5: {}\n")
     line = one_line_error(capsys, "validate", rs)
-    assert "skat_skip_bidding, skat_soloist" in line
+    assert "skat_skip_bidding, skat_register_steps" in line
 
 
 def test_a_soloist_declares_after_seeing_some_cards(tmp_path):

@@ -104,7 +104,8 @@ def test_raeuberskat_series(example_rules):
     rules = example_rules["raeuberskat"]
     assert (rules.series[3].deals, rules.series[4].deals) == (12, 16)
     assert rules.series[3].once_each == ("suit", "grand", "null", "ramsch")
-    assert rules.soloist.sees == 5 and rules.soloist.seat == 0
+    soloist = rules.step("soloist")
+    assert soloist.sees == 5 and soloist.seat == 0 and soloist.at == "start"
 
 
 def test_cli_shows_the_installed_rulesets(example_rules, capsys):

@@ -131,7 +131,7 @@ def test_no_calls_in_a_ramsch():
     deal = Deal(rules, *deal_cards(3))
     for _ in range(3):
         deal.apply(PASS)
-    while deal.phase.value == "push":
+    while deal.step is not None:  # the push round
         deal.apply(deal.legal_actions()[0])
         if deal.phase.value == "discard":
             deal.apply(deal.legal_actions()[0])

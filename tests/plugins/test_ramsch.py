@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 
 from rules_by_hand import POINTS, augen_scores, cards, check_ramsch_tricks, names, play_random, score_cli
 from skatcore.cards import parse_card
-from skatcore.engine.deal import PASS, PICK_UP, PLAYS, PUSH_BLIND, Deal, Declare, Discard, Phase, deal_cards
+from skatcore.engine.deal import PASS, PICK_UP, PLAYS, Deal, Declare, Discard, Phase, deal_cards
+from skatcore_plugins.ramsch import PUSH_BLIND
 from skatcore.errors import InputError
 from skatcore.model import SEATS, Declaration
 from skatcore.records.deal import check_record, score_record
@@ -112,21 +113,21 @@ def schiebe_deal(ruleset="schieberamsch") -> Deal:
 
 def test_push_phase_runs_forehand_middlehand_rearhand_then_forehand_leads():
     deal = schiebe_deal()
-    assert deal.phase is Phase.PUSH and deal.to_move == 0 and deal.declarer is None
+    assert deal.step is not None and deal.step.name == "push" and deal.to_move == 0 and deal.declarer is None
     actions = list(deal.legal_actions())
     assert PICK_UP in actions and PUSH_BLIND in actions
     assert Declare(Declaration("grand", hand=True)) in actions  # a grand hand instead of pushing
     deal.apply(PUSH_BLIND)
-    assert deal.phase is Phase.PUSH and deal.to_move == 1
+    assert deal.step is not None and deal.step.name == "push" and deal.to_move == 1
     deal.apply(PICK_UP)
     assert deal.phase is Phase.DISCARD and deal.to_move == 1
     assert set(names(c for c in range(32) if deal.hands[1] >> c & 1)) >= {"S9", "SJ"}
     deal.apply(Discard(tuple(cards("S9", "D9"))))
-    assert deal.phase is Phase.PUSH and deal.to_move == 2
+    assert deal.step is not None and deal.step.name == "push" and deal.to_move == 2
     deal.apply(PICK_UP)
     deal.apply(Discard(tuple(cards("CA", "CT"))))
     assert deal.phase is Phase.PLAY and deal.to_move == 0 and deal.contract.name == "ramsch"
-    assert deal.pushes == [(0, True), (1, False), (2, False)]
+    assert list(deal.marks["pushes"]) == [(0, True), (1, False), (2, False)]
     assert sorted(names(c for c in range(32) if deal.skat >> c & 1)) == ["CA", "CT"]  # the last push
     assert all(len(deal.hand_of(s)) == 10 for s in range(3))
 
@@ -149,7 +150,7 @@ def test_jacks_may_be_pushed_with_push_jacks():
     discards = [sorted(names(a.cards)) for a in deal.legal_actions()]
     assert len(discards) == 66 and ["D9", "SJ"] in discards
     deal.apply(Discard(tuple(cards("SJ", "D9"))))
-    assert deal.phase is Phase.PUSH and deal.to_move == 2
+    assert deal.step is not None and deal.step.name == "push" and deal.to_move == 2
 
 
 def test_blind_push_forbidden_when_blind_false():
@@ -228,13 +229,13 @@ def push_all(deal):
 
 def test_grand_only_after_all_pushed():
     deal = all_passed()
-    assert deal.phase is Phase.PUSH
+    assert deal.step is not None and deal.step.name == "push"
     with pytest.raises(InputError, match="only after all have pushed"):
         deal.apply(GRAND_HAND)
     with pytest.raises(InputError, match="blind"):
         deal.apply(PUSH_BLIND)
     push_all(deal)
-    assert deal.push_round == 2 and deal.to_move == 0
+    assert deal.state["push"]["round"] == 2 and deal.to_move == 0
     assert deal.legal_actions() == [GRAND_HAND, PASS]
     deal.apply(PASS)
     deal.apply(GRAND_HAND)  # middlehand plays the grand
@@ -331,10 +332,10 @@ def test_random_schieberamsch_deals(rng):
     result = deal.result()
     if deal.declarer is not None:  # a grand hand instead of pushing
         assert deal.contract.name == "grand" and deal.declaration.hand
-        assert len(deal.pushes) == deal.declarer  # the players before the declarer pushed
+        assert len(list(deal.marks["pushes"])) == deal.declarer  # the players before the declarer pushed
         assert sum(result.scores.values()) == result.score == result.scores[SEATS[deal.declarer]]
         return
-    assert [seat for seat, _ in deal.pushes] == [0, 1, 2]
+    assert [seat for seat, _ in list(deal.marks["pushes"])] == [0, 1, 2]
     points, tricks = check_ramsch_tricks(deal)
-    blind = sum(1 for _, b in deal.pushes if b)
+    blind = sum(1 for _, b in list(deal.marks["pushes"]) if b)
     assert result.scores == augen_scores(points, tricks, blind)

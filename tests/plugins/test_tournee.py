@@ -12,9 +12,8 @@ from hypothesis import strategies as st
 
 from rules_by_hand import cards, check_ramsch_tricks, play_random, score_cli, texas_scores
 from skatcore.cards import CARD_NAMES
-from skatcore.engine.deal import (
-    FIRST_CARD, PICK_UP, PLAY_HAND, SECOND_CARD, TURN_UP, Deal, Declare, Discard, Phase, TurnChoice, deal_cards,
-)
+from skatcore.engine.deal import PICK_UP, PLAY_HAND, Deal, Declare, Discard, Phase, deal_cards
+from skatcore_plugins.tournee import FIRST_CARD, SECOND_CARD, TURN_UP, TurnChoice
 from skatcore.errors import InputError
 from skatcore.model import SEATS, Declaration
 from skatcore.records.deal import score_record
@@ -44,7 +43,7 @@ def test_turn_up_then_first_or_second_card():
     assert deal.phase is Phase.SKAT
     assert set(deal.legal_actions()) == {PICK_UP, PLAY_HAND, TURN_UP}
     deal.apply(TURN_UP)
-    assert deal.phase is Phase.TURN
+    assert deal.phase is Phase.STEP and deal.step.name == "turn-up"
     assert list(deal.legal_actions()) == [FIRST_CARD, SECOND_CARD]
     with pytest.raises(InputError, match="not possible now"):
         deal.apply(PICK_UP)

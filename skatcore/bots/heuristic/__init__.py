@@ -4,7 +4,7 @@ enough for simulations.  Its parts live in :mod:`.evaluation`, :mod:`.bidding`,
 
 from __future__ import annotations
 
-from skatcore.engine.deal import FIRST_CARD, Phase, SeatView
+from skatcore.engine.deal import Phase, SeatView
 from skatcore.rules.compiler import CompiledRules
 from skatcore.bots.heuristic.evaluation import Evaluation
 from skatcore.bots.heuristic.bidding import Bidding
@@ -67,13 +67,11 @@ class HeuristicPlayer(Evaluation, Bidding, Discarding, CardPlay):
             return self._bid(view)
         if phase is Phase.SKAT:
             return self._skat(view)
-        if phase is Phase.TURN:
-            return FIRST_CARD if FIRST_CARD in legal else legal[0]
         if phase is Phase.DISCARD:
             return self._discard(view)
         if phase is Phase.DECLARE:
             return self._declare(view)
-        if phase is Phase.PUSH:
-            return self._push(view)
-        return legal[0]
+        if phase is Phase.STEP and view.declarer is None:  # a step before a game without declarer
+            return self._before_all_pass(view)
+        return legal[0]  # another step's own actions: the first offered
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 
-from skatcore.engine.deal import PASS, PICK_UP, PLAY_HAND, Bid, Call, Declare, Hold, SeatView, TurnUp
+from skatcore.engine.deal import PASS, PICK_UP, PLAY_HAND, Bid, Call, Declare, Hold, SeatView
 from skatcore.bots.heuristic.tables import BIT, DOUBLING_CALLS, JACK_MASK
 
 
@@ -52,8 +52,8 @@ class Bidding:
             best = self._best(pickup, bid)
             if best:
                 options.append((best[0], PICK_UP))
-        turn = next((a for a in legal if isinstance(a, TurnUp)), None)
-        if turn is not None:
+        turn = next((a for a in legal if a not in (PICK_UP, PLAY_HAND)), None)  # the turn-up step's offer
+        if turn is not None and self.rules.step("turn-up"):
             limit, expected = self._turn_up(hand)
             options.append((expected if limit >= bid else expected - 100.0, turn))
         if not options:
@@ -106,7 +106,7 @@ class Bidding:
                     return a
         return best
 
-    def _push(self, view: SeatView):
+    def _before_all_pass(self, view: SeatView):
         legal = view.legal
         for a in legal:
             if isinstance(a, Declare):

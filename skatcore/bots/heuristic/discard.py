@@ -5,7 +5,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from skatcore.cards import CARD_NAMES
-from skatcore.engine.deal import Discard, SeatView, TurnChoice
+from skatcore.engine.deal import Discard, SeatView
 from skatcore.model import Declaration
 from skatcore.rules.compiler import TRUMP
 from skatcore.bots.heuristic.tables import _LEN_BONUS, _RANK, ACE, BIT, NCARDS, SUIT_MASKS, _Cand, _Game, cards_in
@@ -17,7 +17,7 @@ class Discarding:
     def _discard(self, view: SeatView):
         legal = view.legal
         hand, bid = view.hand, view.bid
-        if view.declarer is None:  # a Schieberamsch push: pass on the most dangerous cards
+        if view.declarer is None:  # the skat passed round before a game without declarer: the most dangerous cards
             return self._best_pair(legal, self._ramsch_discard_scores(hand))
         best = None
         pairs: dict[str, Discard] = {}
@@ -47,11 +47,11 @@ class Discarding:
     def _pickup_cands(self, view: SeatView):
         """The declarations open after picking up (or after the Tournée turn-up)."""
         info = self.info
-        if view.turned_up is None or not self.rules.turn_up:
+        tu = self.rules.step("turn-up")
+        if view.marks.get("turned") is None or tu is None:
             return info.cands["pickup"]
-        tu = self.rules.turn_up
-        route = next((str(a.card) for s, a in view.history if isinstance(a, TurnChoice)), "first")
-        key = (CARD_NAMES[view.turned_up], route)
+        route = next((a.card for s, a in view.history if getattr(a, "card", None) in ("first", "second")), "first")
+        key = (CARD_NAMES[view.marks["turned"]], route)
         cands = info.turn_cands.get(key)
         if cands is None:
             cands = info.turn_cands[key] = tuple(

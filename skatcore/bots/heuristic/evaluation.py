@@ -188,7 +188,7 @@ class Evaluation:
                 for p, v, cand in cands:
                     if v > best and p >= self._need(v, cand.lost):
                         best = v
-        if self.rules.turn_up:
+        if self.rules.step("turn-up"):
             best = max(best, self._turn_up_limit(hand))
         self._cache[("limit", hand)] = best
         return best
@@ -207,7 +207,7 @@ class Evaluation:
 
     def _turn_up_eval(self, hand: int) -> tuple[int, float]:
         rules, info = self.rules, self.info
-        tu = rules.turn_up
+        tu = rules.step("turn-up")
         unknown = self.info.deck & ~hand
         n = unknown.bit_count()
         by_game: dict[str, tuple[float, int, float]] = {}

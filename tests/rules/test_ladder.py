@@ -8,7 +8,7 @@ from pathlib import Path
 from skatcore.rules import get_rules
 from skatcore.testing import compile_with
 
-DOCS = Path(__file__).resolve().parent.parent / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 def _guide_plugin(name: str):

@@ -1,0 +1,138 @@
+"""Flow steps: stages a plugin adds to how a deal runs.
+
+The core runs bidding, the skat, the declaration and the tricks.  Anything
+else that changes the course of a deal is a :class:`Step` a plugin returns
+from :func:`~skatcore.hookspecs.skat_register_steps`; the ruleset compiles
+them into ``CompiledRules.steps``.  A step waits at one moment of the deal
+(``at``):
+
+* ``"start"``: instead of the bidding (the step decides who declares what);
+* ``"all_passed"``: all passed and the all-pass contract would be played;
+* ``"skat"``: the declarer's skat decision: the step's :meth:`Step.offers`
+  are listed beside *pick up* and *hand*; choosing one runs the step;
+* ``"first_card"``: the game is declared, no card played yet.
+
+While a step runs, ``deal.step`` is the step and
+:class:`~skatcore.engine.deal.Deal` asks it for the legal actions
+(:meth:`Step.legal`) and lets it apply them (:meth:`Step.apply`).
+``deal.phase`` says what kind of decision it asks for: ``Phase.STEP`` for
+its own actions, or ``Phase.DISCARD`` / ``Phase.DECLARE`` when it asks for a
+discard or a declaration (players then judge them as they always do).  The step
+moves the deal on through the deal's step API (``take_skat``,
+``discard_options``, ``put_away``, ``declare``, ``start_play``,
+``end_step``), keeps what it needs per deal in ``deal.state[step.name]`` and
+writes what every seat may know or scoring needs into ``deal.marks`` (shown
+in :attr:`SeatView.marks`, passed to scoring in the facts).  A deal record is
+replayed through the same object (:meth:`Step.replay`), so live play, the
+record reader and every player see one set of rules.
+
+A step is shared by every deal of its ruleset: keep per-deal state in
+``deal.state``, never on the step.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from skatcore.engine.deal import Deal
+    from skatcore.model import Declaration
+
+MOMENTS = ("start", "all_passed", "skat", "first_card")
+
+
+class Step:
+    """A stage of a deal owned by a plugin (see the module docs).
+
+    Subclass it and override what the step needs; the defaults make a step
+    that never runs.
+
+    :cvar name: what the step is called in errors and in ``SeatView.step``
+        (``"push"``); unique within a ruleset.
+    :cvar at: the moment it waits at, one of :data:`MOMENTS`.
+    :cvar description: one line for ``skat rules``.
+    :cvar declarations: see below.
+    """
+
+    name: str = ""
+    at: str = ""
+    description: str = ""
+    #: declaration keys only this step may write (a declaration through the
+    #: skat that carries one is refused, see ``CompiledRules.check_declaration``)
+    declarations: tuple[str, ...] = ()
+
+    #: the seat that chooses every deal's contract, where this step replaces
+    #: the bidding (a session's series counts that seat's choices)
+    chooser: int | None = None
+
+    def prepare(self, rules) -> str | None:
+        """Called once when the ruleset is compiled: what is wrong with this
+        step under ``rules`` (a contract it names that no plugin registers
+        ...), or ``None``.  A step may also build its tables here."""
+        return None
+
+    def begins(self, deal: "Deal") -> bool:
+        """Whether the step runs in this deal when its moment comes (not asked
+        for ``"skat"`` steps, which run when an offer is chosen)."""
+        return True
+
+    def enter(self, deal: "Deal") -> None:
+        """Set up the step's state (``deal.state[self.name]``) and whose turn
+        it is (``deal.to_move``)."""
+
+    def offers(self, deal: "Deal") -> Sequence[Any]:
+        """``"skat"`` steps: actions offered to the declarer beside *pick up*
+        and *hand*; choosing one enters the step and applies it."""
+        return ()
+
+    def legal(self, deal: "Deal") -> Sequence[Any]:
+        """What the player to move may do in this step now."""
+        return ()
+
+    def apply(self, deal: "Deal", action: Any) -> None:
+        """Do ``action`` for ``deal.to_move``, or raise
+        :class:`~skatcore.errors.InputError` saying why it is not possible.
+        When the step is over it moves the deal on (``end_step``,
+        ``declare``, ``start_play`` ...)."""
+        raise NotImplementedError
+
+    def replay(self, deal: "Deal", record: Mapping) -> "Declaration | None":
+        """Drive ``deal`` through this step from a deal record (FORMATS §2).
+
+        With ``hands`` in the record the step applies the record's actions to
+        ``deal``, leaving it at the first card (or over) or at the
+        declaration, and returns ``None``.  A summary record (no hands: the
+        deal's cards are a stand-in) may instead return the declaration to
+        score it by, already checked.  Errors name the record's path
+        (``InputError(..., path="game.pushes[1]")``)."""
+        raise NotImplementedError(f"step {self.name!r} cannot replay a record")
+
+    def claims(self, record: Mapping) -> bool:
+        """``"skat"`` steps: whether a deal record's game went through this
+        step (e.g. names the step's declaration)."""
+        return False
+
+    def forms(self, rules, contract) -> Sequence[tuple[str, "Declaration"]]:
+        """Ways ``contract`` is declared through this step, as ``(label,
+        declaration)``, for the contract table of ``skat rules``."""
+        return ()
+
+    def hides(self, action: Any) -> bool:
+        """Whether the other seats see ``action`` only as
+        :data:`~skatcore.engine.deal.UNSEEN` (cards that went away face down)."""
+        return False
+
+
+def check_steps(steps: Sequence[Step]) -> str | None:
+    """What is wrong with a ruleset's steps, or ``None``."""
+    names: set[str] = set()
+    for s in steps:
+        if not isinstance(s, Step):
+            return f"expected Step objects, got {type(s).__name__}"
+        if not s.name or s.at not in MOMENTS:
+            return f"step {s.name or type(s).__name__!r}: give a name and `at`, one of {', '.join(MOMENTS)}"
+        if s.name in names:
+            return f"two steps are called {s.name!r}"
+        names.add(s.name)
+    return None
