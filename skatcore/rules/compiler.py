@@ -288,7 +288,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
                 if not isinstance(answer, str):
                     opts.append(Declaration(c.name, hand, *(a in answer for a in ANNOUNCEMENTS)))
         options[route] = tuple(opts)
-    steps = tuple(call.collect("skat_register_steps", "step").values())
+    steps = tuple(pm.collect("skat_register_steps", "step").values())
     problem = check_steps(steps)
     if problem:
         raise InputError(f"skat_register_steps: {problem}", source=src)
