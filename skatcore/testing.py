@@ -139,10 +139,12 @@ def check_vectors(path: str | Path, rules: Any = None) -> list:
 
     :returns: the :class:`~skatcore.records.vectors.Outcome` of every case.
     """
-    from skatcore.records.vectors import evaluate, load_vectors
+    from skatcore.records.vectors import evaluate, load_vectors, rules_for
 
     compiled = _rules(rules if rules is not None else Path(path).stem)
-    outcomes = [evaluate(compiled, case) for case in load_vectors(path)]
+    # a case naming its own ruleset (a file beside the vector file) is scored under it
+    outcomes = [evaluate(rules_for(case, path, compiled.source) if "ruleset" in case.record else compiled, case)
+                for case in load_vectors(path)]
     failed = [o for o in outcomes if not o.ok]
     if failed:
         head = f"{len(failed)} of {len(outcomes)} vectors failed under ruleset {compiled.name!r}"

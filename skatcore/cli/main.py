@@ -137,9 +137,41 @@ def cmd_rules(args) -> int:
     items = ", ".join(i.name.replace("_", " ") for i in rules.multiplier_items)
     print(f"multiplier items: {items}")
     print(f"all pass: {_all_pass(rules)}")
+    for line in _table_lines(rules):
+        print(line)
     print(f"\nbid ladder (first 40 of {len(rules.ladder)}):")
     print("  " + " ".join(str(v) for v in rules.ladder[:40]))
     return 0
+
+
+_SHOWN = {"declared": "once the game is announced", "first_card": "when the first card is led",
+          "first_trick": "after the first trick", "deal": "from the deal"}
+_TO = {"controller": "the player who plays it", "declarer": "the declarer", "all": "everyone"}
+_ASIDE = {"nobody": "nobody", "declarer": "the declarer", "defenders": "the defenders",
+          "more_points": "the side with more card points"}
+
+
+def _table_lines(rules) -> list[str]:
+    """The deal layout and the seats, where they differ from three people with 10 cards each."""
+    deck, plans = rules.deck, rules.table.seats
+    lines = []
+    if deck.seats != (0, 1, 2) or deck.aside:
+        dealt = ", ".join(SEATS[s] for s in deck.seats)
+        aside = f"; {deck.aside} laid aside, counted for {_ASIDE[deck.aside_to]}" if deck.aside else ""
+        lines.append(f"deal: {deck.hand} cards each to {dealt}; {deck.skat} in the skat{aside}; tricks of {len(deck.seats)} cards")
+    if not rules.table.plain:
+        lines.append("seats:")
+        for s in deck.seats:
+            p = plans[s]
+            who = {"own": "its own player", "defender": "played by the defender", "nobody": "nobody plays it (forced)"}[p.controller]
+            parts = [who, *([] if p.bids else ["does not bid"])]
+            if p.arrangement == "stacks":
+                parts.append(f"{p.open} stacks, the top card face up")
+            elif p.arrangement == "pile":
+                parts.append(f"{p.open} open, the rest a face-down pile")
+            parts += [f"shown to {_TO[to]} {_SHOWN[moment]}" for moment, to in p.shown]
+            lines.append(f"  {SEATS[s]:11} " + "; ".join(parts))
+    return lines
 
 
 def _param(value) -> str:

@@ -49,8 +49,10 @@ class TerminalGame:
         self.seed = seed
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
-        self.sheet = [0, 0, 0]  # you, left bot, right bot
-        self.names = ["you", "Ann (bot)", "Bob (bot)"]
+        plans = rules.table.seats
+        self.people = [s for s in rules.deck.seats if plans[s].controller == "own"]  # a straw man has no person
+        self.names = ["you", "Ann (bot)", "Bob (bot)"][:len(self.people)]  # you, then the bots clockwise
+        self.sheet = [0] * len(self.people)
 
     # -- io ----------------------------------------------------------------------
     def say(self, text: str = "") -> None:
@@ -96,15 +98,19 @@ class TerminalGame:
                 self.show_sheet()
         return 0
 
+    def slot(self, seat: int, me: int) -> int:
+        """Whose column of the sheet a seat's entry goes to: you 0, then clockwise."""
+        return (self.people.index(seat) - self.people.index(me)) % len(self.people)
+
     def name(self, seat: int, me: int) -> str:
-        slot = (seat - me) % 3
-        return f"{self.names[slot]} ({SEATS[seat]})"
+        if seat not in self.people:
+            return f"{SEATS[seat]} (the third hand)"
+        return f"{self.names[self.slot(seat, me)]} ({SEATS[seat]})"
 
     def play_deal(self, k: int) -> None:
         rules = self.rules
         hands, skat, seeds, *aside = seeded_deal(self.seed, k, rules.deck)
-        plans = rules.table.seats
-        people = [s for s in rules.deck.seats if plans[s].controller == "own"]  # a straw man has no person
+        people = self.people
         me = people[k % len(people)]  # the deal passes round the table: you are forehand, then middlehand, ...
         deal = Deal(rules, hands, skat, *aside)
         self._marks_said: dict = {}  # what the steps showed, said once
@@ -185,18 +191,20 @@ class TerminalGame:
         """The cards the person at ``me`` may see: the seat's own, and others
         shown to them (a straw man, cards face up) - never more."""
         view = deal.view(me)
+        person = deal.controller(me)
         cards = sort_hand(list(cards_in(view.hand)), deal.table)
-        own = "your hand" if deal.controller(me) == me else f"{SEATS[me]}'s cards (you play them)"
+        own = "your hand" if person == me else f"{SEATS[me]}'s cards (you play them)"
         self.say(f"{own}: {' '.join(card_text(c) for c in cards)}")
         for s, mask in view.others.items():
-            self.say(f"  {SEATS[s]} shows: {' '.join(card_text(c) for c in sort_hand(list(cards_in(mask)), deal.table))}")
+            label = "your hand" if s == person else f"{SEATS[s]} shows"
+            self.say(f"  {label}: {' '.join(card_text(c) for c in sort_hand(list(cards_in(mask)), deal.table))}")
 
     def show_result(self, deal: Deal, me: int) -> None:
         r = deal.result()
         self.say(f"result: {r.explanation}")
-        for s in range(3):
+        for s in self.people:
             entry = r.scores.get(SEATS[s], 0)
-            self.sheet[(s - me) % 3] += entry
+            self.sheet[self.slot(s, me)] += entry
             if entry:
                 self.say(f"  {self.name(s, me)}: {entry:+d}")
 

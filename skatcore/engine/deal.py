@@ -633,6 +633,8 @@ class Deal:
             raise InputError("the bidding has already started")
         if bid not in self.rules.ladder:
             raise InputError(f"{bid} is not a game value on the bid ladder of {self.rules.name} (next: {_next_on(self.rules.ladder, bid)})")
+        if self._silent[seat]:
+            raise InputError(f"{SEATS[seat]} does not bid in {self.rules.name}, so it cannot be the declarer")
         self.bid = bid
         self._bidding_won(seat)
 
@@ -647,6 +649,8 @@ class Deal:
         hand = self.hands[seat]
         bit = 1 << c
         if not hand & bit:
+            if self.unplayed() & ~hand & bit and c in self.dealt[seat]:
+                raise InputError(f"{name(c)} is not turned up yet: {SEATS[seat]} plays only its open cards")
             raise InputError(f"{SEATS[seat]} does not hold {name(c)}")
         trick = self.tricks[-1]
         cards = trick.cards

@@ -1,20 +1,15 @@
 """The example plugin packages outside the package (``examples/raeuberskat``,
-``examples/sechserskat``), installed for this test session through pip and
-found through their entry points (groups ``skat`` and ``skat.rulesets``),
-exactly as a user's installed house rule is.
-
-They are installed into a temporary ``--target`` folder put on ``sys.path``
-(not into the environment), from a copy of their sources: parallel test
-runs and a fresh clone's CI need nothing but ``pip install -e '.[test]'``.
+``examples/sechserskat``), installed for this test session through pip (the
+``examples_installed`` fixture, tests/plugins/conftest.py) and found through
+their entry points (groups ``skat`` and ``skat.rulesets``), exactly as a
+user's installed house rule is.
 """
 
 from __future__ import annotations
 
-import importlib
 import json
 import os
 import random
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -28,29 +23,8 @@ from skatcore.rules.ruleset import installed_rulesets, load_ruleset
 from skatcore.records.vectors import evaluate, load_vectors
 
 ROOT = Path(__file__).resolve().parents[2]
+# the examples with one ruleset each, named like the package (examples/twohand: tests/plugins/test_twohand.py)
 EXAMPLES = {name: ROOT / "examples" / name for name in ("raeuberskat", "sechserskat")}
-
-
-@pytest.fixture(scope="session")
-def examples_installed(tmp_path_factory):
-    """pip-install both examples into a fresh target folder; yield it (on sys.path)."""
-    work = tmp_path_factory.mktemp("examples")
-    sources = []
-    for name, path in EXAMPLES.items():
-        copy = work / "src" / name
-        shutil.copytree(path, copy, ignore=shutil.ignore_patterns("build", "*.egg-info", "__pycache__", ".pytest_cache"))
-        sources.append(str(copy))
-    target = work / "site"
-    proc = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                           "--disable-pip-version-check", "--target", str(target), *sources],
-                          capture_output=True, text=True)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    sys.path.insert(0, str(target))
-    importlib.invalidate_caches()
-    yield target
-    sys.path.remove(str(target))
-    for mod in [m for m in sys.modules if m.startswith(("skat_raeuberskat", "skat_sechserskat"))]:
-        del sys.modules[mod]
 
 
 def _cases():
@@ -121,7 +95,7 @@ def test_the_examples_own_test_suites_pass(examples_installed):
     """`pytest examples/x` (after installing it), with skatcore's testing kit as the pytest plugin."""
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(examples_installed), os.environ.get("PYTHONPATH", "")])}
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
-                           *(str(p / "tests") for p in EXAMPLES.values())],
+                           *sorted(str(p) for p in (ROOT / "examples").glob("*/tests"))],
                           capture_output=True, text=True, cwd=ROOT, env=env)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
 

@@ -1,0 +1,200 @@
+"""Skat for two (docs/rules: RULES B13): six forms, one plugin and one ruleset each.
+
+Every form keeps the ordinary card ranks, contracts, bidding values and
+scoring of the ruleset it extends (``official``).  What makes each a game for
+two is said only through two engine concepts, the deal layout (hook
+``skat_deck``: which seats are dealt, cards laid aside) and the table (hook
+``skat_table``: who plays each seat, whether it bids, who sees its cards and
+when, cards in stacks or a pile); Offiziersskat adds ``skat_soloist``.
+
+The table: the two players sit at forehand (the non-dealer) and rearhand
+(the dealer); the third hand, where a form has one, is middlehand, the seat at
+the dealer's right.  It never bids, so the bidding is the dealer (rearhand)
+asking the non-dealer (forehand), starting with pass or 18; if the dealer
+passes, the non-dealer may play at 18 or pass, and if both pass the deal is
+thrown in.  A third hand is a defending seat: its tricks count for the
+defender, who plays it (Oma's cards play themselves).
+
+What the source leaves open is a parameter, with the default below:
+
+=================  ==========================================================
+form               parameters (default)
+=================  ==========================================================
+Skat en deux       ``shown``: when the third hand is turned face up for both
+                   (``declared``: once the game is announced)
+Strohmann          ``shown`` (``first_trick``; the defender sees it from the
+                   announcement), ``aside_to``: who gets the 3 unused cards
+                   (``more_points``: the side with more card points; a tie
+                   leaves them with the defender)
+Piloten-Skat       ``shown`` (``first_card``: when the first card is led);
+                   ``reduced`` (false): the form for exactly two, the third
+                   hand laid aside unused and two-card tricks, 61 still wins
+Oma-Skat           none: Oma is middlehand, a face-down pile in the order
+                   dealt, seen by nobody, playing its top card in its turn
+                   (so never following suit by choice) for the defender
+Offiziersskat      ``hand`` (true): with no skat the game counts as a hand game
+Schmegegge         ``open`` (5): the cards the half-dummy shows
+=================  ==========================================================
+
+Not built: Schmegegge's Ramsch (both pass, the dummy's two cards shown,
+both pass again, two-card tricks after swapping two cards with the dummy);
+there an all-pass deal is thrown in.  Offiziersskat plays single deals
+(agreeing a number of deals or a target score is the players' business).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from skatcore.hookspecs import hookimpl
+from skatcore.model import FOREHAND, MOMENTS, Deck, SeatPlan, Soloist, Table
+
+HERE = Path(__file__).parent
+#: the rulesets shipped with the plugins (entry point group ``skat.rulesets``)
+SKAT_EN_DEUX = HERE / "skat-en-deux.yaml"
+STROHMANN = HERE / "strohmann.yaml"
+PILOTEN_SKAT = HERE / "piloten-skat.yaml"
+OMA_SKAT = HERE / "oma-skat.yaml"
+OFFIZIERSSKAT = HERE / "offiziersskat.yaml"
+SCHMEGEGGE = HERE / "schmegegge.yaml"
+
+
+def _shown(default: str) -> dict:
+    return {"enum": list(MOMENTS[1:]), "default": default,
+            "description": "when the third hand is turned face up for both players"}
+
+
+def third_hand(plan: SeatPlan) -> Table:
+    """The two players at forehand and rearhand, the third hand at middlehand."""
+    return Table((SeatPlan(), plan, SeatPlan()))
+
+
+class SkatEnDeux:
+    """Ten cards each; the spare hand is played by the defender and shown to
+    the declarer (and so to both) once the game is announced."""
+
+    params_schema = {"type": "object", "additionalProperties": False, "properties": {"shown": _shown("declared")}}
+
+    def __init__(self, shown: str = "declared"):
+        self.table = third_hand(SeatPlan(controller="defender", bids=False, shown=((shown, "all"),)))
+
+    @hookimpl
+    def skat_table(self):
+        return self.table
+
+
+class Strohmann:
+    """Nine cards each and a 9-card straw man, 2 in the skat, 3 unused; the
+    straw man is turned face up after the first trick, the defender plays it;
+    the unused cards go to the side with more card points."""
+
+    params_schema = {
+        "type": "object", "additionalProperties": False,
+        "properties": {
+            "shown": _shown("first_trick"),
+            "aside_to": {"enum": ["more_points", "declarer", "defenders", "nobody"], "default": "more_points",
+                         "description": "whose card points the 3 unused cards count for at the end"},
+        },
+    }
+
+    def __init__(self, shown: str = "first_trick", aside_to: str = "more_points"):
+        self.deck = Deck(hand=9, skat=2, aside=3, aside_to=aside_to, packets=(3, "skat", 3, "aside", 3))
+        self.table = third_hand(SeatPlan(controller="defender", bids=False,
+                                         shown=(("declared", "controller"), (shown, "all"))))
+
+    @hookimpl
+    def skat_deck(self):
+        return self.deck
+
+    @hookimpl
+    def skat_table(self):
+        return self.table
+
+
+class PilotenSkat:
+    """The third hand is played by the defender as a straw man, turned face
+    up when the first card is led; ``reduced``: laid aside unused instead."""
+
+    params_schema = {
+        "type": "object", "additionalProperties": False,
+        "properties": {
+            "shown": _shown("first_card"),
+            "reduced": {"type": "boolean", "default": False,
+                        "description": "the form for exactly two: the third hand is laid aside unused, two-card tricks"},
+        },
+    }
+
+    def __init__(self, shown: str = "first_card", reduced: bool = False):
+        self.reduced = reduced
+        self.table = third_hand(SeatPlan(controller="defender", bids=False, shown=((shown, "all"),)))
+
+    @hookimpl
+    def skat_deck(self):
+        if self.reduced:  # the players at forehand and middlehand; 10 cards aside, counted for nobody
+            return Deck(hand=10, skat=2, seats=(0, 1), aside=10, packets=(3, "skat", 4, 3, "aside"))
+        return None
+
+    @hookimpl
+    def skat_table(self):
+        return None if self.reduced else self.table
+
+
+class OmaSkat:
+    """Oma, the third hand, is a face-down pile nobody sees; its top card is
+    played in Oma's turn, for the defender."""
+
+    params_schema = {"type": "object", "additionalProperties": False, "properties": {}}
+
+    TABLE = third_hand(SeatPlan(controller="nobody", bids=False, arrangement="pile", open=1))
+
+    @hookimpl
+    def skat_table(self):
+        return self.TABLE
+
+
+class Offiziersskat:
+    """16 cards each in 8 stacks of two, the top card face up; no bidding:
+    the non-dealer announces the game; 16 two-card tricks."""
+
+    params_schema = {
+        "type": "object", "additionalProperties": False,
+        "properties": {"hand": {"type": "boolean", "default": True,
+                                "description": "with no skat to take, the game counts as a hand game"}},
+    }
+
+    DECK = Deck(hand=16, skat=0, seats=(0, 1), packets=(8, "skat", 8))  # dealt first: the face-down cards
+    STACKS = SeatPlan(shown=(("deal", "all"),), arrangement="stacks", open=8)
+
+    def __init__(self, hand: bool = True):
+        self.soloist = Soloist(seat=FOREHAND, sees=None, skat="hand" if hand else "pickup")
+
+    @hookimpl
+    def skat_deck(self):
+        return self.DECK
+
+    @hookimpl
+    def skat_table(self):
+        return Table((self.STACKS, self.STACKS, SeatPlan()))
+
+    @hookimpl
+    def skat_soloist(self):
+        return self.soloist
+
+
+class Schmegegge:
+    """A half-dummy the defender plays: it always shows ``open`` cards face
+    up and turns up a new one after every trick."""
+
+    params_schema = {
+        "type": "object", "additionalProperties": False,
+        "properties": {"open": {"type": "integer", "minimum": 1, "maximum": 10, "default": 5,
+                                "description": "cards the half-dummy shows face up"}},
+    }
+
+    def __init__(self, open: int = 5):  # noqa: A002 - the parameter's name in the ruleset
+        self.table = third_hand(SeatPlan(controller="defender", bids=False, shown=(("deal", "all"),),
+                                         arrangement="pile", open=open))
+
+    @hookimpl
+    def skat_table(self):
+        return self.table

@@ -1,0 +1,131 @@
+"""Skat for two: run with the package installed (``pip install -e .``); the
+fixtures come from skatcore's testing kit (``skatcore.testing``)."""
+
+import random
+from pathlib import Path
+
+import pytest
+
+from skatcore.bots import resolve_player
+from skatcore.cards import cards_in, mask_of, names
+from skatcore.engine.deal import PASS, Bid, Deal, Phase, Play, deal_cards
+
+VECTORS = Path(__file__).parent / "vectors"
+FORMS = ("skat-en-deux", "strohmann", "piloten-skat", "oma-skat", "offiziersskat", "schmegegge")
+
+
+@pytest.mark.parametrize("form", FORMS)
+def test_vectors(skat_vectors, form):
+    skat_vectors(VECTORS / f"{form}.yaml", form)
+
+
+# -- what each form lets a player see, from the rules in words (RULES B13) ----------
+
+def _played(deal) -> set[int]:
+    return {c for t in deal.tricks for c in t.cards}
+
+
+def hidden_from(form: str, deal, person: int) -> set[int]:
+    """Cards the person at seat ``person`` may not see now: every card not
+    yet played, less their own open cards, their discard and what the form
+    shows them."""
+    played = _played(deal)
+    unseen = set(deal.rules.deck.cards) - played - set(cards_in(deal.hands[person])) - set(deal.discard if person == deal.declarer else ())
+    d = deal.declaration
+    if d is not None and d.ouvert and deal.phase is Phase.PLAY:
+        unseen -= set(cards_in(deal.hands[deal.declarer]))  # an open game: the declarer's cards are shown
+    third = set(deal.dealt[1]) - played
+    first = deal.tricks[0] if deal.tricks else None
+    if form == "skat-en-deux" and d is not None:
+        unseen -= third  # shown once the game is announced
+    elif form == "strohmann" and d is not None and (person != deal.declarer or first is not None and first.winner is not None):
+        unseen -= third  # the defender sees the straw man he plays; the declarer after the first trick
+    elif form == "piloten-skat" and first is not None and first.cards:
+        unseen -= third  # turned up when the first card is led
+    elif form == "schmegegge":
+        done = sum(1 for t in deal.tricks if t.winner is not None)
+        unseen -= set(deal.dealt[1][:5 + done])  # five shown, one more after every trick
+    elif form == "offiziersskat":
+        for seat in (0, 1):
+            top, under = deal.dealt[seat][8:], deal.dealt[seat][:8]
+            unseen -= set(top) | {c for i, c in enumerate(under) if top[i] in played}
+        unseen |= {c for seat in (0, 1) for i, c in enumerate(deal.dealt[seat][:8]) if deal.dealt[seat][8 + i] not in played}
+    return unseen
+
+
+def view_cards(view) -> set[int]:
+    seen = set(cards_in(view.hand)) | set(view.trick) | set(view.discard)
+    seen |= {c for mask in view.others.values() for c in cards_in(mask)}
+    seen |= set(cards_in(view.declarer_hand or 0))
+    for action in view.legal:
+        seen |= {action.card} if isinstance(action, Play) else set(getattr(action, "cards", ()))
+    return seen
+
+
+@pytest.mark.parametrize("players", ["random", "heuristic"])
+@pytest.mark.parametrize("form", FORMS)
+def test_no_view_shows_a_card_its_person_may_not_see(skat_rules, form, players):
+    """Complete seeded deals, each move made by the person controlling the
+    seat from that seat's view and checked against ``view.legal``; at every
+    move no view of a person holds a hidden card."""
+    rules = skat_rules(form)
+    people = [s for s in rules.deck.seats if rules.table.seats[s].controller == "own"]
+    assert len(people) == 2
+    rng = random.Random(form)
+    for n in range(40 if players == "random" else 15):
+        bots = {s: resolve_player(players)(rules=rules, seed=rng.getrandbits(32)) for s in people}
+        deal = Deal(rules, *deal_cards(rng, rules.deck))
+        while not deal.done:
+            for p in people:
+                views = [deal.view(p)] + ([deal.view(deal.to_move)] if deal.controller(deal.to_move) == p != deal.to_move else [])
+                for view in views:
+                    leaked = view_cards(view) & hidden_from(form, deal, p)
+                    assert not leaked, (form, n, p, view.phase, names(leaked))
+            who = deal.controller(deal.to_move)
+            if who is None:  # Oma: her one card, forced
+                legal = deal.legal_actions()
+                assert len(legal) == 1 and rules.table.seats[deal.to_move].controller == "nobody"
+                deal.apply(legal[0])
+                continue
+            view = deal.view(deal.to_move)
+            action = bots[who].act(view)
+            assert action in view.legal
+            deal.apply(action)
+        deal.result()
+
+
+def test_skat_en_deux_the_third_hand_is_shown_once_the_game_is_announced(skat_rules):
+    rules = skat_rules("skat-en-deux")
+    deal = Deal(rules, *deal_cards(random.Random(2)))
+    assert deal.to_move == 2  # the dealer asks first; the third hand never bids
+    for action in (Bid(18), PASS):
+        deal.apply(action)  # rearhand 18, forehand passes: rearhand declares
+    deal.apply(deal.legal_actions()[1])  # hand
+    assert deal.view(0).others == {} and deal.view(2).others == {}
+    deal.apply(next(a for a in deal.legal_actions() if a.declaration.game == "grand"))
+    third = deal.hands[1]
+    assert deal.view(2).others == {1: third} and deal.view(0).others == {1: third}
+    assert deal.controller(1) == 0  # the defender plays it
+
+
+def test_strohmann_deals_9_9_9_2_and_3_aside(skat_rules):
+    rules = skat_rules("strohmann")
+    hands, skat, aside = deal_cards(random.Random(5), rules.deck)
+    assert [len(h) for h in hands] == [9, 9, 9] and len(skat) == 2 and len(aside) == 3
+    assert rules.deck.aside_to == "more_points"
+
+
+def test_offiziersskat_no_bidding_the_non_dealer_announces_seeing_the_face_up_cards(skat_rules):
+    rules = skat_rules("offiziersskat")
+    hands, skat = deal_cards(random.Random(3), rules.deck)
+    deal = Deal(rules, hands, skat)
+    assert deal.phase is Phase.DECLARE and deal.to_move == 0
+    view = deal.view(0)
+    assert view.hand == mask_of(hands[0][8:]) and view.others == {1: mask_of(hands[1][8:])}
+    assert all(a.declaration.hand for a in view.legal)
+
+
+def test_piloten_skat_reduced_lays_the_third_hand_aside(skat_rules):
+    rules = skat_rules(Path(__file__).parent / "rulesets" / "piloten-skat-reduced.yaml")
+    hands, skat, aside = deal_cards(random.Random(9), rules.deck)
+    assert [len(h) for h in hands] == [10, 10, 0] and len(aside) == 10 and rules.deck.aside_to == "nobody"

@@ -1,0 +1,86 @@
+"""Skat for two (examples/twohand, RULES B13): six rulesets from one installed
+package, found through entry points, scored by their vectors, played under
+`skat simulate`, `skat compare` and `skat play`, described by `skat rules`."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from skatcore.cli.main import main
+from skatcore.cli.play import TerminalGame
+from skatcore.records.vectors import evaluate, load_vectors, rules_for
+from skatcore.rules.compiler import get_rules
+from skatcore.rules.ruleset import installed_rulesets
+
+PACKAGE = Path(__file__).resolve().parents[2] / "examples" / "twohand"
+FORMS = ("skat-en-deux", "strohmann", "piloten-skat", "oma-skat", "offiziersskat", "schmegegge")
+
+
+def _cases():
+    for form in FORMS:
+        path = PACKAGE / "tests" / "vectors" / f"{form}.yaml"
+        for case in load_vectors(path):
+            yield pytest.param(form, path, case, id=f"{form}: {case.name}")
+
+
+def test_found_through_entry_points(examples_installed):
+    assert set(installed_rulesets()) >= set(FORMS)
+    for form in FORMS:
+        rules = get_rules(form)
+        key = form.replace("-", "_")
+        spec = next(p for p in rules.plugins if p.key == key)
+        assert spec.origin.startswith("entry point skat_twohand:"), spec.origin
+
+
+@pytest.mark.parametrize(("form", "path", "case"), list(_cases()))
+def test_vector(examples_installed, form, path, case):
+    outcome = evaluate(rules_for(case, path, form), case)
+    if not outcome.ok:
+        pytest.fail(outcome.report(), pytrace=False)
+
+
+@pytest.mark.parametrize("players", ["random", "heuristic"])
+@pytest.mark.parametrize("form", FORMS)
+def test_skat_simulate_plays_complete_deals(examples_installed, form, players, capsys):
+    assert main(["simulate", "--ruleset", form, "--deals", "40", "--seed", "2", "--players", players, "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["deals"] == 40 and out["declarer_games"] > 0
+    if form == "offiziersskat":  # no bidding: the non-dealer announces every deal
+        assert out["declarer_games"] == 40 and out["overbid_rate"] == 0
+
+
+def test_skat_compare_skat_en_deux_and_strohmann(examples_installed, capsys):
+    assert main(["compare", "skat-en-deux", "strohmann", "--deals", "200", "--seed", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "skat-en-deux vs strohmann: the same 200 deals" in out and "Δ strohmann" in out and "mix: passed" in out
+
+
+def test_skat_rules_describes_the_table(examples_installed, capsys):
+    assert main(["rules", "strohmann"]) == 0
+    out = capsys.readouterr().out
+    assert "deal: 9 cards each to forehand, middlehand, rearhand; 2 in the skat; 3 laid aside, counted for the side with more card points" in out
+    assert "middlehand  played by the defender; does not bid; shown to the player who plays it once the game is announced; " \
+           "shown to everyone after the first trick" in out
+    assert main(["rules", "offiziersskat"]) == 0
+    assert "tricks of 2 cards" in capsys.readouterr().out
+
+
+def test_skat_play_you_play_the_third_hand_when_you_defend(examples_installed):
+    """Two deals of Skat en deux: you are forehand, then rearhand; the bot and
+    you bid, and where you defend you play middlehand too.  The screen shows
+    the third hand only once the game is announced."""
+    out = io.StringIO()
+    game = TerminalGame(get_rules("skat-en-deux"), seed=7, stdin=io.StringIO("2\n1\n1 2\n" * 400), stdout=out)
+    assert game.run(deals=2) == 0
+    text = out.getvalue()
+    deals = text.split("=== deal ")[1:]
+    assert len(deals) == 2 and "you are forehand" in deals[0] and "you are rearhand" in deals[1]
+    assert "(you play them)" in text  # you moved for middlehand
+    for deal in deals:
+        before = deal.partition(" declares ")[0]
+        assert "middlehand shows" not in before
+        assert "middlehand (the third hand): " not in before  # never asked to bid
