@@ -5,7 +5,8 @@ scoring of the ruleset it extends (``official``).  What makes each a game for
 two is said only through two engine concepts, the deal layout (hook
 ``skat_deck``: which seats are dealt, cards laid aside) and the table (hook
 ``skat_table``: who plays each seat, whether it bids, who sees its cards and
-when, cards in stacks or a pile); Offiziersskat adds ``skat_soloist``.
+when, cards in stacks or a pile); Offiziersskat adds a flow step (hook
+``skat_register_steps``): the non-dealer announces without bidding.
 
 The table: the two players sit at forehand (the non-dealer) and rearhand
 (the dealer); the third hand, where a form has one, is middlehand, the seat at
@@ -32,7 +33,7 @@ Piloten-Skat       ``shown`` (``first_card``: when the first card is led);
 Oma-Skat           none: Oma is middlehand, a face-down pile in the order
                    dealt, seen by nobody, playing its top card in its turn
                    (so never following suit by choice) for the defender
-Offiziersskat      ``hand`` (true): with no skat the game counts as a hand game
+Offiziersskat      none: with no skat to take, every game is a hand game
 Schmegegge         ``open`` (5): the cards the half-dummy shows
 =================  ==========================================================
 
@@ -46,8 +47,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from skatcore.engine.deal import Declare, Phase
+from skatcore.engine.steps import Step
+from skatcore.errors import InputError
 from skatcore.hookspecs import hookimpl
-from skatcore.model import FOREHAND, MOMENTS, Deck, SeatPlan, Soloist, Table
+from skatcore.model import FOREHAND, MOMENTS, SEATS, Deck, SeatPlan, Table
 
 HERE = Path(__file__).parent
 #: the rulesets shipped with the plugins (entry point group ``skat.rulesets``)
@@ -152,21 +156,55 @@ class OmaSkat:
         return self.TABLE
 
 
+class NonDealerAnnounces(Step):
+    """No bidding: forehand (the non-dealer) announces a hand game, seeing
+    its open cards; there is no skat to take."""
+
+    name = "announce"
+    at = "start"
+    description = "no bidding: the non-dealer announces the game"
+    chooser = FOREHAND
+
+    def enter(self, deal) -> None:
+        deal.declarer = deal.to_move = FOREHAND
+        deal.phase = Phase.DECLARE
+
+    def legal(self, deal):
+        options = deal.rules.cache.get(self.name)
+        if options is None:
+            options = deal.rules.cache[self.name] = tuple(Declare(d) for d in deal.rules.options["hand"])
+        return options
+
+    def apply(self, deal, action) -> None:
+        if not isinstance(action, Declare) or not action.declaration.hand:
+            raise InputError(f"{action} is not possible now (forehand announces a hand game)")
+        deal.route = "hand"
+        deal.declare(FOREHAND, action.declaration)
+
+    def replay(self, deal, record):
+        from skatcore.records.deal import apply_at, declaration_in
+
+        rules, game = deal.rules, record["game"]
+        if record.get("declarer", SEATS[FOREHAND]) != SEATS[FOREHAND]:
+            raise InputError(f"in ruleset {rules.name!r} forehand announces every deal", path="declarer")
+        declaration = declaration_in({"hand": True, **game}, rules, rules.contract(game["type"]))
+        if "hands" not in record:
+            try:
+                return rules.check_declaration(declaration, deal.bid)
+            except InputError as exc:
+                raise exc.at("game") from None
+        apply_at(deal, Declare(declaration), "game")
+        return None
+
+
 class Offiziersskat:
     """16 cards each in 8 stacks of two, the top card face up; no bidding:
     the non-dealer announces the game; 16 two-card tricks."""
 
-    params_schema = {
-        "type": "object", "additionalProperties": False,
-        "properties": {"hand": {"type": "boolean", "default": True,
-                                "description": "with no skat to take, the game counts as a hand game"}},
-    }
+    params_schema = {"type": "object", "additionalProperties": False, "properties": {}}
 
     DECK = Deck(hand=16, skat=0, seats=(0, 1), packets=(8, "skat", 8))  # dealt first: the face-down cards
     STACKS = SeatPlan(shown=(("deal", "all"),), arrangement="stacks", open=8)
-
-    def __init__(self, hand: bool = True):
-        self.soloist = Soloist(seat=FOREHAND, sees=None, skat="hand" if hand else "pickup")
 
     @hookimpl
     def skat_deck(self):
@@ -177,8 +215,8 @@ class Offiziersskat:
         return Table((self.STACKS, self.STACKS, SeatPlan()))
 
     @hookimpl
-    def skat_soloist(self):
-        return self.soloist
+    def skat_register_steps(self):
+        return [NonDealerAnnounces()]
 
 
 class Schmegegge:
