@@ -29,7 +29,7 @@ class InputError(Exception):
         return self
 
     def __str__(self) -> str:
-        parts = [p for p in (self.source, self.path) if p]
+        parts = [p for p in (self.source and shorten(self.source, 160), self.path and shorten(self.path, 160)) if p]
         return printable(": ".join([*parts, self.message]).replace("\n", " "))
 
 

@@ -10,7 +10,7 @@ import json
 import sys
 from pathlib import Path
 
-from skatcore.errors import InputError, printable
+from skatcore.errors import InputError, printable, shorten
 from skatcore.model import SEATS, Declaration, null_label
 from skatcore.records.deal import check_record, read_record, score_record
 from skatcore.rules.ruleset import all_rulesets, find_ruleset, load_ruleset, read_yaml, shipped_rulesets
@@ -38,6 +38,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # a file name the system refuses (too long, a directory, no permission)
+        name = f"{shorten(str(exc.filename))}: " if exc.filename else ""
+        print(printable(f"skat: error: {name}cannot use this file ({exc.strerror or type(exc).__name__})"), file=sys.stderr)
+        return 2
     except Exception as exc:  # a bug of ours: say so in one line, not a traceback
         print(f"skat: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 1

@@ -36,12 +36,12 @@ from pathlib import Path
 
 import yaml
 
-from skatcore.errors import InputError, printable
+from skatcore.errors import InputError, printable, shorten
 from skatcore.rules.trust import TRUST_HELP, trusting
 from skatcore.model import SEATS
 from skatcore.records.deal import FORMAT as DEAL_FORMAT
 from skatcore.records.deal import check_record
-from skatcore.rules.ruleset import read_yaml, shipped_rulesets
+from skatcore.rules.ruleset import read_document, read_yaml, shipped_rulesets
 from skatcore.records.session import FORMAT, Session, check_session, read_session, rules_for_session, score_session, sheet_text
 
 DB_FORMAT = "skat-sheet-db/1"
@@ -77,7 +77,10 @@ def cmd_sheet(args) -> int:
         parser = _action_parser(action)
         opts = parser.parse_intermixed_args(words)
         with trusting(opts.trust or args.trust):
-            return globals()[f"_cmd_{action}"](opts)
+            try:
+                return globals()[f"_cmd_{action}"](opts)
+            except sqlite3.Error as exc:
+                raise InputError(_sqlite_problem(exc), source=str(sheet_path(opts.name))) from None
     parser = _Parser(prog="skat sheet", description="Print the score sheet of a session record (skat-session/1). "
                      "Live sheets: skat sheet new|add|show|undo|export NAME ...")
     parser.add_argument("file", metavar="FILE")
@@ -147,7 +150,21 @@ def _action_parser(action: str) -> _Parser:
 # ---------------------------------------------------------------------------
 
 
+def _sqlite_problem(exc: sqlite3.Error) -> str:
+    """What an SQLite error means to the scorer; nothing was written (the transaction rolled back)."""
+    text = str(exc).lower()
+    for words, meaning in (("locked", "the sheet is busy: another scorer held it for over 60 s; nothing was changed, try again"),
+                           ("readonly", "the sheet is read-only: nothing was changed"),
+                           ("full", "the disk is full: nothing was changed"),
+                           ("unable to open", "cannot open the sheet file")):
+        if words in text:
+            return meaning
+    return f"not a skat sheet, or a damaged one (sqlite: {shorten(str(exc))})"
+
+
 def sheet_path(name: str) -> Path:
+    if not name.strip():
+        raise InputError("expected a sheet name, got an empty one", path="NAME")
     path = Path(name)
     return path if path.suffix else path.with_suffix(".sqlite")
 
@@ -379,10 +396,7 @@ def _deal_from(opts) -> dict:
         doc = read_yaml("<stdin>", sys.stdin.read())
         source = "<stdin>"
     elif opts.deal:
-        if opts.deal.endswith(".json") or opts.deal.endswith((".yaml", ".yml")):
-            doc = read_yaml(opts.deal) if not opts.deal.endswith(".json") else json.loads(Path(opts.deal).read_text("utf-8"))
-        else:
-            doc = read_yaml(opts.deal)
+        doc = read_document(opts.deal)
         source = opts.deal
     elif opts.record:
         doc = read_yaml("--record", opts.record)
@@ -431,7 +445,7 @@ def _inline(opts) -> dict:
         key, sep, value = kv.partition("=")
         if not sep or not key:
             raise InputError(f"expected KEY=VALUE, got {kv!r}", path="--decl")
-        decls[key] = yaml.safe_load(value)
+        decls[key] = read_yaml(f"--decl {key}", value)
     if decls:
         game["declarations"] = decls
     deal["game"] = game

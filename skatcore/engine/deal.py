@@ -780,7 +780,7 @@ class Deal:
                                tuple(cards_in(self.skat)), sum(pts[c] for c in cards_in(self.skat)), last.winner,
                                marks=MappingProxyType(dict(self.marks)))
         decl = self.declarer
-        all_cards = mask_of(self.dealt[decl]) | mask_of(self.original_skat)
+        all_cards = self.declarer_cards()
         if self.settled:  # nothing was played: the plugin that settled it says how it counts
             outcome = self.rules.call_hook("skat_settled_outcome", contract=self.contract,
                                            declaration=self.declaration, bid=self.bid) or {}
@@ -815,6 +815,26 @@ class Deal:
             last_trick=tuple(last.cards) if last else (), last_trick_winner=last.winner if last else None,
             tricks=tuple(t for t in self.tricks if t.winner is not None),
         )
+
+    def declarer_cards(self) -> int:
+        """The cards matadors are counted from (A6, B4): the declarer's cards as
+        held at the declaration (played since, or still held) plus the skat as
+        it lies now.  Cards a push moved away no longer count, cards pushed to
+        the declarer (into the skat) do."""
+        decl = self.declarer
+        held = self.hands[decl]
+        for trick in self.tricks:
+            seat = trick.leader
+            for c in trick.cards:
+                if seat == decl:
+                    held |= 1 << c
+                seat = self._next[seat]
+        under = [self.beneath[c] for c in cards_in(held) if c in self.beneath]
+        while under:  # cards still lying beneath the declarer's open cards
+            c = under.pop()
+            held |= 1 << c
+            under += [self.beneath[c]] if c in self.beneath else []
+        return held | self.skat
 
     def unplayed(self) -> int:
         """Cards still held, open or not yet turned up (a mask)."""

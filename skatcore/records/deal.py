@@ -167,7 +167,7 @@ def _replay_play(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
         raise InputError(f"the deal is not finished after {len(cards)} cards: give every card in play, or an outcome", path=where)
     if deal.declarer is None:
         return _score_ramsch(doc, rules, None, contract, deal.marks)
-    matadors = deal.table.matadors(sum(1 << c for c in (*deal.dealt[deal.declarer], *deal.original_skat)))
+    matadors = deal.table.matadors(deal.declarer_cards())
     return _score_outcome(doc, rules, deal.declarer, deal.bid, contract, deal.declaration, matadors)
 
 

@@ -202,8 +202,9 @@ def read_yaml(path: Path | str, text: str | None = None) -> Any:
     source = str(path)
     if text is None:
         text = _read_text(path)
-    loader = _Loader(text)
+    loader = None
     try:
+        loader = _Loader(text)
         node = loader.get_single_node()
         if node is None:
             return None
@@ -219,7 +220,8 @@ def read_yaml(path: Path | str, text: str | None = None) -> Any:
     except (ValueError, TypeError, AttributeError, OverflowError) as exc:  # a tagged value its constructor refuses (!!float x)
         raise InputError(f"malformed YAML: a tagged value cannot be read ({shorten(str(exc))})", source=source) from None
     finally:
-        loader.dispose()
+        if loader is not None:
+            loader.dispose()
 
 
 def _check_nodes(root: yaml.Node, source: str) -> None:

@@ -1,0 +1,79 @@
+"""Bad input exits 2 with one line (file, path inside it, what was expected),
+also where the operating system or SQLite says no; never exit 1."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import pytest
+
+from skatcore.cli import sheet as sheet_cli
+from skatcore.cli.main import main
+
+
+def one_line(capsys, argv, *expected) -> str:
+    rc = main(argv)
+    out, err = capsys.readouterr()
+    assert rc == 2, (rc, out, err)
+    assert err.count("\n") == 1 and err.startswith("skat: error: "), err
+    for text in expected:
+        assert text in err, (text, err)
+    return err
+
+
+def new_sheet(tmp_path) -> str:
+    path = str(tmp_path / "friday.sqlite")
+    assert main(["sheet", "new", path, "--ruleset", "official", "--players", "A,B,C"]) == 0
+    return path
+
+
+def test_sheet_names_the_system_refuses(tmp_path, capsys):
+    one_line(capsys, ["sheet", "new", "", "--ruleset", "official", "--players", "A,B,C"], "NAME: expected a sheet name")
+    long = str(tmp_path / ("x" * 5000))
+    err = one_line(capsys, ["sheet", "new", long, "--ruleset", "official", "--players", "A,B,C"], "File name too long")
+    assert len(err) < 300  # the name is cut short
+    one_line(capsys, ["score", long], "File name too long")
+    one_line(capsys, ["score", str(tmp_path)], "cannot read file")
+
+
+def test_a_corrupted_sheet(tmp_path, capsys):
+    path = tmp_path / "broken.sqlite"
+    path.write_bytes(b"this is not a database, it is a shopping list\n" * 100)
+    one_line(capsys, ["sheet", "show", str(path)], "broken.sqlite: not a skat sheet")
+    one_line(capsys, ["sheet", "add", str(path), "--declarer", "A", "--bid", "18", "--game", "grand", "--points", "70",
+                      "--matadors", "with1"], "broken.sqlite: not a skat sheet")
+
+
+@pytest.mark.parametrize("sqlite_says, expected", [
+    ("database is locked", "another scorer held it for over 60 s; nothing was changed"),
+    ("attempt to write a readonly database", "the sheet is read-only"),
+    ("database or disk is full", "the disk is full: nothing was changed"),
+])
+def test_sqlite_refusals_are_one_line(tmp_path, capsys, monkeypatch, sqlite_says, expected):
+    path = new_sheet(tmp_path)
+    capsys.readouterr()
+
+    def refuse(*args, **kwargs):
+        raise sqlite3.OperationalError(sqlite_says)
+
+    monkeypatch.setattr(sheet_cli, "_deals", refuse)
+    one_line(capsys, ["sheet", "add", path, "--declarer", "A", "--bid", "18", "--game", "grand", "--points", "70",
+                      "--matadors", "with1"], "friday.sqlite: ", expected)
+    monkeypatch.undo()
+    assert main(["sheet", "show", path, "--json"]) == 0 and '"deals": []' in capsys.readouterr().out
+
+
+def test_sheet_add_bad_json_and_bad_decl(tmp_path, capsys):
+    path = new_sheet(tmp_path)
+    bad = tmp_path / "deal.json"
+    bad.write_text("{bad", encoding="utf-8")
+    one_line(capsys, ["sheet", "add", path, str(bad)], "deal.json: malformed JSON")
+    one_line(capsys, ["sheet", "add", path, "--declarer", "A", "--bid", "18", "--game", "grand", "--points", "70",
+                      "--matadors", "with1", "--decl", "kontra=[1,"], "--decl kontra: malformed YAML: line 1")
+
+
+def test_echoed_values_are_cut_short(tmp_path, capsys):
+    record = tmp_path / "deal.yaml"
+    record.write_text("format: skat-deal/1\ndeclarer: " + "x" * 5000 + "\n", encoding="utf-8")
+    err = one_line(capsys, ["score", str(record)], "deal.yaml: declarer: ")
+    assert len(err) < 300
