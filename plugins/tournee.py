@@ -9,7 +9,8 @@ Contracts by skat route:
   ouvert multiplier.
 - **Grand Guckser** (pick up both cards): only grand, base 16, lost double.
 - **Null** without the skat: 20, ouvert 40 (the ruleset's null values), lost single.
-Schneider at 91 (declarer out at 31); schwarz announced counts 2.
+Schneider at 91 (declarer out at 31); an announced schwarz adds 2 in all over an
+unannounced one (schneider announced +1, schwarz announced +1), never 3.
 
 The turn-up route is the flow step :class:`TurnUpStep`: at the skat the
 declarer may *turn up* (beside pick up and hand), then keeps the first card
@@ -29,7 +30,7 @@ from skatcore.engine.deal import Declare, Discard, Phase
 from skatcore.engine.steps import Step
 from skatcore.errors import InputError
 from skatcore.hookspecs import hookimpl
-from skatcore.model import SEATS, Declaration, MultiplierItem, Thresholds
+from skatcore.model import SEATS, Declaration, Thresholds
 
 KEY = "tournee_card"
 _base = {"type": "integer", "minimum": 1}
@@ -243,8 +244,6 @@ class Tournee:
             for item in chunk:
                 if item.name in ("hand", "ouvert"):
                     continue  # no hand multiplier; grand ouvert has no ouvert multiplier
-                if item.name == "schwarz_announced":
-                    item = MultiplierItem(item.name, lambda f: 2 * int(f.declaration.schwarz), item.label)
                 items.append(item)
             out.append(items)
         return out

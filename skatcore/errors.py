@@ -30,7 +30,7 @@ class InputError(Exception):
 
     def __str__(self) -> str:
         parts = [p for p in (self.source and shorten(self.source, 160), self.path and shorten(self.path, 160)) if p]
-        return printable(": ".join([*parts, self.message]).replace("\n", " "))
+        return printable(": ".join([*parts, shorten(self.message, 280)]).replace("\n", " "))
 
 
 # C0 and C1 control characters, DEL, and the bidirectional overrides that reorder a terminal line
@@ -46,6 +46,11 @@ def printable(text: str) -> str:
 def shorten(text: str, limit: int = 80) -> str:
     """A value echoed in a message, cut to about ``limit`` characters."""
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def shown(value) -> str:
+    """A value from the input as Python shows it (``'x'``), cut short."""
+    return shorten(repr(value))
 
 
 def join_path(outer: str, inner: str) -> str:

@@ -36,7 +36,7 @@ from pathlib import Path
 
 import yaml
 
-from skatcore.errors import InputError, printable, shorten
+from skatcore.errors import InputError, printable, shorten, shown
 from skatcore.rules.trust import TRUST_HELP, trusting
 from skatcore.model import SEATS
 from skatcore.records.deal import FORMAT as DEAL_FORMAT
@@ -258,7 +258,7 @@ def _cmd_new(opts) -> int:
     try:
         dealer = int(dealer)
     except ValueError:
-        raise InputError(f"expected a player name or index, got {opts.dealer!r}", path="--dealer") from None
+        raise InputError(f"expected a player name or index, got {shown(opts.dealer)}", path="--dealer") from None
     doc = {"format": FORMAT, "ruleset": ruleset, "players": players, "dealer": dealer, "deals": []}
     if opts.stake is not None:
         if not math.isfinite(opts.stake) or opts.stake < 0:
@@ -267,9 +267,9 @@ def _cmd_new(opts) -> int:
     if opts.title:
         doc["title"] = opts.title
     if len(players) not in (3, 4) or len(set(players)) != len(players) or not all(players):
-        raise InputError(f"expected 3 or 4 different names, got {opts.players!r}", path="--players")
+        raise InputError(f"expected 3 or 4 different names, got {shown(opts.players)}", path="--players")
     if not 0 <= dealer < len(players):
-        raise InputError(f"expected a player name or index 0..{len(players) - 1}, got {opts.dealer!r}", path="--dealer")
+        raise InputError(f"expected a player name or index 0..{len(players) - 1}, got {shown(opts.dealer)}", path="--dealer")
     check_session(doc, str(path))
     rules = rules_for_session(doc, None, ruleset)
     Session(rules, players, stake=opts.stake, dealer=dealer, source=str(path))  # the ruleset accepts this table
@@ -444,7 +444,7 @@ def _inline(opts) -> dict:
     for kv in opts.decl:
         key, sep, value = kv.partition("=")
         if not sep or not key:
-            raise InputError(f"expected KEY=VALUE, got {kv!r}", path="--decl")
+            raise InputError(f"expected KEY=VALUE, got {shown(kv)}", path="--decl")
         decls[key] = read_yaml(f"--decl {key}", value)
     if decls:
         game["declarations"] = decls
@@ -467,7 +467,7 @@ def _ints(text: str, what: str) -> list[int]:
     except ValueError:
         values = []
     if len(values) != 3:
-        raise InputError(f"expected three numbers F,M,R, got {text!r}", path=what)
+        raise InputError(f"expected three numbers F,M,R, got {shown(text)}", path=what)
     return values
 
 
@@ -476,7 +476,7 @@ def _matadors(text: str) -> dict:
     for prefix, key in (("without", "without"), ("with", "with"), ("-", "without"), ("+", "with"), ("", "with")):
         if t.startswith(prefix) and t[len(prefix):].isdigit():
             return {key: int(t[len(prefix):])}
-    raise InputError(f"expected with2, without3, +2 or -3, got {text!r}", path="--matadors")
+    raise InputError(f"expected with2, without3, +2 or -3, got {shown(text)}", path="--matadors")
 
 
 def _resolve_names(deal: dict, session: Session) -> dict:

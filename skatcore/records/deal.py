@@ -14,7 +14,7 @@ from typing import Any
 
 from skatcore.cards import parse_card
 from skatcore.engine.deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Deal, Declare, Discard, Phase, deal_cards
-from skatcore.errors import InputError
+from skatcore.errors import InputError, shown
 from skatcore.model import SEATS, Declaration, RamschFacts, ScoreResult
 from skatcore.rules.ruleset import load_schema, read_document, validate
 from skatcore.engine.scoring import make_facts
@@ -35,7 +35,7 @@ def check_record(doc: Any, source: str) -> None:
     if not isinstance(doc, dict):
         raise InputError("expected a mapping (a skat-deal/1 record)", source=source)
     if doc.get("format") != FORMAT:  # fix: say what was found ("format: expected format: ..." before)
-        found = f"got {doc['format']!r}" if "format" in doc else "missing"
+        found = f"got {shown(doc['format'])}" if "format" in doc else "missing"
         raise InputError(f"expected {FORMAT!r}, {found}", source=source, path="format")
     game = doc.get("game")
     if isinstance(game, dict) and "type" in game and game["type"] is None:
@@ -273,7 +273,7 @@ def _bidding(doc: dict, rules) -> Deal:
                 continue  # all passed into a step: who declares there (a grand hand instead of pushing) comes from it
             if key in doc and doc[key] != expected:
                 gives = "all passed, nobody declares" if expected is None else f"which gives {expected!r}"
-                raise InputError(f"{doc[key]!r} contradicts the bidding: {gives}", path=key)
+                raise InputError(f"{shown(doc[key])} contradicts the bidding: {gives}", path=key)
     if deal.phase is not Phase.BIDDING:
         return deal
     for key in ("declarer", "bid"):
@@ -301,11 +301,11 @@ def declaration_in(game: dict, rules, contract) -> Declaration:
     """The declaration a record's ``game`` gives (not yet checked)."""
     announced = frozenset(a for a in ("schneider", "schwarz", "ouvert") if game.get(a))
     hand = game.get("hand", False)
-    # ouvert (and other announcements) imply a hand game where a skat game may not carry them;
-    # fix: not when a discard shows the skat was picked up (then announcing is the error)
-    # fix: nor when a step's declaration shows the skat was used ("not in a hand game" was misleading)
+    # ouvert implies a hand game where a skat game may not be open; not when a discard or a step's
+    # declaration (Tournée) shows the skat was used.  Schneider or schwarz alone imply nothing: where
+    # only hand games may announce them (A5), a record that leaves out `hand` is refused.
     stepped = any(k in rules.step_keys for k in game.get("declarations", {}))
-    if ("hand" not in game and "discard" not in game and announced and not stepped
+    if ("hand" not in game and "discard" not in game and "ouvert" in announced and not stepped
             and isinstance(rules.announcements.get((contract.name, False, announced)), str)):
         hand = True
     # a null played only without the skat (Tournée) needs no hand flag

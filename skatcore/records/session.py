@@ -31,7 +31,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
-from skatcore.errors import InputError, printable
+from skatcore.errors import InputError, printable, shown
 from skatcore.model import SEATS, ScoreResult
 from skatcore.records.deal import FORMAT as DEAL_FORMAT
 from skatcore.records.deal import check_record, score_record
@@ -278,7 +278,7 @@ def check_session(doc: Any, source: str) -> None:
     if not isinstance(doc, dict):
         raise InputError(f"expected a mapping (a {FORMAT} record)", source=source)
     if doc.get("format") != FORMAT:
-        found = f"got {doc['format']!r}" if "format" in doc else "missing"
+        found = f"got {shown(doc['format'])}" if "format" in doc else "missing"
         raise InputError(f"expected {FORMAT!r}, {found}", source=source, path="format")
     validate(doc, load_schema("session.schema.json"), source)
     names = doc["players"]
@@ -358,10 +358,10 @@ class Session:
         for key, want, show in (("players", list(st.players), ", ".join(st.players)),
                                 ("dealer", st.dealer, f"{st.dealer} ({st.players[st.dealer]} deals)")):
             if key in doc and doc[key] != want:
-                raise InputError(f"expected {show} as in the session, got {doc[key]!r}", source=self.source,
+                raise InputError(f"expected {show} as in the session, got {shown(doc[key])}", source=self.source,
                                  path=f"{where}.{key}")
         if doc.get("ruleset") not in (None, st.rules.name) and not self._same_rules(doc["ruleset"]):
-            raise InputError(f"the session is played under {st.rules.name!r}, not {doc['ruleset']!r}",
+            raise InputError(f"the session is played under {st.rules.name!r}, not {shown(doc['ruleset'])}",
                              source=self.source, path=f"{where}.ruleset")
         doc["players"], doc["dealer"] = list(st.players), st.dealer
         try:

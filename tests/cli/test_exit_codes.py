@@ -77,3 +77,13 @@ def test_echoed_values_are_cut_short(tmp_path, capsys):
     record.write_text("format: skat-deal/1\ndeclarer: " + "x" * 5000 + "\n", encoding="utf-8")
     err = one_line(capsys, ["score", str(record)], "deal.yaml: declarer: ")
     assert len(err) < 300
+
+
+def test_sheet_add_schneider_without_hand_is_refused_under_official(tmp_path, capsys):
+    path = new_sheet(tmp_path)
+    capsys.readouterr()
+    one_line(capsys, ["sheet", "add", path, "--declarer", "A", "--bid", "18", "--game", "grand", "--schneider",
+                      "--points", "95", "--matadors", "with1"], "may be announced only in hand games")
+    assert main(["sheet", "add", path, "--declarer", "A", "--bid", "18", "--game", "grand", "--schneider", "--hand",
+                 "--points", "95", "--matadors", "with1"]) == 0
+    assert "+120" in capsys.readouterr().out  # with 1, game 2, hand 3, schneider 4, announced 5: 5 x 24
