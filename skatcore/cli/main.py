@@ -16,6 +16,8 @@ from skatcore.records.deal import check_record, read_record, score_record
 from skatcore.rules.ruleset import all_rulesets, find_ruleset, load_ruleset, read_yaml, shipped_rulesets
 from skatcore.rules.compiler import get_rules, rules_for
 from skatcore.rules.trust import TRUST_HELP, trusting
+from skatcore.rules.describe import all_pass_text, param_text
+from skatcore.rules.describe import forms as contract_forms
 
 
 class _Parser(argparse.ArgumentParser):
@@ -119,7 +121,7 @@ def cmd_rules(args) -> int:
     for spec in rules.plugins:
         print(printable(f"  {spec.key}  [{spec.origin}]"))
         for key, value in sorted(spec.params.items()):
-            print(printable(f"    {key:22} {_param(value)}"))
+            print(printable(f"    {key:22} {param_text(value)}"))
     parent = (read_yaml(rules.source) or {}).get("extends")
     if parent:
         print(f"\ndiffers from {parent}:")
@@ -128,7 +130,7 @@ def cmd_rules(args) -> int:
     print("\ncontracts:")
     for c in rules.contracts.values():
         if c.base is not None:
-            forms = "; ".join(f"{label} {rules.base_value(d)} (lost x{rules.lost_factor_of(d)})" for label, d in _forms(rules, c))
+            forms = "; ".join(f"{label} {rules.base_value(d)} (lost x{rules.lost_factor_of(d)})" for label, d in contract_forms(rules, c))
             print(f"  {c.name:18} matadors up to {len(rules.tricks[c.name].trumps):<2}  {forms}")
         elif c.fixed:
             for (hand, ouvert), v in sorted(c.fixed.items(), key=lambda kv: kv[1]):
@@ -140,7 +142,7 @@ def cmd_rules(args) -> int:
     print(f"\nthresholds: win {th.win}, defenders schneider at {th.schneider}, declarer out of schneider at {th.out_of_schneider}")
     items = ", ".join(i.name.replace("_", " ") for i in rules.multiplier_items)
     print(f"multiplier items: {items}")
-    print(f"all pass: {_all_pass(rules)}")
+    print(f"all pass: {all_pass_text(rules)}")
     for line in _table_lines(rules):
         print(line)
     print(f"\nbid ladder (first 40 of {len(rules.ladder)}):")
@@ -178,15 +180,6 @@ def _table_lines(rules) -> list[str]:
     return lines
 
 
-def _param(value) -> str:
-    """A parameter value as a reader writes it: 24, true, [schneider, ouvert], {null: 23, ...}."""
-    if isinstance(value, dict):
-        return "{" + ", ".join(f"{k}: {_param(v)}" for k, v in value.items()) + "}"
-    if isinstance(value, list):
-        return "[" + ", ".join(_param(v) for v in value) + "]"
-    return json.dumps(value) if value is None or isinstance(value, bool) else str(value)
-
-
 def _differences(parent, rules) -> list[str]:
     """What ``rules`` changes in the ruleset it extends: plugins added and
     dropped, and each parameter whose value differs."""
@@ -195,12 +188,12 @@ def _differences(parent, rules) -> list[str]:
     lines = [f"- {key} (dropped)" for key in before if key not in after]
     for key, params in after.items():
         if key not in before:
-            lines.append(f"+ {key}" + (f"  {_param(params)}" if params else ""))
+            lines.append(f"+ {key}" + (f"  {param_text(params)}" if params else ""))
             continue
         for name in sorted(set(params) | set(before[key])):
             old, new = before[key].get(name), params.get(name)
             if old != new:
-                lines.append(f"  {key}.{name}: {_param(old)} -> {_param(new)}")
+                lines.append(f"  {key}.{name}: {param_text(old)} -> {param_text(new)}")
     return lines or ["nothing (the same plugins and parameters)"]
 
 
@@ -215,32 +208,6 @@ def _rules_page(source: Path) -> str | None:
             return None
         source = find_ruleset(parent, source.parent)
     return None
-
-
-def _forms(rules, c):
-    """The ways ``c`` can be declared, as (label, Declaration), for the contract table:
-    their base and lost factor may differ (a step's own route, pre-1999 grand ouvert)."""
-    forms = []
-    for route, hand in (("skat", False), ("hand", True)):
-        opts = [d for d in rules.options["pickup" if route == "skat" else "hand"] if d.game == c.name]
-        if any(not d.ouvert for d in opts):
-            forms.append((route, Declaration(c.name, hand)))
-        ouvert = next((d for d in opts if d.ouvert), None)
-        if ouvert:
-            forms.append((f"{route} ouvert", ouvert))
-    for step in rules.steps:
-        forms += step.forms(rules, c)
-    return forms
-
-
-def _all_pass(rules) -> str:
-    if rules.all_pass == "throw_in":
-        return "thrown in, no score; the next dealer deals"
-    text = f"{rules.all_pass} (no declarer)"
-    text += "".join(f"; {s.description}" for s in rules.steps_at["all_passed"])
-    if rules.skip_bidding:
-        text = "no bidding: every deal is " + text
-    return text
 
 
 def cmd_validate(args) -> int:

@@ -368,6 +368,17 @@ class Session:
             result = score_record(doc, st.rules, self.source)
         except InputError as exc:
             raise exc.at(where) from None
+        return self.enter(doc, result, i)
+
+    def enter(self, doc: dict, result: ScoreResult, index: int | None = None) -> SheetLine:
+        """Enter a scored deal on the sheet: ``doc`` is its record (the
+        session rules read it: a bid deal in a Ramsch round is refused),
+        ``result`` its score (a simulation has played it already)."""
+        st = self.state
+        i = len(st.lines) if index is None else index
+        where = f"deals[{i}]"
+        if st.closed:
+            raise InputError(f"no more deals: {st.closed}", source=self.source, path=where)
         seats = seating(len(st.players), st.dealer)
         base = {p: 0 for p in st.players}
         for seat, player in seats.items():

@@ -4,14 +4,23 @@ charts: no scripts, no fonts or libraries from the network, readable offline).""
 from __future__ import annotations
 
 import html
+import math
 from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
 from skatcore.errors import InputError
+from skatcore.sim.compare import Comparison, finding_text, stat_table
 from skatcore.sim.simulate import Stats
 
-COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f")
+# Okabe-Ito: told apart with any colour vision (no red next to green)
+COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
+HUMAN = "#999999"
+
+#: how people play (official rules, 17,967,106 online tournament games; data/human-play.md,
+#: skatblog.com "Skat in Zahlen"): passed 4.9% of deals, of the played games grand 32.2%,
+#: suit 61.4%, null 6.4%; as shares of all deals
+HUMAN_MIX = {"passed": 0.049, "grand": 0.951 * 0.322, "suit": 0.951 * 0.614, "null": 0.951 * 0.064}
 
 EXPLAIN = {
     "declarer games": "deals where somebody played a game as declarer",
@@ -30,25 +39,46 @@ def _esc(x) -> str:
     return html.escape(str(x))
 
 
-def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[float]]], title: str,
-              percent: bool = False, width: int = 760, height: int = 300) -> str:
-    """A grouped bar chart as an inline ``<svg>``."""
+def nice_ticks(vmin: float, vmax: float, count: int = 5) -> list[float]:
+    """Round tick values (steps of 1, 2, 2.5 or 5 x 10^k) covering ``vmin..vmax``."""
+    span = (vmax - vmin) or abs(vmax) or 1.0
+    raw = span / count
+    mag = 10 ** math.floor(math.log10(raw))
+    step = next(k * mag for k in (1, 2, 2.5, 5, 10) if k * mag >= raw)
+    lo, hi = math.floor(vmin / step) * step, math.ceil(vmax / step) * step
+    return [round(lo + k * step, 10) for k in range(int(round((hi - lo) / step)) + 1)]
+
+
+def _tick_label(v: float, ticks: list[float], percent: bool) -> str:
+    step = (ticks[1] - ticks[0]) if len(ticks) > 1 else 1
+    if percent:
+        digits = 0 if step * 100 >= 1 - 1e-9 and abs(step * 100 - round(step * 100)) < 1e-9 else 1
+        return f"{v * 100:.{digits}f}%"
+    return f"{v:g}"
+
+
+def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[float | None]]], title: str,
+              percent: bool = False, width: int = 760, height: int = 300,
+              errors: Sequence[Sequence[tuple[float, float] | None]] | None = None,
+              colors: Sequence[str] | None = None) -> str:
+    """A grouped bar chart as an inline ``<svg>``: round axis ticks, and
+    ``errors[j][i]`` (low, high) drawn as an error bar on bar ``i`` of series ``j``."""
+    colors = colors or [COLORS[j % len(COLORS)] for j in range(len(series))]
     left, right, top, bottom = 56, 12, 28, 70
     plot_w, plot_h = width - left - right, height - top - bottom
-    vmax = max([v for _, vals in series for v in vals if v is not None] + [0])
-    vmin = min([v for _, vals in series for v in vals if v is not None] + [0])
+    ends = [v for _, vals in series for v in vals if v is not None]
+    ends += [e for errs in errors or () for pair in errs if pair for e in pair]
+    ticks = nice_ticks(min(ends + [0]), max(ends + [0]))
+    vmin, vmax = ticks[0], ticks[-1]
     span = (vmax - vmin) or 1
     y = lambda v: top + plot_h * (vmax - v) / span  # noqa: E731
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
            f'role="img" aria-label="{_esc(title)}">',
            f'<text x="{width / 2}" y="16" text-anchor="middle" class="t">{_esc(title)}</text>']
-    # grid and axis labels
-    for k in range(5):
-        v = vmin + span * k / 4
+    for v in ticks:
         yy = y(v)
-        label = f"{v:.0%}" if percent else f"{v:.3g}"
         out.append(f'<line x1="{left}" x2="{width - right}" y1="{yy:.1f}" y2="{yy:.1f}" class="g"/>')
-        out.append(f'<text x="{left - 6}" y="{yy + 4:.1f}" text-anchor="end" class="a">{label}</text>')
+        out.append(f'<text x="{left - 6}" y="{yy + 4:.1f}" text-anchor="end" class="a">{_tick_label(v, ticks, percent)}</text>')
     out.append(f'<line x1="{left}" x2="{width - right}" y1="{y(0):.1f}" y2="{y(0):.1f}" class="z"/>')
     n = max(1, len(categories))
     group = plot_w / n
@@ -60,17 +90,25 @@ def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[fl
             if v is None:
                 continue
             y1, y2 = sorted((y(v), y(0)))
+            err = errors[j][i] if errors and j < len(errors) and errors[j] else None
             tip = f"{name}, {cat}: {v:.1%}" if percent else f"{name}, {cat}: {v:.4g}"
+            if err:
+                tip += f" (95%: {err[0]:.1%} to {err[1]:.1%})" if percent else f" (95%: {err[0]:.4g} to {err[1]:.4g})"
             out.append(f'<rect x="{x0 + j * bw:.1f}" y="{y1:.1f}" width="{max(bw - 1, 1):.1f}" height="{max(y2 - y1, 0.5):.1f}" '
-                       f'fill="{COLORS[j % len(COLORS)]}"><title>{_esc(tip)}</title></rect>')
+                       f'fill="{colors[j]}"><title>{_esc(tip)}</title></rect>')
+            if err:
+                cx = x0 + j * bw + bw / 2
+                lo, hi = y(err[0]), y(err[1])
+                cap = min(4, bw / 3)
+                out.append(f'<path d="M{cx:.1f} {lo:.1f}V{hi:.1f}M{cx - cap:.1f} {lo:.1f}H{cx + cap:.1f}'
+                           f'M{cx - cap:.1f} {hi:.1f}H{cx + cap:.1f}" class="e"/>')
         out.append(f'<text x="{x0 + group * 0.4:.1f}" y="{top + plot_h + 14}" text-anchor="end" class="a" '
                    f'transform="rotate(-35 {x0 + group * 0.4:.1f} {top + plot_h + 14})">{_esc(cat)}</text>')
-    # legend
     lx = left
     for j, (name, _) in enumerate(series):
-        out.append(f'<rect x="{lx}" y="{height - 14}" width="10" height="10" fill="{COLORS[j % len(COLORS)]}"/>')
+        out.append(f'<rect x="{lx}" y="{height - 14}" width="10" height="10" fill="{colors[j]}"/>')
         out.append(f'<text x="{lx + 14}" y="{height - 5}" class="a">{_esc(name)}</text>')
-        lx += 18 + 8 * len(name) + 20
+        lx += 18 + 7 * len(name) + 20
     out.append("</svg>")
     return "\n".join(out)
 
@@ -100,46 +138,78 @@ def score_edges(stats: Sequence[Stats]) -> list[int]:
     return edges if len(edges) > 1 else [start, start + step]
 
 
-def render(stats: Sequence[Stats], seed: int, slots: Sequence[str]) -> str:
-    from skatcore.cli.sim import compare_table
+def _interval_chart(result: Comparison, keys: Sequence[tuple[str, str]], title: str, percent: bool, **kw) -> str:
+    """Bars of each ruleset's value of metrics ``keys`` ((key, category)), with 95% error bars."""
+    metrics = {m.key: m for m in result.metrics}
+    keys = [(k, c) for k, c in keys if k in metrics]
+    series, errors = [], []
+    for side, name in enumerate(result.names):
+        ivs = [result.tally.value(metrics[k], side) for k, _ in keys]
+        series.append((name, [iv.estimate for iv in ivs]))
+        errors.append([(iv.low, iv.high) if iv.low is not None else None for iv in ivs])
+    return bar_chart([c for _, c in keys], series, title, percent=percent, errors=errors, **kw)
 
-    summaries = [s.summary() for s in stats]
-    names = [s["ruleset"] for s in summaries]
-    deals = summaries[0]["deals"]
-    columns, rows, _ = compare_table(summaries)
 
-    # contract mix
-    games: dict[str, None] = {}
-    for s in summaries:
-        games.update(dict.fromkeys(s["contract_mix"]))
-    order = sorted(games, key=lambda g: -max(s["contract_mix"].get(g, 0) for s in summaries))
-    mix = bar_chart(order, [(s["ruleset"], [s["contract_mix"].get(g, 0.0) for g in order]) for s in summaries],
-                    "Contract mix (share of all deals)", percent=True)
-    # win rate by contract
-    played = [g for g in order if any(g in s["win_rate_by_contract"] for s in summaries)]
-    wins = bar_chart(played, [(s["ruleset"], [s["win_rate_by_contract"].get(g) for g in played]) for s in summaries],
-                     "Declarer win rate by contract", percent=True)
-    # score distribution
-    edges = score_edges(stats)
-    labels = [f"{a}..{b - 1}" for a, b in zip(edges, edges[1:])]
-    dist = []
-    for st in stats:
-        total = sum(st.declarer_scores.values()) or 1
-        dist.append((st.ruleset, [n / total for n in _bins(st.declarer_scores, edges)]))
-    scores = bar_chart(labels, dist, "Declarer's sheet entry per declarer game (distribution; tails clipped into the end bins)",
-                       percent=True, width=900, height=330)
-    head = "".join(f"<th>{_esc(c)}</th>" for c in columns)
-    body = []
-    for r in rows:
-        label = r[0]
-        tip = EXPLAIN.get(label, "")
-        cells_text = r[1:]
-        cells = "".join(f"<td>{_esc(c)}</td>" for c in cells_text)
-        body.append(f'<tr><th title="{_esc(tip)}">{_esc(label)}</th>{cells}</tr>')
-    short = "".join(f"<li>{_esc(t)}</li>" for t in headlines(summaries))
+def family_mix(result: Comparison, rules) -> dict[str, list[float]]:
+    """Each ruleset's contract mix by kind (passed, grand, suit, null, other), shares of all deals."""
+    out: dict[str, list[float]] = {k: [0.0] * len(result.names) for k in (*HUMAN_MIX, "other")}
+    for m in result.metrics:
+        if m.key.startswith("contract_mix."):
+            game = m.key.split(".", 1)[1]
+            for side, r in enumerate(rules):
+                c = r.contracts.get(game)
+                kind = "passed" if game == "passed" else c.family if c and c.family in HUMAN_MIX else "other"
+                out[kind][side] += result.tally.value(m, side).estimate or 0.0
+    return out
+
+
+def render(result: Comparison, differ, slots: Sequence[str] | None, games=None) -> str:
+    from skatcore.rules.compiler import get_rules
+
+    names = result.names
+    rules = [get_rules(n) for n in names]
+    columns, rows = stat_table(result)
+    share = {m.key: [result.tally.value(m, i).estimate or 0.0 for i in range(len(names))]
+             for m in result.metrics if m.key.startswith("contract_mix.")}
+    mix_keys = sorted((k for k, v in share.items() if any(v)), key=lambda k: -max(share[k]))
+    charts = [_interval_chart(result, [(k, k.split(".", 1)[1]) for k in mix_keys], "Contract mix (share of all deals, 95% intervals)", True)]
+    kinds = family_mix(result, rules)
+    cats = [k for k in kinds if any(kinds[k]) or k in HUMAN_MIX]
+    series = [(n, [kinds[k][i] for k in cats]) for i, n in enumerate(names)]
+    colors = [COLORS[i % len(COLORS)] for i in range(len(names))]
+    bots = slots is not None
+    if bots:  # people's mix beside the bots' (official rules)
+        series.append(("people online (official)", [HUMAN_MIX.get(k) for k in cats]))
+        colors.append(HUMAN)
+    charts.append(bar_chart(cats, series, "Contract kinds (share of all deals)" + (": bots beside people" if bots else ""),
+                            percent=True, colors=colors))
+    played = [m.key for m in result.metrics if m.key.startswith("win_rate_by_contract.")]
+    charts.append(_interval_chart(result, [(k, k.split(".", 1)[1]) for k in played],
+                                  "Declarer win rate by contract (95% intervals)", True))
+    if result.stats:
+        edges = score_edges(result.stats)
+        labels = [f"{a}..{b - 1}" for a, b in zip(edges, edges[1:])]
+        dist = [(st.ruleset, [n / (sum(st.declarer_scores.values()) or 1) for n in _bins(st.declarer_scores, edges)])
+                for st in result.stats]
+        charts.append(bar_chart(labels, dist, "Declarer's sheet entry per declarer game (distribution; tails clipped into the end bins)",
+                                percent=True, width=900, height=330))
+    table = _html_table(columns, rows, explain=True)
+    rules_table = _html_table(["", *names], [[f"{d.section}: {d.item}", *d.values] for d in differ]) if differ else \
+        "<p>The rulesets have the same rules.</p>"
+    findings = result.findings()
+    short = "".join(f"<li>{_esc(finding_text(n, m, iv, names[0]))}</li>" for n, m, iv in findings) or \
+        "<li>No difference is significant at 95%.</li>"
+    games_html = ""
+    if games:
+        games_html = "<h2>Games re-scored</h2>" + _html_table(
+            ["ruleset", "games", "scored", "agree with server", "not re-scored (why)"],
+            [[g.ruleset, g.games, g.scored, g.server_agrees, "; ".join(f"{w} ({k})" for w, k in g.unscored.most_common())]
+             for g in games])
     glossary = "".join(f"<dt>{_esc(k)}</dt><dd>{_esc(v)}</dd>" for k, v in EXPLAIN.items())
     title = " vs ".join(names)
-    players = ", ".join(dict.fromkeys(slots))
+    what = (f"The same {result.deals} deals (seed {result.seed}) played under each ruleset by the same players "
+            f"({_esc(', '.join(dict.fromkeys(slots)))})." if bots else
+            f"{result.deals} real games re-scored under every ruleset.")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -153,57 +223,43 @@ th, td {{ padding: .25em .7em; border-bottom: 1px solid #ddd; text-align: right;
 th:first-child, tr th {{ text-align: left; font-weight: normal; }}
 thead th {{ font-weight: bold; border-bottom: 2px solid #999; }}
 tr th[title]:not([title=""]) {{ text-decoration: underline dotted; cursor: help; }}
+td.ns {{ color: #888; }}
 svg {{ max-width: 100%; height: auto; display: block; margin: 1.5em 0; }}
 svg .t {{ font: bold 13px sans-serif; }} svg .a {{ font: 11px sans-serif; fill: #444; }}
-svg .g {{ stroke: #e5e5e5; }} svg .z {{ stroke: #888; }}
+svg .g {{ stroke: #e5e5e5; }} svg .z {{ stroke: #888; }} svg .e {{ stroke: #222; stroke-width: 1.2; fill: none; }}
 dt {{ font-weight: bold; margin-top: .5em; }} dd {{ margin-left: 1em; color: #444; }}
 </style></head>
 <body>
 <h1>Skat variants compared: {_esc(title)}</h1>
-<p class="sub">The same {deals} deals (seed {seed}) played under each ruleset by the same players ({_esc(players)}).
-Differences (Δ) are each ruleset minus {_esc(names[0])}.</p>
+<p class="sub">{what} Differences (Δ) are each ruleset minus {_esc(names[0])}, with 95% intervals from the
+paired per-deal differences; <em>ns</em> marks an interval that contains 0 (not significant).</p>
 <h2>In short</h2>
 <ul>{short}</ul>
+<h2>The rules that differ</h2>
+{rules_table}
+{games_html}
 <h2>Key figures</h2>
-<table><thead><tr>{head}</tr></thead><tbody>
-{chr(10).join(body)}
-</tbody></table>
+{table}
 <h2>Charts</h2>
-{mix}
-{wins}
-{scores}
+{chr(10).join(charts)}
 <h2>What the figures mean</h2>
 <dl>{glossary}</dl>
-<p class="sub">Made by <code>skat compare {' '.join(_esc(n) for n in names)} --deals {deals} --seed {seed} --html FILE</code>.
-Deal i of a seed is the same under every ruleset, so the differences come from the rules, not from luck of the cards.</p>
 </body></html>
 """
 
 
-def headlines(summaries: list[dict]) -> list[str]:
-    """A few sentences on the biggest differences against the first ruleset."""
-    first = summaries[0]
-    out = []
-    for s in summaries[1:]:
-        a, b = first["ruleset"], s["ruleset"]
-        if first["mean_value"] and s["mean_value"]:
-            rel = s["mean_value"] / first["mean_value"] - 1
-            out.append(f"A declarer game under {b} is worth {abs(rel):.0%} {'more' if rel > 0 else 'less'} on average "
-                       f"than under {a} ({s['mean_value']:.1f} vs {first['mean_value']:.1f}).")
-        if first["win_rate"] is not None and s["win_rate"] is not None and abs(s["win_rate"] - first["win_rate"]) >= 0.005:
-            out.append(f"Declarers win {s['win_rate']:.1%} of their games under {b}, {first['win_rate']:.1%} under {a}.")
-        games = set(first["contract_mix"]) | set(s["contract_mix"])
-        moves = sorted(games, key=lambda g: -abs(s["contract_mix"].get(g, 0) - first["contract_mix"].get(g, 0)))[:2]
-        for g in moves:
-            x, y = first["contract_mix"].get(g, 0), s["contract_mix"].get(g, 0)
-            if abs(y - x) >= 0.005:
-                out.append(f"{g}: {y:.1%} of deals under {b}, {x:.1%} under {a}.")
-        out.append(f"Points changing hands per deal: {s['mean_abs_entry']:.1f} under {b}, {first['mean_abs_entry']:.1f} under {a}.")
-    return out
+def _html_table(columns, rows, explain: bool = False) -> str:
+    head = "".join(f"<th>{_esc(c)}</th>" for c in columns)
+    body = []
+    for r in rows:
+        tip = EXPLAIN.get(r[0], "") if explain else ""
+        cells = "".join(f'<td class="ns">{_esc(c)}</td>' if str(c).endswith(" ns") else f"<td>{_esc(c)}</td>" for c in r[1:])
+        body.append(f'<tr><th title="{_esc(tip)}">{_esc(r[0])}</th>{cells}</tr>')
+    return f"<table><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>"
 
 
-def write_html(path: str, stats: Sequence[Stats], seed: int, slots: Sequence[str]) -> None:
+def write_html(path: str, result: Comparison, differ, slots: Sequence[str] | None, games=None) -> None:
     try:
-        Path(path).write_text(render(stats, seed, slots), encoding="utf-8")
+        Path(path).write_text(render(result, differ, slots, games), encoding="utf-8")
     except OSError as exc:
         raise InputError(f"--html {path}: cannot write: {exc.strerror or exc}") from None

@@ -7,6 +7,8 @@ cluster, and ``compare`` plays the very same deals under every ruleset.
 
 Players sit in *slots*; for deal ``i`` the player of slot ``p`` takes seat
 ``(p + i) % 3`` (the deal passes round the table), so a mixed table is fair.
+A ruleset's session rules (Bock and Ramsch rounds) act on the deals as on a
+score sheet of 36 deals (:mod:`skatcore.sim.sheet`).
 
 Statistics (all from integer sums, so chunking never changes a digit):
 
@@ -35,79 +37,15 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
-from skatcore.engine.deal import Deal, Phase, deal_cards
+from skatcore.engine.deal import Deal
 from skatcore.errors import InputError
-from skatcore.model import SEATS, STANDARD_DECK
-from skatcore.bots import call_view, resolve_player
+from skatcore.model import SEATS
+from skatcore.bots import resolve_player
 from skatcore.rules.compiler import get_rules
+from skatcore.sim.play import deal_rng, play, play_seeded, players_for, seeded_deal  # noqa: F401 (the public names of one deal)
+from skatcore.sim.sheet import Sheet
 
 SF_WIN, SF_DEFENDER = 50, 40
-
-
-# ---------------------------------------------------------------------------
-# One deal
-# ---------------------------------------------------------------------------
-
-
-def deal_rng(seed: int, i: int) -> random.Random:
-    """The random source of deal ``i`` of a run seeded ``seed``."""
-    return random.Random(f"skatcore/{seed}/{i}")
-
-
-def seeded_deal(seed: int, i: int, deck=None) -> tuple:
-    """``(hands, skat, player_seeds)`` of deal ``i``: the same under any ruleset
-    with the 32-card deck (another ``deck``, e.g. ``rules.deck``, deals its
-    own), then the cards laid aside if the deck lays any aside."""
-    rng = deal_rng(seed, i)
-    hands, skat, *aside = deal_cards(rng, deck)
-    return (hands, skat, [rng.getrandbits(63) for _ in range(3)], *aside)
-
-
-def play(rules, hands, skat, players: Sequence, aside=()) -> Deal:
-    """Play one deal to the end; ``players[seat]`` acts for each seat, and
-    for the seats that seat's person plays (a straw man: ``Deal.controller``).
-
-    A player is not asked for a card when it has only one legal card (a
-    seat nobody plays always has one).  Table calls (Kontra ...) are offered
-    after every action to each seat that may make one and whose player has
-    ``call(view)``.
-    """
-    deal = Deal(rules, hands, skat, aside)
-    calls = bool(rules.calls) and any(hasattr(p, "call") for p in players)
-    while not deal.done:
-        if deal.phase is Phase.PLAY:
-            # every TableCall window (own_first_card, first_lead, next_card after
-            # a call) lies in the first trick: no need to ask later
-            if calls and len(deal.tricks) == 1:
-                _offer_calls(deal, players)
-                if deal.done:  # a call that settles the deal (Schenken accepted)
-                    break
-            legal = deal.legal_actions()
-            if len(legal) == 1:
-                deal.apply(legal[0])
-                continue
-        seat = deal.to_move
-        action = players[deal.controller(seat)].act(deal.view(seat))
-        deal.apply(action)
-    return deal
-
-
-def _offer_calls(deal: Deal, players) -> None:
-    """Ask each seat that may call now, until nobody calls any more."""
-    made = True
-    while made:
-        made = False
-        for s in range(3):
-            ask = getattr(players[s], "call", None)
-            if ask is None:
-                continue
-            opts = deal.legal_calls(s)
-            if not opts:
-                continue
-            for c in ask(call_view(deal.view(s), opts)) or ():
-                if c in deal.legal_calls(s):
-                    deal.apply(c)
-                    made = True
 
 
 # ---------------------------------------------------------------------------
@@ -253,18 +191,12 @@ def run_chunk(task) -> list[Stats]:
     rules = [get_rules(r) for r in refs]
     factories = [resolve_player(p) for p in slots]
     stats = [Stats(r.name, tuple(slots)) for r in rules]
+    sheets = [Sheet.for_chunk(r, factories, seed, start) for r in rules]
     for i in range(start, stop):
-        hands, skat, pseeds = seeded_deal(seed, i)
-        for rs, st in zip(rules, stats):
-            players = [None, None, None]
-            for slot, f in enumerate(factories):
-                seat = (slot + i) % 3
-                players[seat] = f(rules=rs, seed=pseeds[seat])
-            if rs.deck is STANDARD_DECK:
-                st.add(play(rs, hands, skat, players), i)
-            else:  # another deck (Sechserskat's 36 cards) is dealt by its own packets, from the same seed
-                dealt, skat_, *aside = deal_cards(deal_rng(seed, i), rs.deck)  # and the cards laid aside, if any
-                st.add(play(rs, dealt, skat_, players, *aside), i)
+        dealt = seeded_deal(seed, i)
+        for sheet, st in zip(sheets, stats):
+            deal, players, _, _ = sheet.play(i, dealt)
+            st.add(deal, i)
             for p in players:
                 st.bots.update(getattr(p, "counters", None) or {})
     return stats
@@ -286,44 +218,70 @@ def run(refs: Sequence[str], deals: int, seed: int, slots: Sequence[str] = ("heu
     slots = tuple(slots)
     tasks = [(refs, slots, seed, a, b) for a, b in chunks(deals, jobs if not dask else 64, chunk_size)]
     total = [Stats(get_rules(r).name, slots) for r in refs]
-
-    def done(results, task):
+    for task, results in map_chunks(run_chunk, tasks, jobs, dask):
         for t, s in zip(total, results):
             t.merge(s)
         if progress:
             progress(task[4] - task[3])
+    return total
 
+
+def map_chunks(fn, tasks: Sequence[tuple], jobs: int = 1, dask: str | None = None):
+    """``(task, fn(task))`` for every task, in the order they finish: in
+    this process, in ``jobs`` local processes or on Dask (``local:N`` starts
+    a ``LocalCluster`` of N single-threaded worker processes, anything else
+    is a scheduler address).  Results merge by exact integer sums, so the
+    order never changes a digit."""
     if dask:
-        for task, results in _dask_map(dask, tasks):
-            done(results, task)
+        yield from _dask_map(dask, fn, tasks)
     elif jobs > 1 and len(tasks) > 1:
         import multiprocessing as mp
 
         ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
         with ctx.Pool(min(jobs, len(tasks))) as pool:
-            for task, results in zip(tasks, pool.imap(run_chunk, tasks)):
-                done(results, task)
+            yield from pool.imap_unordered(_with_task(fn), tasks)
     else:
         for task in tasks:
-            done(run_chunk(task), task)
-    return total
+            yield task, fn(task)
 
 
-def _dask_map(address: str, tasks):
+class _with_task:
+    """``fn`` returning ``(task, result)``: a picklable wrapper for imap_unordered."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, task):
+        return task, self.fn(task)
+
+
+def _dask_map(address: str, fn, tasks):
     try:
-        from distributed import Client
+        from distributed import Client, LocalCluster, as_completed
     except ImportError:
         raise InputError("--dask needs the cluster extra: pip install 'skatcore[cluster]'") from None
+    cluster = None
+    if address.startswith("local:"):
+        workers = address.partition(":")[2]
+        if not workers.isdigit() or int(workers) < 1:
+            raise InputError(f"--dask local:N needs a number of workers, not {workers!r}")
+        cluster = LocalCluster(n_workers=int(workers), threads_per_worker=1, processes=True,
+                               dashboard_address=None, silence_logs=40)
+        address = cluster
     try:
         client = Client(address, timeout="5s")
     except Exception as exc:
+        if cluster is not None:
+            cluster.close()
         raise InputError(f"--dask: cannot reach the scheduler at {address}: {type(exc).__name__}: {exc}") from None
     try:
-        futures = client.map(run_chunk, tasks, pure=False)
-        for task, fut in zip(tasks, futures):  # in task order: merging stays deterministic
-            yield task, fut.result()
+        futures = {client.submit(fn, task, pure=False): task for task in tasks}
+        for fut in as_completed(futures):
+            yield futures[fut], fut.result()
     finally:
         client.close()
+        if cluster is not None:
+            cluster.close()
 
 
 def _portable(ref: str) -> str:
@@ -401,18 +359,6 @@ def fmt(v, label: str = "") -> str:
     if isinstance(v, float):
         return f"{v:.2f}"
     return str(v)
-
-
-def fmt_diff(d, label: str = "") -> str:
-    """A difference: percentage points for shares."""
-    if d is None:
-        return "-"
-    if is_share(label):
-        d = 100 * d
-        return "0" if abs(d) < 0.05 else f"{d:+.1f} pp"
-    if d == 0:
-        return "0"
-    return f"{d:+.2f}" if isinstance(d, float) else f"{d:+d}"
 
 
 def progress_bar(total: int, label: str, enabled: bool | None = None):

@@ -212,7 +212,7 @@ class RatioBoot:
         return self
 
     def value(self, side: int) -> Interval:
-        est = self.num[side] / self.den[side] if self.den[side] else None
+        est = float(self.num[side] / self.den[side]) if self.den[side] else None
         return percentile_interval(est, _ratio(self.boot_num[side], self.boot_den[side]), int(self.den[side]))
 
     def diff(self, a: int, b: int) -> Interval:

@@ -246,12 +246,14 @@ def test_compare_columns_agree_with_simulate(capsys, pair):
         assert cmp["rulesets"][i] == alone
     first = cmp["rulesets"][0]
     for other in cmp["rulesets"][1:]:
-        diff = cmp["differences"][other["ruleset"]]
+        diff = cmp["differences"][other["ruleset"]]  # the same keys as each ruleset's statistics
         if None in (other["mean_value"], first["mean_value"]):
-            assert diff["mean game value"] is None
+            assert diff["mean_value"]["estimate"] is None
         else:
-            assert diff["mean game value"] == pytest.approx(other["mean_value"] - first["mean_value"], abs=1e-3)
-        assert diff["deals"] == 0
+            assert diff["mean_value"]["estimate"] == pytest.approx(other["mean_value"] - first["mean_value"], abs=1e-3)
+        assert diff["all_pass_rate"]["estimate"] == pytest.approx(other["all_pass_rate"] - first["all_pass_rate"], abs=1e-3)
+        for game, share in other["contract_mix"].items():
+            assert cmp["intervals"][other["ruleset"]][f"contract_mix.{game}"]["estimate"] == pytest.approx(share, abs=1e-4)
 
 
 def test_compare_terminal_table_has_difference_column(capsys):

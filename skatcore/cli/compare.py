@@ -1,0 +1,163 @@
+"""``skat compare``: output of a comparison (table, JSON, HTML) for
+simulated deals, re-scored real games (``--games``) and one recorded deal
+(``--deal``); the work is in :mod:`skatcore.sim.compare` and
+:mod:`skatcore.sim.games`."""
+
+from __future__ import annotations
+
+import json
+
+from skatcore.errors import InputError
+from skatcore.rules.compiler import get_rules
+from skatcore.rules.describe import rules_diff
+from skatcore.sim.compare import Comparison, compare, finding_text, stat_table
+from skatcore.sim.simulate import check_args, parse_players, print_table, progress_bar
+
+
+def cmd_compare(args) -> int:
+    if args.deal:
+        return _compare_deal(args)
+    if args.until_ci is not None and args.until_ci <= 0:
+        raise InputError(f"--until-ci must be a positive width, not {args.until_ci}")
+    slots = parse_players(args.players)
+    if args.games:
+        check_args(args.rulesets, 1)
+    else:
+        check_args(args.rulesets, args.deals, args.jobs, slots)
+    writer = None
+    if args.per_deal:
+        from skatcore.sim.export import RowWriter
+
+        writer = RowWriter(args.per_deal)
+    ok = False
+    try:
+        result, games = (_games(args, writer) if args.games else (_simulate(args, slots, writer), None))
+        ok = True
+    finally:
+        if writer:
+            writer.close(ok)
+    rules = [get_rules(r) for r in args.rulesets]
+    differ = rules_diff(rules)
+    if args.html:
+        from skatcore.sim.report import write_html
+
+        write_html(args.html, result, differ, slots if not args.games else None, games)
+    if args.json:
+        out = result.to_json()
+        out["players"] = None if args.games else list(slots)
+        out["rules_differ"] = [d.to_json(result.names) for d in differ]
+        if games is not None:
+            out["games"] = [g.to_json() for g in games]
+        for key, value in (("until_ci", args.until_ci), ("per_deal", args.per_deal), ("html", args.html)):
+            if value is not None and not (key == "until_ci" and args.games):
+                out[key] = value
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    if games is None:
+        print(f"{' vs '.join(result.names)}: the same {result.deals} deals, seed {args.seed}, players {', '.join(slots)}")
+    else:
+        print(f"{' vs '.join(result.names)}: {games[0].games} real games re-scored, {result.deals} by every ruleset")
+        _print_games(games)
+    _print_rules(result.names, differ)
+    columns, rows = stat_table(result)
+    print_table("statistics (95% intervals of the paired differences; ns: not significant)", columns, rows)
+    _print_summary(result)
+    if args.per_deal:
+        print(f"per deal: {args.per_deal}")
+    if args.html:
+        print(f"report: {args.html}")
+    return 0
+
+
+def _simulate(args, slots, writer) -> Comparison:
+    big = args.dask or args.until_ci or args.deals * len(args.rulesets) >= 2000
+    with progress_bar(args.deals, "deals", enabled=None if big else False) as bar:
+        task = bar.add_task(f"deals x {len(args.rulesets)} rulesets", total=args.deals)
+
+        def progress(n, total):
+            bar.update(task, total=total, advance=n)
+
+        return compare(args.rulesets, args.deals, args.seed, slots, jobs=args.jobs, dask=args.dask,
+                       until_ci=args.until_ci, max_deals=args.max_deals, progress=progress,
+                       on_rows=writer.write if writer else None)
+
+
+def _games(args, writer):
+    from pathlib import Path
+
+    from skatcore.sim.games import rescore
+
+    size = sum(Path(p).stat().st_size for p in args.games if Path(p).is_file())
+    with progress_bar(size, "bytes") as bar:
+        task = bar.add_task(f"games x {len(args.rulesets)} rulesets (bytes read)", total=size)
+        names, metrics, tally, counts = rescore(args.rulesets, args.games, args.seed,
+                                                progress=lambda n: bar.advance(task, n),
+                                                on_rows=writer.write if writer else None)
+    result = Comparison(names, metrics, [], tally, args.seed, tally.n)
+    return result, counts
+
+
+# ---------------------------------------------------------------------------
+# Text output
+# ---------------------------------------------------------------------------
+
+
+def _print_summary(result: Comparison) -> None:
+    findings = result.findings()
+    print("In short (significant differences, clearest first):" if findings else
+          "In short: no difference is significant at 95% (deal more, or --until-ci).")
+    for name, m, iv in findings:
+        print(f"  - {finding_text(name, m, iv, result.names[0])}")
+
+
+def _print_rules(names, differ) -> None:
+    if not differ:
+        print("the rules: no difference")
+        return
+    print_table("the rules that differ", ["", *names], [[f"{d.section}: {d.item}", *d.values] for d in differ])
+
+
+def _print_games(games) -> None:
+    rows = [[g.ruleset, str(g.games), str(g.scored), str(g.server_agrees + g.server_differs),
+             str(g.server_agrees), "; ".join(f"{why} ({n})" for why, n in g.unscored.most_common())]
+            for g in games]
+    print_table("games re-scored", ["ruleset", "games", "scored", "with server score", "agree with server",
+                                    "not re-scored (why)"], rows)
+
+
+# ---------------------------------------------------------------------------
+# --deal FILE
+# ---------------------------------------------------------------------------
+
+
+def _compare_deal(args) -> int:
+    """One recorded deal under each ruleset; a ruleset that refuses it is
+    reported (which and why) and the others go on."""
+    from skatcore.model import SEATS
+    from skatcore.records.deal import read_record, score_record
+    from skatcore.rules.compiler import rules_for
+
+    doc = read_record(args.deal)
+    out = []
+    for ref in args.rulesets:
+        rules = rules_for(doc, args.deal, ref)
+        try:
+            out.append((rules.name, score_record(doc, rules, args.deal), None))
+        except InputError as exc:
+            exc.source = None  # the file is the deal's, named once in the header
+            out.append((rules.name, None, str(exc)))
+    if all(r is None for _, r, _ in out):
+        raise InputError(f"no ruleset scores this deal ({'; '.join(f'{n}: {e}' for n, _, e in out)})", source=args.deal)
+    if args.json:
+        print(json.dumps([r.to_json() if r else {"ruleset": n, "refused": e} for n, r, e in out], ensure_ascii=False))
+        return 0
+    for name, r, error in out:
+        if r is None:
+            print(f"{name}: refuses this deal")
+            print(f"  {error}")
+            continue
+        entries = ", ".join(f"{s} {r.scores[s]:+d}" for s in SEATS if r.scores.get(s))
+        print(f"{r.ruleset}: {r.game}")
+        print(f"  {r.explanation}")
+        print(f"  sheet: {entries or 'nothing'}")
+    return 0

@@ -1,0 +1,75 @@
+"""``--per-deal FILE``: one row per deal and ruleset (keys of
+:data:`skatcore.sim.outcomes.ROW_KEYS`) as JSON Lines (``.jsonl``), CSV
+(``.csv``) or Parquet (``.parquet``, with pyarrow installed), ready for
+pandas or polars.  Rows are written as they come, into ``FILE.part``,
+renamed to ``FILE`` when the run is over: a failed run leaves no half file."""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+from pathlib import Path
+
+from skatcore.errors import InputError
+from skatcore.sim.outcomes import ROW_KEYS
+
+FORMATS = (".jsonl", ".csv", ".parquet")
+
+
+class RowWriter:
+    def __init__(self, path: str):
+        self.path = Path(path)
+        self.suffix = self.path.suffix.lower()
+        if self.suffix not in FORMATS:
+            raise InputError(f"expected a file ending in {', '.join(FORMATS)}", source=str(path), path="--per-deal")
+        if self.suffix == ".parquet":
+            try:
+                import pyarrow  # noqa: F401
+            except ImportError:
+                raise InputError("Parquet needs pyarrow (pip install pyarrow); .jsonl and .csv need nothing",
+                                 source=str(path), path="--per-deal") from None
+        if not self.path.parent.is_dir():
+            raise InputError("no such folder", source=str(path), path="--per-deal")
+        self.part = self.path.with_name(self.path.name + ".part")
+        self.rows = 0
+        self._file = None if self.suffix == ".parquet" else self.part.open("w", encoding="utf-8", newline="")
+        self._csv = csv.DictWriter(self._file, ROW_KEYS) if self.suffix == ".csv" else None
+        if self._csv:
+            self._csv.writeheader()
+        self._parquet = None
+
+    def write(self, rows: list[dict]) -> None:
+        rows = [{k: r.get(k) for k in ROW_KEYS} for r in rows]
+        self.rows += len(rows)
+        if self.suffix == ".jsonl":
+            self._file.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+        elif self._csv:
+            self._csv.writerows(rows)
+        elif rows:
+            import pyarrow as pa
+            import pyarrow.parquet as pq
+
+            if self._parquet is None:
+                self._schema = pa.schema([(k, _arrow_type(pa, k)) for k in ROW_KEYS])
+                self._parquet = pq.ParquetWriter(self.part, self._schema)
+            self._parquet.write_table(pa.Table.from_pylist(rows, schema=self._schema))
+
+    def close(self, ok: bool = True) -> None:
+        if self._file:
+            self._file.close()
+        if self._parquet:
+            self._parquet.close()
+        if ok:
+            os.replace(self.part, self.path)
+        elif self.part.exists():
+            self.part.unlink()
+
+
+def _arrow_type(pa, key: str):
+    if key in ("hand", "won", "overbid", "all_pass"):
+        return pa.bool_()
+    if key in ("seed", "deal", "bid", "value", "score", "declarer_points", "forehand", "middlehand", "rearhand",
+               "server_score"):
+        return pa.int64()
+    return pa.string()

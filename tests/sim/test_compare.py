@@ -1,0 +1,212 @@
+"""``skat compare`` for research (issue 13): paired intervals in the output,
+the rules that differ (computed from the compiled rules), real ISS games
+re-scored to the server's values, the per-deal export, ``--deal`` past a
+refusing ruleset, ``--until-ci``, and ``--dask local:2`` equal to ``--jobs 2``."""
+
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from skatcore.cli.main import main
+from skatcore.rules.compiler import get_rules
+from skatcore.sim.compare import compare
+from skatcore.sim.outcomes import ROW_KEYS
+from skatcore.sim.report import COLORS, nice_ticks
+
+SAMPLE = next((p / "shared/data/iss/iss-sample-25.sgf" for p in Path(__file__).parents
+               if (p / "shared/data/iss/iss-sample-25.sgf").is_file()), None)
+
+
+def cli(capsys, *argv):
+    rc = main([str(a) for a in argv])
+    out, err = capsys.readouterr()
+    return rc, out, err
+
+
+@pytest.fixture(scope="module")
+def texas_json():
+    import contextlib
+    import io
+
+    buf = io.StringIO()
+    with contextlib.redirect_stdout(buf):
+        assert main(["compare", "official", "texas", "--deals", "150", "--seed", "3", "--json"]) == 0
+    return json.loads(buf.getvalue())
+
+
+def test_rules_diff_lists_exactly_the_parameters_that_differ(texas_json):
+    plugins = {d["item"]: d["values"] for d in texas_json["rules_differ"] if d["section"] == "plugins"}
+    official, texas = get_rules("official"), get_rules("texas")
+    expected = {"official.grand_base", "official.null_values", "official.schneider_at"}  # out_of_schneider: 31 as official
+    for spec in texas.plugins:
+        if spec.key not in {s.key for s in official.plugins}:
+            expected |= {f"{spec.key}.{p}" for p in spec.params}
+    assert set(plugins) == expected
+    assert plugins["official.grand_base"] == {"official": "24", "texas": "16"}
+    assert plugins["ramsch.scoring"] == {"official": "-", "texas": "texas"}
+    other = {d["section"]: d for d in texas_json["rules_differ"] if d["section"] != "plugins"}
+    assert {"contracts", "thresholds", "all pass", "ladder"} <= set(other)
+    assert other["all pass"]["values"]["official"].startswith("thrown in")
+
+
+def test_every_difference_has_an_interval_and_n(texas_json):
+    diffs = texas_json["differences"]["texas"]
+    assert set(diffs) == set(texas_json["intervals"]["texas"]) == set(texas_json["intervals"]["official"])
+    win = diffs["win_rate"]
+    assert win["method"] == "bootstrap" and win["low"] <= win["estimate"] <= win["high"]
+    assert texas_json["intervals"]["official"]["win_rate"]["n"] == texas_json["rulesets"][0]["declarer_games"]
+    allpass = diffs["mean_abs_entry"]
+    assert allpass["method"] == "closed" and allpass["n"] == 150
+    # the summary: significant only, clearest first, one fact once (passed -x and ramsch +x are one fact)
+    summary = texas_json["summary"]
+    assert summary and all(f["significant"] for f in summary)
+    strength = [abs(f["estimate"]) / ((f["high"] - f["low"]) / 2) for f in summary]
+    assert strength == sorted(strength, reverse=True)
+    keys = [f["statistic"] for f in summary]
+    assert not {"contract_mix.passed", "contract_mix.ramsch"} <= set(keys)
+
+
+def test_terminal_output_marks_not_significant(capsys):
+    rc, out, err = cli(capsys, "compare", "official", "pre1999", "--deals", 60, "--seed", 2)
+    assert rc == 0, err
+    assert "the rules that differ" in out and "pre1999" in out
+    assert " ns" in out and "(n 60)" in out
+    short = out.split("In short", 1)[1]
+    assert " ns" not in short
+
+
+def test_session_rules_in_the_statistics(capsys, tmp_path):
+    rows = tmp_path / "pub.jsonl"
+    rc, out, err = cli(capsys, "compare", "official", "pub", "--deals", 144, "--seed", 5, "--json", "--per-deal", rows)
+    data = json.loads(out)
+    pub = data["intervals"]["pub"]
+    assert {"calls.kontra_rate", "calls.re_rate", "calls.kontra_win_rate"} <= set(pub)
+    assert pub["session.bock_share"]["estimate"] > 0 and pub["session.ramsch_round_share"]["estimate"] > 0
+    assert "session.bock_share" not in data["intervals"]["official"] or \
+        data["intervals"]["official"]["session.bock_share"]["estimate"] == 0
+    deals = [json.loads(line) for line in rows.read_text().splitlines()]
+    pub_rows = [r for r in deals if r["ruleset"] == "pub"]
+    # a Ramsch round has no bidding: a Ramsch, or a grand hand instead of pushing
+    assert all(r["game"] == "ramsch" or (r["game"] == "grand" and r["hand"] and r["bid"] == 0)
+               for r in pub_rows if r["ramsch_round"])
+    assert {r["sheet_factor"] for r in pub_rows} >= {1, 2}
+    # per-seat totals are what goes on the sheet: the deal's entries times the Bock factor
+    seats = [pub[f"per_seat_per_36.{s}"]["estimate"] for s in ("forehand", "middlehand", "rearhand")]
+    assert sum(seats) == pytest.approx(36 * sum((r["forehand"] + r["middlehand"] + r["rearhand"]) * r["sheet_factor"]
+                                                for r in pub_rows) / 144)
+    # pairwise settlement sums to zero over the three seats
+    assert sum(pub[f"settlement_per_36.{s}"]["estimate"] for s in ("forehand", "middlehand", "rearhand")) == pytest.approx(0, abs=1e-6)
+
+
+def test_per_deal_export(tmp_path, capsys):
+    jl, cs = tmp_path / "deals.jsonl", tmp_path / "deals.csv"
+    rc, out, err = cli(capsys, "compare", "official", "texas", "--deals", 40, "--seed", 8, "--per-deal", jl, "--json")
+    assert rc == 0, err
+    data = json.loads(out)
+    rows = [json.loads(line) for line in jl.read_text().splitlines()]
+    assert len(rows) == 80 and list(rows[0]) == list(ROW_KEYS)
+    assert [(r["deal"], r["ruleset"]) for r in rows[:4]] == [(0, "official"), (0, "texas"), (1, "official"), (1, "texas")]
+    official = [r for r in rows if r["ruleset"] == "official"]
+    wins = sum(1 for r in official if r["won"])
+    assert data["intervals"]["official"]["win_rate"]["estimate"] == pytest.approx(
+        wins / sum(1 for r in official if r["won"] is not None), abs=1e-4)
+    assert all(r["seed"] == 8 for r in rows)
+    rc, out, err = cli(capsys, "compare", "official", "texas", "--deals", 40, "--seed", 8, "--per-deal", cs, "--jobs", 2)
+    with cs.open() as f:
+        table = list(csv.DictReader(f))
+    assert len(table) == 80 and [t["score"] for t in table] == [("" if r["score"] is None else str(r["score"])) for r in rows]
+    assert not list(tmp_path.glob("*.part"))
+
+
+def test_per_deal_bad_suffix_is_one_line(tmp_path, capsys):
+    rc, out, err = cli(capsys, "compare", "official", "texas", "--deals", 10, "--per-deal", tmp_path / "x.txt")
+    assert rc == 2 and out == "" and err.count("\n") == 1 and "--per-deal: expected a file ending in .jsonl" in err
+    assert not list(tmp_path.iterdir())
+
+
+def test_jobs_and_chunks_never_change_a_digit():
+    """Sessions (pub's Bock and Ramsch rounds) are blocks of 36 deals: a chunk
+    starting inside one replays its earlier deals first."""
+    a = compare(["official", "pub"], 90, 6, jobs=1).to_json()
+    b = compare(["official", "pub"], 90, 6, jobs=2).to_json()
+    assert a == b
+
+
+def test_until_ci_deals_on_until_narrow_enough():
+    loose = compare(["official", "texas"], 40, 2, until_ci=14.0, max_deals=640)
+    assert loose.deals in (40, 80, 160, 320, 640)
+    assert loose.headline_width() < 14.0 or loose.deals == 640
+    assert loose.deals > 40  # 40 deals never give intervals narrower than 14 pp
+    # the first 40 deals are the same deals: a 40-deal run equals the start of it
+    again = compare(["official", "texas"], loose.deals, 2)
+    assert again.to_json() == loose.to_json()
+
+
+def test_deal_goes_on_past_a_refusing_ruleset(tmp_path, capsys):
+    deal = tmp_path / "bid23.yaml"
+    deal.write_text("format: skat-deal/1\ndeclarer: forehand\nbid: 23\ngame: {type: null}\n"
+                    "outcome: {declarer_tricks: 0}\n")
+    rc, out, err = cli(capsys, "compare", "official", "texas", "pre1999", "--deal", deal)
+    assert rc == 0, err
+    assert "official: null" in out and "pre1999: null" in out
+    assert "texas: refuses this deal" in out and "23 is not a game value on the bid ladder of texas" in out
+    rc, out, err = cli(capsys, "compare", "official", "texas", "--deal", deal, "--json")
+    results = json.loads(out)
+    assert results[0]["score"] == 23 and results[1]["ruleset"] == "texas" and "bid ladder" in results[1]["refused"]
+
+
+@pytest.mark.skipif(SAMPLE is None, reason="the ISS sample is not beside the repository")
+def test_games_rescore_iss_to_the_servers_values(tmp_path, capsys):
+    rows = tmp_path / "games.jsonl"
+    rc, out, err = cli(capsys, "compare", "official", "texas", "--games", SAMPLE, "--per-deal", rows, "--json")
+    assert rc == 0, err
+    data = json.loads(out)
+    official, texas = data["games"]
+    # 25 games: 22 declared, 2 all passed, 1 abandoned in the bidding (data/iss/SOURCES.md)
+    assert official == {"ruleset": "official", "games": 25, "scored": 24,
+                        "unscored": {"player 2 (rearhand) left during bidding": 1},
+                        "server_agrees": 22, "server_differs": 0}
+    assert texas["unscored"]["all passed: ruleset 'texas' plays ramsch then, which ISS does not"] == 2
+    assert any("is not a game value on the bid ladder of texas" in why for why in texas["unscored"])
+    declared = [json.loads(line) for line in rows.read_text().splitlines()]
+    declared = [r for r in declared if r["ruleset"] == "official" and r["server_score"] is not None]
+    assert len(declared) == 22 and all(r["score"] == r["server_score"] for r in declared)
+    assert data["deals"] == texas["scored"]  # the paired statistics: games both could score
+
+
+def test_games_bad_file_is_one_line(tmp_path, capsys):
+    bad = tmp_path / "x.sgf"
+    bad.write_text("(;GM[Skat]ID[1];)\n")
+    rc, out, err = cli(capsys, "compare", "official", "texas", "--games", bad)
+    assert rc == 2 and err.startswith(f"skat: error: {bad}: line 1") and err.count("\n") == 1
+
+
+def test_report_ticks_palette_and_error_bars(tmp_path, capsys):
+    # the issue's axis ticked at 0/7/13/20/26%: round steps instead
+    assert nice_ticks(0, 0.26) == [0.0, 0.1, 0.2, 0.3]
+    assert nice_ticks(0, 0.2) == [0.0, 0.05, 0.1, 0.15, 0.2]
+    assert nice_ticks(-13, 42) == [-20, 0, 20, 40, 60]
+    assert "#d62728" not in COLORS and "#2ca02c" not in COLORS  # no red next to green
+    path = tmp_path / "r.html"
+    rc, out, err = cli(capsys, "compare", "official", "texas", "--deals", 60, "--html", path)
+    page = path.read_text()
+    assert 'class="e"' in page and "people online (official)" in page and "The rules that differ" in page
+    ticks = re.findall(r'text-anchor="end" class="a">([^<]*)%</text>', page)
+    assert ticks and all(float(t) % 5 == 0 for t in ticks), ticks
+
+
+@pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
+                    reason="dask distributed is not installed (pip install 'skatcore[cluster]')")
+def test_dask_local_equals_jobs(capsys):
+    args = ["compare", "official", "texas", "--deals", 120, "--seed", 4, "--json"]
+    rc, jobs, err = cli(capsys, *args, "--jobs", 2)
+    assert rc == 0, err
+    rc, dask, err = cli(capsys, *args, "--dask", "local:2")
+    assert rc == 0, err
+    assert json.loads(dask) == json.loads(jobs)
