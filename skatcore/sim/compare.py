@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from skatcore.bots import resolve_player
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.outcomes import Metric, Tally, deal_row, metrics_for
+from skatcore.sim.play import all_passed
 from skatcore.sim.sheet import Sheet
 from skatcore.sim.simulate import Stats, _portable, check_args, map_chunks, seeded_deal
 from skatcore.sim.stats import Interval
@@ -46,7 +47,7 @@ def compare_chunk(task) -> tuple[list[Stats], Tally, list[list[dict]] | None]:
             seats = [slots[(s - i) % 3] for s in range(3)]
             schenken = deal.declaration.declarations.get("schenken") if deal.declaration else None
             out.append(deal_row(deal.result(), seed=seed, deal=i, players=seats, schenken=schenken,
-                                all_pass=deal.bid == 0 and not rs.soloist, sheet_factor=factor, ramsch_round=forced))
+                                all_pass=all_passed(deal), sheet_factor=factor, ramsch_round=forced))
     tally = Tally(metrics_for(rules), len(rules), seed)
     tally.add(start, rows)
     return stats, tally, rows if want_rows else None

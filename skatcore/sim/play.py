@@ -101,3 +101,8 @@ def play_seeded(rules, factories, seed: int, i: int, dealt=None) -> tuple[Deal, 
     # another deck (Sechserskat's 36 cards) is dealt by its own packets, from the same seed, with any cards laid aside
     hands, skat, *aside = deal_cards(deal_rng(seed, i), rules.deck)
     return play(rules, hands, skat, players, *aside), players
+
+
+def all_passed(deal: Deal) -> bool:
+    """Nobody bid (a step that replaces the bidding, a soloist, is not a pass)."""
+    return deal.bid == 0 and not deal.rules.steps_at["start"]

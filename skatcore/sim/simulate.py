@@ -42,7 +42,7 @@ from skatcore.errors import InputError
 from skatcore.model import SEATS
 from skatcore.bots import resolve_player
 from skatcore.rules.compiler import get_rules
-from skatcore.sim.play import deal_rng, play, play_seeded, players_for, seeded_deal  # noqa: F401 (the public names of one deal)
+from skatcore.sim.play import all_passed, deal_rng, play, play_seeded, players_for, seeded_deal  # noqa: F401 (the public names of one deal)
 from skatcore.sim.sheet import Sheet
 
 SF_WIN, SF_DEFENDER = 50, 40
@@ -80,7 +80,7 @@ class Stats:
         r = deal.result()
         self.deals += 1
         self.games[r.game] += 1
-        if deal.bid == 0 and not deal.rules.steps_at["start"]:  # nobody bid (a step may replace the bidding)
+        if all_passed(deal):
             self.all_pass += 1
         entries = [r.scores.get(s, 0) for s in SEATS]
         self.abs_entries += sum(abs(e) for e in entries)
