@@ -113,7 +113,7 @@ class SolverBidding:
 
     # -- discard and declaration -------------------------------------------------------
     def _discard(self, view: SeatView):
-        if view.declarer is None or view.turned_up is not None:  # a Schieberamsch push, a Tournee turn-up
+        if view.declarer is None or view.step is not None:  # a discard inside a step (the skat passed round, a turned card)
             return super()._discard(view)
         hand, bid = view.hand, view.bid
         deck = self.rules.deck
