@@ -52,6 +52,16 @@ def add_commands(sub) -> None:
     s.add_argument("--per-deal", metavar="FILE", help="write one row per deal and ruleset: .jsonl, .csv or .parquet")
     s.set_defaults(func=cmd_compare)
 
+    s = sub.add_parser("duel", help="duplicate play: player A against player B on the same deals, seats swapped")
+    s.add_argument("a", metavar="A", help="player A (a registered player, name:key=value options, or module:factory)")
+    s.add_argument("b", metavar="B", help="player B")
+    s.add_argument("--ruleset", default="official", help="ruleset name or file (default official)")
+    s.add_argument("--deals", type=_positive, default=200, help="number of deals, each played twice (default 200)")
+    s.add_argument("--seed", type=_positive, default=1, help="seed (default 1)")
+    s.add_argument("--jobs", type=_positive, default=1, help="local processes (results identical for any number)")
+    s.add_argument("--json", action="store_true", help="JSON output")
+    s.set_defaults(func=cmd_duel)
+
     s = sub.add_parser("bench", help="measure deals per second (random and heuristic players, ruleset official)")
     s.add_argument("--ruleset", default="official", help="ruleset (default official)")
     s.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
@@ -117,3 +127,43 @@ def cmd_bench(args) -> int:
         print(json.dumps(figures))
     return 0
 
+
+
+def cmd_duel(args) -> int:
+    from skatcore.sim.duel import duel
+    from skatcore.sim.simulate import progress_bar
+
+    with progress_bar(args.deals, "deals") as bar:
+        task = bar.add_task(f"{args.deals} deals x 2", total=args.deals)
+        stats = duel(args.ruleset, args.a, args.b, args.deals, args.seed, args.jobs, lambda n: bar.advance(task, n))
+    out = stats.to_json()
+    if args.json:
+        print(json.dumps(out, ensure_ascii=False))
+        return 0
+    a, b = args.a, args.b
+
+    def ci(x: dict, scale: float = 1.0, unit: str = "") -> str:
+        if x["estimate"] is None:
+            return "-"
+        e = f"{x['estimate'] * scale:+.1f}{unit}"
+        if x["low"] is None:
+            return e
+        mark = "" if x["significant"] else ", includes 0"
+        return f"{e}  [95% CI {x['low'] * scale:+.1f} to {x['high'] * scale:+.1f}{mark}]"
+
+    def rate(x: dict) -> str:
+        return "-" if x["estimate"] is None else f"{100 * x['estimate']:.1f}% of {x['n']}"
+
+    print(f"{a} vs {b}: {out['ruleset']}, {out['deals']} deals played twice with the seats swapped, seed {args.seed}")
+    rows = [("score per deal, A - B (classic)", ci(out["score_diff"])),
+            ("Seeger-Fabian per deal, A - B", ci(out["seeger_fabian_diff"])),
+            ("declarer wins, A", rate(out["declarer_win_rate"]["A"])),
+            ("declarer wins, B", rate(out["declarer_win_rate"]["B"])),
+            ("declarer wins, A - B", ci(out["declarer_win_rate_diff"], 100, " pp")),
+            ("passed deals", f"{100 * out['passed_rate']:.1f}%" if out["passed_rate"] is not None else "-")]
+    games = sorted({g for mix in out["contract_mix"].values() for g in mix},
+                   key=lambda g: -max(m.get(g, 0) for m in out["contract_mix"].values()))
+    for g in games:
+        rows.append((f"mix: {g} (A / B)", "  /  ".join(f"{100 * out['contract_mix'][p].get(g, 0):.1f}%" for p in "AB")))
+    print_table(None, ["statistic", f"A = {a}, B = {b}"], rows)
+    return 0

@@ -53,6 +53,20 @@ SF_WIN, SF_DEFENDER = 50, 40
 # ---------------------------------------------------------------------------
 
 
+def seat_points(result) -> tuple[list[int], list[int]]:
+    """Each seat's classic sheet entry and Seeger-Fabian points of one deal."""
+    classic = [result.scores.get(s, 0) for s in SEATS]
+    sf = list(classic)
+    if result.declarer is not None and result.won is not None:
+        d = result.declarer
+        sf[d] += SF_WIN if result.won else -SF_WIN
+        if not result.won:
+            for s in range(3):
+                if s != d:
+                    sf[s] += SF_DEFENDER
+    return classic, sf
+
+
 @dataclass
 class Stats:
     """Mergeable integer sums over deals of one ruleset."""
@@ -82,7 +96,7 @@ class Stats:
         self.games[r.game] += 1
         if all_passed(deal):
             self.all_pass += 1
-        entries = [r.scores.get(s, 0) for s in SEATS]
+        entries, sf = seat_points(r)
         self.abs_entries += sum(abs(e) for e in entries)
         for e in entries:
             if e:
@@ -90,7 +104,7 @@ class Stats:
         slot_of = [(s - i) % 3 for s in range(3)]  # seat -> slot
         for s in range(3):
             self.classic[slot_of[s]] += entries[s]
-            self.sf[slot_of[s]] += entries[s]
+            self.sf[slot_of[s]] += sf[s]
         if r.declarer is not None and r.won is not None:
             d = r.declarer
             self.value[r.game] += r.value
@@ -104,12 +118,6 @@ class Stats:
             if r.won:
                 self.wins[r.game] += 1
                 self.won[slot_of[d]] += 1
-                self.sf[slot_of[d]] += SF_WIN
-            else:
-                self.sf[slot_of[d]] -= SF_WIN
-                for s in range(3):
-                    if s != d:
-                        self.sf[slot_of[s]] += SF_DEFENDER
 
     def merge(self, other: "Stats") -> "Stats":
         self.deals += other.deals
