@@ -81,8 +81,8 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         game = d.game if d is not None else self.rules.all_pass
         contract = self.rules.contracts[game]
         goal = contract.goal
-        if goal not in SOLVABLE or (goal != "fewest_points") != (view.declarer is not None) or \
-                goal == "fewest_points" and view.hand.bit_count() > self.RAMSCH_TRICKS:
+        if goal not in SOLVABLE or (goal != "fewest_points") != (view.declarer is not None) \
+                or not self.rules.table.plain or goal == "fewest_points" and view.hand.bit_count() > self.RAMSCH_TRICKS:
             self.counters["fallback_moves"] += 1
             return fallback
         table = self.rules.tricks[game]

@@ -73,6 +73,8 @@ class SolverBidding:
 
     # -- bidding -------------------------------------------------------------------
     def _bid(self, view: SeatView):
+        if not self.rules.table.plain:
+            return super()._bid(view)
         limit = self._expert_limit(view.hand, view.seat)
         first = view.legal[0]
         if isinstance(first, Hold):
@@ -113,7 +115,8 @@ class SolverBidding:
 
     # -- discard and declaration -------------------------------------------------------
     def _discard(self, view: SeatView):
-        if view.declarer is None or view.step is not None:  # a discard inside a step (the skat passed round, a turned card)
+        if view.declarer is None or view.step is not None or not self.rules.table.plain:
+            # a discard inside a step (the skat passed round, a turned card), hidden or straw-man hands
             return super()._discard(view)
         hand, bid = view.hand, view.bid
         deck = self.rules.deck
