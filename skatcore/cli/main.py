@@ -232,24 +232,35 @@ def cmd_validate(args) -> int:
 
 
 def cmd_score(args) -> int:
-    # read and score everything first: bad input anywhere writes nothing
-    results = []
+    # read and score everything first: bad input anywhere writes nothing; each
+    # result is rendered as it comes (text only is kept), then written at once
+    lines: list[str] = []
+    last = None
+
+    def emit(out: dict, explanation: str) -> None:
+        nonlocal last
+        last = out
+        if args.json:
+            lines.append(json.dumps(out, ensure_ascii=False))
+        else:
+            lines.extend(printable(line) for line in _human(out, explanation))
+
     for file in args.files:
         if file.endswith(".sgf"):
             from skatcore.records.iss import score_sgf_file
 
-            results += score_sgf_file(file, get_rules(args.ruleset or "official"))
+            for out, explanation in score_sgf_file(file, get_rules(args.ruleset or "official")):
+                emit(out, explanation)
         else:
             doc = read_record(file)
             result = score_record(doc, rules_for(doc, file, args.ruleset), file)
             out = result.to_json()
             out["id"] = doc.get("id", file)
-            results.append((out, result.explanation))
-    for out, explanation in results:
-        if args.json:
-            print(json.dumps(out, ensure_ascii=False, indent=2 if len(results) == 1 else None))
-        else:
-            print("\n".join(printable(line) for line in _human(out, explanation)))
+            emit(out, result.explanation)
+    if args.json and len(lines) == 1:  # one result: indented for reading
+        lines = [json.dumps(last, ensure_ascii=False, indent=2)]
+    if lines:
+        sys.stdout.write("\n".join(lines) + "\n")
     return 0
 
 

@@ -16,7 +16,6 @@ from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import yaml
 
 from skatcore.errors import InputError, join_path, json_path, shorten
@@ -46,10 +45,41 @@ def load_schema(name: str) -> dict:
     return json.loads(resources.files("skatcore").joinpath("schemas", name).read_text("utf-8"))
 
 
+_CHECKS: dict[int, tuple[dict, Any]] = {}  # id(schema) -> (schema, its check); the schema kept alive with its id
+
+
+def _check_of(schema: dict):
+    """The compiled yes/no check of ``schema`` (built once per schema object),
+    else jsonschema's validator of it."""
+    got = _CHECKS.get(id(schema))
+    if got is None:
+        from skatcore.rules.schemacheck import compile_check
+
+        check = compile_check(schema)
+        if check is None:
+            check = _jsonschema_validator(schema).is_valid
+        if len(_CHECKS) > 512:  # schemas built per call would otherwise pile up
+            _CHECKS.clear()
+        got = _CHECKS[id(schema)] = (schema, check)
+    return got[1]
+
+
+def _jsonschema_validator(schema: dict):
+    import jsonschema  # only when a document is invalid, or its schema is beyond schemacheck
+
+    return jsonschema.Draft202012Validator(schema)
+
+
 def validate(instance: Any, schema: dict, source: str, prefix: str = "") -> None:
-    """Validate against a JSON Schema; raise the best error as one line."""
-    validator = jsonschema.Draft202012Validator(schema)
-    error = jsonschema.exceptions.best_match(validator.iter_errors(instance))
+    """Validate against a JSON Schema; raise the best error as one line.
+
+    The happy path is a compiled check (:mod:`skatcore.rules.schemacheck`);
+    jsonschema finds what is wrong."""
+    if _check_of(schema)(instance):
+        return
+    import jsonschema
+
+    error = jsonschema.exceptions.best_match(_jsonschema_validator(schema).iter_errors(instance))
     if error is not None:
         message, key = _schema_message(error)
         # fix: an unknown key is reported at its own path (plugins.official.grand_bse),
@@ -59,7 +89,7 @@ def validate(instance: Any, schema: dict, source: str, prefix: str = "") -> None
         raise InputError(message, source=source, path=full or None)
 
 
-def _schema_message(error: jsonschema.ValidationError) -> tuple[str, Any]:
+def _schema_message(error) -> tuple[str, Any]:
     """What was expected, in words, and the offending key of an
     ``additionalProperties`` error (else ``None``).
 
@@ -184,7 +214,7 @@ def _read_text(path: Path | str) -> str:
         raise InputError(f"cannot read file ({exc})", source=source) from None
 
 
-class _Loader(yaml.SafeLoader):
+class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's parser where PyYAML has it
     """YAML without timestamps: no format has a date type, so a session's
     ``date: 2026-11-27`` stays the text it was written as."""
 
@@ -216,6 +246,8 @@ def read_yaml(path: Path | str, text: str | None = None) -> Any:
         mark = getattr(exc, "problem_mark", None)
         where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        if "maximum nesting depth" in problem:  # libyaml's own bound, met before ours
+            problem = f"nested deeper than {MAX_DEPTH} levels"
         raise InputError(f"malformed YAML: {where}{shorten(problem)}", source=source) from None
     except (ValueError, TypeError, AttributeError, OverflowError) as exc:  # a tagged value its constructor refuses (!!float x)
         raise InputError(f"malformed YAML: a tagged value cannot be read ({shorten(str(exc))})", source=source) from None
@@ -279,6 +311,11 @@ def _check_nodes(root: yaml.Node, source: str) -> None:
 
 def shipped_rulesets() -> dict[str, Path]:
     """Names of the rulesets shipped in the package, with their files."""
+    return dict(_shipped())
+
+
+@lru_cache(maxsize=1)
+def _shipped() -> dict[str, Path]:  # the package's files do not change while we run: listed once, not per record
     root = resources.files(RULESET_PACKAGE)
     return {Path(p.name).stem: Path(str(p)) for p in root.iterdir() if p.name.endswith(".yaml")}
 
