@@ -221,3 +221,16 @@ def test_record_block(page, lang, body, tmp_path):
     else:
         check_record(doc, source)
         score_record(doc, record_rules(doc, source), source)
+
+
+def test_citations_point_into_docs():
+    """Rules and formats are cited by their pages in docs/ (docs/rules/official.md#a8,
+    docs/formats.md#deal-record), not by files the repository does not contain."""
+    import subprocess
+
+    pattern = "FORM" + r"ATS|RULES\.md|RULES [AB][0-9]"  # spelt apart so that this file does not match
+    proc = subprocess.run(["git", "grep", "-nE", pattern, "--", ".", ":!CHANGELOG.md"], cwd=ROOT,
+                          capture_output=True, text=True)
+    if proc.returncode == 128:
+        pytest.skip("not a git clone")
+    assert not proc.stdout, "cite docs/rules/<page>.md#<section> or docs/formats.md#<part> instead:\n" + proc.stdout[:3000]

@@ -112,7 +112,7 @@ def play_deals(seed, start, n,
                 h |= 1 << perm[packets[seat, j]]
             hands[seat] = h
         skat = (1 << perm[9]) | (1 << perm[10])
-        # -- bidding (RULES A4, as Deal._bid) ------------------------------------------
+        # -- bidding (docs/rules/official.md#a4, as Deal._bid) ------------------------------------------
         bid_idx, decl, ncalls = -1, -1, 0
         if not skip_bidding:
             part, asker, answerer, awaiting = 1, 1, 0, False

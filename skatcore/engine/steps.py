@@ -98,7 +98,7 @@ class Step:
         raise NotImplementedError
 
     def replay(self, deal: "Deal", record: Mapping) -> "Declaration | None":
-        """Drive ``deal`` through this step from a deal record (FORMATS §2).
+        """Drive ``deal`` through this step from a deal record (docs/formats.md#deal-record).
 
         With ``hands`` in the record the step applies the record's actions to
         ``deal``, leaving it at the first card (or over) or at the

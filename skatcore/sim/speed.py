@@ -56,7 +56,7 @@ def startup_figures() -> dict:
 
 
 def deal_record(deal) -> dict:
-    """A finished declarer :class:`Deal` as a full deal record (FORMATS §2)."""
+    """A finished declarer :class:`Deal` as a full deal record (docs/formats.md#deal-record)."""
     d = deal.declaration
     game = {"type": d.game, "hand": d.hand, **{a: True for a in ("schneider", "schwarz", "ouvert") if getattr(d, a)}}
     if deal.discard:

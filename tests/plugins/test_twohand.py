@@ -1,4 +1,4 @@
-"""Skat for two (examples/twohand, RULES B13): six rulesets from one installed
+"""Skat for two (examples/twohand, docs/rules/house-rules.md#b13): six rulesets from one installed
 package, found through entry points, scored by their vectors, played under
 `skat simulate`, `skat compare` and `skat play`, described by `skat rules`."""
 

@@ -19,7 +19,7 @@ def test_vectors(skat_vectors, form):
     skat_vectors(VECTORS / f"{form}.yaml", form)
 
 
-# -- what each form lets a player see, from the rules in words (RULES B13) ----------
+# -- what each form lets a player see, from the rules in words (docs/rules/house-rules.md#b13) ----------
 
 def _played(deal) -> set[int]:
     return {c for t in deal.tricks for c in t.cards}

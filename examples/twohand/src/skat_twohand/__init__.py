@@ -1,4 +1,4 @@
-"""Skat for two (docs/rules: RULES B13): six forms, one plugin and one ruleset each.
+"""Skat for two (docs/rules/house-rules.md#b13): six forms, one plugin and one ruleset each.
 
 Every form keeps the ordinary card ranks, contracts, bidding values and
 scoring of the ruleset it extends (``official``).  What makes each a game for
