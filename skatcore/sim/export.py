@@ -14,15 +14,15 @@ from pathlib import Path
 from skatcore.errors import InputError
 from skatcore.sim.outcomes import ROW_KEYS
 
-FORMATS = (".jsonl", ".csv", ".parquet")
+SUFFIXES = (".jsonl", ".csv", ".parquet")
 
 
 class RowWriter:
     def __init__(self, path: str):
         self.path = Path(path)
         self.suffix = self.path.suffix.lower()
-        if self.suffix not in FORMATS:
-            raise InputError(f"expected a file ending in {', '.join(FORMATS)}", source=str(path), path="--per-deal")
+        if self.suffix not in SUFFIXES:
+            raise InputError(f"expected a file ending in {', '.join(SUFFIXES)}", source=str(path), path="--per-deal")
         if self.suffix == ".parquet":
             try:
                 import pyarrow  # noqa: F401

@@ -9,7 +9,7 @@ in), the game is counted apart under that ruleset with the reason.  The
 paired statistics use the games every ruleset could score.
 
 Inputs: ISS archives (``.sgf``, one game a line), deal records (``.yaml``,
-``.json``, FORMATS §2) and JSON Lines (``.jsonl``, one deal record a line).
+``.json``, docs/formats.md#deal-record) and JSON Lines (``.jsonl``, one deal record a line).
 Files are read a line at a time and games go through in chunks, so an
 archive of millions of games runs in constant memory.
 """
