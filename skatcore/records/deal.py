@@ -152,6 +152,8 @@ def _play(doc: dict, rules, deal: Deal) -> ScoreResult:
 
 
 def _replay_play(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
+    if deal.step is not None and deal.step.at == "first_card":  # a step before the first card replays itself
+        deal.step.replay(deal, doc)
     cards = cards_at(doc.get("play", []), "play")
     for i, c in enumerate(cards):
         if deal.done:

@@ -133,7 +133,7 @@ def _record_game(doc: dict, source: str, where: str) -> Game:
 
 
 def _ramsch(rules) -> list[str]:
-    return [c.name for c in rules.contracts.values() if c.family == "ramsch"]
+    return [c.name for c in rules.contracts.values() if not c.declarer]
 
 
 def rescore(refs: Sequence[str], paths: Sequence[str], seed: int = 1, progress: Callable[[int], None] | None = None,
