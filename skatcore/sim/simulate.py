@@ -24,7 +24,7 @@ Statistics (all from integer sums, so chunking never changes a digit):
 * ``classic_per_36`` / ``seeger_fabian_per_36`` - a player's score per 36
   deals, on the classic sheet and in Seeger-Fabian tournament points (sheet
   entries plus 50 for a won and -50 for a lost game to the declarer, and 40
-  to each defender of a lost game), averaged over the three players; per
+  to each defender of a lost game), averaged over the players (two at a table of two: a straw man is nobody's); per
   player name in ``players`` when the table is mixed.
 """
 
@@ -53,15 +53,16 @@ SF_WIN, SF_DEFENDER = 50, 40
 # ---------------------------------------------------------------------------
 
 
-def seat_points(result) -> tuple[list[int], list[int]]:
-    """Each seat's classic sheet entry and Seeger-Fabian points of one deal."""
+def seat_points(result, people=(0, 1, 2)) -> tuple[list[int], list[int]]:
+    """Each seat's classic sheet entry and Seeger-Fabian points of one deal;
+    ``people``: the seats a person plays (a straw man's seat gets no defender points)."""
     classic = [result.scores.get(s, 0) for s in SEATS]
     sf = list(classic)
     if result.declarer is not None and result.won is not None:
         d = result.declarer
         sf[d] += SF_WIN if result.won else -SF_WIN
         if not result.won:
-            for s in range(3):
+            for s in people:
                 if s != d:
                     sf[s] += SF_DEFENDER
     return classic, sf
@@ -89,6 +90,7 @@ class Stats:
     sf: list = field(default_factory=lambda: [0, 0, 0])
     declared: list = field(default_factory=lambda: [0, 0, 0])  # per slot: declarer games
     won: list = field(default_factory=lambda: [0, 0, 0])
+    people: int = 3  # persons at the table (a straw man is nobody's seat): the per-player averages divide by it
 
     def add(self, deal: Deal, i: int) -> None:
         r = deal.result()
@@ -96,7 +98,10 @@ class Stats:
         self.games[r.game] += 1
         if all_passed(deal):
             self.all_pass += 1
-        entries, sf = seat_points(r)
+        plans = deal.rules.table.seats
+        people = [s for s in deal.rules.deck.seats if plans[s].controller == "own"]
+        self.people = len(people)
+        entries, sf = seat_points(r, people)
         self.abs_entries += sum(abs(e) for e in entries)
         for e in entries:
             if e:
@@ -124,6 +129,8 @@ class Stats:
         self.all_pass += other.all_pass
         self.overbid += other.overbid
         self.abs_entries += other.abs_entries
+        if other.deals:
+            self.people = other.people
         for a in ("games", "hand", "wins", "value", "played", "declarer_scores", "entries", "bots"):
             getattr(self, a).update(getattr(other, a))
         for a in ("classic", "sf", "declared", "won"):
@@ -153,8 +160,8 @@ class Stats:
             "mean_abs_entry": _r(self.abs_entries / n),
             "all_pass_rate": _r(self.all_pass / n),
             "overbid_rate": _r(self.overbid / dgames) if dgames else None,
-            "classic_per_36": _r(36 * sum(self.classic) / 3 / n),
-            "seeger_fabian_per_36": _r(36 * sum(self.sf) / 3 / n),
+            "classic_per_36": _r(36 * sum(self.classic) / self.people / n),
+            "seeger_fabian_per_36": _r(36 * sum(self.sf) / self.people / n),
         }
         if len(set(self.slots)) > 1:
             by: dict[str, dict] = {}

@@ -84,3 +84,16 @@ def test_skat_play_you_play_the_third_hand_when_you_defend(examples_installed):
         before = deal.partition(" declares ")[0]
         assert "middlehand shows" not in before
         assert "middlehand (the third hand): " not in before  # never asked to bid
+
+
+def test_simulate_counts_two_players_not_the_third_hand(examples_installed):
+    """Seeger-Fabian points: +40 to the one defending player of a lost game
+    (not to the third hand, which is nobody's); per-player averages over 2."""
+    from skatcore.sim.simulate import run
+
+    stats = run(["skat-en-deux"], deals=60, seed=1, slots=("random",) * 3)[0]
+    wins, games = sum(stats.wins.values()), sum(stats.played.values())
+    lost = games - wins
+    assert lost and stats.people == 2
+    assert sum(stats.sf) - sum(stats.classic) == 50 * wins - 50 * lost + 40 * lost
+    assert stats.summary()["classic_per_36"] == round(36 * sum(stats.classic) / 2 / 60, 4)
