@@ -244,7 +244,12 @@ def read_yaml(path: Path | str, text: str | None = None) -> Any:
         raise InputError(f"malformed YAML: nested deeper than {MAX_DEPTH} levels", source=source) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        where = f"line {mark.line + 1}, column {mark.column + 1}: " if mark else ""
+        where = ""
+        if mark:
+            line, column = mark.line, mark.column
+            if line > text.count("\n"):  # libyaml marks the end of a last line without newline one line further
+                line, column = text.count("\n"), len(text) - (text.rfind("\n") + 1)
+            where = f"line {line + 1}, column {column + 1}: "
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         if "maximum nesting depth" in problem:  # libyaml's own bound, met before ours
             problem = f"nested deeper than {MAX_DEPTH} levels"
