@@ -143,7 +143,8 @@ def compare(refs: Sequence[str], deals: int, seed: int, slots: Sequence[str] = (
 
 
 def _play(result: Comparison, refs, slots, seed, start, stop, jobs, dask, progress, on_rows) -> None:
-    size = _chunk_size(refs, slots, seed, start, stop, jobs if not dask else 8)
+    workers = jobs if not dask else int(dask.partition(":")[2]) if dask.startswith("local:") and dask[6:].isdigit() else 8
+    size = _chunk_size(refs, slots, seed, start, stop, workers)
     tasks = [(refs, slots, seed, a, min(stop, a + size), on_rows is not None) for a in range(start, stop, size)]
     pending: dict[int, list] = {}
     next_start = start
