@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from skatcore.bots import resolve_player
 from skatcore.rules.compiler import get_rules
@@ -64,7 +64,6 @@ class Comparison:
     tally: Tally
     seed: int | None
     deals: int = 0
-    unscored: list[dict] = field(default_factory=list)  # --games: per ruleset, reason -> games
 
     def values(self, side: int) -> dict[str, Interval]:
         return {m.key: self.tally.value(m, side) for m in self.metrics}

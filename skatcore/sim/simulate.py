@@ -42,7 +42,7 @@ from skatcore.errors import InputError
 from skatcore.model import SEATS
 from skatcore.bots import resolve_player
 from skatcore.rules.compiler import get_rules
-from skatcore.sim.play import all_passed, deal_rng, play, play_seeded, players_for, seeded_deal  # noqa: F401 (the public names of one deal)
+from skatcore.sim.play import all_passed, play, seeded_deal  # noqa: F401 (play: a public name of one deal)
 from skatcore.sim.sheet import Sheet
 
 SF_WIN, SF_DEFENDER = 50, 40
