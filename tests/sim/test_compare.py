@@ -210,3 +210,23 @@ def test_dask_local_equals_jobs(capsys):
     rc, dask, err = cli(capsys, *args, "--dask", "local:2")
     assert rc == 0, err
     assert json.loads(dask) == json.loads(jobs)
+
+
+def test_games_from_json_lines_and_deal_records(tmp_path, capsys):
+    """JSON Lines of deal records and a deal record file: the overbid example
+    scores -96 under official (lost hand game doubled) and -48 under pre1999."""
+    example = Path(__file__).resolve().parents[2] / "examples" / "overbid-clubs-hand.yaml"
+    import yaml
+
+    doc = yaml.safe_load(example.read_text())
+    lines = tmp_path / "deals.jsonl"
+    lines.write_text(json.dumps(doc) + "\n\n" + json.dumps(doc) + "\n")
+    rows = tmp_path / "rows.csv"
+    rc, out, err = cli(capsys, "compare", "official", "pre1999", "--games", lines, example, "--json", "--per-deal", rows)
+    assert rc == 0, err
+    data = json.loads(out)
+    assert [g["scored"] for g in data["games"]] == [3, 3] and data["deals"] == 3
+    with rows.open() as f:
+        scores = [(r["ruleset"], r["score"]) for r in csv.DictReader(f)]
+    assert scores == [("official", "-96"), ("pre1999", "-48")] * 3
+    assert data["differences"]["pre1999"]["classic_per_36"]["estimate"] == pytest.approx(12 * 48)
