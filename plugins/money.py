@@ -19,7 +19,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from skatcore.hookspecs import hookimpl
-from skatcore.records.session import Settlement, pairwise
+from skatcore.model import Settlement
+from skatcore.records.money import pairwise
 
 
 class Money:

@@ -13,7 +13,8 @@ from __future__ import annotations
 from decimal import Decimal
 
 from skatcore.hookspecs import hookimpl
-from skatcore.records.session import Column, money_text
+from skatcore.model import Column
+from skatcore.records.money import money_text
 
 KEY = "pot"
 

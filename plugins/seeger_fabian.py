@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from skatcore.errors import InputError
 from skatcore.hookspecs import hookimpl
-from skatcore.records.session import Column
+from skatcore.model import Column
 
 KEY = "seeger_fabian"
 

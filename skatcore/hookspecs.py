@@ -30,12 +30,12 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
-from skatcore.model import (CardOrder, Contract, Declaration, Deck, GameFacts, MultiplierItem, RamschFacts, ScoreResult,
-                    Series, Table, TableCall, Thresholds, WinCondition)
+from skatcore.model import (CardOrder, Column, Contract, Declaration, Deck, GameFacts, MultiplierItem, RamschFacts,
+                            ScoreResult, Series, SessionState, Settlement, SheetLine, Table, TableCall, Thresholds,
+                            WinCondition)
 
-if TYPE_CHECKING:  # the session layer imports the hooks, not the other way round
+if TYPE_CHECKING:  # a step is engine code; the engine imports the hooks, not the other way round
     from skatcore.engine.steps import Step
-    from skatcore.records.session import Column, SessionState, Settlement, SheetLine
 
 PROJECT = "skat"
 hookspec = pluggy.HookspecMarker(PROJECT)
@@ -488,7 +488,7 @@ def skat_session_start(state: "SessionState") -> None:
     (``skat sheet new``).  Collected: every plugin is called; raise
     :class:`~skatcore.errors.InputError` to refuse the table.
 
-    :param state: :class:`~skatcore.records.session.SessionState`: ``players``,
+    :param state: :class:`~skatcore.model.SessionState`: ``players``,
         ``stake``, ``rules``, the plugin scratch space ``data``.
 
     **Example** (tournament tables seat 3 or 4)::
@@ -516,7 +516,7 @@ def skat_session_deal(state: "SessionState", line: "SheetLine") -> None:
 
     :param state: the session so far (``state.lines`` the earlier lines,
         ``state.totals`` the totals before this deal).
-    :param line: :class:`~skatcore.records.session.SheetLine`: ``index``,
+    :param line: :class:`~skatcore.model.SheetLine`: ``index``,
         ``dealer``, ``seating``, ``record``, ``result``, ``entries``.
 
     **Example** (every deal of a Bock round counts double)::
@@ -553,7 +553,7 @@ def skat_session_extra(state: "SessionState") -> Iterable["Column"] | None:
 
     Called once, after the last deal.  Collected.
 
-    :returns: :class:`~skatcore.records.session.Column` objects (``values`` by
+    :returns: :class:`~skatcore.model.Column` objects (``values`` by
         player name; ``money=True`` for amounts of money).
 
     **Example**::
@@ -575,7 +575,7 @@ def skat_session_settlement(state: "SessionState", final: Mapping[str, int]) -> 
     core's default is A9's pairwise settlement when there is a stake.
 
     :param final: the totals with the extra points, by player name.
-    :returns: a :class:`~skatcore.records.session.Settlement`, or ``None``.
+    :returns: a :class:`~skatcore.model.Settlement`, or ``None``.
 
     **Example** (each player's total times the stake, for zero-sum sheets)::
 

@@ -118,7 +118,7 @@ def _rules(rules):
 def score(record: Any, rules: Any = "official"):
     """Score one deal record as ``skat score`` does: a mapping (``format`` may
     be left out), YAML text, or a ``.yaml``/``.json`` file."""
-    from skatcore.records.deal import FORMAT, check_record, read_record, score_record
+    from skatcore.records.deal import as_deal_record, read_record, score_record
     from skatcore.rules.ruleset import read_yaml
 
     source = "<record>"
@@ -126,10 +126,7 @@ def score(record: Any, rules: Any = "official"):
         source = str(record)
         doc = read_record(record)
     else:
-        doc = read_yaml(source, text=record) if isinstance(record, str) else _copy(record)
-        if isinstance(doc, dict):
-            doc.setdefault("format", FORMAT)
-        check_record(doc, source)
+        doc = as_deal_record(read_yaml(source, text=record) if isinstance(record, str) else record, source)
     return score_record(doc, _rules(rules), source)
 
 
@@ -172,14 +169,6 @@ def play_random(rules: Any, seed: int | random.Random = 0, deals: int = 1, playe
         deal.result()
         out.append(deal)
     return out
-
-
-def _copy(value):
-    if isinstance(value, Mapping):
-        return {k: _copy(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy(v) for v in value]
-    return value
 
 
 # ---------------------------------------------------------------------------

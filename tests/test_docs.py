@@ -194,7 +194,8 @@ def test_record_block(page, lang, body, tmp_path):
     a session record, a ruleset or a score result, and is accepted as one
     (a vector list is scored case by case, like the examples of docs/rules/)."""
     from skatcore.records.deal import check_record, score_record
-    from skatcore.records.session import check_session, rules_for_session, score_session
+    from skatcore.records.session import rules_for_session, score_session
+    from skatcore.records.session_record import check_session
     from skatcore.rules.compiler import compile_rules, rules_for as record_rules
     from skatcore.rules.ruleset import load_ruleset
 

@@ -39,10 +39,11 @@ import yaml
 from skatcore.errors import InputError, printable, shorten, shown
 from skatcore.rules.trust import TRUST_HELP, trusting
 from skatcore.model import SEATS
-from skatcore.records.deal import FORMAT as DEAL_FORMAT
-from skatcore.records.deal import check_record
+from skatcore.records.deal import as_deal_record
 from skatcore.rules.ruleset import read_document, read_yaml, shipped_rulesets
-from skatcore.records.session import FORMAT, Session, check_session, read_session, rules_for_session, score_session, sheet_text
+from skatcore.records.session import Session, rules_for_session, score_session
+from skatcore.records.session_record import FORMAT, check_session, read_session
+from skatcore.records.session_text import sheet_text
 
 DB_FORMAT = "skat-sheet-db/1"
 ACTIONS = ("new", "add", "show", "undo", "export")
@@ -317,7 +318,7 @@ def _cmd_add(opts) -> int:
                              path="--deal")
         session = _session(meta, path, deals)
         deal = _resolve_names(deal, session)
-        check_record({**deal, "format": DEAL_FORMAT}, "<deal>")
+        as_deal_record(deal, "<deal>")
         try:
             line = session.add(deal, n - 1)
         except InputError as exc:
@@ -405,8 +406,7 @@ def _deal_from(opts) -> dict:
         return _inline(opts)
     if not isinstance(doc, dict):
         raise InputError("expected a mapping (a deal record)", source=source)
-    doc.setdefault("format", DEAL_FORMAT)
-    check_record(doc, source)
+    doc = as_deal_record(doc, source)
     if opts.id:
         doc["id"] = opts.id
     return {k: v for k, v in doc.items() if k != "format"}

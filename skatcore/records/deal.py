@@ -9,6 +9,7 @@ with the helpers :func:`cards_at`, :func:`apply_at` and :func:`declaration_in`.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,27 @@ def read_record(path: str | Path) -> dict:
     doc = read_document(path)
     check_record(doc, str(path))
     return doc
+
+
+def as_deal_record(doc: Any, source: str) -> dict:
+    """A deal record inside another document (a session's deal, a vector
+    case, the testing kit's mapping, ``skat sheet add``), where ``format``
+    may be left out: a validated copy with ``format`` set (scoring never
+    alters the original)."""
+    if isinstance(doc, Mapping):
+        doc = _plain(doc)
+        doc.setdefault("format", FORMAT)
+    check_record(doc, source)
+    return doc
+
+
+def _plain(value):
+    """A deep copy with every mapping a dict and every list a list."""
+    if isinstance(value, Mapping):
+        return {k: _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
 
 
 def check_record(doc: Any, source: str) -> None:

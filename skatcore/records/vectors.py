@@ -21,7 +21,7 @@ A case may name its own ``ruleset`` (the record's field): a shipped name, or
 a ruleset file inside the vector file's folder (``params/half.yaml``),
 so that one vector file can prove a plugin's parameters (:func:`rules_for`).
 
-The runner scores exactly as ``skat score`` does (``check_record`` then
+The runner scores exactly as ``skat score`` does (``as_deal_record`` then
 ``score_record``), so a vector tests the whole path from record to result,
 and python-chess-style a failing case prints the traditional breakdown
 ("with 2, game 3, schneider 4; 4 x spades 11 = 44 ...").
@@ -36,7 +36,7 @@ from typing import Any
 
 from skatcore.errors import InputError
 from skatcore.model import ScoreResult
-from skatcore.records.deal import FORMAT, check_record, score_record
+from skatcore.records.deal import as_deal_record, score_record
 from skatcore.rules.compiler import rules_for as _rules_for
 from skatcore.rules.ruleset import read_yaml
 
@@ -108,7 +108,6 @@ def load_vectors(path: str | Path) -> list[Case]:
         if "error" in expect and len(expect) > 1:
             raise InputError("`error` excludes other expectations", source=source, path=f"{where}.expect")
         record = {k: v for k, v in item.items() if k not in CASE_KEYS}
-        record.setdefault("format", FORMAT)
         cases.append(Case(name=name, record=record, expect=expect, source=f"{Path(source).name}{where}",
                           note=str(item.get("note", ""))))
     return cases
@@ -130,9 +129,8 @@ def rules_for(case: Case, vector_file: str | Path, default: str):
 def evaluate(rules, case: Case) -> Outcome:
     """Score ``case`` under compiled ``rules`` and compare with ``expect``."""
     out = Outcome(case)
-    record = _plain(case.record)
     try:
-        check_record(record, case.source)
+        record = as_deal_record(case.record, case.source)
         out.result = score_record(record, rules, case.source)
     except InputError as exc:
         out.error = exc
@@ -175,12 +173,3 @@ def _signed(m) -> int | None:
         if "without" in m:
             return -m["without"]
     return m
-
-
-def _plain(value):
-    """A deep copy, so that scoring can never alter a loaded case."""
-    if isinstance(value, Mapping):
-        return {k: _plain(v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_plain(v) for v in value]
-    return value

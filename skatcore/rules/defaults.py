@@ -6,6 +6,7 @@ knows (docs/rules/official.md#a9: pairwise differences x stake), which a plugin 
 from __future__ import annotations
 
 from skatcore.hookspecs import hookimpl
+from skatcore.records.money import pairwise
 
 
 class CoreDefaults:
@@ -22,6 +23,4 @@ class CoreDefaults:
         # docs/rules/official.md#a9, the settlement every table knows: pairwise differences x stake
         if state.stake is None:
             return None
-        from skatcore.records.session import pairwise
-
         return pairwise(dict(final), state.stake)

@@ -19,7 +19,7 @@ from typing import Any
 import yaml
 
 from skatcore.errors import InputError, join_path, json_path, shorten
-from skatcore.rules.manager import ENTRY_POINT_GROUP, PluginSpec, resolve_plugin_ref  # noqa: F401 (re-exported)
+from skatcore.rules.manager import PluginSpec, resolve_plugin_ref
 from skatcore.rules.trust import inside
 
 RULESET_ENTRY_POINT_GROUP = "skat.rulesets"  # name -> module:attr holding the path of an installed ruleset file

@@ -13,7 +13,8 @@ from hypothesis import strategies as st
 from skatcore.cards import POINTS
 from skatcore.model import Deck
 from skatcore.rules.compiler import get_rules
-from skatcore.records.session import Session, pairwise
+from skatcore.records.money import pairwise
+from skatcore.records.session import Session
 
 SETTINGS = settings(deadline=None, max_examples=120, suppress_health_check=[HealthCheck.too_slow])
 

@@ -1,5 +1,5 @@
-"""Plain data the hooks exchange with the core: contracts, card orders,
-multiplier items, thresholds, and the facts and result of a finished game."""
+"""Plain data of a game that the hooks exchange with the core: contracts, card
+orders, multiplier items, thresholds, and the facts and result of a finished game."""
 
 from __future__ import annotations
 

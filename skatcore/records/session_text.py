@@ -1,0 +1,69 @@
+"""A scored session as the printed score sheet: one line per deal, totals,
+extra columns, money and settlement."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from skatcore.errors import printable
+from skatcore.model import SheetLine
+from skatcore.records.money import money_text
+
+if TYPE_CHECKING:
+    from skatcore.records.session import SessionResult
+
+
+def _game_text(line: SheetLine) -> str:
+    r = line.result
+    if r.game == "passed":
+        return "passed (thrown in)"
+    game = r.game
+    if r.declarer is not None:
+        game += " hand" if r.hand and "hand" not in game else ""
+        game += " won" if r.won else " lost"
+    calls = r.extra.get("calls")
+    return f"{game} ({', '.join(calls)})" if calls else game
+
+
+def sheet_text(res: SessionResult, title: str | None = None) -> str:
+    """The score sheet: one line per deal, totals, extra columns, settlement."""
+    st = res.state
+    players = st.players
+    w = max(8, *(len(p) for p in players))
+    games = [_game_text(line) for line in st.lines]
+    g = max(20, *(len(x) + 1 for x in games)) if games else 20
+    head = f"{title or st.rules.name}: {', '.join(players)}"
+    if st.stake is not None:
+        head += f"; stake {st.stake} per point"
+    out = [head]
+    cols = "".join(f"{p:>{w + 7}}" for p in players)
+    out.append(f"{'#':>3}  {'dealer':<{w}}  {'declarer':<{w}}  {'game':<{g}}{'value':>6}{cols}  marks")
+    for line, game in zip(st.lines, games):
+        r = line.result
+        cells = ""
+        for p in players:
+            e = line.entries[p]
+            cells += f"{(f'{e:+d}' if e else '.'):>7}{line.totals[p]:>{w}}"
+        value = str(r.value) if r.declarer is not None else ""
+        out.append(f"{line.index:>3}  {players[line.dealer]:<{w}}  {line.declarer or '-':<{w}}  {game:<{g}}{value:>6}"
+                   f"{cells}  {', '.join(line.marks)}".rstrip())
+    pad = 3 + 2 + w + 2 + w + 2 + g + 6
+    out.append(f"{'totals':<{pad}}" + "".join(f"{st.totals[p]:>{w + 7}}" for p in players))
+    for c in res.extra:
+        out.append(f"{c.label:<{pad}}" + "".join(f"{c.values.get(p, 0):>+{w + 7}}" for p in players))
+    if res.extra:
+        out.append(f"{'final':<{pad}}" + "".join(f"{res.final[p]:>{w + 7}}" for p in players))
+    for c in res.money:
+        out.append(f"{c.label:<{pad}}" + "".join(f"{money_text(c.values.get(p, 0)):>{w + 7}}" for p in players))
+    if res.settlement is not None:
+        s = res.settlement
+        out.append(f"{'settlement (' + s.method + ')':<{pad}}" + "".join(f"{money_text(s.net[p]):>{w + 7}}" for p in players))
+        for payer, payee, amount in s.transfers:
+            out.append(f"  {payer} pays {payee} {money_text(amount, '')}")
+    if res.money and res.net is not None:
+        out.append(f"{'net':<{pad}}" + "".join(f"{money_text(res.net[p]):>{w + 7}}" for p in players))
+    out.append(f"next dealer: {players[st.dealer]}")
+    out += st.notes
+    if st.closed:
+        out.append(f"closed: {st.closed}")
+    return "\n".join(printable(line) for line in out)  # names and titles may hold control characters
