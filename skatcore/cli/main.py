@@ -60,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("name", help="ruleset name or YAML file")
     s.set_defaults(func=cmd_rules)
 
-    from skatcore.cli.authoring import register as register_authoring  # plugins, plugin new, hooks (skatcore/authoring.py)
+    from skatcore.cli.authoring import register as register_authoring  # plugins, plugin new, hooks
 
     register_authoring(sub)
 

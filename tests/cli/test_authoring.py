@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from skatcore import hookspecs
-from skatcore.cli.authoring import hooks_markdown, hookspec_functions, scaffold
+from skatcore.cli.authoring import hooks_markdown, hookspec_functions
 from skatcore.cli.main import main
 from skatcore.engine.deal import Deal, deal_cards
 from skatcore.errors import InputError

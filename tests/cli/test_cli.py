@@ -246,5 +246,7 @@ def test_wheel_carries_rulesets_schemas_and_plugins(tmp_path):
     for required in ("skatcore_rulesets/official.yaml", "skatcore/schemas/deal.schema.json",
                      "skatcore/schemas/ruleset.schema.json", "skatcore_plugins/official.py"):
         assert required in names, f"{required} missing from {wheel.name}"
+    modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "skatcore").rglob("*.py")}
+    assert not modules - names, f"modules missing from {wheel.name} (pyproject packages?): {sorted(modules - names)}"
     assert not any(n.startswith(("plugins/", "rulesets/")) for n in names), "bare top-level package in the wheel"
     assert "plugins" not in top_level.split() and "rulesets" not in top_level.split()
