@@ -133,7 +133,7 @@ def api_reference() -> str:
 
     parts = ["## Hook data types (`skatcore.model`)\n",
              "What hooks return to the core and what the core hands to them.\n"]
-    for cls in [*_dataclasses_of(model.game), *_dataclasses_of(model.sheet)]:
+    for cls in [*_dataclasses_of(model.game), *_dataclasses_of(model.table), *_dataclasses_of(model.sheet)]:
         parts.append(_class_doc(cls, "skatcore.model"))
     parts.append("## The compiled ruleset\n")
     parts.append(_class_doc(compiler.CompiledRules, "skatcore.rules", fields=False))
