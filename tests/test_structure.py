@@ -94,9 +94,18 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
     return groups
 
 
+# Deferred imports that close a circle, each with why; to be removed, not added to.
+CIRCLE_EDGES_ALLOWED = {
+    ("skatcore.sim.speed", "skatcore.cli.main"): "skat bench times `skat score` in-process",
+    ("skatcore.sim.speed", "skatcore.sim.bench"): "speed borrows bench's timer (bench imports speed)",
+}
+
+
 def test_no_import_circles():
     known = modules()
     graph = {name: imports_of(name, path, known) for name, path in known.items()}
+    for (a, b) in CIRCLE_EDGES_ALLOWED:
+        graph.get(a, set()).discard(b)
     assert graph["skatcore.rules.compiler"] >= {"skatcore.rules.manager", "skatcore.model"}  # the graph is read
     found = circles(graph)
     assert not found, "import circles: " + "; ".join(
