@@ -150,7 +150,7 @@ def test_no_swap_without_a_declarer_or_where_the_ruleset_lacks_the_plugin():
 
 
 def record_of(deal: Deal) -> dict:
-    """The deal record (FORMATS deal record) of a finished deal played with the swap."""
+    """The deal record (docs/formats.md, the deal record) of a finished deal played with the swap."""
     d = deal.declaration
     game = {"type": d.game, "hand": d.hand, **{a: True for a in d.announced}}
     if deal.discard:
