@@ -14,6 +14,7 @@ import sys
 
 from skatcore.cards import CARD_NAMES, SUITS, cards_in, parse_card
 from skatcore.engine.deal import Bid, Call, Deal, Declare, Discard, Hold, Pass, Phase, Play, Unseen
+from skatcore.engine.table import people
 from skatcore.errors import InputError
 from skatcore.model import SEATS
 from skatcore.bots import HeuristicPlayer
@@ -49,8 +50,7 @@ class TerminalGame:
         self.seed = seed
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
-        plans = rules.table.seats
-        self.people = [s for s in rules.deck.seats if plans[s].controller == "own"]  # a straw man has no person
+        self.people = list(people(rules))  # a straw man's seat is nobody's
         self.names = ["you", "Ann (bot)", "Bob (bot)"][:len(self.people)]  # you, then the bots clockwise
         self.sheet = [0] * len(self.people)
 

@@ -266,8 +266,8 @@ def _cmd_new(opts) -> int:
         doc["stake"] = opts.stake
     if opts.title:
         doc["title"] = opts.title
-    if len(players) not in (3, 4) or len(set(players)) != len(players) or not all(players):
-        raise InputError(f"expected 3 or 4 different names, got {shown(opts.players)}", path="--players")
+    if len(players) not in (2, 3, 4) or len(set(players)) != len(players) or not all(players):
+        raise InputError(f"expected 3 or 4 different names (2 for a two-player ruleset), got {shown(opts.players)}", path="--players")
     if not 0 <= dealer < len(players):
         raise InputError(f"expected a player name or index 0..{len(players) - 1}, got {shown(opts.dealer)}", path="--dealer")
     check_session(doc, str(path))

@@ -123,6 +123,6 @@ def resolve_names(deal: dict, session: Session) -> dict:
 
 
 def _seating(st) -> dict[str, int]:
-    from skatcore.engine.table import seating
+    from skatcore.engine.table import people, seating
 
-    return seating(len(st.players), st.dealer)
+    return seating(len(st.players), st.dealer, people(st.rules))

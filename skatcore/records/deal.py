@@ -19,7 +19,7 @@ from skatcore.errors import InputError, shown
 from skatcore.model import SEATS, Declaration, RamschFacts, ScoreResult
 from skatcore.rules.ruleset import load_schema, read_document, validate
 from skatcore.engine.scoring import make_facts
-from skatcore.engine.table import seating
+from skatcore.engine.table import people, seating
 
 FORMAT = "skat-deal/1"
 _CALLS = {"yes": HOLD, "y": HOLD, True: HOLD, "pass": PASS, "p": PASS}  # YAML 1.1 reads a bare yes as true
@@ -92,7 +92,7 @@ def score_record(doc: dict, rules, source: str = "<record>") -> ScoreResult:
         raise exc.at(source=source) from None
     if doc.get("players"):
         names = doc["players"]
-        result.extra["players"] = {s: names[i] for s, i in seating(len(names), doc.get("dealer", 0)).items()}
+        result.extra["players"] = {s: names[i] for s, i in seating(len(names), doc.get("dealer", 0), people(rules)).items()}
     return result
 
 

@@ -27,7 +27,7 @@ import math
 from dataclasses import dataclass
 from decimal import Decimal
 
-from skatcore.engine.table import next_dealer, seating
+from skatcore.engine.table import next_dealer, people, seating
 from skatcore.errors import InputError, shown
 from skatcore.model import Column, ScoreResult, SessionState, Settlement, SheetLine
 from skatcore.records.deal import as_deal_record, score_record
@@ -105,8 +105,10 @@ class Session:
 
     def __init__(self, rules, players, *, stake=None, dealer: int = 0, source: str = "<session>"):
         players = tuple(players)
-        if len(players) not in (3, 4):
-            raise InputError(f"a table has 3 or 4 players, not {len(players)}", source=source, path="players")
+        try:
+            seating(len(players), dealer if 0 <= dealer < len(players) else 0, people(rules))  # a table this ruleset is played at
+        except InputError as exc:
+            raise exc.at("players", source) from None
         if stake is not None and not (isinstance(stake, (int, float, Decimal)) and math.isfinite(stake) and stake >= 0):
             raise InputError(f"expected a finite amount >= 0 per point, got {stake}", source=source, path="stake")
         self.source = source
@@ -152,7 +154,7 @@ class Session:
         where = f"deals[{i}]"
         if st.closed:
             raise InputError(f"no more deals: {st.closed}", source=self.source, path=where)
-        seats = seating(len(st.players), st.dealer)
+        seats = seating(len(st.players), st.dealer, people(st.rules))
         base = {p: 0 for p in st.players}
         for seat, player in seats.items():
             base[st.players[player]] = result.scores.get(seat, 0)

@@ -38,6 +38,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from skatcore.engine.deal import Deal
+from skatcore.engine.table import people
 from skatcore.errors import InputError
 from skatcore.model import SEATS
 from skatcore.bots import resolve_player
@@ -98,10 +99,9 @@ class Stats:
         self.games[r.game] += 1
         if all_passed(deal):
             self.all_pass += 1
-        plans = deal.rules.table.seats
-        people = [s for s in deal.rules.deck.seats if plans[s].controller == "own"]
-        self.people = len(people)
-        entries, sf = seat_points(r, people)
+        persons = people(deal.rules)
+        self.people = len(persons)
+        entries, sf = seat_points(r, persons)
         self.abs_entries += sum(abs(e) for e in entries)
         for e in entries:
             if e:

@@ -97,3 +97,24 @@ def test_simulate_counts_two_players_not_the_third_hand(examples_installed):
     assert lost and stats.people == 2
     assert sum(stats.sf) - sum(stats.classic) == 50 * wins - 50 * lost + 40 * lost
     assert stats.summary()["classic_per_36"] == round(36 * sum(stats.classic) / 2 / 60, 4)
+
+
+def test_skat_sheet_a_two_player_session(examples_installed, capsys, tmp_path):
+    """Ann and Ben deal in turn; the non-dealer sits at forehand, the dealer
+    at rearhand (the third hand is nobody's): Ben +24, then -44; thrown in."""
+    session = PACKAGE / "tests" / "sessions" / "skat-en-deux-evening.yaml"
+    assert main(["sheet", str(session), "--json"]) == 0
+    sheet = json.loads(capsys.readouterr().out)
+    assert [d["declarer"] for d in sheet["deals"]] == ["Ben", "Ben", None]
+    assert sheet["deals"][-1]["totals"] == {"Ann": 0, "Ben": -20}
+    three = tmp_path / "three.yaml"
+    three.write_text(session.read_text(encoding="utf-8").replace("[Ann, Ben]", "[Ann, Ben, Cem]"), encoding="utf-8")
+    assert main(["sheet", str(three)]) == 2
+    assert "players: this ruleset is played by 2 players, not 3" in capsys.readouterr().err
+
+
+def test_offiziersskat_the_dealer_sits_at_middlehand(examples_installed):
+    from skatcore.engine.table import people, seating
+
+    assert seating(2, 0, people(get_rules("offiziersskat"))) == {"forehand": 1, "middlehand": 0}
+    assert seating(2, 1, people(get_rules("skat-en-deux"))) == {"forehand": 0, "rearhand": 1}
