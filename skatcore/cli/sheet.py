@@ -272,6 +272,12 @@ def _cmd_new(opts) -> int:
         raise InputError(f"expected a player name or index 0..{len(players) - 1}, got {shown(opts.dealer)}", path="--dealer")
     check_session(doc, str(path))
     rules = rules_for_session(doc, None, ruleset)
+    from skatcore.engine.table import people, seating
+
+    try:
+        seating(len(players), dealer, people(rules))  # two players only for a two-player ruleset
+    except InputError as exc:
+        raise exc.at("--players") from None
     Session(rules, players, stake=opts.stake, dealer=dealer, source=str(path))  # the ruleset accepts this table
     if path.exists() and path.stat().st_size:
         con = connect(path)

@@ -186,7 +186,7 @@ def test_a_ramsch_round_refuses_a_bid_game(capsys, tmp_path):
 
 
 @pytest.mark.parametrize(("argv", "message"), [
-    (["sheet", "new", "{p}", "--ruleset", "pub", "--players", "A,B"], "--players: expected 3 or 4 different names"),
+    (["sheet", "new", "{p}", "--ruleset", "pub", "--players", "A,B"], "--players: a table has 3 or 4 players, not 2"),
     (["sheet", "new", "{p}", "--ruleset", "nosuch", "--players", "A,B,C"], "--ruleset: unknown ruleset 'nosuch'"),
     (["sheet", "show", "{p}"], "no such sheet"),
     (["sheet", "add", "{p}", "--passed"], "no such sheet"),

@@ -36,7 +36,7 @@ CASES = [
     ("malformed YAML", "format: skat-session/1\nplayers: [A, B\n", "malformed YAML: line"),
     ("no format", session(format=None), "format: expected 'skat-session/1', missing"),
     ("a deal record", session(format="skat-deal/1"), "format: expected 'skat-session/1', got 'skat-deal/1'"),
-    ("two players", session(players=["A", "B"]), "players: expected at least 3 items, got 2"),
+    ("two players", session(players=["A", "B"]), "players: a table has 3 or 4 players, not 2"),
     ("five players", session(players=list("ABCDE")), "players: expected at most 4 items, got 5"),
     ("no players", session(players=None), "missing key 'players' (required)"),
     ("a name twice", session(players=["A", "B", "A"]), "players: player 'A' is named twice"),
