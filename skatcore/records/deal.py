@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from skatcore.cards import parse_card
+from skatcore.cards import CARD_NAMES, parse_card
 from skatcore.engine.deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Deal, Declare, Discard, Phase, deal_cards
 from skatcore.errors import InputError, shown
 from skatcore.model import SEATS, Declaration, RamschFacts, ScoreResult
@@ -110,7 +110,30 @@ def replay_record(doc: dict, rules, source: str = "<record>") -> Deal:
 
 
 def _score(doc: dict, rules) -> ScoreResult:
+    _check_card_fields(doc, rules)
+    players = doc.get("players") or []
+    if len(set(players)) != len(players):
+        raise InputError(f"expected different names, got {shown(players)}", path="players")
     return _play(doc, rules, _bidding(doc, rules))
+
+
+def _check_card_fields(doc: dict, rules) -> None:
+    """Every card a record names is a card of the ruleset's deck (a summary's
+    skat is read too, not only what the replay touches)."""
+    game = doc.get("game") or {}
+    fields = [("skat", doc.get("skat")), ("game.discard", game.get("discard")), ("play", doc.get("play")),
+              *((f"game.pushes[{i}]", p) for i, p in enumerate(game.get("pushes") or []) if p != "blind")]
+    for path, values in fields:
+        for i, card in enumerate(cards_at(values or [], path)):
+            if not rules.deck.mask >> card & 1:
+                raise InputError(f"{CARD_NAMES[card]} is not a card of ruleset {rules.name!r}'s deck", path=f"{path}[{i}]")
+
+
+def points_possible(rules, contract, cards: int) -> tuple[int, int]:
+    """The fewest and most card points ``cards`` cards of the ruleset's deck can hold."""
+    worth = sorted(rules.tricks[contract.name].points[c] for c in rules.deck.cards)
+    cards = max(0, min(cards, len(worth)))
+    return sum(worth[:cards]), sum(worth[len(worth) - cards:])
 
 
 def _play(doc: dict, rules, deal: Deal) -> ScoreResult:
@@ -192,6 +215,11 @@ def _replay_play(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
     if deal.declarer is None:
         return _score_ramsch(doc, rules, None, contract, deal.marks)
     matadors = deal.table.matadors(deal.declarer_cards())
+    given = (doc.get("outcome") or {}).get("matadors")
+    if given and contract.valued_by_multiplier and (given.get("with") or -given.get("without", 0)) != matadors:
+        said = "with" if "with" in given else "without"
+        raise InputError(f"{said} {given[said]} contradicts the cards, which give {'with' if matadors > 0 else 'without'} "
+                         f"{abs(matadors)} (leave it out: the hands decide)", path="outcome.matadors")
     return _score_outcome(doc, rules, deal.declarer, deal.bid, contract, deal.declaration, matadors)
 
 
@@ -208,8 +236,13 @@ def _score_ramsch(doc: dict, rules, deal: Deal | None, contract, marks=None) -> 
             raise InputError(f"a {contract.label} needs outcome.{key} for every seat", path=f"outcome.{key}")
     points = tuple(outcome["points"][s] for s in SEATS)
     tricks = tuple(outcome["tricks"][s] for s in SEATS)
+    for seat, t in zip(SEATS, tricks):
+        if t < 0:
+            raise InputError(f"expected a number of tricks >= 0, got {t}", path=f"outcome.tricks.{seat}")
     if sum(tricks) != rules.deck.hand:
         raise InputError(f"tricks add up to {sum(tricks)}, expected {rules.deck.hand}", path="outcome.tricks")
+    if outcome["tricks"][outcome["last_trick"]] == 0:
+        raise InputError(f"{outcome['last_trick']} took no trick, so not the last one", path="outcome.last_trick")
     skat = tuple(cards_at(doc["skat"], "skat")) if "skat" in doc else ()
     # fix: the cards' total is the contract's (tens worth 1 in some Ramsch: 84), not always 120;
     # and skat cards given must match the points missing from the tricks
@@ -225,18 +258,18 @@ def _score_ramsch(doc: dict, rules, deal: Deal | None, contract, marks=None) -> 
     elif not 0 <= skat_points <= skat_max:
         raise InputError(f"points add up to {sum(points)}, expected {total - skat_max} to {total}",
                          path="outcome.points")
-    _check_seat_points(points, tricks, values, skat_max)
+    _check_seat_points(rules, contract, points, tricks, skat_max)
     facts = RamschFacts(contract, points, tricks, skat, skat_points, SEATS.index(outcome["last_trick"]), dict(marks or {}))
     return rules.score(facts)
 
 
-def _check_seat_points(points, tricks, values: list[int], skat_max: int) -> None:
-    """Each seat's card points must fit its tricks: 3 cards a trick, at
-    least the lowest and at most the highest cards of the deck (plus the
+def _check_seat_points(rules, contract, points, tricks, skat_max: int) -> None:
+    """Each seat's card points must fit its tricks: a card per seat a trick,
+    at least the lowest and at most the highest cards of the deck (plus the
     skat for a seat that took a trick and may have been given it)."""
     for seat, p, t in zip(SEATS, points, tricks):
-        low = sum(values[:3 * t])
-        high = sum(values[len(values) - 3 * t:]) + skat_max if t else 0
+        low, high = points_possible(rules, contract, t * len(rules.deck.seats))
+        high = high + skat_max if t else 0
         if not low <= p <= high:
             took, fits = f"{t} trick{'s' * (t != 1)}", f"{low}" if low == high else f"{low} to {high}"
             raise InputError(f"{p} card points do not fit {took} (expected {fits})", path=f"outcome.points.{seat}")
@@ -382,8 +415,14 @@ def _score_outcome(doc, rules, declarer, bid, contract, declaration, matadors) -
         if "declarer_points" not in outcome:
             raise InputError("give outcome.declarer_points", path="outcome.declarer_points")
         points = outcome["declarer_points"]
-        if tricks is not None and (tricks == 0 and points > 30 or tricks == rules.deck.hand and points != rules.deck.total_points):
-            raise InputError(f"{points} card points do not fit {tricks} tricks", path="outcome")
+        if tricks is not None and tricks <= rules.deck.hand:
+            # the declarer's points lie in their tricks and the skat: as many cards, of this deck
+            lo, hi = points_possible(rules, contract, tricks * len(rules.deck.seats) + rules.deck.skat)
+            if not lo <= points <= hi:
+                raise InputError(f"{points} card points do not fit {tricks} trick{'' if tricks == 1 else 's'} and the skat "
+                                 f"(expected {lo} to {hi})", path="outcome.declarer_points")
+    if tricks is not None and tricks > rules.deck.hand:
+        raise InputError(f"expected at most {rules.deck.hand} tricks, got {tricks}", path="outcome.declarer_tricks")
     facts = make_facts(rules, contract, declaration, bid=bid, declarer=declarer, matadors=matadors,
                        declarer_points=points, declarer_tricks=tricks,
                        defender_tricks=None if tricks is None else rules.deck.hand - tricks)
