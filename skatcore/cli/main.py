@@ -12,7 +12,7 @@ from pathlib import Path
 
 from skatcore.errors import InputError, printable, shorten
 from skatcore.model import SEATS, Declaration, null_label
-from skatcore.records.deal import check_record, read_record, score_record
+from skatcore.records.deal import check_record, score_record
 from skatcore.rules.ruleset import all_rulesets, find_ruleset, load_ruleset, read_yaml, shipped_rulesets
 from skatcore.rules.compiler import get_rules, rules_for
 from skatcore.rules.trust import TRUST_HELP, trusting
@@ -69,7 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--ruleset", help="ruleset for a deal record (default: the record's, else official)")
     s.set_defaults(func=cmd_validate)
 
-    s = sub.add_parser("score", help="score deal records (.yaml/.json) or ISS game records (.sgf)")
+    s = sub.add_parser("score", help="score deal records (.yaml/.json, .jsonl: one a line) or ISS game records (.sgf)")
     s.add_argument("files", nargs="+", metavar="FILE")
     s.add_argument("--ruleset", help="ruleset name or file (wins over the record's own)")
     s.add_argument("--json", action="store_true", help="JSON output (JSON Lines for several deals)")
@@ -232,36 +232,23 @@ def cmd_validate(args) -> int:
 
 
 def cmd_score(args) -> int:
-    # read and score everything first: bad input anywhere writes nothing; each
-    # result is rendered as it comes (text only is kept), then written at once
-    lines: list[str] = []
-    last = None
+    """Results stream as they are scored; a bad record prints its one error
+    line and the rest are still scored; exit 2 at the end if any was bad."""
+    from skatcore.records.stream import score_files
 
-    def emit(out: dict, explanation: str) -> None:
-        nonlocal last
-        last = out
+    pretty = args.json and len(args.files) == 1 and not args.files[0].endswith((".sgf", ".jsonl"))
+    bad = 0
+    for item in score_files(args.files, args.ruleset):
+        if isinstance(item, InputError):
+            bad += 1
+            print(f"skat: error: {item}", file=sys.stderr, flush=True)
+            continue
+        out, explanation = item
         if args.json:
-            lines.append(json.dumps(out, ensure_ascii=False))
+            print(json.dumps(out, ensure_ascii=False, indent=2 if pretty else None))
         else:
-            lines.extend(printable(line) for line in _human(out, explanation))
-
-    for file in args.files:
-        if file.endswith(".sgf"):
-            from skatcore.records.iss import score_sgf_file
-
-            for out, explanation in score_sgf_file(file, get_rules(args.ruleset or "official")):
-                emit(out, explanation)
-        else:
-            doc = read_record(file)
-            result = score_record(doc, rules_for(doc, file, args.ruleset), file)
-            out = result.to_json()
-            out["id"] = doc.get("id", file)
-            emit(out, result.explanation)
-    if args.json and len(lines) == 1:  # one result: indented for reading
-        lines = [json.dumps(last, ensure_ascii=False, indent=2)]
-    if lines:
-        sys.stdout.write("\n".join(lines) + "\n")
-    return 0
+            print("\n".join(printable(line) for line in _human(out, explanation)))
+    return 2 if bad else 0
 
 
 def _human(out: dict, explanation: str) -> list[str]:

@@ -690,11 +690,21 @@ class Deal:
             want = self.rules.table.seats[s].open
             while pile and self.hands[s].bit_count() < want:
                 self.hands[s] |= 1 << pile.pop(0)
-        if len(self.tricks) == self.rules.deck.hand or (self.contract.no_trick and winner == self.declarer):
+        if len(self.tricks) == self.rules.deck.hand or self._decided(winner):
             self._finish()
         else:
             self.tricks.append(Trick(leader=winner))
             self.to_move = winner
+
+    def _decided(self, winner: int) -> bool:
+        """The outcome can no longer change (A8 early end): a null declarer
+        took a trick, or the defenders took one against an announced schwarz
+        (ouvert included)."""
+        if self.declarer is None:
+            return False
+        if self.contract.no_trick:
+            return winner == self.declarer
+        return self.declaration.schwarz and winner != self.declarer and self.contract.declarer
 
     def legal_calls(self, seat: int) -> list[Call]:
         """Table calls ``seat`` may make now (out of turn; not part of

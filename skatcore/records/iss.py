@@ -347,10 +347,26 @@ def score_record(record: IssRecord, rules) -> tuple[dict, str]:
             rest = "the declarer's null is made"
         explanation += f" ({ending}: {rest})"
     out = result.to_json()
+    differs = server_mismatches(record, deal, out) if rules.name == "official" else []
+    if differs:  # the server played the official rules: its R[] must agree with our replay
+        out["server_mismatch"] = differs
+        explanation += f" [the server's R[] differs: {'; '.join(differs)}]"
     out["explanation"] = explanation
     out["id"] = record.id
     out["players"] = dict(zip(SEATS, record.players))
     return out, explanation
+
+
+def server_mismatches(record: IssRecord, deal, out: dict) -> list[str]:
+    """Where the server's result (``R[d: v: m: p: t:]``) and our replay differ."""
+    if record.outcome == "passed" or deal.declarer is None:
+        return []
+    facts = deal.facts()
+    ours = {"d": deal.declarer, "v": out["score"], "p": facts.declarer_points, "t": facts.declarer_tricks}
+    if not facts.contract.no_trick:
+        ours["m"] = facts.matadors
+    return [f"{k}:{getattr(record, k)} (ours {v})" for k, v in ours.items()
+            if getattr(record, k) is not None and getattr(record, k) != v]
 
 
 def score_sgf_file(path: str, rules) -> list[tuple[dict, str]]:

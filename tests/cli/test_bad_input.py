@@ -258,14 +258,16 @@ def test_unfinished_deal_without_outcome(tmp_path, capsys):
     expect_error(capsys, ["score", f], f, "play", "not finished after 12 cards")
 
 
-def test_bad_file_after_a_good_one_prints_nothing(tmp_path, capsys):
+def test_bad_file_after_a_good_one_is_one_error_line_and_the_good_one_is_scored(tmp_path, capsys):
     good = write(tmp_path, "a.yaml", PLAYED)
     doc = variant()
     doc["play"][13] = "DA"
     bad = write(tmp_path, "bad.yaml", doc)
     for flags in ([], ["--json"]):
-        line = expect_error(capsys, ["score", *flags, good, bad], bad, "play[13]")
-        assert "a.yaml" not in line
+        assert main(["score", *flags, good, bad]) == 2
+        out, err = capsys.readouterr()
+        assert "+36" in out or '"score": 36' in out  # results stream: the good record is scored
+        assert err.count("\n") == 1 and f"{bad}: play[13]: " in err and "a.yaml" not in err
 
 
 # ---------------------------------------------------------------------------

@@ -1,0 +1,103 @@
+"""Scoring many records one at a time (``skat score``): deal records
+(``.yaml``/``.json``), JSON Lines of deal records (``.jsonl``, one a line)
+and ISS game records (``.sgf``, one a line).
+
+Results stream: each record is read, scored and handed on before the next
+line is read, so memory stays flat however big the file.  A bad record
+becomes its one :class:`~skatcore.errors.InputError` (naming the file and
+``line N``) in the stream and the rest are still scored.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+from skatcore.errors import InputError
+
+Scored = tuple[dict, str]  # (the result as JSON, the explanation line)
+
+
+def score_files(files: list[str], ruleset: str | None = None) -> Iterator[Scored | InputError]:
+    """Every record of ``files`` scored (``ruleset`` wins over the records' own)."""
+    for file in files:
+        try:
+            if file.endswith(".sgf"):
+                yield from _sgf(file, ruleset)
+            elif file.endswith(".jsonl"):
+                yield from _json_lines(file, ruleset)
+            else:
+                yield _deal(file, ruleset)
+        except InputError as exc:
+            yield exc.at(source=file)
+
+
+def _deal(file: str, ruleset: str | None, doc: dict | None = None, source: str | None = None) -> Scored:
+    from skatcore.records.deal import check_record, read_record, score_record
+    from skatcore.rules.compiler import rules_for
+
+    if doc is None:
+        doc = read_record(file)
+    else:
+        check_record(doc, source or file)
+    result = score_record(doc, rules_for(doc, file, ruleset), source or file)
+    out = result.to_json()
+    out["id"] = doc.get("id", source or file)
+    return out, result.explanation
+
+
+def lines(path: str) -> Iterator[tuple[int, str]]:
+    """The non-blank lines of a text file with their numbers, read lazily."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            for n, line in enumerate(f, start=1):
+                if line.strip():
+                    yield n, line
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror or type(exc).__name__})", source=path) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(f"not UTF-8 text ({exc.reason})", source=path) from None
+
+
+def _at_line(exc: InputError, n: int, file: str) -> InputError:
+    exc.path = f"line {n}, {exc.path}" if exc.path else f"line {n}"
+    exc.source = file
+    return exc
+
+
+def _json_lines(file: str, ruleset: str | None) -> Iterator[Scored | InputError]:
+    from skatcore.rules.ruleset import read_json
+
+    seen = False
+    for n, line in lines(file):
+        seen = True
+        try:
+            doc = read_json(line, file)
+            if isinstance(doc, dict):
+                doc.setdefault("id", f"{Path(file).name}:{n}")
+            yield _deal(file, ruleset, doc, source=file)
+        except InputError as exc:
+            yield _at_line(exc, n, file)
+    if not seen:
+        raise InputError("no deal records in the file (expected one JSON record a line)", source=file)
+
+
+def _sgf(file: str, ruleset: str | None) -> Iterator[Scored | InputError]:
+    from skatcore.records.iss import parse_sgf, score_record
+    from skatcore.rules.compiler import get_rules
+
+    rules = get_rules(ruleset or "official")
+    seen = False
+    for n, line in lines(file):
+        seen = True
+        try:
+            out, explanation = score_record(parse_sgf(line), rules)
+        except InputError as exc:
+            yield _at_line(exc, n, file)
+            continue
+        yield out, explanation
+        if out.get("server_mismatch"):  # scored, and reported: the record contradicts itself (or we are wrong)
+            yield _at_line(InputError(f"game {out['id']}: the server's R[] differs from the replay: "
+                                      + "; ".join(out["server_mismatch"])), n, file)
+    if not seen:
+        raise InputError("no ISS game records in the file", source=file)
