@@ -38,14 +38,14 @@ import yaml
 from skatcore.errors import InputError, printable, shorten, shown
 from skatcore.rules.trust import TRUST_HELP, trusting
 from skatcore.records.deal import as_deal_record
-from skatcore.rules.ruleset import shipped_rulesets
+from skatcore.rules.ruleset import changed_files, freeze_ruleset, shipped_rulesets, thaw_ruleset
 from skatcore.records.session import Session, rules_for_session, score_session
 from skatcore.records.session_record import FORMAT, check_session, read_session
 from skatcore.records.session_text import sheet_text
 from skatcore.cli.sheet_deal import deal_from, resolve_names
 
 DB_FORMAT = "skat-sheet-db/1"
-ACTIONS = ("new", "add", "show", "undo", "export")
+ACTIONS = ("new", "add", "show", "undo", "export", "rules")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS deals (
@@ -138,6 +138,9 @@ def _action_parser(action: str) -> _Parser:
         g.add_argument("--ramsch", metavar="F,M,R", help="Ramsch card points per seat (forehand, middlehand, rearhand)")
         g.add_argument("--ramsch-tricks", metavar="F,M,R", help="Ramsch tricks per seat")
         g.add_argument("--last-trick", help="seat or player who took the last trick (Ramsch)")
+    elif action == "rules":
+        p.add_argument("--update", action="store_true",
+                       help="freeze the ruleset file as it is now and re-score every deal with it")
     elif action in ("show", "export"):
         p.add_argument("--json", action="store_true")
     elif action == "undo":
@@ -221,20 +224,21 @@ def _deals(con: sqlite3.Connection) -> list[tuple[int, dict]]:
     return [(n, json.loads(rec)) for n, rec in con.execute("SELECT n, record FROM deals ORDER BY n")]
 
 
-def _session(meta: dict, path: Path, deals) -> Session:
-    """The sheet's session with every confirmed deal entered."""
-    rules = _rules(meta["ruleset"], path)
+def _session(meta: dict, path: Path, deals, rules=None) -> Session:
+    """The sheet's session with every confirmed deal entered, under the
+    ruleset frozen at ``sheet new`` (a sheet from before: the file as it is)."""
+    rules = rules or _rules(meta, path)
     session = Session(rules, meta["players"], stake=meta.get("stake"), dealer=meta.get("dealer", 0), source=str(path))
     for i, (_, deal) in enumerate(deals):
         session.add(deal, i)
     return session
 
 
-def _rules(ref: str, path: Path):
-    from skatcore.rules.compiler import get_rules
+def _rules(meta: dict, path: Path):
+    from skatcore.rules.compiler import compile_rules, get_rules
 
     try:
-        return get_rules(ref)
+        return compile_rules(thaw_ruleset(meta["frozen"])) if "frozen" in meta else get_rules(meta["ruleset"])
     except InputError as exc:
         raise exc.at(source=str(path)) if not exc.source else exc from None
 
@@ -296,7 +300,7 @@ def _cmd_new(opts) -> int:
         if con.execute("SELECT 1 FROM meta WHERE key = 'format'").fetchone():
             con.execute("ROLLBACK")
             raise InputError("a sheet of this name exists already", source=str(path))
-        meta = {"format": DB_FORMAT, "ruleset": ruleset, "players": players, "dealer": dealer,
+        meta = {"format": DB_FORMAT, "ruleset": ruleset, "frozen": freeze_ruleset(ruleset), "players": players, "dealer": dealer,
                 "stake": opts.stake, "title": opts.title, "created": _now()}
         con.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()])
         con.execute("COMMIT")
@@ -353,6 +357,33 @@ def _cmd_show(opts) -> int:
         meta, deals = _meta(con, path), _deals(con)
     result = _session(meta, path, deals).finish()
     _print(result, opts.json, meta.get("title"))
+    for f in changed_files(meta.get("frozen", {})):
+        print(printable(f"note: {f} has changed since the sheet was started; the sheet keeps the ruleset as it was "
+                        f"then (skat sheet rules {opts.name} --update re-scores with the file as it is now)"),
+              file=sys.stderr)
+    return 0
+
+
+def _cmd_rules(opts) -> int:
+    """The sheet's frozen ruleset; ``--update`` re-freezes it from the file
+    and re-scores every deal in one transaction (all or nothing)."""
+    path, con = open_sheet(opts.name)
+    with transaction(con, write=opts.update):
+        meta, deals = _meta(con, path), _deals(con)
+        changed = changed_files(meta.get("frozen", {}))
+        if not opts.update:
+            frozen = meta.get("frozen") or {}
+            print(printable(f"{path}: ruleset {frozen.get('name', meta['ruleset'])!r} frozen from {meta['ruleset']}"))
+            for f in frozen.get("files", {}):
+                print(printable(f"  {f}{'  (changed since)' if f in changed else ''}"))
+            return 0
+        before = _session(meta, path, deals).state.totals
+        meta["frozen"] = freeze_ruleset(meta["ruleset"])
+        after = _session(meta, path, deals).state.totals  # a deal the new rules refuse stops here: nothing changes
+        con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('frozen', ?)", (json.dumps(meta["frozen"]),))
+        con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('updated', ?)", (json.dumps(_now()),))
+    print(printable(f"{path}: {len(deals)} deals re-scored under the ruleset as it is now; totals "
+                    + ", ".join(f"{p} {before[p]} -> {after[p]}" for p in after)))
     return 0
 
 
@@ -371,11 +402,18 @@ def _cmd_undo(opts) -> int:
     return 0
 
 
+def _portable(ruleset: str) -> str:
+    """A ruleset reference for an exported session record: a shipped name as
+    it is, a file by its name (to lie beside the record; records name files
+    inside their own folder)."""
+    return ruleset if ruleset in shipped_rulesets() else Path(ruleset).name
+
+
 def _cmd_export(opts) -> int:
     path, con = open_sheet(opts.name)
     with transaction(con, write=False):
         meta, deals = _meta(con, path), _deals(con)
-    doc = {"format": FORMAT, **({"title": meta["title"]} if meta.get("title") else {}), "ruleset": meta["ruleset"],
+    doc = {"format": FORMAT, **({"title": meta["title"]} if meta.get("title") else {}), "ruleset": _portable(meta["ruleset"]),
            "players": meta["players"], "dealer": meta.get("dealer", 0)}
     if meta.get("stake") is not None:
         doc["stake"] = meta["stake"]

@@ -9,6 +9,7 @@ file and the path inside it.
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import dataclass
 from functools import lru_cache
@@ -374,6 +375,39 @@ def load_ruleset(ref: str | Path) -> Ruleset:
     return Ruleset(name=doc.get("name", path.stem), description=doc.get("description", ""), source=str(path), plugins=plugins)
 
 
+def freeze_ruleset(ref: str | Path) -> dict:
+    """The resolved ruleset as plain data (JSON), to keep with a score sheet:
+    name, description, every plugin in order with the parameters the chain
+    gave it, the file that listed it and its layer, and the SHA-256 of every
+    file of the ``extends`` chain (to tell later whether one changed)."""
+    path = find_ruleset(str(ref))
+    doc = _load_doc(path, seen=())
+    load_ruleset(path)  # every plugin resolves and validates now, not when the sheet is next read
+    files = sorted({str(Path(p).resolve()) for p in (path, *doc["_chain"])})
+    return {"name": doc.get("name", path.stem), "description": doc.get("description", ""),
+            "source": str(path.resolve()), "files": {f: _digest(Path(f)) for f in files},
+            "plugins": [[key, params, str(doc["_sources"][key]), doc["_layers"][key]]
+                        for key, params in doc["plugins"].items() if params is not False]}
+
+
+def thaw_ruleset(frozen: dict) -> Ruleset:
+    """The :class:`Ruleset` of :func:`freeze_ruleset`'s data (plugins resolved again)."""
+    plugins = tuple(_resolve_plugin(key, params, source=src, layer=layer) for key, params, src, layer in frozen["plugins"])
+    return Ruleset(name=frozen["name"], description=frozen["description"], source=frozen["source"], plugins=plugins)
+
+
+def changed_files(frozen: dict) -> list[str]:
+    """The files of a frozen ruleset's chain that changed or vanished since."""
+    return [f for f, digest in frozen.get("files", {}).items() if _digest(Path(f)) != digest]
+
+
+def _digest(path: Path) -> str | None:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError:
+        return None
+
+
 def _load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
     source = str(path)
     doc = read_yaml(path)
@@ -381,7 +415,7 @@ def _load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
     plugins: dict[str, Any] = {}
     sources: dict[str, Path] = {}
     layers: dict[str, int] = {}
-    depth = 0
+    depth, chain = 0, ()
     if "extends" in doc:
         seen = seen + (path.resolve(),)
         try:
@@ -396,7 +430,7 @@ def _load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
                              source=source, path="extends")
         parent = _load_doc(parent_path, seen)
         plugins, sources, layers = parent["plugins"], parent["_sources"], parent["_layers"]
-        depth = parent["_depth"] + 1
+        depth, chain = parent["_depth"] + 1, parent["_chain"]
     for key, params in (doc.get("plugins") or {}).items():
         if key not in plugins or plugins[key] is False:
             layers[key] = depth  # listed (again) here first
@@ -405,7 +439,8 @@ def _load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
         else:  # a child overrides single parameters of a parent's plugin
             plugins[key] = {**plugins[key], **params}
         sources[key] = path
-    return {**doc, "plugins": plugins, "_sources": sources, "_layers": layers, "_depth": depth}
+    return {**doc, "plugins": plugins, "_sources": sources, "_layers": layers, "_depth": depth,
+            "_chain": (*chain, path)}
 
 
 # ---------------------------------------------------------------------------
