@@ -690,21 +690,30 @@ class Deal:
             want = self.rules.table.seats[s].open
             while pile and self.hands[s].bit_count() < want:
                 self.hands[s] |= 1 << pile.pop(0)
-        if len(self.tricks) == self.rules.deck.hand or self._decided(winner):
+        if len(self.tricks) == self.rules.deck.hand or (self.contract.no_trick and winner == self.declarer):
             self._finish()
         else:
             self.tricks.append(Trick(leader=winner))
             self.to_move = winner
 
-    def _decided(self, winner: int) -> bool:
-        """The outcome can no longer change (A8 early end): a null declarer
-        took a trick, or the defenders took one against an announced schwarz
-        (ouvert included)."""
-        if self.declarer is None:
+    @property
+    def decided(self) -> bool:
+        """Between tricks, the outcome can no longer change (A8 early end):
+        the defenders took a trick against an announced schwarz (ouvert
+        included).  Play may go on; a record may stop here (:meth:`end_decided`)."""
+        if self.done or self.declarer is None or self.contract.no_trick or not self.declaration.schwarz:
             return False
-        if self.contract.no_trick:
-            return winner == self.declarer
-        return self.declaration.schwarz and winner != self.declarer and self.contract.declarer
+        if self.tricks and self.tricks[-1].cards and self.tricks[-1].winner is None:
+            return False  # in the middle of a trick
+        return any(t.winner is not None and t.winner != self.declarer for t in self.tricks)
+
+    def end_decided(self) -> None:
+        """End a :attr:`decided` deal where it stands, as the International
+        Skat Server does: the declarer has lost; unplayed cards go to the defenders."""
+        if not self.decided:
+            raise InputError("the deal is not decided yet")
+        self.concession_by = "declarer"
+        self._finish()
 
     def legal_calls(self, seat: int) -> list[Call]:
         """Table calls ``seat`` may make now (out of turn; not part of

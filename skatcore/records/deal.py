@@ -207,6 +207,8 @@ def _replay_play(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
             deal.apply(PLAYS[c])
         except InputError as exc:
             raise exc.at(f"play[{i}]") from None
+    if deal.decided and "outcome" not in doc:  # a record may stop where the game was decided (A8)
+        deal.end_decided()
     if deal.done:
         return deal.result()
     if "outcome" not in doc and not (not cards and _settled(doc, rules, contract, deal.declaration, deal.bid)):

@@ -222,6 +222,8 @@ def _replay(record: IssRecord, rules) -> _Replay:
         for seat in sorted({0, 1, 2} - {deal.declarer} - deal.conceded):
             deal.apply(Concede(seat))
         state.claim_stands = True
+    if deal.decided:  # the server ends a game whose outcome can no longer change (A8)
+        deal.end_decided()
     if not deal.done:
         raise InputError(f"the record ends before the deal is over ({_turn(deal)})", path="MV")
     return state

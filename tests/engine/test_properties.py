@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from skatcore.cards import CARD_NAMES
 from skatcore.engine.deal import Bid, Deal, Hold, Pass, Phase, deal_cards
 from skatcore.errors import InputError
-from skatcore.records.deal import score_record
+from skatcore.records.deal import score_record, points_possible
 from skatcore.rules.compiler import get_rules
 
 RULES = get_rules("official")
@@ -230,12 +230,8 @@ def summary_records(draw):
     top = 4 if game == "grand" else 11
     mats = draw(st.integers(1, top))
     tricks = draw(st.integers(0, 10))
-    if tricks == 10:
-        points = 120
-    elif tricks == 0:
-        points = draw(st.integers(0, 30))  # at most the skat's points
-    else:
-        points = draw(st.integers(0, 120))
+    # points the tricks and the skat can hold: 0-22 for none, 120 for all (feasibility from the deck)
+    points = draw(st.integers(*points_possible(RULES, RULES.contracts[game], 3 * tricks + 2)))
     record["outcome"] = {"declarer_points": points, "declarer_tricks": tricks,
                          "matadors": {draw(st.sampled_from(["with", "without"])): mats}}
     return record

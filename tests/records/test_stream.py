@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from skatcore import get_rules
+from skatcore.cards import parse_card
 from skatcore.cli.main import main
 from skatcore.engine.deal import PLAYS
 from skatcore.records.iss import parse_sgf, replay
@@ -21,7 +22,7 @@ GRAND = {"format": "skat-deal/1", "declarer": "forehand", "bid": 18, "game": {"t
 def test_iss_early_end_is_complete_and_scored_as_the_server_did(capsys):
     record = parse_sgf(GAME_13577.read_text("utf-8"))
     deal = replay(record, get_rules("official"))
-    assert deal.done and len(deal.tricks) == 1
+    assert deal.done and len([t for t in deal.tricks if t.winner is not None]) == 1
     facts = deal.facts()
     assert (facts.declarer_points, facts.declarer_tricks, facts.matadors) == (record.p, record.t, record.m) == (13, 0, 1)
     assert main(["score", "--json", str(GAME_13577)]) == 0
@@ -29,15 +30,24 @@ def test_iss_early_end_is_complete_and_scored_as_the_server_did(capsys):
     assert out["score"] == record.v == -192 and "server_mismatch" not in out
 
 
-def test_the_deal_ends_when_defenders_take_a_trick_against_announced_schwarz():
-    from skatcore.engine.deal import Deal
+def test_a_deal_is_decided_when_defenders_take_a_trick_against_announced_schwarz():
+    """Play may go on (A8: "may stop"); the deal only says it is decided."""
+    from skatcore.engine.deal import Deal, Declare, PLAY_HAND
+    from skatcore.model import Declaration
 
     record = parse_sgf(GAME_13577.read_text("utf-8"))
-    deal = replay(record, get_rules("official"))
-    assert deal.declaration.schwarz and deal.tricks[0].winner != deal.declarer
     rules = get_rules("official")
-    fresh = Deal(rules, [list(h) for h in record.hands], list(record.skat))
-    assert not fresh.done
+    deal = Deal(rules, [list(h) for h in record.hands], list(record.skat))
+    deal.set_declarer(1, 18)
+    deal.apply(PLAY_HAND)
+    deal.apply(Declare(Declaration("clubs", True, True, True, True)))
+    for card in ("SA", "S8"):
+        deal.apply(PLAYS[parse_card(card)])
+        assert not deal.decided  # mid-trick
+    deal.apply(PLAYS[parse_card("SK")])  # forehand's SA takes it
+    assert deal.decided and not deal.done
+    deal.end_decided()
+    assert deal.done and deal.result().score == -192
 
 
 def test_a_server_result_that_contradicts_the_replay_is_reported(tmp_path, capsys):
