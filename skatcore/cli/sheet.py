@@ -29,6 +29,7 @@ import argparse
 import json
 import math
 import sqlite3
+import sys
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
