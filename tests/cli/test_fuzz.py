@@ -116,7 +116,7 @@ def check(capsys, tmp: Path, text: str, suffix: str) -> None:
 
 # a longer hunt: SKAT_FUZZ_EXAMPLES=5000 python -m pytest tests/cli/test_fuzz.py (random, not derandomized)
 EXAMPLES = int(os.environ.get("SKAT_FUZZ_EXAMPLES", 0))
-FUZZ = settings(max_examples=EXAMPLES or 250, deadline=None, derandomize=not EXAMPLES,
+FUZZ = settings(max_examples=EXAMPLES or 150, deadline=None, derandomize=not EXAMPLES,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 
 
