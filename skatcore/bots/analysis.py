@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from skatcore.cards import CARD_NAMES
+from skatcore.cards import CARD_NAMES, cards_in
 from skatcore.model import SEATS
 from skatcore.bots.solver import Position, Solver
 
@@ -82,7 +82,7 @@ def analyse(deal) -> dict:
         for i, c in enumerate(t.cards):
             hands[(t.leader + i) % 3] |= 1 << c
     pos = Position(tuple(hands), deal.tricks[0].leader, ())
-    taken = sum(table.points[c] for c in _cards(deal.skat)) if deal.contract.goal == "card_points" else 0
+    taken = sum(table.points[c] for c in cards_in(deal.skat)) if deal.contract.goal == "card_points" else 0
     value = start = taken + goal.value(pos)
     tricks, changes = [], []
     for n, t in enumerate(deal.tricks, start=1):
@@ -129,10 +129,3 @@ def describe(result: dict) -> list[str]:
         lines.append(f"  trick {t['trick']:<3} {t['value']:>4}  {cards:<9} {won}" + (f"   {note}" if note else ""))
     lines.append(f"  played    {result['played']:>4}" + ("" if result["complete"] else " (the record's play ends here)"))
     return lines
-
-
-def _cards(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low

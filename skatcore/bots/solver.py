@@ -27,13 +27,12 @@ in Kupferschmid & Helmert's sense) with
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 from numba import njit
 
-from ..cards import CARD_NAMES
+from ..cards import CARD_NAMES, cards_in
 
 NC = len(CARD_NAMES)  # card ids 0..35 (the sixes of a 36-card deck included)
 TRUMP = 4
@@ -439,7 +438,7 @@ class Solver:
         if self.goal == "tricks":
             return (sum(h.bit_count() for h in pos.hands) + len(pos.trick)) // 3
         pts = self.table.points
-        return sum(pts[c] for h in pos.hands for c in _cards(h)) + sum(pts[c] for c in pos.trick)
+        return sum(pts[c] for h in pos.hands for c in cards_in(h)) + sum(pts[c] for c in pos.trick)
 
     def reaches(self, pos: Position, need: int) -> bool:
         """Whether the declarer's side takes at least ``need`` more from ``pos``."""
@@ -477,14 +476,3 @@ def _spread(T: np.ndarray, legal: int, out: np.ndarray, tricks_goal: bool) -> di
             elif last >= 0 and (tricks_goal or int(T[_POINTS, c]) == pts_last):
                 result[c] = result[last]
     return result
-
-
-def _cards(mask: int) -> Iterable[int]:
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
-
-
-def position_of(hands: Sequence[int], leader: int = 0, trick: Sequence[int] = ()) -> Position:
-    return Position((int(hands[0]), int(hands[1]), int(hands[2])), leader, tuple(int(c) for c in trick))

@@ -10,6 +10,7 @@ import time
 from collections import Counter
 
 from skatcore.bots.expert.bidding import SolverBidding
+from skatcore.cards import cards_in
 from skatcore.bots.expert.worlds import Knowledge, bidding_levels, sample
 from skatcore.bots.heuristic import HeuristicPlayer
 from skatcore.bots.heuristic.play import PLAY_CARD
@@ -106,7 +107,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             solver.new_deal()
             pos = Position(tuple(hands[s] & ~kn.played[s] for s in range(3)), kn.leader, kn.trick)
             if goal == "card_points":
-                have = kn.declarer_points + sum(table.points[c] for c in _cards(skat))
+                have = kn.declarer_points + sum(table.points[c] for c in cards_in(skat))
                 positions.append((pos, have))
                 self._credit(scores, solver.card_values(pos, win - have), me == declarer)
             elif goal == "no_trick":  # the defenders take every trick: the null is made
@@ -178,10 +179,3 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             return w
 
         return weight
-
-
-def _cards(mask: int):
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
