@@ -48,6 +48,14 @@ def shorten(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+def did_you_mean(name: str, known) -> str:
+    """``"did you mean 'official'? "`` for a name close to one of ``known``, else ``""``."""
+    import difflib
+
+    near = difflib.get_close_matches(name, list(known), n=1, cutoff=0.6)
+    return f"did you mean {near[0]!r}? " if near else ""
+
+
 def shown(value) -> str:
     """A value from the input as Python shows it (``'x'``), cut short."""
     return shorten(repr(value))

@@ -212,6 +212,8 @@ def _rules_page(source: Path) -> str | None:
 
 def cmd_validate(args) -> int:
     path = Path(args.file)
+    if not path.exists() and "/" not in args.file and not path.suffix:
+        path = find_ruleset(args.file)  # a ruleset name, as `skat rules NAME` takes it
     doc = read_yaml(path)
     if isinstance(doc, dict) and doc.get("format") == "skat-session/1":  # a score sheet (skatcore/session.py)
         from skatcore.records.session import validate_session_file

@@ -39,6 +39,10 @@ readme = "README.md"
 requires-python = ">=3.11"
 dependencies = ["skatcore"]
 
+[project.optional-dependencies]
+# pip install -e '.[test]' && pytest: the tests need pytest (skatcore's fixtures come with skatcore)
+test = ["pytest>=8"]
+
 # the plugin, by the name a ruleset uses: `plugins: {{{snake}: {{}}}}`
 [project.entry-points.skat]
 {snake} = "{module}:{cls}"
@@ -59,7 +63,7 @@ testpaths = ["tests"]
 A house rule for skatcore: **{name}**.
 
 ```sh
-pip install -e .          # installs the plugin `{snake}` and the ruleset `{snake}`
+pip install -e '.[test]'  # installs the plugin `{snake}`, the ruleset `{snake}` and pytest
 pytest                    # runs tests/ (fixtures from skatcore.testing)
 skat rules {snake}        # the compiled ruleset
 skat plugins {snake}      # the plugin, its parameters and hooks
@@ -197,6 +201,6 @@ def cmd_plugin_new(args) -> int:
     n = scaffold_names(args.name)
     for path in written:
         print(f"wrote {path}")
-    print(f"\nnext: pip install -e {root} && pytest {root}\n"
+    print(f"\nnext: pip install -e '{root}[test]' && pytest {root}\n"
           f"then: skat rules {n['snake']}; edit {root / 'src' / n['module'] / '__init__.py'}")
     return 0

@@ -129,8 +129,9 @@ def _action_parser(action: str) -> _Parser:
         g.add_argument("--declarer", help="seat (forehand ...) or player name")
         g.add_argument("--bid", type=int)
         g.add_argument("--game", help="clubs, grand, null, ...")
-        for flag in ("hand", "schneider", "schwarz", "ouvert"):
-            g.add_argument(f"--{flag}", action="store_true")
+        for flag, what in (("hand", "played without picking up the skat"), ("schneider", "schneider announced"),
+                           ("schwarz", "schwarz announced"), ("ouvert", "played open")):
+            g.add_argument(f"--{flag}", action="store_true", help=what)
         g.add_argument("--points", type=int, help="the declarer's card points (skat included)")
         g.add_argument("--tricks", type=int, help="the declarer's tricks")
         g.add_argument("--matadors", help="with2, without3 (or +2, -3)")

@@ -56,7 +56,8 @@ def _plain(value):
 def check_record(doc: Any, source: str) -> None:
     if not isinstance(doc, dict):
         raise InputError("expected a mapping (a skat-deal/1 record)", source=source)
-    if doc.get("format") != FORMAT:  # fix: say what was found ("format: expected format: ..." before)
+    doc.setdefault("format", FORMAT)  # may be left out, as in vector files and a session's deals
+    if doc.get("format") != FORMAT:
         found = f"got {shown(doc['format'])}" if "format" in doc else "missing"
         raise InputError(f"expected {FORMAT!r}, {found}", source=source, path="format")
     game = doc.get("game")

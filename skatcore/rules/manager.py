@@ -28,7 +28,7 @@ from typing import Any
 import pluggy
 
 from skatcore import hookspecs
-from skatcore.errors import InputError, json_path, shorten
+from skatcore.errors import InputError, did_you_mean, json_path, shorten
 from skatcore.model import Contract
 from skatcore.rules.defaults import CoreDefaults
 from skatcore.rules.trust import check_code_allowed, inside
@@ -98,6 +98,30 @@ def load_file(file: Path, attr: str) -> Any:
     return getattr(module, attr)
 
 
+def stale_entry_point(name: str) -> str:
+    """A hint when an editable install declares entry point ``name`` in its
+    pyproject.toml but its installed metadata does not yet (the entry point
+    was added after ``pip install -e``)."""
+    import tomllib
+
+    for dist in metadata.distributions():
+        try:
+            url = json.loads(dist.read_text("direct_url.json") or "{}")
+        except ValueError:
+            continue
+        if not url.get("dir_info", {}).get("editable") or not url.get("url", "").startswith("file://"):
+            continue
+        source = Path(url["url"].removeprefix("file://"))
+        try:
+            project = tomllib.loads((source / "pyproject.toml").read_text("utf-8")).get("project", {})
+        except (OSError, tomllib.TOMLDecodeError):
+            continue
+        if name in project.get("entry-points", {}).get(ENTRY_POINT_GROUP, {}):
+            return (f"{source / 'pyproject.toml'} declares it, but the installed metadata of "
+                    f"{dist.metadata['Name']} is older: run pip install -e {source} again; ")
+    return ""
+
+
 def resolve_plugin_ref(ref: str, ruleset_file: Path | None = None) -> tuple[Any, str]:
     """Resolve a plugin reference to ``(factory, origin)``.
 
@@ -119,7 +143,8 @@ def resolve_plugin_ref(ref: str, ruleset_file: Path | None = None) -> tuple[Any,
     local_file = ref.endswith(".py") or ".py:" in ref
     if not local_file and ":" not in ref:
         known = sorted(set(builtins) | set(eps))
-        raise InputError(f"unknown plugin {shorten(ref)!r} (expected one of: {', '.join(known)}; or module:attr or a .py file)")
+        raise InputError(f"unknown plugin {shorten(ref)!r} ({stale_entry_point(ref)}{did_you_mean(ref, known)}"
+                         f"expected one of: {', '.join(known)}; or module:attr or a .py file)")
     if local_file:
         file_part, _, attr = ref.partition(".py")
         file = inside(file_part + ".py", ruleset_file.parent) if ruleset_file is not None else Path(file_part + ".py")

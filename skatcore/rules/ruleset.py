@@ -19,7 +19,7 @@ from typing import Any
 
 import yaml
 
-from skatcore.errors import InputError, join_path, json_path, shorten
+from skatcore.errors import InputError, did_you_mean, join_path, json_path, shorten
 from skatcore.rules.manager import PluginSpec, resolve_plugin_ref
 from skatcore.rules.trust import inside
 
@@ -360,7 +360,8 @@ def find_ruleset(ref: str, relative_to: Path | None = None) -> Path:
     path = Path(ref) if relative_to is None else inside(ref, relative_to)
     if path.is_file():
         return path
-    raise InputError(f"unknown ruleset {shorten(ref)!r} (expected a file or one of: {', '.join(sorted(shipped))})")
+    raise InputError(f"unknown ruleset {shorten(ref)!r} ({did_you_mean(ref, shipped)}expected a file or one of: "
+                     f"{', '.join(sorted(shipped))})")
 
 
 def load_ruleset(ref: str | Path) -> Ruleset:

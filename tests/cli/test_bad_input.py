@@ -7,6 +7,7 @@ The CLI runs in-process through ``skatcore.cli.main(argv)``.
 from __future__ import annotations
 
 import copy
+import json
 import re
 
 import pytest
@@ -184,11 +185,14 @@ def test_wrong_format(tmp_path, capsys):
     expect_error(capsys, ["score", f], f, "format", "expected 'skat-deal/1', got 'skat-deal/2'")
 
 
-def test_missing_format(tmp_path, capsys):
+def test_format_may_be_left_out_but_not_wrong(tmp_path, capsys):
+    """As in vector files: a record without `format` is a skat-deal/1 record."""
     f = write(tmp_path, "d.yaml", variant(format=None))
-    expect_error(capsys, ["score", f], f, "format", "expected 'skat-deal/1', missing")
-    # validate recognises it as a (broken) deal record, not as a ruleset
-    expect_error(capsys, ["validate", f], f, "format", "expected 'skat-deal/1'")
+    assert main(["score", "--json", f]) == 0
+    assert json.loads(capsys.readouterr().out)["value"] > 0
+    assert main(["validate", f]) == 0 and "valid deal record" in capsys.readouterr().out
+    f = write(tmp_path, "e.yaml", variant(format=None, plugins={}))
+    expect_error(capsys, ["score", f], f, "plugins", "unknown key 'plugins'")
 
 
 def test_record_not_a_mapping(tmp_path, capsys):

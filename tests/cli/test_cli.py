@@ -250,3 +250,34 @@ def test_wheel_carries_rulesets_schemas_and_plugins(tmp_path):
     assert not modules - names, f"modules missing from {wheel.name} (pyproject packages?): {sorted(modules - names)}"
     assert not any(n.startswith(("plugins/", "rulesets/")) for n in names), "bare top-level package in the wheel"
     assert "plugins" not in top_level.split() and "rulesets" not in top_level.split()
+
+
+# -- what a plugin author meets (issue 14) ---------------------------------------------
+
+
+def test_validate_takes_a_ruleset_name_and_suggests_the_nearest(capsys):
+    assert main(["validate", "texas"]) == 0
+    assert "valid ruleset 'texas'" in capsys.readouterr().out
+    assert main(["validate", "texsa"]) == 2
+    assert "unknown ruleset 'texsa' (did you mean 'texas'?" in capsys.readouterr().err
+    assert main(["rules", "offical"]) == 2
+    assert "did you mean 'official'?" in capsys.readouterr().err
+
+
+def test_unknown_plugin_suggests_the_nearest(capsys, tmp_path):
+    (tmp_path / "r.yaml").write_text("plugins:\n  oficial: {}\n")
+    assert main(["validate", str(tmp_path / "r.yaml")]) == 2
+    assert "unknown plugin 'oficial' (did you mean 'official'?" in capsys.readouterr().err
+
+
+def test_hooks_cut_descriptions_between_words(capsys):
+    assert main(["hooks"]) == 0
+    for line in capsys.readouterr().out.splitlines():
+        text = line[43:]  # after the name (28) and the kind (13) columns
+        assert len(text) <= 100 and (text.endswith((".", " ...", ")", ":")) or len(text) < 100), line
+
+
+def test_sheet_flags_have_help(capsys):
+    assert main(["sheet", "add", "x", "--help"]) == 0
+    out = capsys.readouterr().out
+    assert "--schneider           schneider announced" in out and "--hand                played without" in out
