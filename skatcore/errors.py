@@ -48,6 +48,11 @@ def shorten(text: str, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
+class PluginWarning(UserWarning):
+    """A plugin that loads but most likely does not do what its author meant
+    (``skat`` prints it as one line ``skat: warning: ...``)."""
+
+
 def did_you_mean(name: str, known) -> str:
     """``"did you mean 'official'? "`` for a name close to one of ``known``, else ``""``."""
     import difflib

@@ -25,7 +25,19 @@ class _Parser(argparse.ArgumentParser):
         raise InputError(f"{self.prog}: {message}")
 
 
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    print(f"skat: warning: {message}", file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning  # one line, like the errors
+        return _main(argv)
+
+
+def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

@@ -28,7 +28,7 @@ from typing import Any
 import pluggy
 
 from skatcore import hookspecs
-from skatcore.errors import InputError, did_you_mean, json_path, shorten
+from skatcore.errors import InputError, PluginWarning, did_you_mean, json_path, shorten
 from skatcore.model import Contract
 from skatcore.rules.defaults import CoreDefaults
 from skatcore.rules.trust import check_code_allowed, inside
@@ -96,6 +96,16 @@ def load_file(file: Path, attr: str) -> Any:
     if not hasattr(module, attr):
         raise InputError(f"plugin file {file} has no attribute {attr!r}")
     return getattr(module, attr)
+
+
+def _warn_no_hooks(key: str, plugin: Any, where: str) -> None:
+    """A plugin that answers no hook changes nothing: most likely its methods
+    lack ``@hookimpl``."""
+    import warnings
+
+    unmarked = sorted(n for n in dir(plugin) if n.startswith("skat_") and callable(getattr(plugin, n)))
+    hint = f": {', '.join(unmarked)} not marked @hookimpl" if unmarked else " (mark its methods with @hookimpl)"
+    warnings.warn(PluginWarning(f"{where}: plugin {key!r} implements no hook{hint}; it changes nothing"), stacklevel=2)
 
 
 def stale_entry_point(name: str) -> str:
@@ -204,6 +214,8 @@ class SkatPluginManager(pluggy.PluginManager):
             except pluggy.PluginValidationError as exc:
                 raise InputError(f"plugin {spec.key!r} is invalid: {exc}", source=self.source, path=where) from None
             self.layers[spec.key] = spec.layer
+            if not self.get_hookcallers(plugin):
+                _warn_no_hooks(spec.key, plugin, f"{self.source}: {where}" if self.source else where)
             count += 1
         self.check_hooks()
         return count

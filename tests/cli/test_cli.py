@@ -281,3 +281,31 @@ def test_sheet_flags_have_help(capsys):
     assert main(["sheet", "add", "x", "--help"]) == 0
     out = capsys.readouterr().out
     assert "--schneider           schneider announced" in out and "--hand                played without" in out
+
+
+def test_a_plugin_class_without_hookimpl_is_warned_about(capsys, tmp_path):
+    (tmp_path / "house.py").write_text("class NoHooks:\n    def skat_base_value(self, contract):\n        return 20\n")
+    (tmp_path / "house.yaml").write_text("extends: official\nplugins:\n  ./house.py:NoHooks: {}\n")
+    assert main(["validate", "--trust", str(tmp_path / "house.yaml")]) == 0
+    out, err = capsys.readouterr()
+    assert "valid ruleset 'house'" in out
+    assert err.startswith("skat: warning: ") and err.count("\n") == 1
+    assert "plugin './house.py:NoHooks' implements no hook: skat_base_value not marked @hookimpl" in err
+
+
+def test_an_entry_point_added_after_the_editable_install_says_reinstall(capsys, tmp_path, monkeypatch):
+    """The source's pyproject.toml declares `kreuz_bock`, the installed metadata does not."""
+    src = tmp_path / "src"
+    src.mkdir()
+    (src / "pyproject.toml").write_text('[project]\nname = "skat-kreuz-bock"\n\n'
+                                        '[project.entry-points.skat]\nkreuz_bock = "skat_kreuz_bock:KreuzBock"\n')
+    info = tmp_path / "site" / "skat_kreuz_bock-0.1.0.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: skat-kreuz-bock\nVersion: 0.1.0\n")
+    (info / "direct_url.json").write_text(json.dumps({"url": src.as_uri(), "dir_info": {"editable": True}}))
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    (tmp_path / "r.yaml").write_text("extends: official\nplugins:\n  kreuz_bock: {}\n")
+    assert main(["validate", str(tmp_path / "r.yaml")]) == 2
+    err = capsys.readouterr().err
+    assert "unknown plugin 'kreuz_bock'" in err
+    assert f"the installed metadata of skat-kreuz-bock is older: run pip install -e {src} again" in err
