@@ -331,9 +331,10 @@ def skat_check_announcements(contract: Contract, hand: bool, announced: frozense
 @hookspec(firstresult=True)
 def skat_contract_allowed(contract: Contract, route: str) -> bool | None:
     """Whether ``contract`` may be declared after the skat ``route``:
-    ``"pickup"`` (skat taken) or ``"hand"`` (skat untouched); with a
-    :func:`skat_soloist`, a contract without declarer (Ramsch) is asked with
-    ``"soloist"``.  Called at compile time.  ``None`` means yes.  First result wins.
+    ``"pickup"`` (skat taken) or ``"hand"`` (skat untouched); a flow step
+    may ask with its own route (Raeuberskat's soloist step asks ``"soloist"``
+    for a contract without declarer).  Called at compile time.  ``None`` means
+    yes.  First result wins.
 
     **Example** (Tournée's Guckser: after picking up, only grand)::
 
