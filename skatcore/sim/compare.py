@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from skatcore.bots import resolve_player
+from skatcore.engine.table import people
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.outcomes import Metric, Tally, deal_row, metrics_for
 from skatcore.sim.play import all_passed
@@ -47,7 +48,8 @@ def compare_chunk(task) -> tuple[list[Stats], Tally, list[list[dict]] | None]:
             seats = [slots[(s - i) % 3] for s in range(3)]
             schenken = deal.declaration.declarations.get("schenken") if deal.declaration else None
             out.append(deal_row(deal.result(), seed=seed, deal=i, players=seats, schenken=schenken,
-                                all_pass=all_passed(deal), sheet_factor=factor, ramsch_round=forced))
+                                all_pass=all_passed(deal), sheet_factor=factor, ramsch_round=forced,
+                                people=len(people(rs))))
     tally = Tally(metrics_for(rules), len(rules), seed)
     tally.add(start, rows)
     return stats, tally, rows if want_rows else None

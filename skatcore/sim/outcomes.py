@@ -37,8 +37,9 @@ ROW_KEYS = ("seed", "deal", "ruleset", "game", "all_pass", "declarer", "declarer
 
 def deal_row(result, *, seed: int | None, deal: int, all_pass: bool, players: Sequence[str] = ("", "", ""),
              schenken: str | None = None, server_score: int | None = None, sheet_factor: int = 1,
-             ramsch_round: bool = False) -> dict:
-    """The facts of one scored deal under one ruleset (``players`` by seat)."""
+             ramsch_round: bool = False, people: int = 3) -> dict:
+    """The facts of one scored deal under one ruleset (``players`` by seat;
+    ``people``: the persons at the table, 2 where a straw man is nobody's)."""
     r = result
     declared = r.declarer is not None and r.won is not None
     calls = [c for c in CHAIN if c in (r.extra.get("calls") or ())]
@@ -51,7 +52,7 @@ def deal_row(result, *, seed: int | None, deal: int, all_pass: bool, players: Se
         "declarer_points": r.declarer_points, "calls": " ".join(calls), "schenken": schenken,
         **{s: r.scores.get(s, 0) for s in SEATS},
         **{f"{s}_player": players[k] for k, s in enumerate(SEATS)},
-        "sheet_factor": sheet_factor, "ramsch_round": ramsch_round, "server_score": server_score,
+        "sheet_factor": sheet_factor, "ramsch_round": ramsch_round, "server_score": server_score, "people": people,
     }
 
 
@@ -63,11 +64,16 @@ def _declared(row) -> int:
     return int(row["won"] is not None and row["declarer"] is not None)
 
 
+def _per_player(row, total: int) -> int:
+    """``total`` over the persons at the table, times 6 (an integer for 2 or 3)."""
+    return total * (6 // row.get("people", 3))
+
+
 def _sf_total(row) -> int:
-    """Seeger-Fabian points of the deal, all three seats added up."""
+    """Seeger-Fabian points of the deal, every person's seat added up."""
     total = sum(_entries(row))
     if _declared(row):
-        total += SF_WIN if row["won"] else -SF_WIN + 2 * SF_DEFENDER
+        total += SF_WIN if row["won"] else -SF_WIN + (row.get("people", 3) - 1) * SF_DEFENDER
     return total
 
 
@@ -102,8 +108,9 @@ def metrics_for(rules: Sequence, games: Sequence[str] = ()) -> list[Metric]:
         Metric("mean_abs_entry", "mean |sheet entry| per deal", lambda r: sum(abs(e) for e in _entries(r))),
         Metric("all_pass_rate", "all-pass rate", lambda r: int(r["all_pass"]), share=True, headline=True),
         Metric("overbid_rate", "overbid rate", lambda r: int(bool(r["overbid"])) * decl(r), decl, share=True),
-        Metric("classic_per_36", "classic points / 36 deals", lambda r: sum(_entries(r)), scale=12.0),
-        Metric("seeger_fabian_per_36", "Seeger-Fabian / 36 deals", _sf_total, scale=12.0),
+        # a player's share: the seats' total over the persons at the table (x 6 in the row, / 6 in the scale)
+        Metric("classic_per_36", "classic points / 36 deals", lambda r: _per_player(r, sum(_entries(r))), scale=6.0),
+        Metric("seeger_fabian_per_36", "Seeger-Fabian / 36 deals", lambda r: _per_player(r, _sf_total(r)), scale=6.0),
     ]
     out += [Metric(f"contract_mix.{g}", f"mix: {g}", (lambda r, g=g: int(r["game"] == g)), share=True, headline=True)
             for g in contracts]
