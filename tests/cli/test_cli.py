@@ -309,3 +309,28 @@ def test_an_entry_point_added_after_the_editable_install_says_reinstall(capsys, 
     err = capsys.readouterr().err
     assert "unknown plugin 'kreuz_bock'" in err
     assert f"the installed metadata of skat-kreuz-bock is older: run pip install -e {src} again" in err
+
+
+def test_skat_vectors_reports_a_failure_once_and_a_bad_file_in_one_line():
+    """Through pytest itself: the failing case's report once, no traceback
+    into skatcore.testing, and a malformed file named with the case."""
+    import subprocess
+    import sys
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        d = Path(tmp)
+        (d / "official.yaml").write_text(
+            "- name: grand with 1 is 48\n  declarer: forehand\n  bid: 18\n  game: {type: grand}\n"
+            "  outcome: {declarer_points: 70, matadors: {with: 1}}\n  expect: {value: 40}\n")
+        (d / "broken.yaml").write_text("- name: no expect\n  declarer: forehand\n")
+        (d / "test_v.py").write_text(
+            "def test_good(skat_vectors):\n    skat_vectors('official.yaml')\n\n"
+            "def test_broken(skat_vectors):\n    skat_vectors('broken.yaml', 'official')\n")
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_v.py"],
+                              cwd=d, capture_output=True, text=True)
+    out = proc.stdout
+    assert proc.returncode == 1, out
+    assert out.count("mismatch: value: expected 40, got 48") == 1, out
+    assert "During handling" not in out and "testing.py" not in out, out
+    assert "broken.yaml: [0].expect: give `expect`" in out, out
