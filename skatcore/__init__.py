@@ -10,10 +10,22 @@ Typical use::
     print(deal.result().explanation)
 """
 
-from skatcore.engine.deal import Deal, deal_cards
 from skatcore.errors import InputError
-from skatcore.hookspecs import hookimpl
-from skatcore.rules.compiler import CompiledRules, compile_rules, get_rules
+
+# imported when first used, so that `skat --help` and light tools do not load the engine and pluggy
+_LAZY = {"Deal": "skatcore.engine.deal", "deal_cards": "skatcore.engine.deal", "hookimpl": "skatcore.hookspecs",
+         "CompiledRules": "skatcore.rules.compiler", "compile_rules": "skatcore.rules.compiler",
+         "get_rules": "skatcore.rules.compiler"}
+
+
+def __getattr__(name: str):
+    if name in _LAZY:
+        import importlib
+
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module 'skatcore' has no attribute {name!r}")
 
 __all__ = ["Deal", "deal_cards", "InputError", "hookimpl", "CompiledRules", "compile_rules", "get_rules"]
 __version__ = "0.1.0"

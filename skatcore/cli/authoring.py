@@ -14,10 +14,8 @@ import textwrap
 from dataclasses import dataclass, field
 from typing import Any
 
-from skatcore import hookspecs
 from skatcore.errors import InputError
 from skatcore.cli.scaffold import cmd_plugin_new
-from skatcore.rules.manager import SkatPluginManager, builtin_plugins, entry_point_plugins, import_attr
 
 # ---------------------------------------------------------------------------
 # skat plugins
@@ -42,6 +40,7 @@ class PluginInfo:
 
 def hook_kind(name: str) -> str:
     """``first result`` or ``collected`` (from the hookspec's marker)."""
+    from skatcore import hookspecs
     spec = getattr(getattr(hookspecs, name), hookspecs.PROJECT + "_spec", {})
     return "first result" if spec.get("firstresult") else "collected"
 
@@ -49,6 +48,7 @@ def hook_kind(name: str) -> str:
 def hooks_of(plugin: Any) -> list[dict]:
     """The hooks ``plugin`` (a class, instance or module) implements
     (:meth:`SkatPluginManager.hooks_of`, on a manager of its own)."""
+    from skatcore.rules.manager import SkatPluginManager
     pm = SkatPluginManager()
     pm.register(plugin, name="plugin")
     return pm.hooks_of(plugin)
@@ -69,6 +69,7 @@ def registered_plugins(ruleset: str | None = None) -> list[PluginInfo]:
     """Every plugin skatcore can find: built-in, installed through entry
     points (group ``skat``), and, with ``ruleset``, the ruleset's own
     (``module:attr``, local files)."""
+    from skatcore.rules.manager import builtin_plugins, entry_point_plugins, import_attr
     from skatcore.rules.ruleset import load_ruleset
 
     found: dict[str, PluginInfo] = {}
@@ -144,6 +145,7 @@ def cmd_plugins(args) -> int:
 
 def hookspec_functions() -> list[tuple[str, Any, str]]:
     """``(banner, function, kind)`` of every hookspec, in source order."""
+    from skatcore import hookspecs
     source = inspect.getsource(hookspecs)
     banners: list[tuple[int, str]] = []
     for m in re.finditer(r"^# -{10,}\n# (.+)\n# -{10,}$", source, re.M):
@@ -171,6 +173,7 @@ def _signature(fn) -> str:
 
 def _rst_to_md(text: str) -> str:
     """The docstrings' reST bits in Markdown: roles, literals, example blocks."""
+    from skatcore import hookspecs
     text = re.sub(r":(?:func|class|meth|data|mod):`~?([\w.]+)`", lambda m: f"`{m.group(1).split('.')[-1]}`", text)
     text = re.sub(r"``([^`]+)``", r"`\1`", text)
     out: list[str] = []
@@ -294,6 +297,7 @@ traceback.
 
 def hooks_markdown() -> str:
     """The text of ``docs/hooks.md``, rendered from the hookspecs."""
+    from skatcore import hookspecs
     parts = [HOOKS_INTRO]
     current = None
     for banner, fn, kind in hookspec_functions():

@@ -12,12 +12,7 @@ from pathlib import Path
 
 from skatcore.errors import InputError, printable, shorten
 from skatcore.model import SEATS, Declaration, null_label
-from skatcore.records.deal import check_record, score_record
-from skatcore.rules.ruleset import all_rulesets, find_ruleset, load_ruleset, read_yaml, shipped_rulesets
-from skatcore.rules.compiler import get_rules, rules_for
 from skatcore.rules.trust import TRUST_HELP, trusting
-from skatcore.rules.describe import all_pass_text, param_text
-from skatcore.rules.describe import forms as contract_forms
 
 
 class _Parser(argparse.ArgumentParser):
@@ -116,6 +111,7 @@ def add_trust_flag(parser: argparse.ArgumentParser, default=False) -> None:
 
 
 def cmd_rulesets(args) -> int:
+    from skatcore.rules.ruleset import all_rulesets, read_yaml
     for name, path in sorted(all_rulesets().items()):  # shipped, and installed (entry points skat.rulesets)
         doc = read_yaml(path) or {}
         print(printable(f"{name:16} {doc.get('description', '')}"))
@@ -123,6 +119,10 @@ def cmd_rulesets(args) -> int:
 
 
 def cmd_rules(args) -> int:
+    from skatcore.rules.describe import forms as contract_forms
+    from skatcore.rules.compiler import get_rules
+    from skatcore.rules.describe import all_pass_text, param_text
+    from skatcore.rules.ruleset import find_ruleset, load_ruleset, read_yaml
     rules = get_rules(args.name)
     print(printable(f"{rules.name}: {rules.description}"))
     print(printable(f"source: {rules.source}"))
@@ -195,6 +195,7 @@ def _table_lines(rules) -> list[str]:
 def _differences(parent, rules) -> list[str]:
     """What ``rules`` changes in the ruleset it extends: plugins added and
     dropped, and each parameter whose value differs."""
+    from skatcore.rules.describe import param_text
     before = {spec.key: spec.params for spec in parent.plugins}
     after = {spec.key: spec.params for spec in rules.plugins}
     lines = [f"- {key} (dropped)" for key in before if key not in after]
@@ -212,6 +213,7 @@ def _differences(parent, rules) -> list[str]:
 def _rules_page(source: Path) -> str | None:
     """The page of docs/rules/ that explains this ruleset: its own for a
     shipped one, else the page of the nearest shipped ruleset it extends."""
+    from skatcore.rules.ruleset import find_ruleset, read_yaml, shipped_rulesets
     for _ in range(20):  # extends chains are short; a cycle was refused on loading
         if shipped_rulesets().get(source.stem) == source:
             return f"docs/rules/{source.stem}.md"
@@ -223,6 +225,9 @@ def _rules_page(source: Path) -> str | None:
 
 
 def cmd_validate(args) -> int:
+    from skatcore.records.deal import check_record, score_record
+    from skatcore.rules.compiler import rules_for
+    from skatcore.rules.ruleset import load_ruleset, read_yaml
     path = Path(args.file)
     if not path.exists() and "/" not in args.file and not path.suffix:
         path = find_ruleset(args.file)  # a ruleset name, as `skat rules NAME` takes it

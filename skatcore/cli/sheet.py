@@ -28,22 +28,14 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sqlite3
 import sys
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
-import yaml
 
 from skatcore.errors import InputError, printable, shorten, shown
 from skatcore.rules.trust import TRUST_HELP, trusting
-from skatcore.records.deal import as_deal_record
-from skatcore.rules.ruleset import changed_files, freeze_ruleset, shipped_rulesets, thaw_ruleset
-from skatcore.records.session import Session, rules_for_session, score_session
-from skatcore.records.session_record import FORMAT, check_session, read_session
-from skatcore.records.session_text import sheet_text
-from skatcore.cli.sheet_deal import deal_from, resolve_names
 
 DB_FORMAT = "skat-sheet-db/1"
 ACTIONS = ("new", "add", "show", "undo", "export", "rules")
@@ -72,6 +64,7 @@ def register(sub) -> None:
 
 
 def cmd_sheet(args) -> int:
+    import sqlite3
     words = list(args.words)
     if words and words[0] in ACTIONS:
         action = words.pop(0)
@@ -94,6 +87,8 @@ def cmd_sheet(args) -> int:
 
 
 def _show_session(opts) -> int:
+    from skatcore.records.session import rules_for_session, score_session
+    from skatcore.records.session_record import read_session
     doc = read_session(opts.file)
     rules = rules_for_session(doc, opts.file, opts.ruleset)
     result = score_session(doc, rules, opts.file)
@@ -102,6 +97,7 @@ def _show_session(opts) -> int:
 
 
 def _print(result, as_json: bool, title=None) -> None:
+    from skatcore.records.session_text import sheet_text
     if as_json:
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
     else:
@@ -176,6 +172,7 @@ def sheet_path(name: str) -> Path:
 
 def connect(path: Path) -> sqlite3.Connection:
     """An autocommit connection (transactions are explicit), WAL, FULL sync."""
+    import sqlite3
     try:
         con = sqlite3.connect(str(path), timeout=60, isolation_level=None)
         con.execute("PRAGMA busy_timeout = 60000")
@@ -213,6 +210,7 @@ def transaction(con: sqlite3.Connection, write: bool = True):
 
 
 def _meta(con: sqlite3.Connection, path: Path) -> dict:
+    import sqlite3
     try:
         meta = {k: json.loads(v) for k, v in con.execute("SELECT key, value FROM meta").fetchall()}
     except (sqlite3.DatabaseError, ValueError) as exc:
@@ -229,6 +227,7 @@ def _deals(con: sqlite3.Connection) -> list[tuple[int, dict]]:
 def _session(meta: dict, path: Path, deals, rules=None) -> Session:
     """The sheet's session with every confirmed deal entered, under the
     ruleset frozen at ``sheet new`` (a sheet from before: the file as it is)."""
+    from skatcore.records.session import Session
     rules = rules or _rules(meta, path)
     session = Session(rules, meta["players"], stake=meta.get("stake"), dealer=meta.get("dealer", 0), source=str(path))
     for i, (_, deal) in enumerate(deals):
@@ -237,6 +236,7 @@ def _session(meta: dict, path: Path, deals, rules=None) -> Session:
 
 
 def _rules(meta: dict, path: Path):
+    from skatcore.rules.ruleset import thaw_ruleset
     from skatcore.rules.compiler import compile_rules, get_rules
 
     try:
@@ -255,6 +255,9 @@ def _now() -> str:
 
 
 def _cmd_new(opts) -> int:
+    from skatcore.records.session import Session, rules_for_session
+    from skatcore.records.session_record import FORMAT, check_session
+    from skatcore.rules.ruleset import freeze_ruleset, shipped_rulesets
     path = sheet_path(opts.name)
     players = [p.strip() for p in opts.players.split(",")]
     ruleset = opts.ruleset
@@ -313,6 +316,8 @@ def _cmd_new(opts) -> int:
 
 
 def _cmd_add(opts) -> int:
+    from skatcore.cli.sheet_deal import deal_from, resolve_names
+    from skatcore.records.deal import as_deal_record
     deal = deal_from(opts)
     path, con = open_sheet(opts.name)
     with transaction(con):
@@ -354,6 +359,7 @@ def _cmd_add(opts) -> int:
 
 
 def _cmd_show(opts) -> int:
+    from skatcore.rules.ruleset import changed_files
     path, con = open_sheet(opts.name)
     with transaction(con, write=False):  # one consistent snapshot of meta and deals
         meta, deals = _meta(con, path), _deals(con)
@@ -369,6 +375,7 @@ def _cmd_show(opts) -> int:
 def _cmd_rules(opts) -> int:
     """The sheet's frozen ruleset; ``--update`` re-freezes it from the file
     and re-scores every deal in one transaction (all or nothing)."""
+    from skatcore.rules.ruleset import changed_files, freeze_ruleset
     path, con = open_sheet(opts.name)
     with transaction(con, write=opts.update):
         meta, deals = _meta(con, path), _deals(con)
@@ -408,10 +415,13 @@ def _portable(ruleset: str) -> str:
     """A ruleset reference for an exported session record: a shipped name as
     it is, a file by its name (to lie beside the record; records name files
     inside their own folder)."""
+    from skatcore.rules.ruleset import shipped_rulesets
     return ruleset if ruleset in shipped_rulesets() else Path(ruleset).name
 
 
 def _cmd_export(opts) -> int:
+    import yaml
+    from skatcore.records.session_record import FORMAT
     path, con = open_sheet(opts.name)
     with transaction(con, write=False):
         meta, deals = _meta(con, path), _deals(con)

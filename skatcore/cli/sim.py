@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 
 from skatcore.errors import InputError
-from skatcore.sim.simulate import Stats, check_args, fmt, metric_rows, parse_players, print_table, run, run_with_progress
 
 
 def _positive(text: str) -> int:
@@ -87,6 +86,7 @@ def _cmd_play(args) -> int:
 
 
 def cmd_simulate(args) -> int:
+    from skatcore.sim.simulate import check_args, fmt, metric_rows, parse_players, print_table
     slots = parse_players(args.players)
     check_args([args.ruleset], args.deals, args.jobs, slots)
     stats = _run([args.ruleset], args, slots)[0]
@@ -103,6 +103,7 @@ def cmd_simulate(args) -> int:
 
 
 def _run(refs, args, slots) -> list[Stats]:
+    from skatcore.sim.simulate import run, run_with_progress
     if getattr(args, "dask", None) or args.deals * len(refs) >= 2000:
         return run_with_progress(refs, args.deals, args.seed, slots, args.jobs, args.dask)
     return run(refs, args.deals, args.seed, slots, jobs=args.jobs)
@@ -130,6 +131,7 @@ def cmd_bench(args) -> int:
 
 
 def cmd_duel(args) -> int:
+    from skatcore.sim.simulate import print_table
     from skatcore.sim.duel import duel
     from skatcore.sim.simulate import progress_bar
 

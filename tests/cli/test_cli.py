@@ -334,3 +334,15 @@ def test_skat_vectors_reports_a_failure_once_and_a_bad_file_in_one_line():
     assert out.count("mismatch: value: expected 40, got 48") == 1, out
     assert "During handling" not in out and "testing.py" not in out, out
     assert "broken.yaml: [0].expect: give `expect`" in out, out
+def test_cli_starts_without_the_heavy_libraries():
+    """`skat --help` and importing the CLI load neither numpy, numba,
+    jsonschema nor rich (nor the engine): each command imports what it needs."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from skatcore.cli import main\n"
+            "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
+            "print(sorted(m for m in ('numpy', 'numba', 'jsonschema', 'rich', 'skatcore.engine.deal', 'pluggy') "
+            "if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip().splitlines()[-1] == "[]"
