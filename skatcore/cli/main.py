@@ -227,7 +227,7 @@ def _rules_page(source: Path) -> str | None:
 def cmd_validate(args) -> int:
     from skatcore.records.deal import check_record, score_record
     from skatcore.rules.compiler import rules_for
-    from skatcore.rules.ruleset import load_ruleset, read_yaml
+    from skatcore.rules.ruleset import find_ruleset, load_ruleset, read_yaml
     path = Path(args.file)
     if not path.exists() and "/" not in args.file and not path.suffix:
         path = find_ruleset(args.file)  # a ruleset name, as `skat rules NAME` takes it
