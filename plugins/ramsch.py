@@ -30,7 +30,7 @@ SCHEMA = {
                                    "texas: fewest points gains 10/20, -30 for the only trick-taker; "
                                    "gewinner: fewest points scores 23 and a won game; "
                                    "petersen: fewest points wins, unless someone took 101+"},
-        # fix: no schema default: Gewinner-Ramsch gives the skat to the player with most points (B3)
+        # no schema default: the default depends on the scoring (Gewinner-Ramsch: the loser, B3)
         "skat": {"enum": ["last_trick", "loser", "nobody"],
                  "description": "who gets the skat's points: the winner of the last trick (default; gewinner: "
                                 "loser), the player with most points without the skat, or nobody"},
@@ -149,7 +149,7 @@ class Ramsch:
             loss //= 2
             extra += ", tie: half each"
         who = " and ".join(SEATS[s] for s in losers)
-        if len(losers) == 2:  # fix: "middlehand and rearhand loses"
+        if len(losers) == 2:
             what = what.replace("loses", "lose", 1)
         return {s: -loss for s in losers}, f"{who} {what}{extra}: -{loss}"
 

@@ -86,6 +86,6 @@ def json_path(parts) -> str:
             out += f"[{p}]"
         elif isinstance(p, str) and _PLAIN_KEY.fullmatch(p):
             out += f".{p}" if out else p
-        else:  # fix: plugins../house.py:X was unreadable
+        else:  # a key with dots or a colon (./house.py:X) is quoted, or it would read as a path
             out += f"[{json.dumps(p, ensure_ascii=False)}]"
     return out

@@ -36,7 +36,7 @@ def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
-        if not getattr(args, "func", None):  # fix: was the help on stdout; bad input is one line on stderr
+        if not getattr(args, "func", None):  # bad input: one line on stderr, not the help on stdout
             raise InputError("expected a command: rulesets, rules, validate or score (see skat --help)")
         with trusting(args.trust):
             return args.func(args) or 0

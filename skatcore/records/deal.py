@@ -140,7 +140,7 @@ def points_possible(rules, contract, cards: int) -> tuple[int, int]:
 def _play(doc: dict, rules, deal: Deal) -> ScoreResult:
     """Everything after the bidding: skat, declaration, play; the score."""
     if deal.thrown_in:
-        if "game" in doc:  # fix: the game of a thrown-in deal was silently ignored (a ramsch record under official)
+        if "game" in doc:  # a game in a thrown-in deal is a mistake (a Ramsch record under official), not noise
             raise InputError(f"all passed: ruleset {rules.name!r} throws the deal in, no game is played", path="game")
         return deal.result()
     if "game" not in doc:
@@ -152,15 +152,14 @@ def _play(doc: dict, rules, deal: Deal) -> ScoreResult:
         raise exc.at("game.type") from None
     if deal.step is not None and deal.step.at == "start":  # a step instead of the bidding
         return _through_start_step(doc, rules, deal, contract)
-    # fix: a record's game must be the one the bidding leads to: all passed (or no
-    # bidding) plays the all-pass contract (was a TypeError for a declarer game:
-    # exit 1), a declarer's game is never a Ramsch (was scored as one)
+    # the game must be the one the bidding leads to: all passed (or no bidding)
+    # plays the all-pass contract, a declarer's game is never one without declarer
     if deal.declarer is None and deal.phase is Phase.PLAY and contract.name != deal.contract.name:
         raise InputError(f"all passed: the deal is a {deal.contract.label}, not {contract.name}", path="game.type")
     if deal.declarer is not None and not contract.declarer:
         raise InputError(f"{SEATS[deal.declarer]} won the bidding: a {contract.label} is played only when all pass",
                          path="game.type")
-    if not contract.declarer:  # fix: a Ramsch record's declarer and bid were ignored
+    if not contract.declarer:  # nobody declares it: a declarer or bid given is a mistake
         for key in ("declarer", "bid"):
             if key in doc:
                 raise InputError(f"a {contract.label} has no {key}", path=key)
@@ -169,7 +168,7 @@ def _play(doc: dict, rules, deal: Deal) -> ScoreResult:
     if not contract.declarer:
         return _score_ramsch(doc, rules, deal, contract)
     declaration = declaration_in(game, rules, contract)
-    if declaration.hand and "discard" in game:  # fix: a summary's hand game with a discard was accepted
+    if declaration.hand and "discard" in game:
         raise InputError("a hand game leaves the skat untouched: there is no discard", path="game.discard")
     hands = doc.get("hands")
     step = next((s for s in rules.steps_at["skat"] if s.claims(doc)), None) if deal.phase is Phase.SKAT else None
@@ -247,8 +246,8 @@ def _score_ramsch(doc: dict, rules, deal: Deal | None, contract, marks=None) -> 
     if outcome["tricks"][outcome["last_trick"]] == 0:
         raise InputError(f"{outcome['last_trick']} took no trick, so not the last one", path="outcome.last_trick")
     skat = tuple(cards_at(doc["skat"], "skat")) if "skat" in doc else ()
-    # fix: the cards' total is the contract's (tens worth 1 in some Ramsch: 84), not always 120;
-    # and skat cards given must match the points missing from the tricks
+    # the cards' total is the contract's (tens worth 1 in some Ramsch: 84), not always 120;
+    # skat cards given must match the points missing from the tricks
     worth = rules.tricks[contract.name].points
     values = sorted(worth[c] for c in rules.deck.cards)
     total, skat_max = sum(values), sum(values[len(values) - rules.deck.skat:])
@@ -310,7 +309,7 @@ def _bidding(doc: dict, rules) -> Deal:
         return deal
     game = doc.get("game") or {}
     contract = rules.contracts.get(game.get("type"))
-    if "type" in game and contract is None:  # fix: was "give `declarer`" for a ramsch record under official
+    if "type" in game and contract is None:  # an unknown game first: it explains the rest (a Ramsch record under official)
         try:
             rules.contract(game["type"])
         except InputError as exc:

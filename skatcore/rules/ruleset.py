@@ -83,8 +83,7 @@ def validate(instance: Any, schema: dict, source: str, prefix: str = "") -> None
     error = jsonschema.exceptions.best_match(_jsonschema_validator(schema).iter_errors(instance))
     if error is not None:
         message, key = _schema_message(error)
-        # fix: an unknown key is reported at its own path (plugins.official.grand_bse),
-        # not at its parent's (or, at the top level, at no path at all)
+        # an unknown key is reported at its own path (plugins.official.grand_bse), not its parent's
         path = json_path([*error.absolute_path, *([key] if key is not None else [])])
         full = join_path(prefix, path) if prefix and path else prefix or path
         raise InputError(message, source=source, path=full or None)
@@ -92,10 +91,9 @@ def validate(instance: Any, schema: dict, source: str, prefix: str = "") -> None
 
 def _schema_message(error) -> tuple[str, Any]:
     """What was expected, in words, and the offending key of an
-    ``additionalProperties`` error (else ``None``).
-
-    fix: jsonschema's own messages ("3 is not valid under any of the given
-    schemas", "[...] is too long") do not say what was expected.
+    ``additionalProperties`` error (else ``None``).  jsonschema's own
+    messages ("3 is not valid under any of the given schemas") do not say
+    what was expected.
     """
     kind, schema, got = error.validator, error.schema, _show(error.instance)
     if not error.absolute_path and kind == "type":  # the whole file: its kind only (it may be someone else's file)
@@ -423,8 +421,7 @@ def _load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
             parent_path = find_ruleset(doc["extends"], path.parent)
         except InputError as exc:
             raise exc.at(source=source, path="extends") from None
-        # fix: the cycle is reported at the `extends` that closes it, naming the
-        # chain (was "extends: extends: a ruleset cannot extend itself" at the start)
+        # reported at the `extends` that closes the cycle, naming the chain
         if parent_path.resolve() in seen:
             chain = " -> ".join(p.name for p in (*seen, parent_path.resolve()))
             raise InputError(f"extends cycle {chain} (expected a chain of rulesets ending in one without extends)",
@@ -454,7 +451,7 @@ def plugin_schema(factory: Any) -> dict:
 
 
 def _resolve_plugin(key: str, params: Any, source: str, layer: int = 0) -> PluginSpec:
-    where = json_path(["plugins", key])  # fix: quotes a key like ./house.py:X
+    where = json_path(["plugins", key])
     try:
         factory, origin = resolve_plugin_ref(key, Path(source))
     except InputError as exc:
