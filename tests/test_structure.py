@@ -23,7 +23,7 @@ MAX_CLASS_LINES = 300
 LONG_MODULES_ALLOWED = {"skatcore/hookspecs.py"}  # every hook's documentation, rendered into docs/hooks.md
 # Being split by issue 9 item 1 (the flow steps move into their plugins):
 # ceilings at about today's sizes, so that they only shrink.
-NOT_YET_SPLIT = {"skatcore/engine/deal.py": 1000, "skatcore/engine/deal.py:Deal": 650}
+NOT_YET_SPLIT = {"skatcore/engine/deal.py": 760, "skatcore/engine/deal.py:Deal": 650}
 
 
 def modules() -> dict[str, Path]:

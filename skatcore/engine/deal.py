@@ -13,9 +13,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from functools import lru_cache
-from enum import Enum
 
 from skatcore.cards import CARD_NAMES, cards_in, mask_of, name, names
 from skatcore.errors import InputError
@@ -23,112 +21,11 @@ from types import MappingProxyType
 
 from skatcore.model import FOREHAND, MIDDLEHAND, REARHAND, SEATS, STANDARD_DECK, Declaration, RamschFacts, ScoreResult
 from skatcore.engine.scoring import make_facts, passed_result
+from skatcore.engine.actions import (HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, UNSEEN, Action, Bid, Call, Concede, Declare, Discard,  # noqa: F401
+                                     Hold, Pass, Phase, PickUp, Play, PlayHand, Unseen)
+from skatcore.engine.view import SeatView, Trick  # noqa: F401 (re-exported: the deal's public names)
 
 
-class Phase(Enum):
-    BIDDING = "bidding"
-    STEP = "step"          # a plugin's step asks for its own actions (Deal.step says what is legal)
-    SKAT = "skat"          # declarer: pick up the skat, play hand (or what a step offers)
-    DISCARD = "discard"    # declarer: put two cards away
-    DECLARE = "declare"    # declarer: name the contract and announcements
-    PLAY = "play"
-    DONE = "done"
-
-
-# -- actions -----------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Bid:
-    value: int
-
-    def __str__(self):
-        return str(self.value)
-
-
-@dataclass(frozen=True, slots=True)
-class Hold:
-    """"Yes": the answering player holds the value named."""
-
-    def __str__(self):
-        return "yes"
-
-
-@dataclass(frozen=True, slots=True)
-class Pass:
-    def __str__(self):
-        return "pass"
-
-
-@dataclass(frozen=True, slots=True)
-class PickUp:
-    """The declarer takes the skat."""
-
-    def __str__(self):
-        return "pick up"
-
-
-@dataclass(frozen=True, slots=True)
-class PlayHand:
-    """The declarer leaves the skat untouched: a hand game."""
-
-    def __str__(self):
-        return "hand"
-
-
-@dataclass(frozen=True, slots=True)
-class Discard:
-    cards: tuple[int, int]
-
-    def __str__(self):
-        return "discard " + " ".join(names(self.cards))
-
-
-@dataclass(frozen=True, slots=True)
-class Declare:
-    declaration: Declaration
-
-    def __str__(self):
-        d = self.declaration
-        return " ".join([d.game, *(["hand"] if d.hand else []), *sorted(d.announced)])
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    card: int
-
-    def __str__(self):
-        return name(self.card)
-
-
-@dataclass(frozen=True, slots=True)
-class Concede:
-    """A player gives up (docs/rules/official.md#a7).  The deal ends when both defenders have
-    conceded (declarer takes the rest), or when the declarer concedes holding
-    9+ cards or with a defender's agreement (defenders take the rest)."""
-
-    seat: int
-
-    def __str__(self):
-        return f"{SEATS[self.seat]} concedes"
-
-
-@dataclass(frozen=True, slots=True)
-class Call:
-    """A table call made out of turn during play (Kontra, Re ...); see
-    :class:`~skatcore.model.TableCall` and :meth:`Deal.legal_calls`."""
-
-    seat: int
-    name: str
-
-    def __str__(self):
-        return f"{SEATS[self.seat]}: {self.name}"
-
-
-Action = Bid | Hold | Pass | PickUp | PlayHand | Discard | Declare | Play | Concede | Call  # and the steps' own
-
-HOLD, PASS, PICK_UP, PLAY_HAND = Hold(), Pass(), PickUp(), PlayHand()
-PLAYS = tuple(Play(c) for c in range(len(CARD_NAMES)))  # shared instances: no allocation per card
 
 
 def deal_cards(seed: int | random.Random | None = None, deck=None) -> tuple[list[int], list[int]]:
@@ -150,103 +47,6 @@ def deal_cards(seed: int | random.Random | None = None, deck=None) -> tuple[list
 # positions in the shuffled deck of each seat's cards: 3 each, 2 to the skat, 4 each, 3 each
 _PACKETS = tuple(tuple(range(3 * s, 3 * s + 3)) + tuple(range(11 + 4 * s, 15 + 4 * s)) + tuple(range(23 + 3 * s, 26 + 3 * s))
                  for s in range(3))
-
-
-@dataclass(frozen=True, slots=True)
-class Unseen:
-    """Stands for a Discard (or a step's hidden action) in another seat's
-    view: cards went away face down."""
-
-    def __str__(self):
-        return "discards"
-
-
-UNSEEN = Unseen()
-_NO_MARKS = MappingProxyType({})
-
-
-class SeatView:
-    """The information one seat has at one moment (see :meth:`Deal.view`).
-    Hands are bitmasks.
-
-    ``hand`` is the seat's open cards when the person playing the seat may
-    see them (else 0), ``others`` the open cards of other seats that person
-    may see now, by seat (their own hand when they play a straw man, a hand
-    shown face up; see :class:`~skatcore.model.SeatPlan`).
-
-    A view is taken at every move of every simulated deal, so ``history``
-    and ``tricks`` are built only when read, from the deal's prefix as it
-    was when the view was taken (both only ever grow), and ``legal`` is the
-    engine's own sequence.  Players must use the public attributes only:
-
-    - ``seat``, ``to_move``, ``declarer``: seats (0 forehand, 1 middlehand,
-      2 rearhand; ``declarer`` ``None`` until known); ``phase`` the deal's
-      ``Phase``;
-    - ``hand``: the seat's own cards; ``declarer_hand``: the declarer's
-      cards in an ouvert game during play, else ``None``;
-    - ``bid``: the highest bid so far; ``declaration``: the ``Declaration``
-      once made;
-    - ``trick``: the cards of the trick in progress, in play order;
-    - ``discard``: the seat's own discards (declarer only);
-    - ``step``: the name of the plugin step running (``None``: none);
-      ``marks``: what the steps showed every seat (a turned-up trump card);
-    - ``legal``: what the seat may do now (actions below, or table calls).
-    """
-
-    __slots__ = ("seat", "phase", "to_move", "hand", "bid", "declarer", "declaration", "trick", "declarer_hand",
-                 "discard", "step", "marks", "legal", "others", "_deal", "_n_history", "_n_tricks", "_history", "_tricks")
-
-    def __init__(self, deal: "Deal", seat: int, legal):
-        self.seat, self.phase, self.to_move = seat, deal.phase, deal.to_move
-        self.bid, self.declarer, self.declaration = deal.bid, deal.declarer, deal.declaration
-        if deal.rules.table.plain:
-            self.hand, self.others = deal.hands[seat], _NO_OTHERS
-        else:  # seats played by another person, cards shown to some, cards not yet turned up
-            self.hand = deal.hands[seat] if deal.sees(seat, seat) else 0
-            self.others = {s: deal.hands[s] for s in range(3) if s != seat and deal.sees(seat, s) and deal.hands[s]}
-        current = deal.tricks[-1] if deal.tricks else None
-        self.trick = tuple(current.cards) if current is not None and current.winner is None else ()
-        ouvert = deal.declaration is not None and deal.declaration.ouvert and deal.phase is Phase.PLAY
-        self.declarer_hand = deal.hands[deal.declarer] if ouvert else None
-        self.discard = deal.discard if seat == deal.declarer else ()
-        self.step = deal.step.name if deal.step is not None else None  # the running step, by name
-        self.marks = MappingProxyType(dict(deal.marks)) if deal.marks else _NO_MARKS  # what the steps showed all
-        self.legal = legal
-        self._deal, self._n_history = deal, len(deal.history)
-        self._n_tricks = len(deal.tricks) - (1 if current is not None and current.winner is None else 0)
-        self._history = self._tricks = None
-
-    @property
-    def history(self) -> tuple[tuple[int, object], ...]:
-        """Every move so far as ``(seat, action)``; others' discards (and what
-        a step hides) show as ``UNSEEN``."""
-        if self._history is None:
-            seat, hidden = self.seat, self._deal.hidden
-            self._history = tuple((who, UNSEEN if who != seat and (isinstance(a, Discard) or i in hidden) else a)
-                                  for i, (who, a) in enumerate(self._deal.history[:self._n_history]))
-        return self._history
-
-    @property
-    def tricks(self) -> tuple[tuple[int, tuple[int, ...], int], ...]:
-        """The finished tricks as ``(leader, cards, winner)``."""
-        if self._tricks is None:
-            self._tricks = tuple((t.leader, tuple(t.cards), t.winner) for t in self._deal.tricks[:self._n_tricks])
-        return self._tricks
-
-    def with_legal(self, legal) -> "SeatView":
-        """The same view offering other choices (e.g. the table calls)."""
-        other = object.__new__(SeatView)
-        for slot in SeatView.__slots__:
-            object.__setattr__(other, slot, getattr(self, slot))
-        other.legal = legal
-        return other
-
-
-@dataclass
-class Trick:
-    leader: int
-    cards: list[int] = field(default_factory=list)
-    winner: int | None = None
 
 
 class Deal:
@@ -883,7 +683,6 @@ class Deal:
 
 
 _PLAY = Phase.PLAY
-_NO_OTHERS: dict[int, int] = {}
 # the Play actions of the cards set in one byte of a hand mask, per byte position
 # (the last position covers 12 bits: cards 24..35, the sixes of a 36-card deck included)
 _PLAYS_BY_BYTE = tuple(tuple(tuple(PLAYS[8 * k + i] for i in range(12 if k == 3 else 8) if b >> i & 1)
