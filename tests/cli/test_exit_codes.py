@@ -9,16 +9,9 @@ import pytest
 
 from skatcore.cli import sheet as sheet_cli
 from skatcore.cli.main import main
+from cli_checks import refused as one_line
 
 
-def one_line(capsys, argv, *expected) -> str:
-    rc = main(argv)
-    out, err = capsys.readouterr()
-    assert rc == 2, (rc, out, err)
-    assert err.count("\n") == 1 and err.startswith("skat: error: "), err
-    for text in expected:
-        assert text in err, (text, err)
-    return err
 
 
 def new_sheet(tmp_path) -> str:

@@ -5,13 +5,12 @@ terminal raw, stakes are finite."""
 
 from __future__ import annotations
 
-import json
-import sqlite3
 
 import pytest
 import yaml
 
 from skatcore.cli.main import main
+from cli_checks import refused
 
 # a plugin that leaves a trace when its module runs
 EVIL = "from pathlib import Path\nPath(__file__).with_name('ran').write_text('yes')\nclass Plugin:\n    pass\n"
@@ -38,14 +37,6 @@ def evil(tmp_path):
     return tmp_path, ruleset, record
 
 
-def refused(capsys, argv, *expected) -> str:
-    rc = main(argv)
-    out, err = capsys.readouterr()
-    assert rc == 2, (rc, out, err)
-    assert err.count("\n") == 1 and err.startswith("skat: error: "), err
-    for text in expected:
-        assert text in err, (text, err)
-    return err
 
 
 def test_local_plugin_code_runs_only_with_trust(evil, capsys, monkeypatch):
