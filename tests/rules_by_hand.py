@@ -4,6 +4,7 @@ legal player, and a deal record scored through the command line."""
 
 from __future__ import annotations
 
+import copy
 import random
 
 import yaml
@@ -136,3 +137,14 @@ def score_cli(tmp_path, capsys, record: dict, *extra: str):
     rc = main(["score", *extra, str(path)])
     out, err = capsys.readouterr()
     return rc, out, err
+
+
+def replace_keys(doc: dict, changes: dict) -> dict:
+    """A deep copy of ``doc`` with top-level keys replaced (``None`` deletes a key)."""
+    out = copy.deepcopy(doc)
+    for k, v in changes.items():
+        if v is None:
+            out.pop(k, None)
+        else:
+            out[k] = v
+    return out

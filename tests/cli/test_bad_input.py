@@ -6,12 +6,12 @@ The CLI runs in-process through ``skatcore.cli.main(argv)``.
 
 from __future__ import annotations
 
-import copy
 import json
 import re
 
 import pytest
 import yaml
+from rules_by_hand import replace_keys
 
 from skatcore.cli.main import main
 
@@ -41,13 +41,7 @@ def write(tmp_path, name, doc) -> str:
 
 def variant(**changes) -> dict:
     """PLAYED with top-level keys replaced (None deletes a key)."""
-    doc = copy.deepcopy(PLAYED)
-    for k, v in changes.items():
-        if v is None:
-            doc.pop(k, None)
-        else:
-            doc[k] = v
-    return doc
+    return replace_keys(PLAYED, changes)
 
 
 def expect_error(capsys, argv, file: str | None, path: str | None, *expected: str) -> str:

@@ -8,6 +8,7 @@ import json
 
 import pytest
 import yaml
+from rules_by_hand import replace_keys
 
 from skatcore.cli.main import main
 
@@ -22,13 +23,8 @@ SPLIT = {"declarer": "forehand", "bid": 18, "game": {"type": "clubs"}, "outcome"
 
 
 def session(**changes) -> dict:
-    doc = {"format": "skat-session/1", "ruleset": "official", "players": ["A", "B", "C"], "deals": [CLUBS, CLUBS]}
-    for k, v in changes.items():
-        if v is None:
-            doc.pop(k, None)
-        else:
-            doc[k] = v
-    return doc
+    return replace_keys({"format": "skat-session/1", "ruleset": "official", "players": ["A", "B", "C"], "deals": [CLUBS, CLUBS]},
+                        changes)
 
 
 CASES = [
