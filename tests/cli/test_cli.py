@@ -327,13 +327,16 @@ def test_skat_vectors_reports_a_failure_once_and_a_bad_file_in_one_line():
         (d / "test_v.py").write_text(
             "def test_good(skat_vectors):\n    skat_vectors('official.yaml')\n\n"
             "def test_broken(skat_vectors):\n    skat_vectors('broken.yaml', 'official')\n")
-        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_v.py"],
+        # -rN: no short summary, which repeats the message in full when CI is set
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rN", "-p", "no:cacheprovider", "test_v.py"],
                               cwd=d, capture_output=True, text=True)
     out = proc.stdout
     assert proc.returncode == 1, out
     assert out.count("mismatch: value: expected 40, got 48") == 1, out
     assert "During handling" not in out and "testing.py" not in out, out
     assert "broken.yaml: [0].expect: give `expect`" in out, out
+
+
 def test_cli_starts_without_the_heavy_libraries():
     """`skat --help` and importing the CLI load neither numpy, numba,
     jsonschema nor rich (nor the engine): each command imports what it needs."""
