@@ -219,42 +219,58 @@ def play_deals(seed, start, n,
             leader = last = w
             if kind[c] == NULL and w == decl:  # a null declarer's first trick ends the deal
                 break
-        trick_points[i, 0], trick_points[i, 1], trick_points[i, 2] = pts0, pts1, pts2
-        tricks_won[i, 0], tricks_won[i, 1], tricks_won[i, 2] = won0, won1, won2
-        skat_mask[i], last_winner[i] = skat, last
-        if decl < 0:
-            continue
-        # -- score (as scoring.score_game; the multiplier from the ruleset's items) -----
-        dp = trick_points[i, decl]
-        x = skat
-        while x:
-            dp += points[c, _lowest(x)]
-            x &= x - 1
-        dt = tricks_won[i, decl]
-        ft = won0 + won1 + won2 - dt
-        declarer_points[i], declarer_tricks[i] = dp, dt
-        m = 0
-        if n_trumps[c]:
-            top = (held >> trumps[c, 0]) & 1
-            while m < n_trumps[c] and ((held >> trumps[c, m]) & 1) == top:
-                m += 1
-            if not top:
-                m = -m
-        matadors[i] = m
-        if kind[c] == NULL:
-            v = opt_null_value[o]
-            ok = dt == 0
-            lost_value = v
-            multiplier[i] = -1
-        else:
-            sc = 1 if dt == 0 else 2 if ft == 0 else 0
-            cell = (o, m + mat_offset, point_class[dp], sc)
-            v = table_value[cell]
-            multiplier[i] = table_mult[cell]
-            ok = table_won[cell] and v >= b
-            overbid[i] = v < b
-            base = opt_base[o]
-            lost_value = -(-b // base) * base if v < b else v
-        value[i] = v
-        won[i] = 1 if ok else 0
-        score[i] = v if ok else -opt_factor[o] * lost_value
+        score_deal(i, c, o, decl, b, held, skat, last, pts0, pts1, pts2, won0, won1, won2,
+                   kind, points, trumps, n_trumps, opt_null_value, opt_base, opt_factor,
+                   table_value, table_mult, table_won, point_class, mat_offset,
+                   won, overbid, value, score, multiplier, matadors,
+                   declarer_points, declarer_tricks, trick_points, tricks_won, skat_mask, last_winner)
+
+
+@njit(cache=True)
+def score_deal(i, c, o, decl, b, held, skat, last, pts0, pts1, pts2, won0, won1, won2,
+               kind, points, trumps, n_trumps, opt_null_value, opt_base, opt_factor,
+               table_value, table_mult, table_won, point_class, mat_offset,
+               won, overbid, value, score, multiplier, matadors,
+               declarer_points, declarer_tricks, trick_points, tricks_won, skat_mask, last_winner):
+    """Row ``i`` of the outputs from a played deal: contract ``c``, option
+    ``o``, declarer ``decl`` (-1: none) at bid ``b``, ``held`` the declarer's
+    cards with the skat (matadors), ``skat`` what lies in the skat at the end."""
+    trick_points[i, 0], trick_points[i, 1], trick_points[i, 2] = pts0, pts1, pts2
+    tricks_won[i, 0], tricks_won[i, 1], tricks_won[i, 2] = won0, won1, won2
+    skat_mask[i], last_winner[i] = skat, last
+    if decl < 0:
+        return
+    # -- score (as scoring.score_game; the multiplier from the ruleset's items) -----
+    dp = trick_points[i, decl]
+    x = skat
+    while x:
+        dp += points[c, _lowest(x)]
+        x &= x - 1
+    dt = tricks_won[i, decl]
+    ft = won0 + won1 + won2 - dt
+    declarer_points[i], declarer_tricks[i] = dp, dt
+    m = 0
+    if n_trumps[c]:
+        top = (held >> trumps[c, 0]) & 1
+        while m < n_trumps[c] and ((held >> trumps[c, m]) & 1) == top:
+            m += 1
+        if not top:
+            m = -m
+    matadors[i] = m
+    if kind[c] == NULL:
+        v = opt_null_value[o]
+        ok = dt == 0
+        lost_value = v
+        multiplier[i] = -1
+    else:
+        sc = 1 if dt == 0 else 2 if ft == 0 else 0
+        cell = (o, m + mat_offset, point_class[dp], sc)
+        v = table_value[cell]
+        multiplier[i] = table_mult[cell]
+        ok = table_won[cell] and v >= b
+        overbid[i] = v < b
+        base = opt_base[o]
+        lost_value = -(-b // base) * base if v < b else v
+    value[i] = v
+    won[i] = 1 if ok else 0
+    score[i] = v if ok else -opt_factor[o] * lost_value

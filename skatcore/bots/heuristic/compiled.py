@@ -1,0 +1,129 @@
+"""Three :class:`~skatcore.bots.heuristic.HeuristicPlayer` at one table, compiled.
+
+:func:`play_heuristic` plays seeded deals (the cards of
+:func:`skatcore.sim.play.seeded_deal`, as ``skat simulate`` deals them) in
+:func:`.kernel.play_deals` and gives the compiled engine's
+:class:`~skatcore.engine.compiled.Outcomes`: the same bids, discards,
+declarations, cards and scores as three Python players through ``Deal``.
+
+The arrays come from the Python player's own tables, built once per compiled
+ruleset: the strength tables of :mod:`.tables`, ``HeuristicPlayer.COEF`` and
+``GAME_BONUS`` (a refit flows in with the next build), the candidate
+declarations with their values and lost factors of
+:class:`~skatcore.bots.heuristic.tables._RulesInfo`.  Rulesets the compiled
+engine refuses, and layouts without the heuristic's fast strength tables,
+raise :class:`~skatcore.engine.compiled.Unsupported`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from skatcore.engine.compiled import Outcomes, Unsupported, _sheet, engine_tables
+from skatcore.engine.deal import _PACKETS
+from skatcore.bots.heuristic import HeuristicPlayer
+from skatcore.bots.heuristic import kernel
+from skatcore.bots.heuristic.tables import _GRAND, _LEN_BONUS, _NULL_RISK, _SIDE, _TRUMPX, _info
+
+_FAMILY = {"suit": kernel.SUIT, "grand": kernel.GRAND, "null": kernel.NULLF}
+_WHEN = {"pre": kernel.PRE, "post": kernel.POST, "hand": kernel.HAND}
+
+
+@dataclass(frozen=True)
+class HeuristicTables:
+    """The heuristic's arrays for :func:`.kernel.play_deals` (see there)."""
+
+    H: tuple       # evaluation: families, strength tables, coefficients, candidate declarations
+    D: tuple       # per declaration option: considered, announcement fallback, values, lost factor, base, hand, ouvert
+    cards: tuple   # power, higher, lower per contract and card
+    coef: tuple    # the coefficients the tables were built with
+
+
+def heuristic_tables(rules) -> HeuristicTables:
+    """The tables of ``rules`` (rebuilt when ``HeuristicPlayer.COEF`` or ``GAME_BONUS`` changed).
+
+    :raises Unsupported: where the compiled engine or the heuristic's fast tables do not apply.
+    """
+    coef = (tuple(sorted(HeuristicPlayer.COEF.items())), HeuristicPlayer.GAME_BONUS)
+    got = rules.cache.get("compiled_heuristic")
+    if got is None or got.coef != coef:
+        got = rules.cache["compiled_heuristic"] = _build(rules, coef)
+    return got
+
+
+def _build(rules, coef) -> HeuristicTables:
+    tables = engine_tables(rules)
+    info = _info(rules)
+    contracts = tables.contracts
+    games = [info.games[c] for c in contracts]
+    for g in games:
+        if g.family in ("suit", "grand") and g.std is None:
+            raise Unsupported(f"ruleset {rules.name!r}: {g.name} has no standard trump layout, which the compiled "
+                              "heuristic evaluates (play these deals one at a time through Deal)")
+    if rules.calls:
+        raise Unsupported(f"ruleset {rules.name!r}: table calls, which the compiled heuristic does not make")
+    hfam = np.array([_FAMILY.get(g.family, 3) for g in games], np.int64)
+    hstd = np.array([g.std if g.std is not None else -1 for g in games], np.int64)
+    coefs = np.zeros((3, 3, 2))
+    for (fam, when), ab in HeuristicPlayer.COEF.items():
+        coefs[_FAMILY[fam], _WHEN[when]] = ab
+    mat_offset = tables.arrays[-1]
+    width = 2 * mat_offset + 1
+    cidx = {c: i for i, c in enumerate(contracts)}
+
+    def values(d):
+        g = info.games[d.game]
+        n = len(g.trumps) if g.family != "null" else 0
+        row = np.zeros(width, np.int64)
+        for m in range(-n, n + 1) if g.family in _FAMILY else ():
+            row[m + mat_offset] = info.value(d, m)
+        return row
+
+    cands = [c for route in ("pickup", "hand") for c in info.cands[route]]
+    cand_end = np.array([len(info.cands["pickup"]), len(cands)], np.int64)
+    H = (hfam, hstd, np.array(_SIDE), np.array(_GRAND), np.array(_TRUMPX), np.array(_NULL_RISK),
+         np.array(_LEN_BONUS), coefs, int(HeuristicPlayer.GAME_BONUS), tables.arrays[9], tables.arrays[10], mat_offset,
+         np.array([cidx[c.d.game] for c in cands], np.int64), np.array([c.d.ouvert for c in cands], np.bool_),
+         np.array([c.lost for c in cands], np.int64), np.array([c.base or 0 for c in cands], np.int64),
+         np.array([values(c.d) for c in cands], np.int64).reshape(len(cands), width), cand_end)
+    opts = tables.options
+    fam = [info.games[d.game].family for d in opts]
+    D = (np.array([not (d.schneider or d.schwarz or (d.ouvert and f != "null")) and f in _FAMILY
+                   for d, f in zip(opts, fam)], np.bool_),
+         np.array([f in ("suit", "grand") and d.schneider and not d.schwarz and not d.ouvert for d, f in zip(opts, fam)],
+                  np.bool_),
+         np.array([values(d) for d in opts], np.int64).reshape(len(opts), width),
+         np.array([info.lost_factor(d) for d in opts], np.int64),
+         np.array([rules.contracts[d.game].base or 0 for d in opts], np.int64),
+         np.array([d.hand for d in opts], np.bool_), np.array([d.ouvert for d in opts], np.bool_))
+    cards = (np.array([g.power[:32] for g in games], np.int64), np.array([g.higher[:32] for g in games], np.int64),
+             np.array([g.lower[:32] for g in games], np.int64))
+    return HeuristicTables(H, D, cards, coef)
+
+
+def play_heuristic(rules, n: int, seed: int, start: int = 0, keep: bool = False) -> Outcomes:
+    """Deals ``start .. start+n-1`` of run ``seed`` (the cards ``skat simulate``
+    deals) played by three heuristic players; ``keep`` keeps the bidding
+    calls for :meth:`Outcomes.replay`.
+
+    :raises Unsupported: for a ruleset the compiled heuristic does not play.
+    """
+    from skatcore.sim.play import seeded_deal
+
+    tables = engine_tables(rules)
+    ht = heuristic_tables(rules)
+    out = Outcomes(rules, tables, seed, start, n, keep)
+    hands = np.zeros((n, 3), np.int64)
+    skat = np.zeros(n, np.int64)
+    for i in range(n):
+        dealt, cards = seeded_deal(seed, start + i)[:2], out.deck[i]
+        for s, h in enumerate(dealt[0]):
+            cards[list(_PACKETS[s])] = h
+            hands[i, s] = sum(1 << c for c in h)
+        cards[9:11] = dealt[1]
+        skat[i] = (1 << dealt[1][0]) | (1 << dealt[1][1])
+    kernel.play_deals(hands, skat, ht.H, ht.D, *ht.cards, *tables.arrays, *out._kernel_outputs())
+    _sheet(rules, tables, out)
+    return out
