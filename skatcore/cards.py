@@ -31,7 +31,8 @@ CARD_NAMES: tuple[str, ...] = tuple(s + r for s in SUITS for r in RANKS) + tuple
 POINTS: tuple[int, ...] = tuple(RANK_POINTS[n[1]] for n in CARD_NAMES)
 SUIT_OF: tuple[str, ...] = tuple(n[0] for n in CARD_NAMES)
 RANK_OF: tuple[str, ...] = tuple(n[1] for n in CARD_NAMES)
-_BY_NAME = {n: i for i, n in enumerate(CARD_NAMES)}
+CARD_IDS: dict[str, Card] = {n: i for i, n in enumerate(CARD_NAMES)}  # the canonical names only: CJ, HT, D6
+_BY_NAME = CARD_IDS
 _SYMBOLS = {"♣": "C", "♠": "S", "♥": "H", "♦": "D", "♧": "C", "♤": "S", "♡": "H", "♢": "D"}
 
 
@@ -44,6 +45,10 @@ def parse_card(text: object) -> Card:
 
     :raises InputError: with the expected notation when ``text`` is no card.
     """
+    if type(text) is str:
+        c = CARD_IDS.get(text)  # the usual spelling, before any normalising
+        if c is not None:
+            return c
     if isinstance(text, str):
         t = text.strip().upper().replace("10", "T")
         for sym, letter in _SYMBOLS.items():

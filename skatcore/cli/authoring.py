@@ -7,12 +7,8 @@ docstrings).
 
 from __future__ import annotations
 
-import inspect
 import json
 import re
-import textwrap
-from dataclasses import dataclass, field
-from typing import Any
 
 from skatcore.errors import InputError
 from skatcore.cli.scaffold import cmd_plugin_new
@@ -22,16 +18,19 @@ from skatcore.cli.scaffold import cmd_plugin_new
 # ---------------------------------------------------------------------------
 
 
-@dataclass
 class PluginInfo:
-    """One registered plugin: its name, origin, parameter schema and hooks."""
+    """One registered plugin: its name, origin, parameter schema and hooks.
+    (A plain class: a dataclass here would import dataclasses and inspect on
+    every ``skat --help``.)"""
 
-    name: str
-    origin: str                      # "built-in", "entry point mod:Attr", "file ./x.py", "module mod:Attr"
-    ref: str                         # module:attr, or the file
-    params: dict = field(default_factory=dict)   # the JSON Schema of its parameters
-    hooks: list[dict] = field(default_factory=list)  # {"name", "kind", "wrapper"}
-    error: str | None = None         # why it could not be loaded
+    def __init__(self, name: str, origin: str, ref: str, params: dict | None = None, hooks: list[dict] | None = None,
+                 error: str | None = None):
+        self.name = name
+        self.origin = origin          # "built-in", "entry point mod:Attr", "file ./x.py", "module mod:Attr"
+        self.ref = ref                # module:attr, or the file
+        self.params = params or {}    # the JSON Schema of its parameters
+        self.hooks = hooks or []      # {"name", "kind", "wrapper"}
+        self.error = error            # why it could not be loaded
 
     def to_json(self) -> dict:
         return {"name": self.name, "origin": self.origin, "ref": self.ref, "params": self.params,
@@ -45,7 +44,7 @@ def hook_kind(name: str) -> str:
     return "first result" if spec.get("firstresult") else "collected"
 
 
-def hooks_of(plugin: Any) -> list[dict]:
+def hooks_of(plugin: object) -> list[dict]:
     """The hooks ``plugin`` (a class, instance or module) implements
     (:meth:`SkatPluginManager.hooks_of`, on a manager of its own)."""
     from skatcore.rules.manager import SkatPluginManager
@@ -54,7 +53,7 @@ def hooks_of(plugin: Any) -> list[dict]:
     return pm.hooks_of(plugin)
 
 
-def plugin_info(name: str, factory: Any, origin: str, ref: str) -> PluginInfo:
+def plugin_info(name: str, factory: object, origin: str, ref: str) -> PluginInfo:
     from skatcore.rules.ruleset import plugin_schema
 
     info = PluginInfo(name, origin, ref, params=plugin_schema(factory))
@@ -143,8 +142,9 @@ def cmd_plugins(args) -> int:
 # ---------------------------------------------------------------------------
 
 
-def hookspec_functions() -> list[tuple[str, Any, str]]:
+def hookspec_functions() -> list[tuple[str, object, str]]:
     """``(banner, function, kind)`` of every hookspec, in source order."""
+    import inspect  # here, not at the top: skat --help needs neither
     from skatcore import hookspecs
     source = inspect.getsource(hookspecs)
     banners: list[tuple[int, str]] = []
@@ -164,6 +164,7 @@ def hookspec_functions() -> list[tuple[str, Any, str]]:
 
 
 def _signature(fn) -> str:
+    import inspect
     sig = inspect.signature(fn)
     params = ", ".join(f"{p.name}: {p.annotation}" if p.annotation is not inspect.Parameter.empty else p.name
                        for p in sig.parameters.values())
@@ -173,6 +174,7 @@ def _signature(fn) -> str:
 
 def _rst_to_md(text: str) -> str:
     """The docstrings' reST bits in Markdown: roles, literals, example blocks."""
+    import textwrap
     from skatcore import hookspecs
     text = re.sub(r":(?:func|class|meth|data|mod):`~?([\w.]+)`", lambda m: f"`{m.group(1).split('.')[-1]}`", text)
     text = re.sub(r"``([^`]+)``", r"`\1`", text)
@@ -297,6 +299,7 @@ traceback.
 
 def hooks_markdown() -> str:
     """The text of ``docs/hooks.md``, rendered from the hookspecs."""
+    import inspect
     from skatcore import hookspecs
     parts = [HOOKS_INTRO]
     current = None
@@ -318,6 +321,8 @@ def hooks_markdown() -> str:
 
 
 def cmd_hooks(args) -> int:
+    import inspect
+    import textwrap
     if getattr(args, "markdown", False):
         print(hooks_markdown(), end="")
         return 0

@@ -11,7 +11,6 @@ import sys
 from pathlib import Path
 
 from skatcore.errors import InputError, printable, shorten
-from skatcore.model import SEATS, Declaration, null_label
 from skatcore.rules.trust import TRUST_HELP, trusting
 
 
@@ -119,8 +118,9 @@ def cmd_rulesets(args) -> int:
 
 
 def cmd_rules(args) -> int:
-    from skatcore.rules.describe import forms as contract_forms
+    from skatcore.model import Declaration, null_label
     from skatcore.rules.compiler import get_rules
+    from skatcore.rules.describe import forms as contract_forms
     from skatcore.rules.describe import all_pass_text, param_text
     from skatcore.rules.ruleset import find_ruleset, load_ruleset, read_yaml
     rules = get_rules(args.name)
@@ -171,6 +171,7 @@ _ASIDE = {"nobody": "nobody", "declarer": "the declarer", "defenders": "the defe
 
 def _table_lines(rules) -> list[str]:
     """The deal layout and the seats, where they differ from three people with 10 cards each."""
+    from skatcore.model import SEATS
     deck, plans = rules.deck, rules.table.seats
     lines = []
     if deck.seats != (0, 1, 2) or deck.aside:
@@ -271,6 +272,7 @@ def cmd_score(args) -> int:
 
 
 def _human(out: dict, explanation: str) -> list[str]:
+    from skatcore.model import SEATS  # not at the top: skat --help needs none of the hook data types
     if out.get("scorable") is False:
         return [f"{out['id']}: not scorable: {out['reason']}"]
     who = out["declarer"] or "-"

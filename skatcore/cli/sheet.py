@@ -30,7 +30,6 @@ import json
 import math
 import sys
 from contextlib import contextmanager
-from datetime import datetime, timezone
 from pathlib import Path
 
 
@@ -246,6 +245,8 @@ def _rules(meta: dict, path: Path):
 
 
 def _now() -> str:
+    from datetime import datetime, timezone  # not at the top: every skat --help would import it
+
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
 
 

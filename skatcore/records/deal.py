@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from skatcore.cards import CARD_NAMES, parse_card
+from skatcore.cards import CARD_IDS, CARD_NAMES, parse_card
 from skatcore.engine.deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Deal, Declare, Discard, Phase, deal_cards
 from skatcore.errors import InputError, shown
 from skatcore.model import SEATS, Declaration, RamschFacts, ScoreResult
@@ -68,6 +68,10 @@ def check_record(doc: Any, source: str) -> None:
 
 def cards_at(values, path: str) -> list[int]:
     """The card ids of a record's card list, an error naming ``path[i]``."""
+    try:
+        return [CARD_IDS[v] for v in values]  # every card in the canonical spelling: no parsing
+    except (KeyError, TypeError):
+        pass
     out = []
     for i, v in enumerate(values):
         try:

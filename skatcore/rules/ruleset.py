@@ -192,13 +192,14 @@ def _no_constant(name: str):
 
 
 def _check_depth(doc: Any, source: str) -> None:
-    stack = [(doc, 1)]
-    while stack:
+    stack = [(doc, 1)] if isinstance(doc, (dict, list)) else []
+    while stack:  # only containers go on the stack: a record's ~100 card names are never touched twice
         value, depth = stack.pop()
-        if isinstance(value, (dict, list)):
-            if depth > MAX_DEPTH:
-                raise InputError(f"nested deeper than {MAX_DEPTH} levels", source=source)
-            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+        if depth > MAX_DEPTH:
+            raise InputError(f"nested deeper than {MAX_DEPTH} levels", source=source)
+        for v in value.values() if type(value) is dict else value:
+            if isinstance(v, (dict, list)):
+                stack.append((v, depth + 1))
 
 
 def _read_text(path: Path | str) -> str:
@@ -238,7 +239,7 @@ def read_yaml(path: Path | str, text: str | None = None) -> Any:
         if node is None:
             return None
         _check_nodes(node, source)
-        return loader.construct_document(node)
+        return _construct(loader, node)
     except RecursionError:
         raise InputError(f"malformed YAML: nested deeper than {MAX_DEPTH} levels", source=source) from None
     except yaml.YAMLError as exc:
@@ -258,6 +259,48 @@ def read_yaml(path: Path | str, text: str | None = None) -> Any:
     finally:
         if loader is not None:
             loader.dispose()
+
+
+_SCALARS = {f"tag:yaml.org,2002:{t}" for t in ("int", "float", "bool", "null")}
+_SEQ, _MAP = "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+
+
+class _NotPlain(Exception):
+    """A node with a tag beyond text, numbers, booleans, null, lists and mappings."""
+
+
+def _construct(loader, root: yaml.Node) -> Any:
+    """The document of a checked node graph.  Lists, mappings and plain
+    scalars are built here, without PyYAML's per-node bookkeeping (records are
+    mostly card names); any other tag goes to PyYAML's constructor, whose
+    values and errors are the reference.  A node an alias repeats is built once."""
+    made: dict[int, Any] = {}
+    scalars = loader.yaml_constructors
+
+    def build(node: yaml.Node) -> Any:
+        kind, tag = type(node), node.tag
+        if kind is yaml.ScalarNode:
+            if tag == _STR:
+                return node.value
+            if tag in _SCALARS:
+                return scalars[tag](loader, node)
+        elif id(node) in made:
+            return made[id(node)]
+        elif kind is yaml.SequenceNode and tag == _SEQ:
+            made[id(node)] = out = []
+            out.extend([build(item) for item in node.value])
+            return out
+        elif kind is yaml.MappingNode and tag == _MAP:  # keys are text or integers (_check_nodes)
+            made[id(node)] = out = {}
+            for key, value in node.value:
+                out[build(key)] = build(value)
+            return out
+        raise _NotPlain
+
+    try:
+        return build(root)
+    except _NotPlain:
+        return loader.construct_document(root)
 
 
 def _check_nodes(root: yaml.Node, source: str) -> None:

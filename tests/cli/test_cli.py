@@ -339,13 +339,15 @@ def test_skat_vectors_reports_a_failure_once_and_a_bad_file_in_one_line():
 
 def test_cli_starts_without_the_heavy_libraries():
     """`skat --help` and importing the CLI load neither numpy, numba,
-    jsonschema nor rich (nor the engine): each command imports what it needs."""
+    jsonschema nor rich (nor the engine, nor the hook data types with the
+    dataclasses, inspect and typing they pull in): each command imports what it needs."""
     import subprocess
     import sys
 
     code = ("import sys; from skatcore.cli import main\n"
             "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
-            "print(sorted(m for m in ('numpy', 'numba', 'jsonschema', 'rich', 'skatcore.engine.deal', 'pluggy') "
+            "print(sorted(m for m in ('numpy', 'numba', 'jsonschema', 'rich', 'skatcore.engine.deal', 'pluggy', "
+            "'skatcore.model', 'dataclasses', 'inspect', 'typing', 'datetime') "
             "if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip().splitlines()[-1] == "[]"
