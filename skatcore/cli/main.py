@@ -6,7 +6,6 @@ Exit status: 0 success, 2 invalid input (one line on stderr), 1 internal error.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
@@ -254,30 +253,13 @@ def cmd_validate(args) -> int:
 def cmd_score(args) -> int:
     """Results stream as they are scored; a bad record prints its one error
     line and the rest are still scored; exit 2 at the end if any was bad."""
-    from skatcore.records.stream import score_files
+    from skatcore.records.stream import score_output
 
-    pretty = args.json and len(args.files) == 1 and not args.files[0].endswith((".sgf", ".jsonl"))
     bad = 0
-    for item in score_files(args.files, args.ruleset):
+    for item in score_output(args.files, args.ruleset, args.json):
         if isinstance(item, InputError):
             bad += 1
             print(f"skat: error: {item}", file=sys.stderr, flush=True)
-            continue
-        out, explanation = item
-        if args.json:
-            print(json.dumps(out, ensure_ascii=False, indent=2 if pretty else None))
         else:
-            print("\n".join(printable(line) for line in _human(out, explanation)))
+            print(item)
     return 2 if bad else 0
-
-
-def _human(out: dict, explanation: str) -> list[str]:
-    from skatcore.model import SEATS  # not at the top: skat --help needs none of the hook data types
-    if out.get("scorable") is False:
-        return [f"{out['id']}: not scorable: {out['reason']}"]
-    who = out["declarer"] or "-"
-    head = f"{out['id']}: {out['game']}"
-    if out["declarer"]:
-        head += f" by {who}, bid {out['bid']}"
-    entries = ", ".join(f"{s} {out['scores'][s]:+d}" for s in SEATS if out["scores"].get(s))
-    return [head, f"  {explanation}", f"  sheet: {entries or 'nothing'}"]

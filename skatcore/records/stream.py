@@ -10,12 +10,40 @@ becomes its one :class:`~skatcore.errors.InputError` (naming the file and
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 
-from skatcore.errors import InputError
+from skatcore.errors import InputError, printable
 
 Scored = tuple[dict, str]  # (the result as JSON, the explanation line)
+
+
+def score_output(files: list[str], ruleset: str | None = None, as_json: bool = False) -> Iterator[str | InputError]:
+    """What ``skat score`` prints, record by record: the result as JSON (one
+    line each, indented for a single deal record) or as text, else the
+    record's one :class:`InputError`."""
+    pretty = as_json and len(files) == 1 and not files[0].endswith((".sgf", ".jsonl"))
+    for item in score_files(files, ruleset):
+        if isinstance(item, InputError):
+            yield item
+        elif as_json:
+            yield json.dumps(item[0], ensure_ascii=False, indent=2 if pretty else None)
+        else:
+            yield "\n".join(printable(line) for line in _human(*item))
+
+
+def _human(out: dict, explanation: str) -> list[str]:
+    from skatcore.model import SEATS
+
+    if out.get("scorable") is False:
+        return [f"{out['id']}: not scorable: {out['reason']}"]
+    who = out["declarer"] or "-"
+    head = f"{out['id']}: {out['game']}"
+    if out["declarer"]:
+        head += f" by {who}, bid {out['bid']}"
+    entries = ", ".join(f"{s} {out['scores'][s]:+d}" for s in SEATS if out["scores"].get(s))
+    return [head, f"  {explanation}", f"  sheet: {entries or 'nothing'}"]
 
 
 def score_files(files: list[str], ruleset: str | None = None) -> Iterator[Scored | InputError]:

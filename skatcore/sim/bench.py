@@ -34,17 +34,7 @@ from collections.abc import Callable
 from skatcore.engine.deal import Deal, deal_cards
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.simulate import run_chunk
-from skatcore.sim.speed import compile_figures, openspiel_figures, score_figures, startup_figures
-
-
-def _timed(step: Callable[[], int], seconds: float) -> float:
-    step()  # warm up (compiled tables, caches)
-    n, t0 = 0, time.process_time()
-    while True:
-        n += step()
-        dt = time.process_time() - t0
-        if dt >= seconds:
-            return n / dt
+from skatcore.sim.speed import compile_figures, openspiel_figures, score_figures, startup_figures, timed
 
 
 def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None] | None = print,
@@ -62,14 +52,14 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
             d.result()
         return n
 
-    out["random_deal_loop_deals_per_s"] = round(_timed(deal_loop, seconds))
+    out["random_deal_loop_deals_per_s"] = round(timed(deal_loop, seconds))
     if log:
         log(f"random players, Deal loop:       {out['random_deal_loop_deals_per_s']:>8} deals/s")
     try:
         from skatcore.engine.compiled import Unsupported, play_random
 
         seeds = iter(range(1, 10**9))
-        out["random_compiled_deals_per_s"] = round(_timed(lambda: len(play_random(rules, 50000, next(seeds))), seconds))
+        out["random_compiled_deals_per_s"] = round(timed(lambda: len(play_random(rules, 50000, next(seeds))), seconds))
         out.update(compile_figures(ref))
         if log:
             log(f"random players, compiled engine: {out['random_compiled_deals_per_s']:>8} deals/s "
@@ -87,10 +77,10 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
             return 200
         return step
 
-    out["random_players_deals_per_s"] = round(_timed(chunk(("random",) * 3), seconds))
+    out["random_players_deals_per_s"] = round(timed(chunk(("random",) * 3), seconds))
     if log:
         log(f"RandomPlayer via SeatView:       {out['random_players_deals_per_s']:>8} deals/s")
-    out["heuristic_deals_per_s"] = round(_timed(chunk(("heuristic",) * 3), seconds))
+    out["heuristic_deals_per_s"] = round(timed(chunk(("heuristic",) * 3), seconds))
     if log:
         log(f"HeuristicPlayer x3:              {out['heuristic_deals_per_s']:>8} deals/s")
     out.update(solver_figures(rules, seconds))
@@ -153,7 +143,7 @@ def solver_figures(rules, seconds: float, seed: int = 1) -> dict:
     one()  # compile
     times.clear()
     nodes = 0
-    _timed(one, seconds)
+    timed(one, seconds)
     times.sort()
     return {"solver_opening_ms_median": round(1000 * times[len(times) // 2], 2),
             "solver_nodes_per_s": round(nodes / sum(times))}

@@ -9,7 +9,6 @@ processes by ``resource.getrusage``).  A measurement, never a test.
 
 from __future__ import annotations
 
-import contextlib
 import io
 import json
 import os
@@ -19,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from skatcore.cards import names
@@ -26,6 +26,18 @@ from skatcore.engine.deal import Bid, Hold, Pass, Play
 from skatcore.model import SEATS
 
 _PLAY = "from skatcore.engine.compiled import play_random; from skatcore.rules import get_rules; "
+
+
+def timed(step: Callable[[], int], seconds: float) -> float:
+    """Units per CPU second of this process: ``step()`` (which returns how
+    many units it did) repeated for ``seconds`` of CPU time, after one warm-up."""
+    step()  # warm up (compiled tables, caches)
+    n, t0 = 0, time.process_time()
+    while True:
+        n += step()
+        dt = time.process_time() - t0
+        if dt >= seconds:
+            return n / dt
 
 
 def _child_cpu(args: list[str], env: dict | None = None) -> float:
@@ -77,15 +89,19 @@ def _records(rules, n: int) -> list[dict]:
 
 
 def _score_rate(files: list[str], count: int, seconds: float) -> float:
-    from skatcore.cli.main import main
-    from skatcore.sim.bench import _timed
+    """Records per CPU second of ``skat score --json FILES``: what the
+    command prints, written to memory (its argument parsing left out)."""
+    from skatcore.errors import InputError
+    from skatcore.records.stream import score_output
 
     def step():
-        with contextlib.redirect_stdout(io.StringIO()):
-            if main(["score", "--json", *files]) != 0:
-                raise RuntimeError(f"skat score failed on {files[0]}")
+        sink = io.StringIO()
+        for item in score_output(files, as_json=True):
+            if isinstance(item, InputError):
+                raise RuntimeError(f"skat score failed: {item}")
+            print(item, file=sink)
         return count
-    return _timed(step, seconds)
+    return timed(step, seconds)
 
 
 def iss_sample() -> Path | None:
@@ -162,7 +178,5 @@ def openspiel_figures(seconds: float) -> dict:
         state.returns()
         return 1
 
-    from skatcore.sim.bench import _timed
-
-    return {"openspiel_cpp_rollouts_per_s": round(_timed(rollouts, seconds)),
-            "openspiel_python_api_deals_per_s": round(_timed(python_api, seconds))}
+    return {"openspiel_cpp_rollouts_per_s": round(timed(rollouts, seconds)),
+            "openspiel_python_api_deals_per_s": round(timed(python_api, seconds))}

@@ -1,4 +1,4 @@
-"""``read_yaml`` builds plain documents itself (``ruleset._construct``, for
+"""``read_yaml`` builds plain documents itself (``reading._construct``, for
 speed); PyYAML's constructor stays the reference: the same values for every
 document, aliases shared as PyYAML shares them, other tags handed to PyYAML."""
 
@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skatcore.errors import InputError
-from skatcore.rules.ruleset import _check_nodes, _Loader, read_yaml
+from skatcore.rules.reading import _check_nodes, _Loader, read_yaml
 
 
 def by_pyyaml(text: str):
