@@ -317,7 +317,7 @@ def _cmd_new(opts) -> int:
 
 
 def _cmd_add(opts) -> int:
-    from skatcore.cli.sheet_deal import deal_from, resolve_names
+    from skatcore.cli.sheet_deal import deal_from, in_flags, resolve_names
     from skatcore.records.deal import as_deal_record
     deal = deal_from(opts)
     path, con = open_sheet(opts.name)
@@ -334,15 +334,15 @@ def _cmd_add(opts) -> int:
             raise InputError(f"this would be deal {n}, not {opts.number}: the sheet changed (see skat sheet show)",
                              path="--deal")
         session = _session(meta, path, deals)
-        deal = resolve_names(deal, session)
-        as_deal_record(deal, "<deal>")
         try:
+            deal = resolve_names(deal, session)
+            as_deal_record(deal, "<deal>")
             line = session.add(deal, n - 1)
         except InputError as exc:
             exc.source = opts.deal if opts.deal and opts.deal != "-" else exc.source
             if exc.path and exc.path.startswith(f"deals[{n - 1}]"):
                 exc.path = exc.path[len(f"deals[{n - 1}]"):].lstrip(".") or None
-            raise
+            raise (exc if opts.deal or opts.record else in_flags(exc, opts)) from None
         con.execute("INSERT INTO deals (n, uid, record, added) VALUES (?, ?, ?, ?)",
                     (n, None if uid is None else str(uid), json.dumps(deal, ensure_ascii=False), _now()))
         con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('updated', ?)", (json.dumps(_now()),))

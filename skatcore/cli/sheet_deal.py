@@ -38,15 +38,33 @@ def deal_from(opts) -> dict:
     return {k: v for k, v in doc.items() if k != "format"}
 
 
+# the flags of a declarer's game, and of a game without declarer (a Ramsch)
+_DECLARED = ("declarer", "bid", "points", "tricks", "matadors", "hand", "schneider", "schwarz", "ouvert", "call", "decl")
+_RAMSCH = ("ramsch_tricks", "last_trick")
+
+
+def _given(opts, names) -> list[str]:
+    """The flags among ``names`` the scorer typed (``--points 0`` counts)."""
+    return [f"--{n.replace('_', '-')}" for n in names if getattr(opts, n) not in (None, [])
+            and getattr(opts, n) is not False]
+
+
 def _inline(opts) -> dict:
     deal: dict = {}
     if opts.id:
         deal["id"] = opts.id
+    if opts.ramsch or opts.passed:
+        mixed = _given(opts, _DECLARED) + ([] if opts.ramsch or not opts.game else ["--game"])
+        if mixed:
+            flag = "--ramsch" if opts.ramsch else "--passed"
+            what = "a Ramsch has no declarer or bid" if opts.ramsch else "all passed, there is no declarer or game"
+            raise InputError(f"{what}: leave out {', '.join(mixed)}", path=flag)
+    elif _given(opts, _RAMSCH):
+        raise InputError("only for a Ramsch: give its card points with --ramsch F,M,R", path=_given(opts, _RAMSCH)[0])
     if opts.passed:
-        if opts.declarer or opts.game:
-            raise InputError("--passed: all passed, there is no declarer or game", path="--passed")
         deal["bidding"] = ["pass", "pass", "pass"]
-        return deal
+        if not opts.ramsch:
+            return deal
     if opts.ramsch:
         seats_of = lambda text, what: dict(zip(SEATS, _ints(text, what)))  # noqa: E731
         deal["game"] = {"type": opts.game or "ramsch"}
@@ -110,14 +128,19 @@ def resolve_names(deal: dict, session: Session) -> dict:
     st = session.state
     seats = {st.players[i]: seat for seat, i in _seating(st).items()}
     deal = dict(deal)
+    outcome = deal.get("outcome")
+    for path, name in (("declarer", deal.get("declarer")),
+                       ("outcome.last_trick", isinstance(outcome, dict) and outcome.get("last_trick"))):
+        if isinstance(name, str) and name not in st.players and name not in SEATS:
+            raise InputError(f"expected a player ({', '.join(st.players)}) or a seat ({', '.join(SEATS)}), "
+                             f"got {shown(name)}", path=path)
     if deal.get("declarer") in st.players:
         if deal["declarer"] not in seats:
-            raise InputError(f"{deal['declarer']} deals and sits out this deal", path="--declarer")
+            raise InputError(f"{deal['declarer']} deals and sits out this deal", path="declarer")
         deal["declarer"] = seats[deal["declarer"]]
-    outcome = deal.get("outcome")
     if isinstance(outcome, dict) and outcome.get("last_trick") in st.players:
         if outcome["last_trick"] not in seats:
-            raise InputError(f"{outcome['last_trick']} deals and sits out this deal", path="--last-trick")
+            raise InputError(f"{outcome['last_trick']} deals and sits out this deal", path="outcome.last_trick")
         deal["outcome"] = {**outcome, "last_trick": seats[outcome["last_trick"]]}
     return deal
 
@@ -126,3 +149,41 @@ def _seating(st) -> dict[str, int]:
     from skatcore.engine.table import people, seating
 
     return seating(len(st.players), st.dealer, people(st.rules))
+
+
+# record paths (longest first) and the flags of ``sheet add`` that give them
+_FLAG_OF = {"outcome.declarer_points": "--points", "outcome.declarer_tricks": "--tricks", "outcome.matadors": "--matadors",
+            "outcome.points": "--ramsch", "outcome.tricks": "--ramsch-tricks", "outcome.last_trick": "--last-trick",
+            "game.type": "--game", "declarer": "--declarer", "bidding": "--passed", "bid": "--bid", "id": "--id"}
+# record words in messages, as the flags say them
+_WORDS = [("outcome.matadors (or the hands and skat)", "--matadors (with2, without3 ...)"), (" (or the `play`)", ""),
+          ("outcome.points for every seat", "--ramsch F,M,R"), ("outcome.tricks for every seat", "--ramsch-tricks F,M,R"),
+          ("outcome.last_trick", "--last-trick (who took the last trick)"),
+          *((word, flag) for word, flag in _FLAG_OF.items() if "." in word),
+          ("`declarer` (or the `bidding`)", "--declarer"), ("`declarer`", "--declarer")]
+
+
+def in_flags(exc: InputError, opts) -> InputError:
+    """An error about an inline deal in the words the scorer typed: the
+    flag for the record path, flags for record words in the message."""
+    path, message = exc.path or "", exc.message
+    if path == "game" and "all passed" in message and not opts.ramsch:  # all passed and the ruleset plays on
+        path, message = "--passed", message.split(" then:")[0].removeprefix("all passed: ") + \
+            " on all pass: use --ramsch F,M,R (with --ramsch-tricks and --last-trick)"
+    elif path == "bidding":  # every deal a Ramsch
+        path, message = "--passed", message + (": leave out --passed" if opts.ramsch else ": use --ramsch F,M,R")
+    elif path == "declarer" and opts.ramsch:  # --game names a declarer's game
+        path, message = "--game", f"{opts.game} has a declarer: give --declarer, --bid and --points, not --ramsch"
+    elif path.startswith("game.declarations."):
+        key = path.split(".")[2]
+        path = f"--call {key}" if key in opts.call else f"--decl {key}"
+    elif path == "game":  # the game as a whole: what was announced, or the Ramsch
+        path = ", ".join(_given(opts, ("hand", "schneider", "schwarz", "ouvert"))) or ("--ramsch" if opts.ramsch else "--game")
+    else:
+        path = next((flag for word, flag in _FLAG_OF.items() if path == word or path.startswith(word + ".")), exc.path)
+    if opts.ramsch and path == "--game" and not opts.game:
+        path = "--ramsch"
+    for word, flag in _WORDS:
+        message = message.replace(word, flag)
+    source = None if path and path.startswith("--") else exc.source
+    return InputError(message, source=source, path=path or None)

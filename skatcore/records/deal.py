@@ -148,6 +148,10 @@ def _play(doc: dict, rules, deal: Deal) -> ScoreResult:
             raise InputError(f"all passed: ruleset {rules.name!r} throws the deal in, no game is played", path="game")
         return deal.result()
     if "game" not in doc:
+        if deal.declarer is None:  # all passed and the ruleset plays on (a Ramsch)
+            label = rules.contract(rules.all_pass).label
+            raise InputError(f"all passed: ruleset {rules.name!r} plays a {label} then: give its `game` and `outcome`",
+                             path="game")
         raise InputError("a declared game needs `game`", path="game")
     game = doc["game"]
     try:
@@ -239,7 +243,8 @@ def _score_ramsch(doc: dict, rules, deal: Deal | None, contract, marks=None) -> 
     outcome = doc.get("outcome") or {}
     for key in ("points", "tricks", "last_trick"):
         if key not in outcome or (key != "last_trick" and len(outcome[key]) != 3):
-            raise InputError(f"a {contract.label} needs outcome.{key} for every seat", path=f"outcome.{key}")
+            each = "" if key == "last_trick" else " for every seat"
+            raise InputError(f"a {contract.label} needs outcome.{key}{each}", path=f"outcome.{key}")
     points = tuple(outcome["points"][s] for s in SEATS)
     tricks = tuple(outcome["tricks"][s] for s in SEATS)
     for seat, t in zip(SEATS, tricks):
@@ -410,16 +415,15 @@ def _score_outcome(doc, rules, declarer, bid, contract, declaration, matadors) -
     settled = _settled(doc, rules, contract, declaration, bid)
     if settled is not None:  # settled before the first card: scored with the plugin's outcome
         outcome = {**(outcome or {}), **settled}
-    if outcome is None:
-        raise InputError("without `play`, give the `outcome`", path="outcome")
+    outcome = outcome or {}
     tricks = outcome.get("declarer_tricks")
     if contract.no_trick:
         if tricks is None:
-            raise InputError("a null game needs outcome.declarer_tricks", path="outcome.declarer_tricks")
+            raise InputError("a null game needs outcome.declarer_tricks (or the `play`)", path="outcome.declarer_tricks")
         points = outcome.get("declarer_points", 0)
     else:
         if "declarer_points" not in outcome:
-            raise InputError("give outcome.declarer_points", path="outcome.declarer_points")
+            raise InputError("give outcome.declarer_points (or the `play`)", path="outcome.declarer_points")
         points = outcome["declarer_points"]
         if tricks is not None and tricks <= rules.deck.hand:
             # the declarer's points lie in their tricks and the skat: as many cards, of this deck

@@ -161,7 +161,7 @@ def test_a_bad_deal_writes_nothing(capsys, tmp_path):
     path = new_sheet(capsys, tmp_path, "pub")
     rc, out, err = run(capsys, "sheet", "add", path, "--declarer", "forehand", "--bid", 18, "--game", "clubs",
                        "--points", 75)
-    assert rc == 2 and err.count("\n") == 1 and "outcome.matadors" in err
+    assert rc == 2 and err.count("\n") == 1 and "--matadors: give --matadors" in err
     rc, out, err = run(capsys, "sheet", "add", path, "--declarer", "Anna", "--bid", 18, "--game", "clubs",
                        "--points", 75, "--matadors", "with1")
     assert rc == 2 and "Anna deals and sits out this deal" in err
