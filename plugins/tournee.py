@@ -189,7 +189,7 @@ class Tournee:
 
     @hookimpl
     def skat_register_declarations(self):
-        return {KEY: {"enum": ["first", "second"], "description": "the turned skat card that set trump"}}
+        return {KEY: {"enum": ["first", "second"], "description": "the turned skat card that set trump: first = skat[0], second = skat[1] (skat[0] taken unseen)"}}
 
     @hookimpl
     def skat_register_steps(self):

@@ -216,3 +216,25 @@ def test_random_tournee_deals(rng):
     else:
         assert result.score == -factor * value
     assert result.scores == {s: result.score if i == deal.declarer else 0 for i, s in enumerate(SEATS)}
+
+
+@pytest.mark.parametrize(("route", "game", "ok"), [
+    ("first", "hearts", True), ("first", "clubs", False),     # skat[0] = H7 turned up: hearts
+    ("second", "clubs", True), ("second", "hearts", False),   # skat[0] unseen, skat[1] = CA turned up: clubs
+])
+def test_tournee_card_first_is_skat_0_in_a_summary_record(route, game, ok):
+    record = {"ruleset": "tournee", "declarer": "forehand", "bid": 10, "skat": ["H7", "CA"],
+              "game": {"type": game, "discard": ["D7", "D8"], "declarations": {"tournee_card": route}},
+              "outcome": {"declarer_points": 61, "matadors": {"with": 1}}}
+    if ok:
+        assert score_record(record, get_rules("tournee")).won
+    else:
+        turned = "H7" if route == "first" else "CA"
+        with pytest.raises(InputError, match=f"the turned card {turned} allows"):
+            score_record(record, get_rules("tournee"))
+
+
+def test_tournee_card_meaning_is_documented():
+    from pathlib import Path
+    formats = (Path(__file__).parents[2] / "docs" / "formats.md").read_text(encoding="utf-8")
+    assert "{tournee_card: first} (Tournée: the card turned up and kept is `skat[0]`" in formats
