@@ -52,6 +52,9 @@ def _properties(node: dict, root: dict, prefix: str = ""):
         target = _deref(child, root)
         if target.get("properties"):
             yield from _properties(target, root, f"{path}.")
+        items = _deref(target.get("items") or {}, root) if target.get("type") == "array" else {}
+        if items.get("properties"):  # a list of mappings (a session's deals): deals[].void
+            yield from _properties(items, root, f"{path}[].")
 
 
 def _deref(node: dict, root: dict) -> dict:

@@ -37,7 +37,7 @@ from skatcore.errors import InputError, printable, shorten, shown
 from skatcore.rules.trust import TRUST_HELP, trusting
 
 DB_FORMAT = "skat-sheet-db/1"
-ACTIONS = ("new", "add", "show", "undo", "export", "rules")
+ACTIONS = ("new", "add", "edit", "void", "show", "undo", "export", "rules")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS deals (
@@ -80,6 +80,7 @@ def cmd_sheet(args) -> int:
     parser.add_argument("--json", action="store_true", help="the sheet as JSON (format skat-sheet/1)")
     parser.add_argument("--ruleset", help="ruleset name or file (wins over the record's own)")
     parser.add_argument("--trust", action="store_true", help=TRUST_HELP)
+    parser.add_argument("--history", action="store_true", help="list every edited and voided deal below the sheet")
     opts = parser.parse_intermixed_args(words)
     with trusting(opts.trust or args.trust):
         return _show_session(opts)
@@ -91,16 +92,19 @@ def _show_session(opts) -> int:
     doc = read_session(opts.file)
     rules = rules_for_session(doc, opts.file, opts.ruleset)
     result = score_session(doc, rules, opts.file)
-    _print(result, opts.json, doc.get("title"))
+    _print(result, opts.json, doc.get("title"), opts.history)
     return 0
 
 
-def _print(result, as_json: bool, title=None) -> None:
+def _print(result, as_json: bool, title=None, history: bool = False) -> None:
+    from skatcore.records.session_edit import history_lines
     from skatcore.records.session_text import sheet_text
     if as_json:
         print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
     else:
         print(sheet_text(result, title))
+        for line in history_lines(result.state.sheet_lines) if history else ():
+            print(printable(line))
 
 
 def _action_parser(action: str) -> _Parser:
@@ -113,10 +117,13 @@ def _action_parser(action: str) -> _Parser:
         p.add_argument("--stake", type=float, help="money per point")
         p.add_argument("--dealer", default="0", help="the first dealer: index or name (default the first player)")
         p.add_argument("--title", help="a title for the sheet")
-    elif action == "add":
+    elif action in ("add", "edit"):
+        if action == "edit":
+            p.add_argument("n", metavar="N", type=int, help="the number of the deal to replace")
         p.add_argument("deal", nargs="?", metavar="DEAL", help="a deal record file, or - for standard input")
         p.add_argument("--record", help="the deal record inline, as YAML/JSON")
-        p.add_argument("--deal", dest="number", type=int, help="refuse unless this becomes deal N (two scorers)")
+        if action == "add":
+            p.add_argument("--deal", dest="number", type=int, help="refuse unless this becomes deal N (two scorers)")
         p.add_argument("--json", action="store_true")
         g = p.add_argument_group("inline deal")
         g.add_argument("--id", help="the deal's id (unique on the sheet)")
@@ -138,8 +145,13 @@ def _action_parser(action: str) -> _Parser:
     elif action == "rules":
         p.add_argument("--update", action="store_true",
                        help="freeze the ruleset file as it is now and re-score every deal with it")
+    elif action == "void":
+        p.add_argument("n", metavar="N", type=int, help="the number of the deal to strike through")
+        p.add_argument("--reason", help="why (kept in the deal's history)")
     elif action in ("show", "export"):
         p.add_argument("--json", action="store_true")
+        if action == "show":
+            p.add_argument("--history", action="store_true", help="list every edited and voided deal below the sheet")
     elif action == "undo":
         p.add_argument("--deal", dest="number", type=int, help="refuse unless the last deal is deal N")
     return p
@@ -346,17 +358,22 @@ def _cmd_add(opts) -> int:
         con.execute("INSERT INTO deals (n, uid, record, added) VALUES (?, ?, ?, ?)",
                     (n, None if uid is None else str(uid), json.dumps(deal, ensure_ascii=False), _now()))
         con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('updated', ?)", (json.dumps(_now()),))
-    if opts.json:
-        print(json.dumps(line.to_json(), ensure_ascii=False))
-    else:
-        st = session.state
-        entries = ", ".join(f"{p} {v:+d}" for p, v in line.entries.items() if v) or "nothing"
-        totals = ", ".join(f"{p} {t}" for p, t in line.totals.items())
-        marks = f" [{', '.join(line.marks)}]" if line.marks else ""
-        for text in (f"deal {line.index}: {line.result.explanation}{marks}", f"  sheet: {entries}",
-                     f"  totals: {totals}; next dealer {st.players[st.dealer]}"):
-            print(printable(text))
+    _report(line, session.state, opts.json)
     return 0
+
+
+def _report(line, st, as_json: bool, later: int | None = None) -> None:
+    """What ``add``/``edit``/``void`` did: the deal's line, its entries, the totals now."""
+    if as_json:
+        print(json.dumps(line.to_json(), ensure_ascii=False))
+        return
+    entries = ", ".join(f"{p} {v:+d}" for p, v in line.entries.items() if v) or "nothing"
+    totals = ", ".join(f"{p} {t}" for p, t in st.totals.items())
+    marks = f" [{', '.join(line.marks)}]" if line.marks else ""
+    again = "" if later is None else f"; {later} later deal{'s' * (later != 1)} re-scored"
+    for text in (f"deal {line.index}: {line.result.explanation}{marks}", f"  sheet: {entries}{again}",
+                 f"  totals: {totals}; next dealer {st.players[st.dealer]}"):
+        print(printable(text))
 
 
 def _cmd_show(opts) -> int:
@@ -365,7 +382,7 @@ def _cmd_show(opts) -> int:
     with transaction(con, write=False):  # one consistent snapshot of meta and deals
         meta, deals = _meta(con, path), _deals(con)
     result = _session(meta, path, deals).finish()
-    _print(result, opts.json, meta.get("title"))
+    _print(result, opts.json, meta.get("title"), opts.history)
     for f in changed_files(meta.get("frozen", {})):
         print(printable(f"note: {f} has changed since the sheet was started; the sheet keeps the ruleset as it was "
                         f"then (skat sheet rules {opts.name} --update re-scores with the file as it is now)"),
@@ -409,6 +426,46 @@ def _cmd_undo(opts) -> int:
         con.execute("DELETE FROM deals WHERE n = ?", (row[0],))
         con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('updated', ?)", (json.dumps(_now()),))
     print(f"{path}: deal {row[0]} removed")
+    return 0
+
+
+def _cmd_void(opts) -> int:
+    from skatcore.records.session_edit import voided
+    return _change(opts, f"voiding deal {opts.n}", lambda records, before: voided(records, before, opts.n, _now(), opts.reason))
+
+
+def _cmd_edit(opts) -> int:
+    """Replace deal N; names (``--declarer Anna``) are seats of deal N's dealer."""
+    from skatcore.cli.sheet_deal import deal_from, resolve_names
+    from skatcore.records.session_edit import deal_at, edited
+    new = deal_from(opts)
+
+    def change(records, before):
+        deal_at(records, opts.n)
+        before.state.dealer = next(x.dealer for x in before.state.sheet_lines if x.index == opts.n)
+        return edited(records, before, opts.n, resolve_names(new, before), _now())
+    return _change(opts, f"editing deal {opts.n}", change)
+
+
+def _change(opts, what: str, change) -> int:
+    """Edit or void in one transaction: every deal re-scored after the
+    change, all written or (a deal that no longer fits) nothing."""
+    from skatcore.records.session_edit import rescored
+    path, con = open_sheet(opts.name)
+    with transaction(con):
+        meta, deals = _meta(con, path), _deals(con)
+        try:
+            records = change([d for _, d in deals], _session(meta, path, deals))
+        except InputError as exc:
+            raise exc.at(source=str(path)) from None
+        session = rescored(records, lambda recs: _session(meta, path, list(enumerate(recs, 1))), opts.n, what)
+        for (n, old), new in zip(deals, records):
+            if new != old:
+                con.execute("UPDATE deals SET record = ?, uid = ? WHERE n = ?",
+                            (json.dumps(new, ensure_ascii=False), None if new.get("id") is None else str(new["id"]), n))
+        con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('updated', ?)", (json.dumps(_now()),))
+    line = next(x for x in session.state.sheet_lines if x.index == opts.n)
+    _report(line, session.state, getattr(opts, "json", False), len(records) - opts.n)
     return 0
 
 

@@ -30,6 +30,10 @@ class SheetLine:
     :param counts: whether the deal is one of the table's deals (series
         length, rounds); a grand hand in a Ramsch round is not.
     :param redeal: the same dealer deals the next deal.
+    :param void: a voided deal (``skat sheet void``): struck through, it
+        enters nothing and no session rule sees it (see ``SessionState.voided``).
+    :param history: what was done to the deal after it was entered (the
+        session record's ``history``: edited, voided), oldest first.
     :param totals: the running totals after this deal (set by the core).
     """
 
@@ -45,6 +49,8 @@ class SheetLine:
     counts: bool = True
     redeal: bool = False
     totals: dict[str, int] = field(default_factory=dict)
+    void: bool = False
+    history: list[dict] = field(default_factory=list)
 
     def player(self, seat: int | str | None) -> str | None:
         """The name of the player in ``seat`` (index or name) of this deal."""
@@ -89,8 +95,10 @@ class SheetLine:
             "totals": dict(self.totals),
             "marks": list(self.marks),
             "counts": self.counts,
+            "void": self.void,
             "explanation": r.explanation,
             **({"id": self.record["id"]} if "id" in self.record else {}),
+            **({"history": list(self.history)} if self.history else {}),
         }
 
 
@@ -136,6 +144,8 @@ class SessionState:
     (``state.data["bock"]``); ``notes`` are lines printed under the sheet
     (pending Bock rounds, the Bierlachs loser); ``closed`` names why no more
     deals may follow (a Bierlachs game is over), ``None`` while open.
+    ``voided`` holds the struck-through deals: on the printed sheet, but not
+    in ``lines``, so no session rule ever sees them (as if not dealt).
     """
 
     rules: Any
@@ -144,10 +154,16 @@ class SessionState:
     first_dealer: int = 0
     dealer: int = 0
     lines: list[SheetLine] = field(default_factory=list)
+    voided: list[SheetLine] = field(default_factory=list)
     totals: dict[str, int] = field(default_factory=dict)
     data: dict[str, Any] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     closed: str | None = None
+
+    @property
+    def sheet_lines(self) -> list[SheetLine]:
+        """Every line of the printed sheet in order, voided deals included."""
+        return sorted(self.lines + self.voided, key=lambda line: line.index)
 
     @property
     def table_size(self) -> int:

@@ -32,7 +32,7 @@ from skatcore.errors import InputError, shown
 from skatcore.model import Column, ScoreResult, SessionState, Settlement, SheetLine
 from skatcore.records.deal import as_deal_record, score_record
 from skatcore.records.money import json_number
-from skatcore.records.session_record import check_session, deal_doc
+from skatcore.records.session_record import check_session, deal_doc, split_deal
 from skatcore.rules.compiler import rules_for
 
 SHEET_FORMAT = "skat-sheet/1"
@@ -61,7 +61,7 @@ class SessionResult:
             "ruleset": st.rules.name,
             "players": list(st.players),
             "stake": json_number(st.stake) if st.stake is not None else None,
-            "deals": [line.to_json() for line in st.lines],
+            "deals": [line.to_json() for line in st.sheet_lines],
             "totals": dict(st.totals),
             "extra": {c.key: {"label": c.label, "values": dict(c.values)} for c in self.extra},
             "final": dict(self.final),
@@ -90,8 +90,9 @@ def validate_session_file(path, doc: dict, override: str | None = None) -> str:
     check_session(doc, source)
     rules = rules_for_session(doc, source, override)
     result = score_session(doc, rules, source)
-    n = len(result.lines)
-    return f"{path}: valid session record ({n} deal{'s' * (n != 1)} under {rules.name!r}, {len(doc['players'])} players)"
+    n, void = len(result.state.sheet_lines), len(result.state.voided)
+    return (f"{path}: valid session record ({n} deal{'s' * (n != 1)}{f', {void} void' if void else ''} "
+            f"under {rules.name!r}, {len(doc['players'])} players)")
 
 
 # ---------------------------------------------------------------------------
@@ -126,10 +127,13 @@ class Session:
         where = f"deals[{i}]"
         if st.closed:
             raise InputError(f"no more deals: {st.closed}", source=self.source, path=where)
+        record, extras = split_deal(deal)
         try:
-            doc = as_deal_record(deal, self.source)
+            doc = as_deal_record(record, self.source)
         except InputError as exc:
             raise exc.at(where) from None
+        if st.voided and st.voided[-1].index == i and doc.get("dealer") == next_dealer(len(st.players), st.dealer):
+            st.dealer = doc["dealer"]  # dealt on before the deal before it was voided: it says so (docs/session-format.md)
         for key, want, show in (("players", list(st.players), ", ".join(st.players)),
                                 ("dealer", st.dealer, f"{st.dealer} ({st.players[st.dealer]} deals)")):
             if key in doc and doc[key] != want:
@@ -139,11 +143,41 @@ class Session:
             raise InputError(f"the session is played under {st.rules.name!r}, not {shown(doc['ruleset'])}",
                              source=self.source, path=f"{where}.ruleset")
         doc["players"], doc["dealer"] = list(st.players), st.dealer
+        if extras.get("void"):
+            line = self._void(doc, i)
+        else:
+            try:
+                result = score_record(doc, st.rules, self.source)
+            except InputError as exc:
+                raise exc.at(where) from None
+            line = self.enter(doc, result, i)
+        line.history = list(extras.get("history") or ())
+        if not line.void and any(h.get("action") == "edited" for h in line.history):
+            line.marks.insert(0, "edited")
+        return line
+
+    def _void(self, doc: dict, i: int) -> SheetLine:
+        """A voided deal: struck through, as if it had not been dealt.  It
+        enters nothing, no session rule sees it (no Bock trigger, none of a
+        round's or series' deals) and the same dealer deals again."""
+        st = self.state
+        zero = {p: 0 for p in st.players}
         try:
-            result = score_record(doc, st.rules, self.source)
-        except InputError as exc:
-            raise exc.at(where) from None
-        return self.enter(doc, result, i)
+            was = score_record(doc, st.rules, self.source)  # only to show what was voided
+            what = f"void, scores nothing (was: {was.explanation})"
+        except InputError:
+            was, what = None, "void, scores nothing"
+        game = doc.get("game") or {}
+        result = ScoreResult(
+            ruleset=st.rules.name, game=was.game if was else str(game.get("type", "passed")),
+            declarer=was.declarer if was else None, bid=was.bid if was else None, hand=bool(was and was.hand),
+            won=None, overbid=False, matadors=None, multiplier=None, value=0, score=0,
+            scores={seat: 0 for seat in (was.scores if was else ())}, declarer_points=None, explanation=what)
+        line = SheetLine(index=i + 1, dealer=st.dealer, seating=seating(len(st.players), st.dealer, people(st.rules)),
+                         record=doc, result=result, base=zero, entries=dict(zero), marks=["void"], counts=False,
+                         redeal=True, totals=dict(st.totals), void=True)
+        st.voided.append(line)
+        return line
 
     def enter(self, doc: dict, result: ScoreResult, index: int | None = None) -> SheetLine:
         """Enter a scored deal on the sheet: ``doc`` is its record (the

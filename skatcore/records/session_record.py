@@ -11,6 +11,9 @@ from skatcore.records.deal import as_deal_record
 from skatcore.rules.ruleset import load_schema, read_document, validate
 
 FORMAT = "skat-session/1"
+# What a session adds to a deal record (docs/session-format.md): ``void: true``
+# strikes the deal through, ``history`` lists its earlier versions.
+SESSION_KEYS = ("void", "history")
 
 
 def read_session(path: str | Path) -> dict:
@@ -40,11 +43,19 @@ def check_session(doc: Any, source: str) -> None:
 
 
 def deal_doc(deal: Any, i: int, source: str) -> dict:
-    """A session's deal as a deal record (``format`` implied), validated."""
+    """A session's deal as a deal record (``format`` implied), validated; its
+    session keys (``void``, ``history``) kept beside it."""
     where = f"deals[{i}]"
     if not isinstance(deal, dict):
         raise InputError("expected a mapping (a deal record)", source=source, path=where)
+    record, extras = split_deal(deal)
     try:
-        return as_deal_record(deal, source)
+        return {**as_deal_record(record, source), **extras}
     except InputError as exc:
         raise exc.at(where) from None
+
+
+def split_deal(deal: dict) -> tuple[dict, dict]:
+    """A session's deal as (its deal record, its session keys)."""
+    return ({k: v for k, v in deal.items() if k not in SESSION_KEYS},
+            {k: deal[k] for k in SESSION_KEYS if k in deal})

@@ -15,6 +15,8 @@ if TYPE_CHECKING:
 
 def _game_text(line: SheetLine) -> str:
     r = line.result
+    if line.void:
+        return f"VOID {r.game}"
     if r.game == "passed":
         return "passed (thrown in)"
     game = r.game
@@ -30,7 +32,8 @@ def sheet_text(res: SessionResult, title: str | None = None) -> str:
     st = res.state
     players = st.players
     w = max(8, *(len(p) for p in players))
-    games = [_game_text(line) for line in st.lines]
+    lines = st.sheet_lines
+    games = [_game_text(line) for line in lines]
     g = max(20, *(len(x) + 1 for x in games)) if games else 20
     head = f"{title or st.rules.name}: {', '.join(players)}"
     if st.stake is not None:
@@ -38,13 +41,13 @@ def sheet_text(res: SessionResult, title: str | None = None) -> str:
     out = [head]
     cols = "".join(f"{p:>{w + 7}}" for p in players)
     out.append(f"{'#':>3}  {'dealer':<{w}}  {'declarer':<{w}}  {'game':<{g}}{'value':>6}{cols}  marks")
-    for line, game in zip(st.lines, games):
+    for line, game in zip(lines, games):
         r = line.result
         cells = ""
         for p in players:
             e = line.entries[p]
             cells += f"{(f'{e:+d}' if e else '.'):>7}{line.totals[p]:>{w}}"
-        value = str(r.value) if r.declarer is not None else ""
+        value = str(r.value) if r.declarer is not None and not line.void else ""
         out.append(f"{line.index:>3}  {players[line.dealer]:<{w}}  {line.declarer or '-':<{w}}  {game:<{g}}{value:>6}"
                    f"{cells}  {', '.join(line.marks)}".rstrip())
     pad = 3 + 2 + w + 2 + w + 2 + g + 6
