@@ -82,6 +82,7 @@ class Deal:
         self._next = tuple(seats[(seats.index(s) + 1) % len(seats)] if s in seats else s for s in range(3))
         plans = rules.table.seats
         self._silent = tuple(s not in seats or not plans[s].bids for s in range(3))  # pass without being asked
+        self._persons = tuple(s for s in seats if plans[s].controller == "own")  # who calls and concedes
         self.beneath: dict[int, int] = {}  # stacks: card -> the card under it, turned up when it is played
         self.piles: dict[int, list[int]] = {}  # piles: seat -> face-down cards, top first
         if not rules.table.plain:
@@ -518,8 +519,8 @@ class Deal:
     def legal_calls(self, seat: int) -> list[Call]:
         """Table calls ``seat`` may make now (out of turn; not part of
         :meth:`legal_actions`, so a player is asked separately)."""
-        if self.phase is not Phase.PLAY or self.declarer is None or not self.rules.calls:
-            return []
+        if self.phase is not Phase.PLAY or self.declarer is None or not self.rules.calls or seat not in self._persons:
+            return []  # a seat played by another seat's person (a straw man) or by nobody makes no calls
         made = self.declaration.declarations
         role = "declarer" if seat == self.declarer else "defender"
         out = []
@@ -569,8 +570,11 @@ class Deal:
     def _concede(self, seat: int) -> None:
         if self.phase is not Phase.PLAY or self.declarer is None:
             raise InputError("conceding is possible only during play of a declarer game")
+        if seat not in self._persons:  # a straw man is conceded by the person playing it
+            who = self.controller(seat)
+            raise InputError(f"{SEATS[seat]} is played by {'nobody' if who is None else SEATS[who]}: only a person concedes")
         self.conceded.add(seat)
-        defenders = set(self.rules.deck.seats) - {self.declarer}
+        defenders = set(self._persons) - {self.declarer}
         if defenders <= self.conceded:
             self.concession_by = "defenders"
         elif self.declarer in self.conceded and (

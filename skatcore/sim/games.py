@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from skatcore.engine.table import seating
+from skatcore.engine.table import people
 from skatcore.errors import InputError
 from skatcore.model import SEATS
 from skatcore.records.deal import check_record, read_record, score_record
@@ -39,7 +39,7 @@ class Game:
 
     source: str
     where: str
-    players: tuple[str, ...]
+    players: tuple[str, ...]     # by seat; () for a deal record (each ruleset's result names them)
     score: Callable              # rules -> (ScoreResult, all_pass)
     server_score: int | None = None    # the server's own score of a declared game (ISS ``v:``)
 
@@ -127,9 +127,9 @@ def _record_game(doc: dict, source: str, where: str) -> Game:
         result = score_record(doc, rules, source)
         return result, result.declarer is None and result.game in ("passed", *_ramsch(rules))
 
-    names = doc.get("players")
-    seats = seating(len(names), doc.get("dealer", 0)) if names else {}
-    return Game(source, where, tuple(names[seats[s]] if names else "" for s in SEATS), score)
+    # who sits where depends on the ruleset (at a table of two, on the seats its persons play):
+    # the names come with each ruleset's result
+    return Game(source, where, (), score)
 
 
 def _ramsch(rules) -> list[str]:
@@ -170,8 +170,10 @@ def rescore(refs: Sequence[str], paths: Sequence[str], seed: int = 1, progress: 
                 agrees = result.score == game.server_score
                 count.server_agrees += agrees
                 count.server_differs += not agrees
-            rows.append(deal_row(result, seed=None, deal=ordinal, all_pass=all_pass, players=game.players,
-                                 server_score=game.server_score))
+            named = result.extra.get("players") or {}
+            rows.append(deal_row(result, seed=None, deal=ordinal, all_pass=all_pass,
+                                 players=game.players or tuple(named.get(s, "") for s in SEATS),
+                                 server_score=game.server_score, people=len(people(rs))))
         ordinal += 1
         if on_rows:
             on_rows([r for r in rows if r is not None])

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from skatcore.engine.table import people
 from skatcore.model import SEATS
 from skatcore.sim.stats import REPLICATES, Interval, MeanSums, RatioBoot, poisson_weights
 
@@ -131,14 +132,15 @@ def metrics_for(rules: Sequence, games: Sequence[str] = ()) -> list[Metric]:
         out.append(Metric("session.bock_share", "Bock deals (sheet x2 or more)", lambda r: int(r["sheet_factor"] > 1),
                           share=True))
         out.append(Metric("session.ramsch_round_share", "Ramsch-round deals", lambda r: int(r["ramsch_round"]), share=True))
-    # what goes on the sheet (Bock doubles it), by seat
-    for s in SEATS:
+    # what goes on the sheet (Bock doubles it), by seat a person plays under any of the rulesets
+    seats = [s for i, s in enumerate(SEATS) if any(i in people(r) for r in rules)]
+    for s in seats:
         out.append(Metric(f"per_seat_per_36.{s}", f"{s} total / 36 deals", (lambda r, s=s: r[s] * r["sheet_factor"]),
                           scale=36.0))
-    for s in SEATS:
-        # pairwise settlement (A9): each pays every other the difference, 3 x own - sum of all
+    for s in seats:
+        # pairwise settlement (A9): each pays every other person the difference, persons x own - sum of all
         out.append(Metric(f"settlement_per_36.{s}", f"{s} settlement / 36 deals",
-                          (lambda r, s=s: (3 * r[s] - sum(_entries(r))) * r["sheet_factor"]), scale=36.0))
+                          (lambda r, s=s: (r.get("people", 3) * r[s] - sum(_entries(r))) * r["sheet_factor"]), scale=36.0))
     return out
 
 

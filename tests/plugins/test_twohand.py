@@ -118,3 +118,25 @@ def test_offiziersskat_the_dealer_sits_at_middlehand(examples_installed):
 
     assert seating(2, 0, people(get_rules("offiziersskat"))) == {"forehand": 1, "middlehand": 0}
     assert seating(2, 1, people(get_rules("skat-en-deux"))) == {"forehand": 0, "rearhand": 1}
+
+
+def test_skat_compare_games_rescores_a_two_player_record(examples_installed, capsys, tmp_path):
+    """A Skat en deux record (Ben deals; Ann at forehand
+    plays a grand hand schwarz, 192) re-scored under Skat en deux and
+    Piloten-Skat, which deal alike; Offiziersskat's 16-card hands count it
+    apart.  The persons are the two players: Ann's settlement is 2 x 192 -
+    192 = 192 a deal (6912 / 36 deals), and no row is kept for the third hand."""
+    record = PACKAGE / "tests" / "records" / "skat-en-deux-grand.yaml"
+    rows = tmp_path / "rows.csv"
+    assert main(["compare", "skat-en-deux", "piloten-skat", "offiziersskat", "--games", str(record),
+                 "--json", "--per-deal", str(rows)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [(g["ruleset"], g["scored"]) for g in out["games"]] == [("skat-en-deux", 1), ("piloten-skat", 1), ("offiziersskat", 0)]
+    assert out["games"][2]["unscored"] == {"expected exactly 16 items, got 10": 1}
+    assert "forehand_player,middlehand_player,rearhand_player" in rows.read_text()
+    assert ",0,skat-en-deux,grand,False,forehand,Ann," in rows.read_text() and ",Ann,,Ben," in rows.read_text()
+    assert main(["compare", "skat-en-deux", "piloten-skat", "--games", str(record), "--json"]) == 0
+    intervals = json.loads(capsys.readouterr().out)["intervals"]["skat-en-deux"]
+    assert intervals["settlement_per_36.forehand"]["estimate"] == 6912
+    assert intervals["settlement_per_36.rearhand"]["estimate"] == -6912
+    assert not [k for k in intervals if k.endswith(".middlehand")]

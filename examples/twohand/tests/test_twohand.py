@@ -129,3 +129,77 @@ def test_piloten_skat_reduced_lays_the_third_hand_aside(skat_rules):
     rules = skat_rules(VECTORS / "piloten-skat-reduced.yaml")
     hands, skat, aside = deal_cards(random.Random(9), rules.deck)
     assert [len(h) for h in hands] == [10, 10, 0] and len(aside) == 10 and rules.deck.aside_to == "nobody"
+
+
+# -- table calls and concessions are the persons' (the third hand is nobody's) ----------
+
+def _en_deux_grand(rules):
+    """The full-play deal of the vectors: forehand plays a grand hand, rearhand defends with middlehand."""
+    from skatcore.engine.deal import PLAY_HAND, Declare
+    from skatcore.model import Declaration
+
+    hands = [[_card(c) for c in h.split()] for h in ("CJ SJ HJ DJ CA CT SA ST HA HT", "C7 C8 C9 S7 S8 S9 H7 H8 H9 D7",
+                                                     "CK CQ SK SQ HK HQ DA DT DK DQ")]
+    deal = Deal(rules, hands, [_card("D9"), _card("D8")])
+    for action in (PASS, Bid(18)):  # the dealer passes, the non-dealer plays at 18
+        deal.apply(action)
+    deal.apply(PLAY_HAND)
+    deal.apply(Declare(Declaration("grand", hand=True)))
+    return deal
+
+
+def _card(text):
+    from skatcore.cards import parse_card
+
+    return parse_card(text)
+
+
+def test_kontra_and_re_at_a_table_of_two(skat_rules):
+    """The defender (rearhand) says Kontra before playing, for himself and the
+    third hand; the third hand, nobody's own seat, calls nothing; the
+    declarer answers Re: a grand hand schwarz, 8 x 24 = 192, x4 = 768."""
+    from skatcore.engine.deal import Call
+
+    rules = skat_rules(VECTORS / "skat-en-deux-kontra.yaml")
+    deal = _en_deux_grand(rules)
+    assert deal.legal_calls(1) == [] and deal.legal_calls(0) == []
+    assert deal.legal_calls(2) == [Call(2, "kontra")]
+    deal.apply(Play(_card("CJ")))
+    deal.apply(Play(_card("C7")))  # the defender has played for the third hand, not yet his own card
+    deal.apply(Call(2, "kontra"))
+    assert deal.legal_calls(0) == [Call(0, "re")]
+    deal.apply(Call(0, "re"))
+    while not deal.done:
+        deal.apply(deal.legal_actions()[0])
+    result = deal.result()
+    assert result.score == 768 and result.extra["calls"] == ["kontra", "re"]
+
+
+def test_kontra_window_closes_with_the_defenders_own_first_card(skat_rules):
+    rules = skat_rules(VECTORS / "skat-en-deux-kontra.yaml")
+    deal = _en_deux_grand(rules)
+    for card in ("CJ", "C7", "CK"):
+        deal.apply(Play(_card(card)))
+    assert deal.legal_calls(2) == []
+
+
+def test_the_defender_concedes_for_the_third_hand_too(skat_rules):
+    """One concession of the defending person ends the deal: the rest goes to
+    the declarer; the third hand cannot concede, nobody sits there."""
+    from skatcore.engine.deal import Concede
+    from skatcore.errors import InputError
+
+    deal = _en_deux_grand(skat_rules("skat-en-deux"))
+    with pytest.raises(InputError, match="middlehand is played by rearhand: only a person concedes"):
+        deal.apply(Concede(1))
+    deal.apply(Concede(2))
+    assert deal.done and deal.concession_by == "defenders"
+    assert deal.result().score == 192  # every trick left to the declarer: with 4, game 5, hand 6, schneider 7, schwarz 8 x 24
+
+
+def test_the_declarer_concedes_alone(skat_rules):
+    from skatcore.engine.deal import Concede
+
+    deal = _en_deux_grand(skat_rules("skat-en-deux"))
+    deal.apply(Concede(0))
+    assert deal.done and deal.concession_by == "declarer" and deal.result().score < 0
