@@ -49,22 +49,40 @@ def fold_multiplier(items, facts: GameFacts) -> tuple[int, list[tuple[str, int]]
     return multiplier, counted, parts
 
 
-def score_game(rules, facts: GameFacts) -> ScoreResult:
+def _valued(rules, facts: GameFacts) -> tuple[int, int | None, list[tuple[str, int]], str]:
+    """The game value of ``facts``, its multiplier (``None``: a fixed value,
+    null), the items that counted and how it was counted."""
     c, d = facts.contract, facts.declaration
     if c.no_trick:
         value = c.fixed[(d.hand, d.ouvert)]
+        return value, None, [], f"{null_label(d.hand, d.ouvert)} {value}"
+    multiplier, items, parts = fold_multiplier(rules.multiplier_items, facts)
+    base = rules.base_value(d)
+    return base * multiplier, multiplier, items, f"{', '.join(parts)}; {multiplier} x {c.label} {base} = {base * multiplier}"
+
+
+def game_value(rules, declaration: Declaration, matadors: int) -> tuple[int, str]:
+    """What ``declaration`` is worth won simply (the card points to win,
+    nothing more) with ``matadors``, and how it is counted
+    (``"with 2, game 3, hand 4; 4 x clubs 12 = 48"``): what a player
+    declaring it may expect, to compare with the bid."""
+    contract = rules.contracts[declaration.game]
+    facts = make_facts(rules, contract, declaration, bid=0, declarer=0, matadors=matadors,
+                       declarer_points=rules.thresholds.win, declarer_tricks=None, defender_tricks=None)
+    value, _, _, head = _valued(rules, facts)
+    return value, head
+
+
+def score_game(rules, facts: GameFacts) -> ScoreResult:
+    c, d = facts.contract, facts.declaration
+    value, multiplier, items, head = _valued(rules, facts)
+    if c.no_trick:
         won = facts.declarer_tricks == 0
-        multiplier = None
         overbid = False
-        items: list[tuple[str, int]] = []
-        head = f"{null_label(d.hand, d.ouvert)} {value}"
         failed = "" if won else "declarer took a trick"
         lost_value = value
     else:
-        multiplier, items, parts = fold_multiplier(rules.multiplier_items, facts)
         base = rules.base_value(d)
-        value = base * multiplier
-        head = f"{', '.join(parts)}; {multiplier} x {c.label} {base} = {value}"
         failed = next((w.reason.format(facts=facts) for w in rules.win_conditions if not w.check(facts)), "")
         overbid = value < facts.bid
         won = not failed and not overbid

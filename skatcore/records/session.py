@@ -23,6 +23,8 @@ already in each deal's entries (:func:`~skatcore.hookspecs.skat_sheet_entries`).
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import math
 from dataclasses import dataclass
 from decimal import Decimal
@@ -210,6 +212,23 @@ class Session:
         except InputError as exc:
             raise exc.at(where, self.source) from None
         return line
+
+    def next_deal(self) -> SheetLine | None:
+        """What the session rules make of the next deal if it is bid: its
+        line (``factor`` and ``marks``: a Bock deal counts double), or
+        ``None`` when the next deal may not be bid (a Ramsch round) or the
+        session is closed.  Asked of a copy: the session does not change."""
+        from skatcore.engine.scoring import passed_result
+
+        saved = self.state
+        self.state = dataclasses.replace(saved, lines=list(saved.lines), totals=dict(saved.totals),
+                                         data=copy.deepcopy(saved.data), notes=list(saved.notes))
+        try:
+            return self.enter({"bidding": ["pass"] * 3}, passed_result(saved.rules))
+        except InputError:
+            return None
+        finally:
+            self.state = saved
 
     def _same_rules(self, ref: str) -> bool:
         """A deal naming the session's ruleset by its file (``house.yaml``

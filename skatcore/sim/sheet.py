@@ -18,7 +18,7 @@ from skatcore.sim.play import play_seeded, seeded_deal
 SESSION_DEALS = 36
 
 
-class _Passing:
+class Passing:
     """A player who passes in the bidding (a Ramsch round: nobody bids)."""
 
     def __init__(self, player):
@@ -52,7 +52,7 @@ class Sheet:
 
     def __init__(self, rules, factories, seed: int):
         self.rules, self.factories, self.seed = rules, factories, seed
-        self.passing = [lambda f=f, **kw: _Passing(f(**kw)) for f in factories]
+        self.passing = [lambda f=f, **kw: Passing(f(**kw)) for f in factories]
         self.session: Session | None = None
         self.block = -1
         self.active = self.needed(rules)
@@ -74,13 +74,13 @@ class Sheet:
             if forced:
                 deal, players = play_seeded(self.rules, self.passing, self.seed, i, dealt)
             try:
-                return deal, players, self.session.enter(_record(deal), deal.result()).factor, forced
+                return deal, players, self.session.enter(session_record(deal), deal.result()).factor, forced
             except InputError:
                 continue
         return deal, players, 1, False
 
 
-def _record(deal: Deal) -> dict:
+def session_record(deal: Deal) -> dict:
     """What the session rules read of a played deal's record."""
     r = deal.result()
     if deal.bid:

@@ -430,18 +430,6 @@ def test_play_quits_on_q_and_on_end_of_input(monkeypatch, capsys):
     assert rc == 0 and "stopped." in out
 
 
-def test_play_hand_is_sorted_for_the_contract():
-    from skatcore.cards import parse_card
-    from skatcore.cli.play import sort_hand
-
-    rules = get_rules("official")
-    cards = [parse_card(c) for c in ("H7", "DJ", "HA", "CJ", "S7", "HT")]
-    assert [c for c in map(lambda c: __import__("skatcore.cards").cards.CARD_NAMES[c], sort_hand(cards, rules.tricks["hearts"]))] \
-        == ["CJ", "DJ", "HA", "HT", "H7", "S7"]
-    nul = [__import__("skatcore.cards").cards.CARD_NAMES[c] for c in sort_hand(cards, rules.tricks["null"])]
-    assert nul == ["CJ", "S7", "HA", "HT", "H7", "DJ"]
-
-
 # -- bad arguments: one line, exit 2 ----------------------------------------------------------
 
 

@@ -1,0 +1,82 @@
+"""What ``skat play`` shows: cards with suit symbols and colours, a hand
+sorted as a player sorts it, and what each declaration would be worth."""
+
+from __future__ import annotations
+
+from skatcore.cards import CARD_NAMES, SUITS
+from skatcore.engine.scoring import game_value
+from skatcore.rules.compiler import TRUMP
+
+SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+# the German four-colour deck: clubs black, spades green, hearts red, diamonds orange
+COLOUR = {"C": "bold", "S": "green", "H": "red", "D": "yellow"}
+RANK = {"T": "10"}
+RED = {"H", "D"}
+
+
+def card_markup(c: int, symbols: bool = True) -> str:
+    """A card as rich markup: ``[red]♥10[/red]`` (``HT`` without symbols)."""
+    name = CARD_NAMES[c]
+    suit, rank = name[0], name[1]
+    text = f"{SYMBOL[suit]}{RANK.get(rank, rank)}" if symbols else name
+    return f"[{COLOUR[suit]}]{text}[/{COLOUR[suit]}]"
+
+
+def cards_markup(cards, symbols: bool = True) -> str:
+    return " ".join(card_markup(c, symbols) for c in cards)
+
+
+def suit_order(trump: str | None) -> list[str]:
+    """The plain suits after the trumps, black and red taking turns where
+    they can (trump hearts: clubs, diamonds, spades)."""
+    rest = [s for s in SUITS if s != trump]
+    red = trump in RED if trump else True  # the suit before the first plain suit
+    order = []
+    while rest:
+        pick = next((s for s in rest if (s in RED) != red), rest[0])
+        order.append(pick)
+        rest.remove(pick)
+        red = pick in RED
+    return order
+
+
+def sort_hand(cards, table=None) -> list[int]:
+    """A hand as a player sorts it: trumps first, highest first (the jacks
+    lead them), then the other suits, colours alternating, each highest
+    first.  Without a contract yet (``table`` None) the jacks come first and
+    the suits follow in grand order (A 10 K Q 9 8 7)."""
+    if table is None:
+        order = "ATKQ987"
+        suits = suit_order(None)
+        return sorted(cards, key=lambda c: (CARD_NAMES[c][1] != "J", suits.index(CARD_NAMES[c][0]) if CARD_NAMES[c][1] != "J"
+                                            else SUITS.index(CARD_NAMES[c][0]), order.find(CARD_NAMES[c][1])))
+    trump = next((CARD_NAMES[c][0] for c in range(len(table.follow)) if table.follow[c] == TRUMP
+                  and CARD_NAMES[c][1] not in "J"), None)
+    suits = suit_order(trump)
+
+    def key(c):
+        f = table.follow[c]
+        if f == TRUMP:
+            return (0, 0, -table.strength[f][c])
+        return (1, suits.index(CARD_NAMES[c][0]), -table.strength[f][c])
+    return sorted(cards, key=key)
+
+
+def declaration_values(rules, options, known: int, bid: int, hand_game: bool) -> list[str]:
+    """Each declaration with what it is worth won simply, with the
+    matadors of the ``known`` cards (a mask: the hand and the cards put
+    away), and whether that reaches the bid."""
+    out = []
+    for d in options:
+        table = rules.tricks[d.game]
+        value, how = game_value(rules, d, table.matadors(known))
+        verdict = "[green]reaches the bid[/green]" if value >= bid else f"[red]below the bid {bid}: overbid[/red]"
+        note = " (matadors of your hand; the skat counts too)" if hand_game and table.trumps else ""
+        out.append(f"{d_text(d)}  [dim]{how}{note}[/dim]  {verdict}")
+    return out
+
+
+def d_text(d) -> str:
+    extras = [x for x in ("hand", "schneider", "schwarz", "ouvert") if getattr(d, x)]
+    extras += [f"{k}" if v is True else f"{k}={v}" for k, v in sorted(d.declarations.items())]
+    return " ".join([d.game, *extras])
