@@ -25,11 +25,12 @@ Rulesets with steps the engine does not model raise :class:`Unsupported`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
 from skatcore.engine.deal import _PACKETS, HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Deal, Declare, Discard
-from skatcore.model import STANDARD_DECK, Declaration, RamschFacts, ScoreResult
+from skatcore.model import SEATS, STANDARD_DECK, Declaration, RamschFacts, ScoreResult
 from skatcore.engine.scoring import make_facts
 
 from . import kernel
@@ -229,6 +230,35 @@ class Outcomes:
     def result(self, i: int) -> ScoreResult:
         """Deal ``i``'s full result by the ruleset's scoring, explanation included."""
         return self.replay(i).result()
+
+    def brief(self, i: int) -> "Brief":
+        """Deal ``i``'s result as the statistics read it, without a replay."""
+        d = int(self.declarer[i])
+        scores = dict(zip(SEATS, self.scores[i].tolist()))
+        if d < 0:
+            return Brief(self.rules.name, self.game(i), None, None, False, None, False, 0, 0, scores, None)
+        option = self.tables.options[self.option[i]]
+        points = None if self.multiplier[i] < 0 else int(self.declarer_points[i])  # a null game counts no points
+        return Brief(self.rules.name, self.game(i), d, int(self.bid[i]), option.hand, bool(self.won[i]),
+                     bool(self.overbid[i]), int(self.value[i]), int(self.score[i]), scores, points)
+
+
+class Brief(NamedTuple):
+    """The fields of a deal's :class:`ScoreResult` that statistics and the
+    per-deal export read (:meth:`Outcomes.result` gives the full one)."""
+
+    ruleset: str
+    game: str
+    declarer: int | None
+    bid: int | None
+    hand: bool
+    won: bool | None
+    overbid: bool
+    value: int
+    score: int
+    scores: dict[str, int]
+    declarer_points: int | None
+    extra: dict = {}
 
 
 def play_random(rules, n: int, seed: int, start: int = 0, keep: bool = False) -> Outcomes:

@@ -9,7 +9,11 @@
 * ``random_deals_per_s`` - the faster of the two.
 * ``random_players_deals_per_s`` - :class:`~skatcore.bots.RandomPlayer`
   through the player protocol (a :class:`SeatView` per decision).
-* ``heuristic_deals_per_s`` - three :class:`~skatcore.bots.HeuristicPlayer`.
+* ``heuristic_deals_per_s`` - three :class:`~skatcore.bots.HeuristicPlayer`
+  through ``Deal``.
+* ``heuristic_compiled_deals_per_s`` - the same table through the compiled
+  heuristic (:mod:`skatcore.sim.fastpath`), as ``skat simulate`` runs it
+  (a ruleset the compiled engine does not play: the Python path again).
 * ``numba_compile_s``, ``score_{json,yaml}_records_per_s``,
   ``score_iss_games_per_s``, ``help_cpu_s`` and, with ``compare_openspiel``,
   ``openspiel_cpp_rollouts_per_s``: see :mod:`skatcore.sim.speed`.
@@ -68,13 +72,13 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
         pass
     out["random_deals_per_s"] = max(out["random_deal_loop_deals_per_s"], out.get("random_compiled_deals_per_s", 0))
 
-    starts = iter(range(0, 10**9, 200))
+    starts = iter(range(0, 10**9, 2000))
 
-    def chunk(slots):
+    def chunk(slots, compiled=False, size=200):
         def step():
             a = next(starts)
-            run_chunk(((ref,), slots, 1, a, a + 200))
-            return 200
+            run_chunk(((ref,), slots, 1, a, a + size), compiled=compiled)
+            return size
         return step
 
     out["random_players_deals_per_s"] = round(timed(chunk(("random",) * 3), seconds))
@@ -83,6 +87,10 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
     out["heuristic_deals_per_s"] = round(timed(chunk(("heuristic",) * 3), seconds))
     if log:
         log(f"HeuristicPlayer x3:              {out['heuristic_deals_per_s']:>8} deals/s")
+    out["heuristic_compiled_deals_per_s"] = round(_timed(chunk(("heuristic",) * 3, True, 2000), seconds))
+    if log:
+        log(f"heuristic x3, compiled:          {out['heuristic_compiled_deals_per_s']:>8} deals/s "
+            f"(skat simulate's path, deals dealt as there)")
     out.update(solver_figures(rules, seconds))
     if log:
         log(f"solver, opening 30 cards, 61?:   {out['solver_opening_ms_median']:>8} ms median, "

@@ -20,6 +20,7 @@ from skatcore.engine.table import people
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.outcomes import Metric, Tally, deal_row, metrics_for
 from skatcore.sim.play import all_passed
+from skatcore.sim.fastpath import compiled_outcomes
 from skatcore.sim.sheet import Sheet
 from skatcore.sim.simulate import Stats, _portable, check_args, map_chunks, seeded_deal
 from skatcore.sim.stats import Interval
@@ -36,12 +37,22 @@ def compare_chunk(task) -> tuple[list[Stats], Tally, list[list[dict]] | None]:
     rules = [get_rules(r) for r in refs]
     factories = [resolve_player(p) for p in slots]
     stats = [Stats(r.name, tuple(slots)) for r in rules]
-    sheets = [Sheet.for_chunk(r, factories, seed, start) for r in rules]
     rows: list[list[dict]] = [[] for _ in rules]
-    for i in range(start, stop):
+    fast = compiled_outcomes(rules, slots, seed, start, stop)
+    for k, out in fast.items():
+        persons = people(rules[k])
+        for j in range(len(out)):
+            i, r, all_pass = start + j, out.brief(j), bool(out.bid[j] == 0)
+            stats[k].add_result(r, i, all_pass, persons)
+            rows[k].append(deal_row(r, seed=seed, deal=i, players=[slots[(s - i) % 3] for s in range(3)],
+                                    all_pass=all_pass, people=len(persons)))
+    slow = [k for k in range(len(rules)) if k not in fast]
+    sheets = {k: Sheet.for_chunk(rules[k], factories, seed, start) for k in slow}
+    for i in range(start, stop) if slow else ():
         dealt = seeded_deal(seed, i)
-        for rs, st, out, sheet in zip(rules, stats, rows, sheets):
-            deal, players, factor, forced = sheet.play(i, dealt)
+        for k in slow:
+            rs, st, out = rules[k], stats[k], rows[k]
+            deal, players, factor, forced = sheets[k].play(i, dealt)
             st.add(deal, i)
             for p in players:
                 st.bots.update(getattr(p, "counters", None) or {})

@@ -44,6 +44,7 @@ from skatcore.model import SEATS
 from skatcore.bots import resolve_player
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.play import all_passed, play, seeded_deal  # noqa: F401 (play: a public name of one deal)
+from skatcore.sim.fastpath import compiled_outcomes
 from skatcore.sim.sheet import Sheet
 
 SF_WIN, SF_DEFENDER = 50, 40
@@ -94,12 +95,15 @@ class Stats:
     people: int = 3  # persons at the table (a straw man is nobody's seat): the per-player averages divide by it
 
     def add(self, deal: Deal, i: int) -> None:
-        r = deal.result()
+        self.add_result(deal.result(), i, all_passed(deal), people(deal.rules))
+
+    def add_result(self, r, i: int, all_pass: bool, persons: tuple[int, ...]) -> None:
+        """Deal ``i``'s result (a :class:`ScoreResult` or the compiled engine's
+        :class:`~skatcore.engine.compiled.Brief`); ``persons``: the seats people play."""
         self.deals += 1
         self.games[r.game] += 1
-        if all_passed(deal):
+        if all_pass:
             self.all_pass += 1
-        persons = people(deal.rules)
         self.people = len(persons)
         entries, sf = seat_points(r, persons)
         self.abs_entries += sum(abs(e) for e in entries)
@@ -196,8 +200,10 @@ def _r(x: float) -> float:
 # ---------------------------------------------------------------------------
 
 
-def run_chunk(task) -> list[Stats]:
-    """Deals ``start..stop-1`` of ``seed`` under each ruleset of ``refs``.
+def run_chunk(task, compiled: bool = True) -> list[Stats]:
+    """Deals ``start..stop-1`` of ``seed`` under each ruleset of ``refs``
+    (three heuristic players through the compiled heuristic where it
+    applies, unless not ``compiled``: :mod:`skatcore.sim.fastpath`).
 
     A top-level function of plain arguments, so processes and Dask workers
     can run it: ``task = (refs, slots, seed, start, stop)``.
@@ -206,10 +212,16 @@ def run_chunk(task) -> list[Stats]:
     rules = [get_rules(r) for r in refs]
     factories = [resolve_player(p) for p in slots]
     stats = [Stats(r.name, tuple(slots)) for r in rules]
-    sheets = [Sheet.for_chunk(r, factories, seed, start) for r in rules]
-    for i in range(start, stop):
+    fast = compiled_outcomes(rules, slots, seed, start, stop) if compiled else {}
+    for k, out in fast.items():
+        persons = people(rules[k])
+        for j in range(len(out)):
+            stats[k].add_result(out.brief(j), start + j, bool(out.bid[j] == 0), persons)
+    slow = [k for k in range(len(rules)) if k not in fast]
+    sheets = [Sheet.for_chunk(rules[k], factories, seed, start) for k in slow]
+    for i in range(start, stop) if slow else ():
         dealt = seeded_deal(seed, i)
-        for sheet, st in zip(sheets, stats):
+        for sheet, st in zip(sheets, [stats[k] for k in slow]):
             deal, players, _, _ = sheet.play(i, dealt)
             st.add(deal, i)
             for p in players:

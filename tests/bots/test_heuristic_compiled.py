@@ -14,6 +14,7 @@ from skatcore.bots.heuristic.compiled import play_heuristic
 from skatcore.bots.heuristic.tables import _info
 from skatcore.engine.compiled import Unsupported
 from skatcore.rules import get_rules
+from skatcore.sim.fastpath import seeded_deals
 from skatcore.sim.play import play_seeded
 
 SUPPORTED = ["official", "texas", "danish", "pre1999", "danish-aarhus", "tournament", "ramsch"]
@@ -32,7 +33,7 @@ def assert_same_as_python(rules, out, seed, rows):
 @pytest.mark.parametrize("ruleset", SUPPORTED)
 def test_compiled_heuristic_takes_the_python_players_decisions(ruleset):
     rules = get_rules(ruleset)
-    out = play_heuristic(rules, 300, seed=21, start=1000, keep=True)
+    out = play_heuristic(rules, seeded_deals(21, 1000, 300), 21, 1000, keep=True)
     assert_same_as_python(rules, out, 21, range(300))
     games = {out.game(i) for i in range(300)}
     # the deals cover the contracts: every suit, grand and null (or Ramsch only)
@@ -45,11 +46,11 @@ def test_a_refit_of_the_coefficients_reaches_the_compiled_heuristic(monkeypatch)
     """Bolder coefficients (every game looks likelier to win) change the bidding
     of both players alike: the tables are rebuilt from HeuristicPlayer.COEF."""
     rules = get_rules("official")
-    before = play_heuristic(rules, 200, seed=3)
+    before = play_heuristic(rules, seeded_deals(3, 0, 200), 3)
     bold = {k: (a, b + 1.0) for k, (a, b) in HeuristicPlayer.COEF.items()}
     monkeypatch.setattr(HeuristicPlayer, "COEF", bold)
     monkeypatch.setattr(_info(rules), "rows", {})  # the Python player's rows, with the coefficients folded in
-    out = play_heuristic(rules, 200, seed=3, keep=True)
+    out = play_heuristic(rules, seeded_deals(3, 0, 200), 3, keep=True)
     assert (out.bid > before.bid).sum() > 20
     assert_same_as_python(rules, out, 3, range(200))
 
@@ -57,13 +58,14 @@ def test_a_refit_of_the_coefficients_reaches_the_compiled_heuristic(monkeypatch)
 @pytest.mark.parametrize("ruleset", ["tournee", "schieberamsch", "pub"])
 def test_compiled_heuristic_refuses_what_the_engine_does_not_model(ruleset):
     with pytest.raises(Unsupported, match=f"ruleset '{ruleset}'"):
-        play_heuristic(get_rules(ruleset), 5, seed=1)
+        play_heuristic(get_rules(ruleset), seeded_deals(1, 0, 5), 1)
 
 
 def test_compiled_heuristic_runs_without_jit():
     code = ("from skatcore.bots.heuristic.compiled import play_heuristic; from skatcore.rules import get_rules; "
-            "out = play_heuristic(get_rules('texas'), 20, seed=9); print(out.scores.tolist(), out.plays.tolist())")
+            "from skatcore.sim.fastpath import seeded_deals; "
+            "out = play_heuristic(get_rules('texas'), seeded_deals(9, 0, 20), 9); print(out.scores.tolist(), out.plays.tolist())")
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     plain = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
-    out = play_heuristic(get_rules("texas"), 20, seed=9)
+    out = play_heuristic(get_rules("texas"), seeded_deals(9, 0, 20), 9)
     assert plain.strip() == f"{out.scores.tolist()} {out.plays.tolist()}"

@@ -1,7 +1,6 @@
 """Three :class:`~skatcore.bots.heuristic.HeuristicPlayer` at one table, compiled.
 
-:func:`play_heuristic` plays seeded deals (the cards of
-:func:`skatcore.sim.play.seeded_deal`, as ``skat simulate`` deals them) in
+:func:`play_heuristic` plays given deals in
 :func:`.kernel.play_deals` and gives the compiled engine's
 :class:`~skatcore.engine.compiled.Outcomes`: the same bids, discards,
 declarations, cards and scores as three Python players through ``Deal``.
@@ -22,7 +21,6 @@ from dataclasses import dataclass
 import numpy as np
 
 from skatcore.engine.compiled import Outcomes, Unsupported, _sheet, engine_tables
-from skatcore.engine.deal import _PACKETS
 from skatcore.bots.heuristic import HeuristicPlayer
 from skatcore.bots.heuristic import kernel
 from skatcore.bots.heuristic.tables import _GRAND, _LEN_BONUS, _NULL_RISK, _SIDE, _TRUMPX, _info
@@ -103,27 +101,20 @@ def _build(rules, coef) -> HeuristicTables:
     return HeuristicTables(H, D, cards, coef)
 
 
-def play_heuristic(rules, n: int, seed: int, start: int = 0, keep: bool = False) -> Outcomes:
-    """Deals ``start .. start+n-1`` of run ``seed`` (the cards ``skat simulate``
-    deals) played by three heuristic players; ``keep`` keeps the bidding
-    calls for :meth:`Outcomes.replay`.
+def play_heuristic(rules, dealt, seed: int = 0, start: int = 0, keep: bool = False) -> Outcomes:
+    """The deals ``dealt`` = ``(deck, hands, skat)`` (n x 32 cards in dealing
+    order, n x 3 and n masks; :func:`skatcore.sim.fastpath.seeded_deals` deals
+    them as ``skat simulate`` does) played by three heuristic players, as
+    deals ``start ..`` of run ``seed``; ``keep`` keeps the bidding calls for
+    :meth:`Outcomes.replay`.
 
     :raises Unsupported: for a ruleset the compiled heuristic does not play.
     """
-    from skatcore.sim.play import seeded_deal
-
     tables = engine_tables(rules)
     ht = heuristic_tables(rules)
-    out = Outcomes(rules, tables, seed, start, n, keep)
-    hands = np.zeros((n, 3), np.int64)
-    skat = np.zeros(n, np.int64)
-    for i in range(n):
-        dealt, cards = seeded_deal(seed, start + i)[:2], out.deck[i]
-        for s, h in enumerate(dealt[0]):
-            cards[list(_PACKETS[s])] = h
-            hands[i, s] = sum(1 << c for c in h)
-        cards[9:11] = dealt[1]
-        skat[i] = (1 << dealt[1][0]) | (1 << dealt[1][1])
+    deck, hands, skat = dealt
+    out = Outcomes(rules, tables, seed, start, len(skat), keep)
+    out.deck[:] = deck
     kernel.play_deals(hands, skat, ht.H, ht.D, *ht.cards, *tables.arrays, *out._kernel_outputs())
     _sheet(rules, tables, out)
     return out
