@@ -87,7 +87,7 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
     out["heuristic_deals_per_s"] = round(timed(chunk(("heuristic",) * 3), seconds))
     if log:
         log(f"HeuristicPlayer x3:              {out['heuristic_deals_per_s']:>8} deals/s")
-    out["heuristic_compiled_deals_per_s"] = round(_timed(chunk(("heuristic",) * 3, True, 2000), seconds))
+    out["heuristic_compiled_deals_per_s"] = round(timed(chunk(("heuristic",) * 3, True, 2000), seconds))
     if log:
         log(f"heuristic x3, compiled:          {out['heuristic_compiled_deals_per_s']:>8} deals/s "
             f"(skat simulate's path, deals dealt as there)")
