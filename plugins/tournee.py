@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from skatcore.cards import CARD_NAMES, SUIT_NAMES, name
+from skatcore.cards import CARD_NAMES, SUIT_NAMES, cards_in, name
 from skatcore.engine.deal import Declare, Discard, Phase
-from skatcore.engine.steps import Step
+from skatcore.engine.steps import Outlook, Step
 from skatcore.errors import InputError
 from skatcore.hookspecs import hookimpl
 from skatcore.model import SEATS, Declaration, Thresholds
@@ -79,6 +79,19 @@ class TurnUpStep(Step):
                 if g not in rules.contracts:
                     return f"turn-up card {card} allows contract {g!r}, which no plugin registers"
         return None
+
+    def outlooks(self, rules, hand):
+        """Turning up: the turned card is any card the declarer cannot see,
+        kept as trump (``first``), and allows its contracts."""
+        kept = rules.cache.get((self.name, "outlooks"))
+        if kept is None:  # card id -> the declarations the first card allows
+            kept = rules.cache[(self.name, "outlooks")] = tuple(
+                tuple(Declaration(g, False, declarations={self.key: "first"}) for g in self.contracts.get(n, ()))
+                for n in CARD_NAMES)
+        return {TURN_UP: tuple(Outlook(c, kept[c]) for c in cards_in(rules.deck.mask & ~hand))}
+
+    def declarable(self, deal):
+        return tuple(self._declarations(deal)) if deal.state.get(self.name) == "discard" else ()
 
     def forms(self, rules, contract):
         if not any(contract.name in games for games in self.contracts.values()):

@@ -26,6 +26,15 @@ in :attr:`SeatView.marks`, passed to scoring in the facts).  A deal record is
 replayed through the same object (:meth:`Step.replay`), so live play, the
 record reader and every player see one set of rules.
 
+Players judge a step through two answers of its own, so a new step works
+with the shipped bots without bot edits: :meth:`Step.outlooks` says what an
+offer at the skat may lead to (as the cards it brings and the declarations
+then open, which a bot values with its ordinary hand evaluation), and
+:meth:`Step.declarable` says which declarations a discard the step asks for
+is made for (:attr:`SeatView.declarable`).  For the step's own actions a bot
+declares what it judges worth it and otherwise picks up the skat if it may,
+else takes the first action offered: list the sensible default first.
+
 A step is shared by every deal of its ruleset: keep per-deal state in
 ``deal.state``, never on the step.
 """
@@ -33,6 +42,7 @@ A step is shared by every deal of its ruleset: keep per-deal state in
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -40,6 +50,19 @@ if TYPE_CHECKING:
     from skatcore.model import Declaration
 
 MOMENTS = ("start", "all_passed", "skat", "first_card")
+
+
+@dataclass(frozen=True, slots=True)
+class Outlook:
+    """One equally likely way an offer at the skat turns out for the declarer.
+
+    :param card: the card the offer brings into the declarer's hand and shows
+        (a turned-up trump card), ``-1`` if none.
+    :param declarations: what the declarer may then declare.
+    """
+
+    card: int
+    declarations: tuple["Declaration", ...]
 
 
 class Step:
@@ -84,6 +107,20 @@ class Step:
     def offers(self, deal: "Deal") -> Sequence[Any]:
         """``"skat"`` steps: actions offered to the declarer beside *pick up*
         and *hand*; choosing one enters the step and applies it."""
+        return ()
+
+    def outlooks(self, rules, hand: int) -> Mapping[Any, Sequence[Outlook]]:
+        """``"skat"`` steps, for players: by offer, the equally likely ways
+        choosing it turns out for a declarer holding ``hand`` (a bitmask; the
+        unseen cards are the deck's others).  An offer missing here is one
+        players cannot judge: the shipped bots leave it alone."""
+        return {}
+
+    def declarable(self, deal: "Deal") -> Sequence["Declaration"]:
+        """For players: the declarations the declarer will choose from once
+        the decision the step asks for now is made (a discard is judged by
+        them; :attr:`SeatView.declarable`).  Empty: not known, or the usual
+        ones after picking up the skat."""
         return ()
 
     def legal(self, deal: "Deal") -> Sequence[Any]:

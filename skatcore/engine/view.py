@@ -36,11 +36,13 @@ class SeatView:
     - ``discard``: the seat's own discards (declarer only);
     - ``step``: the name of the plugin step running (``None``: none);
       ``marks``: what the steps showed every seat (a turned-up trump card);
+      ``declarable``: what the running step says the declarer will choose
+      from after the decision it asks for now (:meth:`Step.declarable`);
     - ``legal``: what the seat may do now (actions below, or table calls).
     """
 
     __slots__ = ("seat", "phase", "to_move", "hand", "bid", "declarer", "declaration", "trick", "declarer_hand",
-                 "discard", "step", "marks", "legal", "others", "_deal", "_n_history", "_n_tricks", "_history", "_tricks")
+                 "discard", "step", "marks", "declarable", "legal", "others", "_deal", "_n_history", "_n_tricks", "_history", "_tricks")
 
     def __init__(self, deal, seat: int, legal):  # deal: the Deal seen (it builds its views)
         self.seat, self.phase, self.to_move = seat, deal.phase, deal.to_move
@@ -55,7 +57,9 @@ class SeatView:
         ouvert = deal.declaration is not None and deal.declaration.ouvert and deal.phase is Phase.PLAY
         self.declarer_hand = deal.hands[deal.declarer] if ouvert else None
         self.discard = deal.discard if seat == deal.declarer else ()
-        self.step = deal.step.name if deal.step is not None else None  # the running step, by name
+        step = deal.step
+        self.step = step.name if step is not None else None  # the running step, by name
+        self.declarable = step.declarable(deal) if step is not None else ()
         self.marks = MappingProxyType(dict(deal.marks)) if deal.marks else _NO_MARKS  # what the steps showed all
         self.legal = legal
         self._deal, self._n_history = deal, len(deal.history)

@@ -44,7 +44,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         runs out counts half a win in that layout).
     """
 
-    RAMSCH_TRICKS = 5  # a Ramsch is solved (exact points, no node budget) from this many tricks left
+    FEWEST_POINTS_TRICKS = 5  # a game of fewest points is solved (exact points, no node budget) from this many tricks left
 
     def __init__(self, rules: CompiledRules, seed: int | None = None, worlds: int = 10, ms: float | None = None,
                  bid_worlds: int = 6, nodes: int = 20_000):
@@ -71,7 +71,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
                 s = Solver(table, seat, "points", node_limit=self.nodes)
             elif goal == "no_trick":  # the declarer maximises the others' tricks
                 s = Solver(table, seat, "tricks", invert=True, node_limit=self.nodes)
-            else:  # Ramsch: the others take the points (exact values: no node limit)
+            else:  # fewest points: the others take the points (exact values: no node limit)
                 s = Solver(table, seat, "points", invert=True)
             self._solvers[key] = s
         return s
@@ -83,7 +83,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         contract = self.rules.contracts[game]
         goal = contract.goal
         if goal not in SOLVABLE or (goal != "fewest_points") != (view.declarer is not None) \
-                or not self.rules.table.plain or goal == "fewest_points" and view.hand.bit_count() > self.RAMSCH_TRICKS:
+                or not self.rules.table.plain or goal == "fewest_points" and view.hand.bit_count() > self.FEWEST_POINTS_TRICKS:
             self.counters["fallback_moves"] += 1
             return fallback
         table = self.rules.tricks[game]

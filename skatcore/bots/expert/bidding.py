@@ -92,7 +92,7 @@ class SolverBidding:
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        best = self._limit(hand)  # hand games, Tournee: the heuristic's view
+        best = self._limit(hand)  # hand games, the skat steps' offers: the heuristic's view
         if self._may_bid(hand):
             deck = self.rules.deck
             rng = random.Random(hand ^ (self.seed or 0))

@@ -28,8 +28,12 @@ class HeuristicPlayer(Evaluation, Bidding, Discarding, CardPlay):
     * **Play**: declarer draws trumps and cashes aces; defenders smear points
       to a partner who wins, trump in when the declarer is winning, and lead
       the long suit when the declarer sits behind them; in null the declarer
-      stays low and the defenders play low in front of him; in Ramsch
-      everybody ducks and dumps points.
+      stays low and the defenders play low in front of him; in a game of
+      fewest points (Ramsch) everybody ducks and dumps points.
+    * **Flow steps**: an offer at the skat is judged by the step's outlooks
+      like any other route; in a step's own actions it declares a game it
+      expects to win, else picks up the skat if it may, else takes the first
+      action offered.
     """
 
     # win probability = sigmoid(a * x + b) by (family, when): x is the hand's
@@ -41,6 +45,7 @@ class HeuristicPlayer(Evaluation, Bidding, Discarding, CardPlay):
         ("grand", "pre"): (0.67, 1.15), ("grand", "post"): (0.80, 0.46), ("grand", "hand"): (0.80, 0.73),
         ("null", "pre"): (0.65, 1.55), ("null", "post"): (1.20, 1.43), ("null", "hand"): (1.33, 2.32),
     }
+    TRUMP_GAIN = {"suit": 1.0, "grand": 1.3}  # strength one more trump adds (a jack in grand)
     GAME_BONUS = 50       # a won game is worth this much more than its value (Seeger-Fabian), a lost one less
 
     def __init__(self, rules: CompiledRules, seed: int | None = None):
@@ -71,7 +76,7 @@ class HeuristicPlayer(Evaluation, Bidding, Discarding, CardPlay):
             return self._discard(view)
         if phase is Phase.DECLARE:
             return self._declare(view)
-        if phase is Phase.STEP and view.declarer is None:  # a step before a game without declarer
-            return self._before_all_pass(view)
-        return legal[0]  # another step's own actions: the first offered
+        if phase is Phase.STEP:  # a step's own actions
+            return self._step_action(view)
+        return legal[0]
 

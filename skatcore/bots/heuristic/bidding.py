@@ -1,4 +1,4 @@
-"""Bidding, the skat decision, declaring, Schieberamsch pushing and table calls."""
+"""Bidding, the skat decision, declaring, a flow step's own actions and table calls."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ class Bidding:
         hand = view.hand
         for c in view.legal:
             if c.name not in DOUBLING_CALLS:
-                continue  # other calls (Schenken ...) it does not judge
+                continue  # other calls (conceding ...) it does not judge
             if view.seat == view.declarer:
                 if g.family != "null" and (hand & g.trump).bit_count() >= 7:
                     out.append(c)
@@ -52,10 +52,10 @@ class Bidding:
             best = self._best(pickup, bid)
             if best:
                 options.append((best[0], PICK_UP))
-        turn = next((a for a in legal if a not in (PICK_UP, PLAY_HAND)), None)  # the turn-up step's offer
-        if turn is not None and self.rules.step("turn-up"):
-            limit, expected = self._turn_up(hand)
-            options.append((expected if limit >= bid else expected - 100.0, turn))
+        if self.rules.steps_at["skat"]:  # the skat steps' offers (a turn-up ...), judged by their outlooks
+            for offer, (limit, expected) in self._offers(hand).items():
+                if offer in legal:
+                    options.append((expected if limit >= bid else expected - 100.0, offer))
         if not options:
             return legal[0]
         return max(options, key=lambda o: o[0])[1]
@@ -84,8 +84,8 @@ class Bidding:
             g = info.games[d.game]
             if d.schneider or d.schwarz or (d.ouvert and g.family != "null"):
                 continue  # no announcements in suit and grand
-            if g.family == "ramsch":
-                continue  # a soloist's Ramsch (Raeuberskat): only when nothing else is left (legal[0])
+            if not self.rules.contracts[d.game].declarer:
+                continue  # a game without declarer (a soloist's Ramsch): only when nothing else is left (legal[0])
             mat = g.table.matadors(known if view.discard else hand)
             v = info.value(d, mat)
             p = self._win_p(hand, d)
@@ -99,14 +99,17 @@ class Bidding:
             for a in legal:
                 d = a.declaration
                 g = info.games[d.game]
-                if g.family in ("null", "ramsch"):
+                if self.rules.contracts[d.game].goal != "card_points":
                     continue
                 v = info.value(d, g.table.matadors(known if view.discard else hand))
                 if v >= bid and d.schneider and not d.schwarz and not d.ouvert and self._win_p(hand, d) > 0.9:
                     return a
         return best
 
-    def _before_all_pass(self, view: SeatView):
+    def _step_action(self, view: SeatView):
+        """A step's own actions: a declaration it expects to win (a grand hand
+        instead of pushing the skat), else pick up the skat if it may, else
+        the first action the step lists."""
         legal = view.legal
         for a in legal:
             if isinstance(a, Declare):

@@ -1,14 +1,14 @@
-"""Discarding: which cards go into the skat (suit, grand, null) or are pushed on."""
+"""Discarding: which cards go into the skat (suit, grand, null) or are passed on
+before a game without declarer."""
 
 from __future__ import annotations
 
 from itertools import combinations
 
-from skatcore.cards import CARD_NAMES
 from skatcore.engine.deal import Discard, SeatView
-from skatcore.model import Declaration
 from skatcore.rules.compiler import TRUMP
-from skatcore.bots.heuristic.tables import _LEN_BONUS, _RANK, ACE, BIT, NCARDS, SUIT_MASKS, _Cand, _Game, cards_in
+from skatcore.bots.heuristic.tables import (_LEN_BONUS, _RANK, ACE, BIT, NCARDS, SUIT_MASKS, _Cand, _Game, cards_in,
+                                            declaration_key)
 
 
 class Discarding:
@@ -18,7 +18,7 @@ class Discarding:
         legal = view.legal
         hand, bid = view.hand, view.bid
         if view.declarer is None:  # the skat passed round before a game without declarer: the most dangerous cards
-            return self._best_pair(legal, self._ramsch_discard_scores(hand))
+            return self._best_pair(legal, self._shed_scores(hand))
         best = None
         pairs: dict[str, Discard] = {}
         cands = self._pickup_cands(view)
@@ -45,18 +45,16 @@ class Discarding:
         return best[1]
 
     def _pickup_cands(self, view: SeatView):
-        """The declarations open after picking up (or after the Tournée turn-up)."""
+        """The declarations open after the discard: the running step's
+        (``view.declarable``, e.g. a turned card's contracts), else picking up's."""
         info = self.info
-        tu = self.rules.step("turn-up")
-        if view.marks.get("turned") is None or tu is None:
+        if not view.declarable:
             return info.cands["pickup"]
-        route = next((a.card for s, a in view.history if getattr(a, "card", None) in ("first", "second")), "first")
-        key = (CARD_NAMES[view.marks["turned"]], route)
-        cands = info.turn_cands.get(key)
+        key = tuple(declaration_key(d) for d in view.declarable)
+        cands = info.step_cands.get(key)
         if cands is None:
-            cands = info.turn_cands[key] = tuple(
-                _Cand(info, Declaration(game, False, declarations={tu.key: route})) for game in tu.contracts.get(key[0], ())
-                if info.games[game].family in ("suit", "grand"))
+            cands = info.step_cands[key] = tuple(_Cand(info, d) for d in view.declarable
+                                                 if info.games[d.game].family in ("suit", "grand"))
         return cands
 
     @staticmethod
@@ -123,7 +121,9 @@ class Discarding:
             return legal[0]
         return Discard(tuple(sorted(best)))
 
-    def _ramsch_discard_scores(self, hand: int) -> list[float]:
+    def _shed_scores(self, hand: int) -> list[float]:
+        """How much each card wants to be passed on before the game without
+        declarer (the all-pass contract): points, power and trumps."""
         g = self.info.games[self.rules.all_pass] if self.rules.all_pass in self.info.games else None
         score = [0.0] * NCARDS
         for c in cards_in(hand):

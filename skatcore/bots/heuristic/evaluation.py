@@ -1,14 +1,15 @@
 """Hand evaluation: strength of a hand per contract, win probabilities,
-expected scores and the highest bid a hand holds (incl. Tournée's turn-up)."""
+expected scores and the highest bid a hand holds (incl. the offers of the
+ruleset's skat steps, judged by their outlooks)."""
 
 from __future__ import annotations
 
 import math
 
-from skatcore.cards import CARD_NAMES
 from skatcore.model import Declaration
+from skatcore.rules.compiler import TRUMP
 from skatcore.bots.heuristic.tables import (_GRAND, _NULL_RISK, _SIDE, _TRUMPX, ACE, CJ, HJ, JACK_MASK, SJ, TEN, _Game, _p,
-                                            cards_in)
+                                            declaration_key)
 
 
 class Evaluation:
@@ -188,51 +189,50 @@ class Evaluation:
                 for p, v, cand in cands:
                     if v > best and p >= self._need(v, cand.lost):
                         best = v
-        if self.rules.step("turn-up"):
-            best = max(best, self._turn_up_limit(hand))
+        if self.rules.steps_at["skat"]:
+            for limit, _ in self._offers(hand).values():
+                best = max(best, limit)
         self._cache[("limit", hand)] = best
         return best
 
-    def _turn_up_limit(self, hand: int) -> int:
-        return self._turn_up(hand)[0]
-
-    def _turn_up(self, hand: int) -> tuple[int, float]:
-        """Tournée: ``(limit, expected score)`` of turning up a skat card.
-        The card is any unseen one; it adds a trump (a jack: grand too)."""
-        key = ("turn", hand)
+    def _offers(self, hand: int) -> dict:
+        """``{offer: (limit, expected score)}`` of the skat steps' offers this
+        hand can judge (:meth:`~skatcore.engine.steps.Step.outlooks`)."""
+        key = ("offers", hand)
         out = self._cache.get(key)
         if out is None:
-            out = self._cache[key] = self._turn_up_eval(hand)
+            out = self._cache[key] = {offer: self._judge_outlooks(hand, outlooks)
+                                      for step in self.rules.steps_at["skat"]
+                                      for offer, outlooks in step.outlooks(self.rules, hand).items() if outlooks}
         return out
 
-    def _turn_up_eval(self, hand: int) -> tuple[int, float]:
-        rules, info = self.rules, self.info
-        tu = rules.step("turn-up")
-        unknown = self.info.deck & ~hand
-        n = unknown.bit_count()
-        by_game: dict[str, tuple[float, int, float]] = {}
+    def _judge_outlooks(self, hand: int, outlooks) -> tuple[int, float]:
+        """``(limit, expected score)`` of an offer: each outlook's best suit or
+        grand declaration before the skat, the card it brings counted as one
+        more trump where it is trump."""
+        info = self.info
+        judged: dict = {}
         expected, lowest, ok = 0.0, None, True
-        for c in cards_in(unknown):
+        for o in outlooks:
             best = None
-            for game in tu.contracts.get(CARD_NAMES[c], ()):
-                r = by_game.get(game)
+            for d in o.declarations:
+                g = info.games[d.game]
+                if g.family not in ("suit", "grand"):
+                    continue
+                trump = o.card >= 0 and g.follow[o.card] == TRUMP
+                r = judged.get((declaration_key(d), trump))
                 if r is None:
-                    g = info.games[game]
-                    if g.family not in ("suit", "grand"):
-                        continue
-                    d = Declaration(game, False, declarations={tu.key: "first"})
                     a, b = self.COEF[(g.family, "pre")]
-                    p = _p(a * (self.strength(hand, g) + (1.3 if g.family == "grand" else 1.0)) + b)
+                    p = _p(a * (self.strength(hand, g) + (self.TRUMP_GAIN[g.family] if trump else 0.0)) + b)
                     v = info.value(d, g.table.matadors(hand))
-                    r = by_game[game] = (p, v, self._expected(p, v, info.lost_factor(d), 0, None))
+                    r = judged[(declaration_key(d), trump)] = (p, v, self._expected(p, v, info.lost_factor(d), 0, None))
                 if best is None or r[2] > best[2]:
                     best = r
             if best is None:
                 ok = False
                 continue
-            expected += best[2] / n
+            expected += best[2] / len(outlooks)
             if lowest is None or best[1] < lowest:
                 lowest = best[1]
-        # bid only what the worst turned card is still worth, and only if turning pays on average
+        # bid only what the worst outlook is still worth, and only if the offer pays on average
         return ((lowest or 0) if ok and expected > 0 else 0), expected
-

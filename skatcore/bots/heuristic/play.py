@@ -1,4 +1,5 @@
-"""Card play by rules of thumb: declarer, defenders, null and Ramsch."""
+"""Card play by rules of thumb: declarer, defenders, taking no trick (null)
+and fewest points (all against all, Ramsch)."""
 
 from __future__ import annotations
 
@@ -41,11 +42,11 @@ class CardPlay:
         if view.seat == view.declarer and view.discard:
             for c in view.discard:
                 unseen &= ~BIT[c]
-        fam = g.family
-        if fam == "null":
+        goal = g.goal
+        if goal == "no_trick":
             return self._play_null(view, g, legal, unseen, trick)
-        if view.declarer is None:
-            return self._play_ramsch(view, g, legal, unseen, trick)
+        if goal == "fewest_points":
+            return self._play_fewest_points(view, g, legal, unseen, trick)
         if view.seat == view.declarer:
             return self._play_declarer(view, g, legal, hand, unseen, trick)
         return self._play_defender(view, g, legal, hand, unseen, trick)
@@ -212,7 +213,7 @@ class CardPlay:
         # the declarer has already ducked: get rid of a high card
         return max(cards_in(legal), key=lambda c: g.power[c])
 
-    def _play_ramsch(self, view, g: _Game, legal: int, unseen: int, trick) -> int:
+    def _play_fewest_points(self, view, g: _Game, legal: int, unseen: int, trick) -> int:
         pts = g.points
         if not trick:
             side = legal & ~g.trump

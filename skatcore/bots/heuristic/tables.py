@@ -37,11 +37,11 @@ def cards_in(mask: int) -> tuple[int, ...]:
 class _Game:
     """Per-contract tables the heuristic player reads (built once per ruleset)."""
 
-    __slots__ = ("name", "family", "table", "trump", "plain", "power", "higher", "lower", "points",
+    __slots__ = ("name", "family", "goal", "table", "trump", "plain", "power", "higher", "lower", "points",
                  "follow", "class_mask", "strength", "trumps", "by_power", "trump_ace", "trump_ten", "std")
 
-    def __init__(self, name: str, family: str, table):
-        self.name, self.family, self.table = name, family, table
+    def __init__(self, name: str, family: str, table, goal: str):
+        self.name, self.family, self.goal, self.table = name, family, goal, table
         self.follow = table.follow
         self.class_mask = table.class_mask
         self.strength = table.strength
@@ -96,13 +96,13 @@ class _RulesInfo:
         deck = getattr(rules, "deck", None)
         self.deck = deck.mask if deck is not None else (1 << 32) - 1
         self.skat = deck.skat if deck is not None else 2  # cards discarded
-        self.games = {n: _Game(n, c.family, rules.tricks[n]) for n, c in rules.contracts.items()}
+        self.games = {n: _Game(n, c.family, rules.tricks[n], c.goal) for n, c in rules.contracts.items()}
         self.values: dict = {}
         # plain (unannounced) declarations per skat route
         self.route_games = {route: tuple(dict.fromkeys(d.game for d in rules.options[route])) for route in ("pickup", "hand")}
         self.lost = dict(rules.lost_factor)
         self.cands = {route: self._route_cands(route) for route in ("pickup", "hand")}
-        self.turn_cands: dict = {}
+        self.step_cands: dict = {}  # the declarations a step offers after its discard -> their candidates
         self.rows: dict = {}  # (route, when) -> candidate rows with their coefficients
 
     def _route_cands(self, route: str) -> tuple["_Cand", ...]:
@@ -125,7 +125,7 @@ class _RulesInfo:
 
     def value(self, d: Declaration, matadors: int) -> int:
         """Game value of ``d`` won simply (61+, nothing more) with ``matadors``."""
-        key = (d.game, d.hand, d.schneider, d.schwarz, d.ouvert, tuple(sorted(d.declarations.items())), matadors)
+        key = (declaration_key(d), matadors)
         v = self.values.get(key)
         if v is None:
             rules = self.rules
@@ -138,6 +138,11 @@ class _RulesInfo:
                 v = rules.base_value(d) * fold_multiplier(rules.multiplier_items, facts)[0]
             self.values[key] = v
         return v
+
+
+def declaration_key(d: Declaration) -> tuple:
+    """A declaration as a dictionary key (its declarations are a mapping)."""
+    return d.game, d.hand, d.schneider, d.schwarz, d.ouvert, tuple(sorted(d.declarations.items()))
 
 
 class _Cand:
