@@ -37,49 +37,92 @@ from ..cards import CARD_NAMES, cards_in
 NC = len(CARD_NAMES)  # card ids 0..35 (the sixes of a 36-card deck included)
 TRUMP = 4
 
-# rows of the flattened trick table
-_FOLLOW, _POINTS, _POWER, _HIGHER = 0, 1, 2, 3
+# rows of the flattened trick table, indexed by the solver's own card ids (see flatten)
+_FOLLOW, _POINTS, _POWER, _ABOVE = 0, 1, 2, 3
 _STRENGTH = 4          # 5 rows: strength of each card in a trick led with class k
-_ORDER = 9             # 5 rows: the cards of class k, strongest first, padded with -1
-_CLEN = 14             # cols 0..4: cards in class k; cols 5..9: class masks
-_ROWS = 15
+_CLASS = 9             # cols 0..4: the mask of class k
+_ROWS = 10
 
-TT_BITS = 20
-TT_SIZE = 1 << TT_BITS  # slots of the transposition table (32 MB)
+TT_BUCKETS = 1 << 15   # buckets of the transposition table: 2 MB, one cache line each
+_WAYS = 4              # entries of 16 bytes in a bucket
+_CARDS = (1 << 36) - 1
 _TAG_SHIFT = 38        # key = cards out (36 bits) | leader << 36 | tag << 38
 MAX_DEPTH = 40
 
 POINTS_GOAL, TRICKS_GOAL = 0, 1
 
-
-def flatten(table) -> np.ndarray:
-    """A :class:`TrickTable` as the solver's int64 array (see the row constants)."""
-    t = np.full((_ROWS, NC), -1, dtype=np.int64)
-    power = [table.strength[table.follow[c]][c] for c in range(NC)]
-    in_class = [table.class_mask[table.follow[c]] >> c & 1 for c in range(NC)]
-    t[_FOLLOW] = table.follow
-    t[_POINTS] = table.points
-    t[_POWER] = power
-    for c in range(NC):
-        k = table.follow[c]
-        t[_HIGHER, c] = sum(1 << d for d in range(NC) if table.follow[d] == k and in_class[d] and power[d] > power[c])
-    for k in range(5):
-        t[_STRENGTH + k] = table.strength[k]
-        members = sorted((c for c in range(NC) if table.class_mask[k] >> c & 1), key=lambda c: -power[c])
-        t[_ORDER + k, :len(members)] = members
-        t[_CLEN, k] = len(members)
-        t[_CLEN, 5 + k] = table.class_mask[k]
-    return t
+# the card id of a one-card mask b is _BIT[b % 37] (2 is a primitive root mod 37)
+_BIT = np.zeros(37, dtype=np.int64)
+for _c in range(NC):
+    _BIT[(1 << _c) % 37] = _c
+_MOD3 = np.array([0, 1, 2, 0, 1, 2], dtype=np.int64)
 
 
-_FLAT: dict[int, tuple[object, np.ndarray]] = {}
+class Flat:
+    """A :class:`TrickTable` as the solver sees it.
+
+    The solver numbers the cards its own way: each follow class takes
+    adjacent bits, weakest card lowest (class 0 highest, trumps below the
+    suits, cards outside the deck at the bottom).  The cards of a class
+    stronger than ``c`` are then the class's bits above ``c``, and the next
+    one still in play is the lowest of them - equivalent cards and sure
+    winners come from a few bit operations.  ``T`` is the int64 array of
+    the row constants; ``inner``/``outer`` translate card ids."""
+
+    def __init__(self, table):
+        power = [table.strength[table.follow[c]][c] for c in range(NC)]
+        in_class = [bool(table.class_mask[table.follow[c]] >> c & 1) for c in range(NC)]
+        rank = lambda c: (4 - table.follow[c] if in_class[c] else -1, power[c])
+        self.outer = sorted(range(NC), key=rank)  # solver id -> card id
+        self.inner = [0] * NC                     # card id -> solver id
+        for i, c in enumerate(self.outer):
+            self.inner[c] = i
+        # mask() translates eight card ids at a time
+        self._bytes = [[sum(1 << self.inner[8 * i + j] for j in range(8) if b >> j & 1 and 8 * i + j < NC)
+                        for b in range(256)] for i in range(5)]
+        t = np.full((_ROWS, NC), -1, dtype=np.int64)
+        for i, c in enumerate(self.outer):
+            k = table.follow[c]
+            t[_FOLLOW, i], t[_POINTS, i], t[_POWER, i] = k, table.points[c], power[c]
+            t[_ABOVE, i] = sum(1 << self.inner[d] for d in range(NC)
+                               if in_class[c] and in_class[d] and table.follow[d] == k and power[d] > power[c])
+            for led in range(5):
+                t[_STRENGTH + led, i] = table.strength[led][c]
+        for k in range(5):
+            t[_CLASS, k] = self.mask(table.class_mask[k])
+        self.T = t
 
 
-def flat_table(table) -> np.ndarray:
-    """The flattened table, built once per :class:`TrickTable`."""
+    def mask(self, cards: int) -> int:
+        """A mask of card ids as a mask of solver ids."""
+        m = 0
+        for by in self._bytes:
+            m |= by[cards & 255]
+            cards >>= 8
+        return m
+
+    def spread(self, pos: "Position", legal: int, out: np.ndarray) -> dict[int, int]:
+        """By card id, each legal card's answer in ``out`` (by solver id): a
+        card not searched takes the answer of the equivalent card above it."""
+        T = self.T
+        live = self.mask(pos.hands[0] | pos.hands[1] | pos.hands[2] | sum(1 << c for c in pos.trick))
+        legal = self.mask(legal)
+        got: dict[int, int] = {}
+        for i in range(NC - 1, -1, -1):  # strongest first within each class
+            if legal >> i & 1:
+                above = live & int(T[_ABOVE, i])
+                got[i] = int(out[i]) if out[i] >= 0 else got[(above & -above).bit_length() - 1]
+        return {self.outer[i]: v for i, v in got.items()}
+
+
+_FLAT: dict[int, tuple[object, Flat]] = {}
+
+
+def flat_table(table) -> Flat:
+    """The solver's view of ``table``, built once per :class:`TrickTable`."""
     hit = _FLAT.get(id(table))
     if hit is None or hit[0] is not table:
-        hit = _FLAT[id(table)] = (table, flatten(table))
+        hit = _FLAT[id(table)] = (table, Flat(table))
     return hit[1]
 
 
@@ -99,71 +142,101 @@ def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d)
     """Fill ``out[d, :n]`` with the cards worth searching for the player to
     move, best first (``out[d, 16:16 + n]`` holds their ordering scores);
     return n."""
-    p = (leader + ntr) % 3
+    p = leader + ntr
+    if p >= 3:
+        p -= 3
     hand = hands[p]
     live = hands[0] | hands[1] | hands[2]
-    if ntr > 0:
-        live |= np.int64(1) << t0
-    if ntr > 1:
-        live |= np.int64(1) << t1
     legal = hand
     lead_k = 0
     best_s = -1
     friendly = False
     if ntr > 0:
+        live |= np.int64(1) << t0
         lead_k = T[_FOLLOW, t0]
-        f = hand & T[_CLEN, 5 + lead_k]
+        f = hand & T[_CLASS, lead_k]
         if f != 0:
             legal = f
         best_seat = leader
         best_s = T[_STRENGTH + lead_k, t0]
-        if ntr > 1 and T[_STRENGTH + lead_k, t1] > best_s:
-            best_s = T[_STRENGTH + lead_k, t1]
-            best_seat = (leader + 1) % 3
+        if ntr > 1:
+            live |= np.int64(1) << t1
+            if T[_STRENGTH + lead_k, t1] > best_s:
+                best_s = T[_STRENGTH + lead_k, t1]
+                best_seat = leader + 1 if leader < 2 else 0
         # the trick now goes where the player to move wants it
         friendly = ((best_seat == declarer) == (p == declarer)) != (invert == 1)
     n = 0
-    for k in range(5):
-        rest = legal & T[_CLEN, 5 + k]
-        chain = False
-        cpts = -1
-        i = 0
-        while rest != 0:
-            c = T[_ORDER + k, i]
-            i += 1
-            b = np.int64(1) << c
-            if rest & b:
-                rest ^= b
-                pts = T[_POINTS, c]
-                if chain and (tricks_goal == 1 or pts == cpts):
-                    continue  # equivalent to the card above it
-                chain = True
-                cpts = pts
-                if tricks_goal == 1:
-                    pts = 0
-                if ntr == 0:  # lead a sure winner with points, else something low
-                    if T[_HIGHER, c] & live & ~hand == 0:
-                        sc = 100 + pts
-                    else:
-                        sc = -pts - (T[_POWER, c] >> 2)
-                elif friendly:
-                    sc = pts  # smear
-                elif T[_STRENGTH + lead_k, c] > best_s:
-                    sc = 200 + pts - (T[_POWER, c] if ntr == 2 else 0)  # take it, cheaply when last
-                else:
-                    sc = -pts - (T[_POWER, c] >> 2)
-                # insertion, highest score first
-                j = n
-                while j > 0 and out[d, 16 + j - 1] < sc:
-                    out[d, j] = out[d, j - 1]
-                    out[d, 16 + j] = out[d, 16 + j - 1]
-                    j -= 1
-                out[d, j] = c
-                out[d, 16 + j] = sc
-                n += 1
-            elif live & b:
-                chain = False
+    rest = legal
+    while rest != 0:  # weakest first; ties end up strongest first
+        b = rest & -rest
+        rest ^= b
+        c = _BIT[b % 37]
+        above = live & T[_ABOVE, c]
+        nxt = above & -above  # the next stronger card still in play
+        pts = T[_POINTS, c]
+        if nxt & hand != 0 and (tricks_goal == 1 or T[_POINTS, _BIT[nxt % 37]] == pts):
+            continue  # equivalent to that card
+        if tricks_goal == 1:
+            pts = 0
+        if ntr == 0:  # lead a sure winner with points, else something low
+            if above & ~hand == 0:
+                sc = 100 + pts
+            else:
+                sc = -pts - (T[_POWER, c] >> 2)
+        elif friendly:
+            sc = pts  # smear
+        elif T[_STRENGTH + lead_k, c] > best_s:
+            sc = 200 + pts - (T[_POWER, c] if ntr == 2 else 0)  # take it, cheaply when last
+        else:
+            sc = -pts - (T[_POWER, c] >> 2)
+        # insertion, highest score first
+        j = n
+        while j > 0 and out[d, 16 + j - 1] <= sc:
+            out[d, j] = out[d, j - 1]
+            out[d, 16 + j] = out[d, 16 + j - 1]
+            j -= 1
+        out[d, j] = c
+        out[d, 16 + j] = sc
+        n += 1
     return n
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return ((x * 0x0101010101010101) >> 56) & 0xFF
+
+
+@njit(cache=True, inline="always")
+def _store(tt, base, key, tag, need, live, r):
+    """Record in the bucket at ``base`` that the declarer's side does (``r``)
+    or does not take ``need`` more from the position ``key``.  An entry's second word packs the bounds: lower | upper << 8 |
+    cards remaining << 16; a full bucket gives up its entry of this deal with
+    the fewest cards left (the cheapest to search again) or one of an old deal."""
+    slot = -1
+    worst = 1 << 30
+    for j in range(base, base + _WAYS):
+        k = tt[j, 0]
+        if k == key:
+            slot = j
+            break
+        size = -1 if (k >> _TAG_SHIFT) != tag else (tt[j, 1] >> 16)
+        if size < worst:
+            worst = size
+            slot = j
+    if tt[slot, 0] == key:
+        lo, hi = tt[slot, 1] & 0xFF, (tt[slot, 1] >> 8) & 0xFF
+    else:
+        tt[slot, 0] = key
+        lo, hi = 0, live
+    if r:
+        lo = max(lo, need)
+    else:
+        hi = min(hi, need - 1)
+    tt[slot, 1] = lo | (hi << 8) | (_popcount(key & _CARDS) << 16)
 
 
 # stack frame fields of the iterative search
@@ -192,7 +265,7 @@ def _search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, st
             if limit > 0 and nodes > limit:
                 # over budget: take back the cards on the stack and give up
                 for e in range(d - 1, depth - 1, -1):
-                    q = (F[e, _F_LEADER] + F[e, _F_NTR]) % 3
+                    q = _MOD3[F[e, _F_LEADER] + F[e, _F_NTR]]
                     hands[q] ^= np.int64(1) << moves[e, F[e, _F_I]]
                 stats[0] += nodes
                 stats[1] += 1
@@ -205,20 +278,32 @@ def _search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, st
                 r = False
             else:
                 settled = False
-                if ntr == 0:
-                    rem = hands[0] | hands[1] | hands[2]
+                rem = hands[0] | hands[1] | hands[2]
+                x = rem & (rem - 1)
+                x &= x - 1
+                if ntr == 0 and x & (x - 1) == 0:
+                    # the last trick: one card each, no choice left
+                    w = _MOD3[leader + _trick_winner(T, _BIT[hands[leader] % 37], _BIT[hands[_MOD3[leader + 1]] % 37],
+                                                     _BIT[hands[_MOD3[leader + 2]] % 37])]
+                    r = (w == declarer) != (invert == 1)
+                    settled = True
+                elif ntr == 0:
                     key = rem | (leader << 36) | (tag << _TAG_SHIFT)
-                    slot = (((key & 0xFFFFFFFF) * 0x5BD1E995 + (key >> 32) * 0x2545F491) >> 16) & (TT_SIZE - 1)
-                    F[d, _F_KEY], F[d, _F_SLOT] = key, slot
-                    if tt[slot, 0] == key:
-                        if tt[slot, 1] >= need:
-                            r = True
-                            settled = True
-                        elif tt[slot, 2] < need:
-                            r = False
-                            settled = True
+                    base = ((((key & 0xFFFFFFFF) * 0x5BD1E995 + (key >> 32) * 0x2545F491) >> 16)
+                            & (TT_BUCKETS - 1)) * _WAYS
+                    F[d, _F_KEY], F[d, _F_SLOT] = key, base
+                    for j in range(base, base + _WAYS):
+                        if tt[j, 0] == key:
+                            lo, hi = tt[j, 1] & 0xFF, (tt[j, 1] >> 8) & 0xFF
+                            if lo >= need:
+                                r = True
+                                settled = True
+                            elif hi < need:
+                                r = False
+                                settled = True
+                            break
             if not settled:
-                p = (leader + ntr) % 3
+                p = _MOD3[leader + ntr]
                 F[d, _F_N] = _moves(T, hands, F[d, _F_T0], F[d, _F_T1], ntr, leader, declarer, invert, tricks_goal, moves, d)
                 F[d, _F_I] = 0
                 F[d, _F_RESULT] = 0 if p == declarer else 1
@@ -228,7 +313,7 @@ def _search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, st
             settled = False
             i = F[d, _F_I]
             ntr, leader = F[d, _F_NTR], F[d, _F_LEADER]
-            p = (leader + ntr) % 3
+            p = _MOD3[leader + ntr]
             hands[p] ^= np.int64(1) << moves[d, i]
             maxing = p == declarer
             F[d, _F_I] = i + 1
@@ -240,17 +325,7 @@ def _search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, st
             if settled:
                 r = F[d, _F_RESULT] == 1
                 if ntr == 0:
-                    slot, key = F[d, _F_SLOT], F[d, _F_KEY]
-                    need, live = F[d, _F_NEED], F[d, _F_LIVE]
-                    if tt[slot, 0] != key:
-                        tt[slot, 0] = key
-                        tt[slot, 1] = 0
-                        tt[slot, 2] = live
-                    if r:
-                        if need > tt[slot, 1]:
-                            tt[slot, 1] = need
-                    elif need - 1 < tt[slot, 2]:
-                        tt[slot, 2] = need - 1
+                    _store(tt, F[d, _F_SLOT], F[d, _F_KEY], tag, F[d, _F_NEED], F[d, _F_LIVE], r)
         if settled:
             if d == depth:
                 stats[0] += nodes
@@ -260,7 +335,7 @@ def _search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, st
         # play the next move of node d into a child at d + 1
         i = F[d, _F_I]
         ntr, leader = F[d, _F_NTR], F[d, _F_LEADER]
-        p = (leader + ntr) % 3
+        p = _MOD3[leader + ntr]
         c = moves[d, i]
         hands[p] ^= np.int64(1) << c
         e = d + 1
@@ -273,7 +348,7 @@ def _search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, st
             F[e, _F_T1] = c
         else:
             t0, t1 = F[d, _F_T0], F[d, _F_T1]
-            w = (leader + _trick_winner(T, t0, t1, c)) % 3
+            w = _MOD3[leader + _trick_winner(T, t0, t1, c)]
             weight = 1
             if tricks_goal == 0:
                 weight = T[_POINTS, t0] + T[_POINTS, t1] + T[_POINTS, c]
@@ -303,7 +378,7 @@ def _root(T, cfg, hands, t0, t1, ntr, leader, need, live, exact, tt, moves, stat
     """For each card the player to move may play, ``out[card]`` = whether the
     declarer's side then takes ``need`` more (0/1), or with ``exact`` how much
     it takes; cards equivalent to a searched one get no entry."""
-    p = (leader + ntr) % 3
+    p = _MOD3[leader + ntr]
     n = _moves(T, hands, t0, t1, ntr, leader, cfg[0], cfg[1], cfg[2], moves, 0)
     one = np.int64(1)
     for i in range(n):
@@ -317,7 +392,7 @@ def _root(T, cfg, hands, t0, t1, ntr, leader, need, live, exact, tt, moves, stat
         elif ntr == 1:
             a1 = c
         else:
-            w = (leader + _trick_winner(T, t0, t1, c)) % 3
+            w = _MOD3[leader + _trick_winner(T, t0, t1, c)]
             weight = 1
             if cfg[2] == 0:
                 weight = T[_POINTS, t0] + T[_POINTS, t1] + T[_POINTS, c]
@@ -376,13 +451,15 @@ class _Shared:
     """One transposition table per process, reused by every solver (a new
     solver takes a new tag, so old entries never match)."""
 
-    tt = None  # rows: key, lower bound, upper bound (one cache line per probe)
+    tt = None  # rows: key, bounds (see _store); buckets of _WAYS rows on 64-byte lines
     tag = 0
 
     @classmethod
     def take(cls):
         if cls.tt is None:
-            cls.tt = np.zeros((TT_SIZE, 4), dtype=np.int64)
+            raw = np.zeros(TT_BUCKETS * _WAYS * 2 + 8, dtype=np.int64)
+            start = (-raw.ctypes.data % 64) // 8
+            cls.tt = raw[start:start + TT_BUCKETS * _WAYS * 2].reshape(TT_BUCKETS * _WAYS, 2)
         cls.tag = cls.tag + 1 if cls.tag < (1 << 24) else 1
         if cls.tag == 1:
             cls.tt[:, 0] = -1
@@ -408,7 +485,8 @@ class Solver:
         if goal not in ("points", "tricks"):
             raise ValueError(f"goal {goal!r}: expected 'points' or 'tricks'")
         self.table = table
-        self.T = flat_table(table)
+        self.flat = flat_table(table)
+        self.T = self.flat.T
         self.declarer, self.goal, self.invert = declarer, goal, invert
         self.cfg = np.array([declarer, int(invert), int(goal == "tricks"), 0, node_limit], dtype=np.int64)
         self.new_deal()
@@ -430,8 +508,9 @@ class Solver:
 
     def _args(self, pos: Position):
         """The position as the compiled functions take it: hands, t0, t1, ntr, leader."""
-        t = pos.trick + (0, 0)
-        return np.array(pos.hands, dtype=np.int64), t[0], t[1], len(pos.trick), pos.leader
+        f = self.flat
+        t = [f.inner[c] for c in pos.trick] + [0, 0]
+        return np.array([f.mask(h) for h in pos.hands], dtype=np.int64), t[0], t[1], len(pos.trick), pos.leader
 
     def live(self, pos: Position) -> int:
         """What is still to be taken: card points, or tricks (the current one included)."""
@@ -458,21 +537,4 @@ class Solver:
         out = np.full(NC, -1, dtype=np.int64)
         _root(self.T, self.cfg, *self._args(pos), 0 if need is None else need, self.live(pos),
               need is None, _Shared.tt, self.moves, self.stats, out)
-        return _spread(self.T, pos.legal(self.table), out, self.goal == "tricks")
-
-
-def _spread(T: np.ndarray, legal: int, out: np.ndarray, tricks_goal: bool) -> dict[int, int]:
-    """Give each legal card the answer of the equivalent card that was searched."""
-    result: dict[int, int] = {}
-    for k in range(5):
-        last, pts_last = -1, None
-        for i in range(int(T[_CLEN, k])):
-            c = int(T[_ORDER + k, i])
-            if not legal >> c & 1:
-                continue
-            if out[c] >= 0:
-                last, pts_last = c, int(T[_POINTS, c])
-                result[c] = int(out[c])
-            elif last >= 0 and (tricks_goal or int(T[_POINTS, c]) == pts_last):
-                result[c] = result[last]
-    return result
+        return self.flat.spread(pos, pos.legal(self.table), out)
