@@ -202,7 +202,7 @@ def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d)
     return n
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _popcount(x):
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
@@ -278,30 +278,30 @@ def _search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, st
                 r = False
             else:
                 settled = False
-                rem = hands[0] | hands[1] | hands[2]
-                x = rem & (rem - 1)
-                x &= x - 1
-                if ntr == 0 and x & (x - 1) == 0:
-                    # the last trick: one card each, no choice left
-                    w = _MOD3[leader + _trick_winner(T, _BIT[hands[leader] % 37], _BIT[hands[_MOD3[leader + 1]] % 37],
-                                                     _BIT[hands[_MOD3[leader + 2]] % 37])]
-                    r = (w == declarer) != (invert == 1)
-                    settled = True
-                elif ntr == 0:
-                    key = rem | (leader << 36) | (tag << _TAG_SHIFT)
-                    base = ((((key & 0xFFFFFFFF) * 0x5BD1E995 + (key >> 32) * 0x2545F491) >> 16)
-                            & (TT_BUCKETS - 1)) * _WAYS
-                    F[d, _F_KEY], F[d, _F_SLOT] = key, base
-                    for j in range(base, base + _WAYS):
-                        if tt[j, 0] == key:
-                            lo, hi = tt[j, 1] & 0xFF, (tt[j, 1] >> 8) & 0xFF
-                            if lo >= need:
-                                r = True
-                                settled = True
-                            elif hi < need:
-                                r = False
-                                settled = True
-                            break
+                if ntr == 0:
+                    rem = hands[0] | hands[1] | hands[2]
+                    ncards = _popcount(rem)
+                    if ncards == 3:
+                        # the last trick: one card each, no choice left
+                        w = _MOD3[leader + _trick_winner(T, _BIT[hands[leader] % 37], _BIT[hands[_MOD3[leader + 1]] % 37],
+                                                         _BIT[hands[_MOD3[leader + 2]] % 37])]
+                        r = (w == declarer) != (invert == 1)
+                        settled = True
+                    else:
+                        key = rem | (leader << 36) | (tag << _TAG_SHIFT)
+                        base = ((((key & 0xFFFFFFFF) * 0x5BD1E995 + (key >> 32) * 0x2545F491) >> 16)
+                                & (TT_BUCKETS - 1)) * _WAYS
+                        F[d, _F_KEY], F[d, _F_SLOT] = key, base
+                        for j in range(base, base + _WAYS):
+                            if tt[j, 0] == key:
+                                lo, hi = tt[j, 1] & 0xFF, (tt[j, 1] >> 8) & 0xFF
+                                if lo >= need:
+                                    r = True
+                                    settled = True
+                                elif hi < need:
+                                    r = False
+                                    settled = True
+                                break
             if not settled:
                 p = _MOD3[leader + ntr]
                 F[d, _F_N] = _moves(T, hands, F[d, _F_T0], F[d, _F_T1], ntr, leader, declarer, invert, tricks_goal, moves, d)
