@@ -38,10 +38,12 @@ NC = len(CARD_NAMES)  # card ids 0..35 (the sixes of a 36-card deck included)
 TRUMP = 4
 
 # rows of the flattened trick table, indexed by the solver's own card ids (see flatten)
-_FOLLOW, _POINTS, _POWER, _ABOVE = 0, 1, 2, 3
-_STRENGTH = 4          # 5 rows: strength of each card in a trick led with class k
-_CLASS = 9             # cols 0..4: the mask of class k
-_ROWS = 10
+_FOLLOW, _POINTS, _POWER = 0, 1, 2
+_ABOVE = 3             # the cards of the same class that beat it
+_SAME = 4              # the cards of the same class with as many card points
+_STRENGTH = 5          # 5 rows: strength of each card in a trick led with class k
+_CLASS = 10            # cols 0..4: the mask of class k
+_ROWS = 11
 
 TT_BUCKETS = 1 << 15   # buckets of the transposition table: 2 MB, one cache line each
 _WAYS = 4              # entries of 16 bytes in a bucket
@@ -51,7 +53,7 @@ MAX_DEPTH = 40
 
 POINTS_GOAL, TRICKS_GOAL = 0, 1
 
-# the card id of a one-card mask b is _BIT[b % 37] (2 is a primitive root mod 37)
+# the card of a one-card mask b is _BIT[b % 37] (2 is a primitive root mod 37)
 _BIT = np.zeros(37, dtype=np.int64)
 for _c in range(NC):
     _BIT[(1 << _c) % 37] = _c
@@ -84,8 +86,9 @@ class Flat:
         for i, c in enumerate(self.outer):
             k = table.follow[c]
             t[_FOLLOW, i], t[_POINTS, i], t[_POWER, i] = k, table.points[c], power[c]
-            t[_ABOVE, i] = sum(1 << self.inner[d] for d in range(NC)
-                               if in_class[c] and in_class[d] and table.follow[d] == k and power[d] > power[c])
+            mates = [d for d in range(NC) if in_class[c] and in_class[d] and table.follow[d] == k]
+            t[_ABOVE, i] = sum(1 << self.inner[d] for d in mates if power[d] > power[c])
+            t[_SAME, i] = sum(1 << self.inner[d] for d in mates if table.points[d] == table.points[c])
             for led in range(5):
                 t[_STRENGTH + led, i] = table.strength[led][c]
         for k in range(5):
@@ -124,6 +127,12 @@ def flat_table(table) -> Flat:
     if hit is None or hit[0] is not table:
         hit = _FLAT[id(table)] = (table, Flat(table))
     return hit[1]
+
+
+@njit(cache=True, inline="always")
+def _card(b):
+    """The card of the one-card mask ``b``."""
+    return _BIT[np.uint64(b) % np.uint64(37)]
 
 
 @njit(cache=True, inline="always")
@@ -166,17 +175,17 @@ def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d)
                 best_seat = leader + 1 if leader < 2 else 0
         # the trick now goes where the player to move wants it
         friendly = ((best_seat == declarer) == (p == declarer)) != (invert == 1)
+    same = _ABOVE if tricks_goal == 1 else _SAME  # (in tricks, points do not matter)
     n = 0
     rest = legal
     while rest != 0:  # weakest first; ties end up strongest first
         b = rest & -rest
         rest ^= b
-        c = _BIT[b % 37]
+        c = _card(b)
         above = live & T[_ABOVE, c]
-        nxt = above & -above  # the next stronger card still in play
+        if above & -above & hand & T[same, c] != 0:
+            continue  # equivalent to the next stronger card still in play
         pts = T[_POINTS, c]
-        if nxt & hand != 0 and (tricks_goal == 1 or T[_POINTS, _BIT[nxt % 37]] == pts):
-            continue  # equivalent to that card
         if tricks_goal == 1:
             pts = 0
         if ntr == 0:  # lead a sure winner with points, else something low
@@ -283,8 +292,8 @@ def _search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, st
                     ncards = _popcount(rem)
                     if ncards == 3:
                         # the last trick: one card each, no choice left
-                        w = _MOD3[leader + _trick_winner(T, _BIT[hands[leader] % 37], _BIT[hands[_MOD3[leader + 1]] % 37],
-                                                         _BIT[hands[_MOD3[leader + 2]] % 37])]
+                        w = _MOD3[leader + _trick_winner(T, _card(hands[leader]), _card(hands[_MOD3[leader + 1]]),
+                                                         _card(hands[_MOD3[leader + 2]]))]
                         r = (w == declarer) != (invert == 1)
                         settled = True
                     else:
