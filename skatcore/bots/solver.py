@@ -1,7 +1,7 @@
 """Double-dummy solver: best play with every hand open, compiled with numba.
 
 Works from any contract's :class:`~skatcore.rules.TrickTable` (suit, grand,
-null, Ramsch), flattened once per table into one int64 array.  A position is
+null, Ramsch), flattened once per table into one int64 array (:class:`Flat`).  A position is
 three hands (bitmasks of card ids), the cards of the trick in progress, its
 leader and the declarer; the solver answers threshold questions ("does the
 declarer take at least ``need`` more card points / tricks from here?") and,
@@ -13,10 +13,13 @@ in Kupferschmid & Helmert's sense) with
 * a transposition table at trick boundaries: the cards still out and the
   leader identify the position (each card stays with the hand it was dealt
   to), and the table keeps a lower and an upper bound of what the declarer
-  takes from there, so every later question about the same deal reuses it;
+  takes from there, so every later question about the same deal reuses it
+  (2 MB, four entries to a cache line, the biggest subtrees kept);
 * equivalent cards: of a hand's cards adjacent in strength within one follow
   class, with no card between them still in play and (when points count) the
-  same card points, only one is searched;
+  same card points, only one is searched (bit operations on the solver's
+  own card numbering, see :class:`Flat`);
+* the last trick is settled directly;
 * move ordering: winners and points first for the side that can take the
   trick, low cards and smears otherwise;
 * point bounds: the question is settled as soon as ``need`` is 0 or exceeds
@@ -216,7 +219,9 @@ def _popcount(x):
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    return ((x * 0x0101010101010101) >> 56) & 0xFF
+    x += x >> 8
+    x += x >> 16
+    return (x + (x >> 32)) & 0x7F
 
 
 @njit(cache=True, inline="always")
