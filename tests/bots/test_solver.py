@@ -114,6 +114,7 @@ def test_compiled_search_matches_its_source():
     answers, same node counts (a miscompiled branch shows as a difference)."""
     import numpy as np
     from skatcore.bots import solver as mod
+    from skatcore.bots import solver_kernel as kernel
 
     rules = get_rules("official")
     rng = random.Random(3)
@@ -123,7 +124,7 @@ def test_compiled_search_matches_its_source():
         s = Solver(rules.tricks[contract], rng.randrange(3), "tricks" if null else "points")
         need = 2 if null else 25
         runs = []
-        for search in (mod._search, mod._search.py_func):
+        for search in (kernel.search, kernel.search.py_func):
             stats = np.zeros(2, dtype=np.int64)
             s.new_deal()
             won = search(s.T, s.cfg, *s._args(pos), need, s.live(pos), mod._Shared.tt, s.moves, 0, stats)

@@ -1,0 +1,331 @@
+"""The compiled part of the double-dummy solver (:mod:`skatcore.bots.solver`):
+the search over the boolean question, its move generation and its
+transposition table, on the solver's own card numbering (see
+:class:`skatcore.bots.solver.Flat`).  Plain Python under ``NUMBA_DISABLE_JIT=1``."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..cards import CARD_NAMES
+
+NC = len(CARD_NAMES)  # card ids 0..35 (the sixes of a 36-card deck included)
+
+# rows of the flattened trick table, indexed by the solver's own card ids
+FOLLOW, POINTS, POWER = 0, 1, 2
+ABOVE = 3             # the cards of the same class that beat it
+SAME = 4              # the cards of the same class with as many card points
+STRENGTH = 5          # 5 rows: strength of each card in a trick led with class k
+CLASS = 10            # cols 0..4: the mask of class k
+ROWS = 11
+
+TT_BUCKETS = 1 << 15   # buckets of the transposition table: 2 MB, one cache line each
+WAYS = 4               # entries of 16 bytes in a bucket
+_CARDS = (1 << 36) - 1
+_TAG_SHIFT = 38        # key = cards out (36 bits) | leader << 36 | tag << 38
+MAX_DEPTH = 40
+
+# the card of a one-card mask b is _BIT[b % 37] (2 is a primitive root mod 37)
+_BIT = np.zeros(37, dtype=np.int64)
+for _c in range(NC):
+    _BIT[(1 << _c) % 37] = _c
+_MOD3 = np.array([0, 1, 2, 0, 1, 2], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _card(b):
+    """The card of the one-card mask ``b``."""
+    return _BIT[np.uint64(b) % np.uint64(37)]
+
+
+@njit(cache=True, inline="always")
+def _trick_winner(T, c0, c1, c2):
+    k = T[FOLLOW, c0]
+    a, b, d = T[STRENGTH + k, c0], T[STRENGTH + k, c1], T[STRENGTH + k, c2]
+    if a > b and a > d:
+        return 0
+    if b > d:
+        return 1
+    return 2
+
+
+@njit(cache=True, inline="always")
+def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d):
+    """Fill ``out[d, :n]`` with the cards worth searching for the player to
+    move, best first (``out[d, 16:16 + n]`` holds their ordering scores);
+    return n."""
+    p = leader + ntr
+    if p >= 3:
+        p -= 3
+    hand = hands[p]
+    live = hands[0] | hands[1] | hands[2]
+    legal = hand
+    lead_k = 0
+    best_s = -1
+    friendly = False
+    if ntr > 0:
+        live |= np.int64(1) << t0
+        lead_k = T[FOLLOW, t0]
+        f = hand & T[CLASS, lead_k]
+        if f != 0:
+            legal = f
+        best_seat = leader
+        best_s = T[STRENGTH + lead_k, t0]
+        if ntr > 1:
+            live |= np.int64(1) << t1
+            if T[STRENGTH + lead_k, t1] > best_s:
+                best_s = T[STRENGTH + lead_k, t1]
+                best_seat = leader + 1 if leader < 2 else 0
+        # the trick now goes where the player to move wants it
+        friendly = ((best_seat == declarer) == (p == declarer)) != (invert == 1)
+    same = ABOVE if tricks_goal == 1 else SAME  # (in tricks, points do not matter)
+    n = 0
+    rest = legal
+    while rest != 0:  # weakest first; ties end up strongest first
+        b = rest & -rest
+        rest ^= b
+        c = _card(b)
+        above = live & T[ABOVE, c]
+        if above & -above & hand & T[same, c] != 0:
+            continue  # equivalent to the next stronger card still in play
+        pts = T[POINTS, c]
+        if tricks_goal == 1:
+            pts = 0
+        if ntr == 0:  # lead a sure winner with points, else something low
+            if above & ~hand == 0:
+                sc = 100 + pts
+            else:
+                sc = -pts - (T[POWER, c] >> 2)
+        elif friendly:
+            sc = pts  # smear
+        elif T[STRENGTH + lead_k, c] > best_s:
+            sc = 200 + pts - (T[POWER, c] if ntr == 2 else 0)  # take it, cheaply when last
+        else:
+            sc = -pts - (T[POWER, c] >> 2)
+        # insertion, highest score first
+        j = n
+        while j > 0 and out[d, 16 + j - 1] <= sc:
+            out[d, j] = out[d, j - 1]
+            out[d, 16 + j] = out[d, 16 + j - 1]
+            j -= 1
+        out[d, j] = c
+        out[d, 16 + j] = sc
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _popcount(x):
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x += x >> 8
+    x += x >> 16
+    return (x + (x >> 32)) & 0x7F
+
+
+@njit(cache=True, inline="always")
+def _store(tt, base, key, tag, need, live, r):
+    """Record in the bucket at ``base`` that the declarer's side does (``r``)
+    or does not take ``need`` more from the position ``key``.  An entry's second word packs the bounds: lower | upper << 8 |
+    cards remaining << 16; a full bucket gives up its entry of this deal with
+    the fewest cards left (the cheapest to search again) or one of an old deal."""
+    slot = -1
+    worst = 1 << 30
+    for j in range(base, base + WAYS):
+        k = tt[j, 0]
+        if k == key:
+            slot = j
+            break
+        size = -1 if (k >> _TAG_SHIFT) != tag else (tt[j, 1] >> 16)
+        if size < worst:
+            worst = size
+            slot = j
+    if tt[slot, 0] == key:
+        lo, hi = tt[slot, 1] & 0xFF, (tt[slot, 1] >> 8) & 0xFF
+    else:
+        tt[slot, 0] = key
+        lo, hi = 0, live
+    if r:
+        lo = max(lo, need)
+    else:
+        hi = min(hi, need - 1)
+    tt[slot, 1] = lo | (hi << 8) | (_popcount(key & _CARDS) << 16)
+
+
+# stack frame fields of the iterative search
+_F_NTR, _F_LEADER, _F_T0, _F_T1, _F_NEED, _F_LIVE, _F_N, _F_I, _F_KEY, _F_SLOT, _F_RESULT = range(11)
+
+
+@njit(cache=True)
+def search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, stats):
+    """Whether the declarer's side takes ``need`` more (points or tricks)
+    from this position: ``ntr`` cards ``t0``, ``t1`` of the trick led by
+    ``leader`` are down; ``live`` is what is still to be taken.
+
+    An alpha-beta over the boolean question, iterative (an explicit stack in
+    ``moves``' rows from ``depth`` on) so that a node costs no function call."""
+    declarer, invert, tricks_goal, tag, limit = cfg[0], cfg[1], cfg[2], cfg[3], cfg[4]
+    F = np.empty((MAX_DEPTH, 11), dtype=np.int64)
+    d = depth
+    F[d, _F_NTR], F[d, _F_LEADER], F[d, _F_T0], F[d, _F_T1], F[d, _F_NEED], F[d, _F_LIVE] = ntr, leader, t0, t1, need, live
+    nodes = 0
+    r = False
+    entering = True
+    while True:
+        if entering:
+            # a new node at depth d: settle it at once, or set up its moves
+            nodes += 1
+            if limit > 0 and nodes > limit:
+                # over budget: take back the cards on the stack and give up
+                for e in range(d - 1, depth - 1, -1):
+                    q = _MOD3[F[e, _F_LEADER] + F[e, _F_NTR]]
+                    hands[q] ^= np.int64(1) << moves[e, F[e, _F_I]]
+                stats[0] += nodes
+                stats[1] += 1
+                return False
+            ntr, leader, need, live = F[d, _F_NTR], F[d, _F_LEADER], F[d, _F_NEED], F[d, _F_LIVE]
+            settled = True
+            if need <= 0:
+                r = True
+            elif need > live:
+                r = False
+            else:
+                settled = False
+                if ntr == 0:
+                    rem = hands[0] | hands[1] | hands[2]
+                    ncards = _popcount(rem)
+                    if ncards == 3:
+                        # the last trick: one card each, no choice left
+                        w = _MOD3[leader + _trick_winner(T, _card(hands[leader]), _card(hands[_MOD3[leader + 1]]),
+                                                         _card(hands[_MOD3[leader + 2]]))]
+                        r = (w == declarer) != (invert == 1)
+                        settled = True
+                    else:
+                        key = rem | (leader << 36) | (tag << _TAG_SHIFT)
+                        base = ((((key & 0xFFFFFFFF) * 0x5BD1E995 + (key >> 32) * 0x2545F491) >> 16)
+                                & (TT_BUCKETS - 1)) * WAYS
+                        F[d, _F_KEY], F[d, _F_SLOT] = key, base
+                        for j in range(base, base + WAYS):
+                            if tt[j, 0] == key:
+                                lo, hi = tt[j, 1] & 0xFF, (tt[j, 1] >> 8) & 0xFF
+                                if lo >= need:
+                                    r = True
+                                    settled = True
+                                elif hi < need:
+                                    r = False
+                                    settled = True
+                                break
+            if not settled:
+                p = _MOD3[leader + ntr]
+                F[d, _F_N] = _moves(T, hands, F[d, _F_T0], F[d, _F_T1], ntr, leader, declarer, invert, tricks_goal, moves, d)
+                F[d, _F_I] = 0
+                F[d, _F_RESULT] = 0 if p == declarer else 1
+            entering = False
+        else:
+            # back from a child with answer r: undo its card, cut off or go on
+            settled = False
+            i = F[d, _F_I]
+            ntr, leader = F[d, _F_NTR], F[d, _F_LEADER]
+            p = _MOD3[leader + ntr]
+            hands[p] ^= np.int64(1) << moves[d, i]
+            maxing = p == declarer
+            F[d, _F_I] = i + 1
+            if r == maxing:
+                F[d, _F_RESULT] = 1 if r else 0
+                settled = True
+            elif i + 1 >= F[d, _F_N]:
+                settled = True
+            if settled:
+                r = F[d, _F_RESULT] == 1
+                if ntr == 0:
+                    _store(tt, F[d, _F_SLOT], F[d, _F_KEY], tag, F[d, _F_NEED], F[d, _F_LIVE], r)
+        if settled:
+            if d == depth:
+                stats[0] += nodes
+                return r
+            d -= 1
+            continue
+        # play the next move of node d into a child at d + 1
+        i = F[d, _F_I]
+        ntr, leader = F[d, _F_NTR], F[d, _F_LEADER]
+        p = _MOD3[leader + ntr]
+        c = moves[d, i]
+        hands[p] ^= np.int64(1) << c
+        e = d + 1
+        F[e, _F_T0], F[e, _F_T1], F[e, _F_NEED], F[e, _F_LIVE] = F[d, _F_T0], F[d, _F_T1], F[d, _F_NEED], F[d, _F_LIVE]
+        F[e, _F_LEADER] = leader
+        F[e, _F_NTR] = ntr + 1
+        if ntr == 0:
+            F[e, _F_T0] = c
+        elif ntr == 1:
+            F[e, _F_T1] = c
+        else:
+            t0, t1 = F[d, _F_T0], F[d, _F_T1]
+            w = _MOD3[leader + _trick_winner(T, t0, t1, c)]
+            weight = 1
+            if tricks_goal == 0:
+                weight = T[POINTS, t0] + T[POINTS, t1] + T[POINTS, c]
+            F[e, _F_NTR] = 0
+            F[e, _F_LEADER] = w
+            F[e, _F_LIVE] -= weight
+            if (w == declarer) != (invert == 1):
+                F[e, _F_NEED] -= weight
+        d = e
+        entering = True
+
+
+@njit(cache=True)
+def value(T, cfg, hands, t0, t1, ntr, leader, lo, hi, live, tt, moves, depth, stats):
+    """The exact amount the declarer's side takes, known to lie in [lo, hi]."""
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if search(T, cfg, hands, t0, t1, ntr, leader, mid, live, tt, moves, depth, stats):
+            lo = mid
+        else:
+            hi = mid - 1
+    return lo
+
+
+@njit(cache=True)
+def root(T, cfg, hands, t0, t1, ntr, leader, need, live, exact, tt, moves, stats, out):
+    """For each card the player to move may play, ``out[card]`` = whether the
+    declarer's side then takes ``need`` more (0/1), or with ``exact`` how much
+    it takes; cards equivalent to a searched one get no entry."""
+    p = _MOD3[leader + ntr]
+    n = _moves(T, hands, t0, t1, ntr, leader, cfg[0], cfg[1], cfg[2], moves, 0)
+    one = np.int64(1)
+    for i in range(n):
+        c = moves[0, i]
+        b = np.int64(1) << c
+        hands[p] ^= b
+        credit = 0
+        a0, a1, nt, nl, nlive = t0, t1, ntr + 1, leader, live
+        if ntr == 0:
+            a0 = c
+        elif ntr == 1:
+            a1 = c
+        else:
+            w = _MOD3[leader + _trick_winner(T, t0, t1, c)]
+            weight = 1
+            if cfg[2] == 0:
+                weight = T[POINTS, t0] + T[POINTS, t1] + T[POINTS, c]
+            credit = weight if (w == cfg[0]) != (cfg[1] == 1) else 0
+            nt, nl, nlive = np.int64(0), w, live - weight
+        if exact:
+            out[c] = credit + value(T, cfg, hands, a0, a1, nt, nl, np.int64(0), nlive, nlive, tt, moves,
+                                     one, stats)
+        else:
+            aborted = stats[1]
+            out[c] = 1 if search(T, cfg, hands, a0, a1, nt, nl, need - credit, nlive, tt, moves, one,
+                                  stats) else 0
+            if stats[1] != aborted:
+                out[c] = 2  # unknown: the node budget ran out
+        hands[p] ^= b
+    return n
+
+
+# ---------------------------------------------------------------------------
+# Python side
+# ---------------------------------------------------------------------------
