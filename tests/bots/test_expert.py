@@ -4,13 +4,15 @@ play on every shipped ruleset, counters in the simulation statistics."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 
 from skatcore.bots import HeuristicPlayer, resolve_player
 from skatcore.bots.expert import ExpertPlayer
-from skatcore.bots.expert.worlds import Knowledge, bidding_levels, sample
-from skatcore.engine.deal import Deal, Phase, deal_cards
+from skatcore.bots.expert.worlds import Knowledge, all_equivalent, bidding_levels, sample
+from skatcore.cards import CARD_NAMES, mask_of, parse_card
+from skatcore.engine.deal import PASS, PICK_UP, Deal, Phase, deal_cards
 from skatcore.rules import get_rules
 from skatcore.rules.ruleset import shipped_rulesets
 from skatcore.sim.simulate import run
@@ -82,3 +84,83 @@ def test_player_options():
     factory = resolve_player("expert:worlds=3:ms=2.5")
     p = factory(rules=get_rules("official"), seed=1)
     assert isinstance(p, ExpertPlayer) and p.worlds == 3 and p.ms == 2.5
+
+
+def _mask(text: str) -> int:
+    return mask_of(parse_card(t) for t in text.split())
+
+
+def test_equivalent_cards_need_no_search():
+    """Cards adjacent in strength, with nothing still in play between them,
+    are one choice (with equal card points when points count)."""
+    table = get_rules("official").tricks["grand"]
+    everything = (1 << 32) - 1
+    assert all_equivalent(table, _mask("C8 C7"), everything, points=True)
+    # the eight of clubs, still out, lies between the nine and the seven
+    assert not all_equivalent(table, _mask("C9 C7"), everything, points=True)
+    assert all_equivalent(table, _mask("C9 C7"), everything & ~_mask("C8"), points=True)
+    # king and queen are adjacent but not worth the same: equal only where tricks count (null)
+    assert not all_equivalent(table, _mask("CK CQ"), everything, points=True)
+    assert all_equivalent(table, _mask("CK CQ"), everything, points=False)
+    # cards of two suits, or a jack and a plain card, are never one choice
+    assert not all_equivalent(table, _mask("C7 S7"), everything, points=True)
+    assert not all_equivalent(table, _mask("DJ CA"), everything, points=True)
+
+
+def test_pimc_stops_when_more_layouts_cannot_change_the_card():
+    settled = ExpertPlayer._settled
+    assert settled(Counter({1: 4, 2: 0, 3: 1}), 4, 2)       # 4 against at most 1 + 2
+    assert not settled(Counter({1: 4, 2: 0, 3: 2}), 4, 2)   # the third card can still tie
+    assert settled(Counter({1: 3, 2: 3}), 3, 7)             # every card reaches the goal in every layout
+    assert settled(Counter({1: 0, 2: 0}), 3, 7)             # or none does: schneider decides
+    assert not settled(Counter({1: 2, 2: 2}), 3, 7)         # equal, but not decided
+
+
+def _picked_up(rules, forehand: str, skat: str) -> str:
+    """The game the expert declares after picking up ``skat`` as forehand
+    (the other two pass at once)."""
+    held = forehand.split() + skat.split()
+    others = [c for c in CARD_NAMES[:32] if c not in held]
+    deal = Deal(rules, [[parse_card(c) for c in cards] for cards in (forehand.split(), others[:10], others[10:])],
+                [parse_card(c) for c in skat.split()])
+    while deal.phase is Phase.BIDDING:
+        legal = deal.legal_actions()
+        deal.apply(PASS if deal.to_move != 0 else next(a for a in legal if a is not PASS))
+    deal.apply(PICK_UP)
+    me = ExpertPlayer(rules, seed=1)
+    while deal.phase is not Phase.PLAY:
+        deal.apply(me.act(deal.view(0)))
+    return deal.declaration.game
+
+
+@pytest.mark.parametrize("forehand, skat, official, cheap, dear", [
+    # with 1 (grand 48, clubs 24): grand; where grand with 1 is worth 20, clubs
+    ("CJ HJ CA CT C9 C8 SA SK HA D7", "HK S8", "grand", "clubs", "grand"),
+    # with 2 and five clubs: clubs (36) is the safer game; grand only where it is worth 3 x 36 = 108
+    ("CJ SJ CA CK C9 C8 C7 SA HA D7", "HK S8", "clubs", "clubs", "grand"),
+])
+def test_contract_choice_follows_the_rulesets_values(tmp_path, forehand, skat, official, cheap, dear):
+    """The same twelve cards, three grand values: the expert weighs each
+    contract's chance against what the ruleset pays for it."""
+    def ruleset(base: int):
+        path = tmp_path / f"grand{base}.yaml"
+        path.write_text(f"name: grand{base}\ndescription: official, grand {base}\nplugins:\n  official: {{grand_base: {base}}}\n")
+        return get_rules(path)
+    assert _picked_up(get_rules("official"), forehand, skat) == official
+    assert _picked_up(ruleset(10), forehand, skat) == cheap
+    assert _picked_up(ruleset(36), forehand, skat) == dear
+
+
+def test_expert_bids_at_least_what_the_heuristic_bids():
+    """The heuristic's limit is the floor (its hand games, Tournee); the
+    solver raises it where the sampled layouts say a pickup game pays."""
+    rules = get_rules("official")
+    rng = random.Random(11)
+    raised = 0
+    for i in range(60):
+        hand = mask_of(rng.sample(range(32), 10))
+        expert, heuristic = ExpertPlayer(rules, seed=i)._expert_limit(hand, i % 3), HeuristicPlayer(rules)._limit(hand)
+        assert expert >= heuristic
+        assert expert == 0 or expert in rules.ladder
+        raised += expert > heuristic
+    assert raised >= 3

@@ -11,7 +11,7 @@ from collections import Counter
 
 from skatcore.bots.expert.bidding import SolverBidding
 from skatcore.cards import cards_in
-from skatcore.bots.expert.worlds import Knowledge, bidding_levels, sample
+from skatcore.bots.expert.worlds import Knowledge, all_equivalent, bidding_levels, sample
 from skatcore.bots.heuristic import HeuristicPlayer
 from skatcore.bots.heuristic.play import PLAY_CARD
 from skatcore.bots.solver import Position, Solver
@@ -45,6 +45,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     """
 
     FEWEST_POINTS_TRICKS = 5  # a game of fewest points is solved (exact points, no node budget) from this many tricks left
+    MIN_WORLDS = 3  # layouts solved before a card decision may stop early
 
     def __init__(self, rules: CompiledRules, seed: int | None = None, worlds: int = 10, ms: float | None = None,
                  bid_worlds: int = 6, nodes: int = 20_000):
@@ -88,6 +89,11 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             return fallback
         table = self.rules.tricks[game]
         kn = Knowledge.of(view, table, self.rules.deck)
+        legal = sum(1 << a.card for a in view.legal)
+        live = self.rules.deck.mask & ~(kn.played[0] | kn.played[1] | kn.played[2]) | sum(1 << c for c in kn.trick)
+        if all_equivalent(table, legal, live, goal != "no_trick"):
+            self.counters["equivalent_moves"] += 1  # no layout can tell the cards apart
+            return fallback
         me, declarer = view.seat, view.declarer
         solver = self._solver(table, me if declarer is None else declarer, goal)
         win = self.rules.thresholds.win
@@ -95,7 +101,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         weights = self._bid_weights(view)
         scores: Counter = Counter()
         positions = []
-        start = time.process_time()
+        start = time.process_time() if self.ms is not None else 0.0
         budget = self.worlds if self.ms is None else 10_000
         n = 0
         while n < budget:
@@ -115,7 +121,10 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             else:
                 for c, v in solver.card_values(pos).items():
                     scores[c] += v  # the others' points: more is better for me
-            if self.ms is not None and n >= 2 and (time.process_time() - start) * 1000 >= self.ms:
+            if self.ms is not None:
+                if n >= 2 and (time.process_time() - start) * 1000 >= self.ms:
+                    break
+            elif goal != "fewest_points" and n >= self.MIN_WORLDS and self._settled(scores, n, budget - n):
                 break
         if not scores:
             self.counters["fallback_moves"] += 1
@@ -124,14 +133,24 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         self.counters["worlds"] += n
         best = max(scores.values())
         tied = [c for c in scores if scores[c] >= best - 1e-9]
-        if len(tied) > 1 and positions:  # schneider decides between equal cards
+        if len(tied) > 1 and positions and best in (0, n):  # the game is decided in every layout: schneider decides
             extra: Counter = Counter()
             for pos, have in positions[:4]:
                 solver.new_deal()
-                self._credit(extra, solver.card_values(pos, self.rules.thresholds.schneider - have), me == declarer)
+                self._credit(extra, solver.card_values(pos, schneider - have), me == declarer)
             top = max(extra[c] for c in tied)
             tied = [c for c in tied if extra[c] >= top - 1e-9]
         return fallback if fallback in tied else min(tied)
+
+    @staticmethod
+    def _settled(scores: Counter, n: int, left: int) -> bool:
+        """Whether more layouts cannot change the choice: one card leads every
+        other by more than the layouts left, or every card reaches the goal
+        in every layout so far (or none does)."""
+        ranked = sorted(scores.values(), reverse=True)
+        if ranked[0] == ranked[-1]:
+            return ranked[0] in (0, n)
+        return ranked[0] - ranked[1] > left
 
     @staticmethod
     def _credit(scores: Counter, values: dict[int, int], maximise: bool) -> None:

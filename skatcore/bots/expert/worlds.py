@@ -129,3 +129,18 @@ def bidding_levels(view: SeatView) -> tuple[list[int], list[int | None]]:
         else:
             break
     return high, passed
+
+
+def all_equivalent(table, legal: int, live: int, points: bool) -> bool:
+    """Whether the ``legal`` cards are all one choice: in one follow class,
+    with no ``live`` card (one still to be played, or in the trick) between
+    them in strength and - when card points count - the same card points;
+    the double-dummy solver would search only one of them in any layout."""
+    cards = cards_in(legal)
+    k = table.follow[cards[0]]
+    members = table.class_mask[k]
+    if legal & ~members or points and len({table.points[c] for c in cards}) > 1:
+        return False
+    strength = table.strength[k]
+    lo, hi = min(strength[c] for c in cards), max(strength[c] for c in cards)
+    return not any(lo < strength[c] < hi for c in cards_in(members & live & ~legal))
