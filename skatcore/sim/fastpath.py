@@ -12,8 +12,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from skatcore.bots import HeuristicPlayer, resolve_player
-from skatcore.engine.deal import _PACKETS
-from skatcore.sim.play import seeded_deal
 from skatcore.sim.sheet import Sheet
 
 
@@ -27,6 +25,7 @@ def compiled_outcomes(rules: Sequence, slots: Sequence[str], seed: int, start: i
         return {}
     from skatcore.bots.heuristic.compiled import heuristic_tables, play_heuristic
     from skatcore.engine.compiled import Unsupported
+    from skatcore.sim.dealing import seeded_deals
 
     out, dealt = {}, None
     for k, r in enumerate(rules):
@@ -40,24 +39,3 @@ def compiled_outcomes(rules: Sequence, slots: Sequence[str], seed: int, start: i
         out[k] = play_heuristic(r, dealt, seed, start)
     return out
 
-
-def seeded_deals(seed: int, start: int, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Deals ``start .. start+n-1`` of run ``seed`` as ``skat simulate`` deals
-    them (:func:`skatcore.sim.play.seeded_deal`): ``(deck, hands, skat)``, the
-    deck in dealing order (n x 32), the hands (n x 3) and the skat (n) as masks."""
-    import numpy as np
-
-    deck = np.zeros((n, 32), np.int8)
-    hands = np.zeros((n, 3), np.int64)
-    skat = np.zeros(n, np.int64)
-    for i in range(n):
-        dealt, cards = seeded_deal(seed, start + i), deck[i]
-        for s, h in enumerate(dealt[0]):
-            cards[_PACKET_INDEX[s]] = h
-            hands[i, s] = sum(1 << c for c in h)
-        cards[9:11] = dealt[1]
-        skat[i] = (1 << dealt[1][0]) | (1 << dealt[1][1])
-    return deck, hands, skat
-
-
-_PACKET_INDEX = [list(p) for p in _PACKETS]

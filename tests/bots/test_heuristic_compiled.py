@@ -14,7 +14,7 @@ from skatcore.bots.heuristic.compiled import play_heuristic
 from skatcore.bots.heuristic.tables import _info
 from skatcore.engine.compiled import Unsupported
 from skatcore.rules import get_rules
-from skatcore.sim.fastpath import seeded_deals
+from skatcore.sim.dealing import seeded_deals
 from skatcore.sim.play import play_seeded
 
 SUPPORTED = ["official", "texas", "danish", "pre1999", "danish-aarhus", "tournament", "ramsch"]
@@ -63,7 +63,7 @@ def test_compiled_heuristic_refuses_what_the_engine_does_not_model(ruleset):
 
 def test_compiled_heuristic_runs_without_jit():
     code = ("from skatcore.bots.heuristic.compiled import play_heuristic; from skatcore.rules import get_rules; "
-            "from skatcore.sim.fastpath import seeded_deals; "
+            "from skatcore.sim.dealing import seeded_deals; "
             "out = play_heuristic(get_rules('texas'), seeded_deals(9, 0, 20), 9); print(out.scores.tolist(), out.plays.tolist())")
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     plain = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout

@@ -103,7 +103,7 @@ def _build(rules, coef) -> HeuristicTables:
 
 def play_heuristic(rules, dealt, seed: int = 0, start: int = 0, keep: bool = False) -> Outcomes:
     """The deals ``dealt`` = ``(deck, hands, skat)`` (n x 32 cards in dealing
-    order, n x 3 and n masks; :func:`skatcore.sim.fastpath.seeded_deals` deals
+    order, n x 3 and n masks; :func:`skatcore.sim.dealing.seeded_deals` deals
     them as ``skat simulate`` does) played by three heuristic players, as
     deals ``start ..`` of run ``seed``; ``keep`` keeps the bidding calls for
     :meth:`Outcomes.replay`.

@@ -392,7 +392,7 @@ def play_deals(hands_in, skat_in, H, D, power, higher, lower,
                     unseen = 0xFFFFFFFF & ~played & ~hand
                     if seat == decl:
                         unseen &= ~put
-                    if kind[c] == NULL:
+                    if H[0][c] == NULLF:  # the heuristic's null play (its family, as the Python player asks)
                         card = play_null(c, seat, decl, legal, unseen, trick, j, follow, class_mask, strength_t,
                                          power, higher, lower)
                     elif decl < 0:
