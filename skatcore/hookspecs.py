@@ -223,9 +223,10 @@ def skat_table() -> Table | None:
 
 @hookspec(firstresult=True)
 def skat_series(players: int) -> Series | None:
-    """How long a series (a "list") is at a table of ``players`` (3 or 4) and
-    which contract families every player must declare once in it.  Called at
-    compile time for 3 and 4 players (``CompiledRules.series``); a session
+    """How long a series (a "list") is at a table of ``players`` (3 or 4; 2
+    where the table has two persons) and which contract families every player
+    must declare once in it.  Called at compile time for each
+    (``CompiledRules.series``); a session
     ends the series after ``deals``.  ``None``: no fixed series.  First result wins.
 
     :returns: a :class:`~skatcore.model.Series`.

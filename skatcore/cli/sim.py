@@ -167,5 +167,7 @@ def cmd_duel(args) -> int:
                    key=lambda g: -max(m.get(g, 0) for m in out["contract_mix"].values()))
     for g in games:
         rows.append((f"mix: {g} (A / B)", "  /  ".join(f"{100 * out['contract_mix'][p].get(g, 0):.1f}%" for p in "AB")))
+    for key in sorted({k for c in out.get("bot_counters", {}).values() for k in c}):
+        rows.append((f"{key} (A / B)", "  /  ".join(str(out["bot_counters"][p].get(key, 0)) for p in "AB")))
     print_table(None, ["statistic", f"A = {a}, B = {b}"], rows)
     return 0

@@ -292,7 +292,8 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
     problem = check_steps(steps)
     if problem:
         raise InputError(f"skat_register_steps: {problem}", source=src)
-    series = {n: s for n in (3, 4) if (s := first("skat_series", players=n)) is not None}
+    persons = sum(1 for seat in deck.seats if table.seats[seat].controller == "own")  # a straw man is nobody
+    series = {n: s for n in ((2,) if persons == 2 else (3, 4)) if (s := first("skat_series", players=n)) is not None}
 
     items = tuple(pm.collect("skat_multiplier_items", "multiplier item").values())
     conditions = tuple(pm.collect("skat_win_conditions", "win condition").values())

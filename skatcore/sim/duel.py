@@ -2,12 +2,14 @@
 seats swapped between the two players - A alone in one seat and B in the
 other two, then B alone there and A in the other two - so that each player
 holds every hand once and luck of the cards cancels out.  The lone seat
-rotates with the deal number.
+rotates with the deal number over the seats a person plays (at a table of
+two, a straw man is played by whoever defends: A against B every deal).
 
 Reported (JSON keys ``A``/``B`` for the two sides): the mean per-deal difference of A's and B's sheet points (classic
 and Seeger-Fabian) with 95% intervals, each side's declarer win rate (and
 their difference, by a seeded bootstrap), and the contracts each side
-declares."""
+declares; the players' own counters (``bot_counters``: the expert's
+``pimc_moves`` and ``fallback_moves``), by side."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from skatcore.bots import resolve_player
+from skatcore.engine.table import people
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.play import all_passed, play_seeded, seeded_deal
 from skatcore.sim.simulate import check_args, chunks, map_chunks, seat_points
@@ -36,6 +39,7 @@ class DuelStats:
     contracts: list = field(default_factory=lambda: [Counter(), Counter()])
     passed: int = 0
     plays: int = 0
+    bots: list = field(default_factory=lambda: [Counter(), Counter()])
 
     def merge(self, other: "DuelStats") -> "DuelStats":
         self.classic.merge(other.classic)
@@ -45,6 +49,8 @@ class DuelStats:
             mine.update(theirs)
         self.passed += other.passed
         self.plays += other.plays
+        for mine, theirs in zip(self.bots, other.bots):
+            mine.update(theirs)
         return self
 
     def to_json(self) -> dict:
@@ -54,7 +60,7 @@ class DuelStats:
         for side, label in enumerate("AB"):
             games = sum(self.contracts[side].values())
             mix[label] = {g: round(c / games, 4) for g, c in self.contracts[side].most_common()} if games else {}
-        return {
+        out = {
             "ruleset": self.ruleset, "players": [a, b], "deals": n, "seed": self.seed,
             "score_diff": self.classic.diff(1, 0).to_json(),
             "seeger_fabian_diff": self.sf.diff(1, 0).to_json(),
@@ -64,6 +70,9 @@ class DuelStats:
             "contract_mix": mix,
             "passed_rate": round(self.passed / self.plays, 4) if self.plays else None,
         }
+        if any(self.bots):
+            out["bot_counters"] = {label: dict(sorted(self.bots[side].items())) for side, label in enumerate("AB")}
+        return out
 
 
 def duel_chunk(task) -> DuelStats:
@@ -77,16 +86,19 @@ def duel_chunk(task) -> DuelStats:
     sf = np.zeros((2, stop - start), dtype=np.int64)
     num = np.zeros((2, stop - start))
     den = np.zeros((2, stop - start))
+    persons = people(rules)
     for k, i in enumerate(range(start, stop)):
         dealt = seeded_deal(seed, i)
-        lone = i % 3
+        lone = persons[i % len(persons)]
         for alone in (0, 1):  # the side seated alone at ``lone``
             side_of = [alone if s == lone else 1 - alone for s in range(3)]
             by_slot = [factories[side_of[(p + i) % 3]] for p in range(3)]  # slot p sits in seat (p + i) % 3
-            deal, _ = play_seeded(rules, by_slot, seed, i, dealt)
+            deal, players = play_seeded(rules, by_slot, seed, i, dealt)
+            for s in persons:
+                out.bots[side_of[s]].update(getattr(players[s], "counters", None) or {})
             r = deal.result()
             out.plays += 1
-            cl, pts = seat_points(r)
+            cl, pts = seat_points(r, persons)
             for s in range(3):
                 classic[side_of[s], k] += cl[s]
                 sf[side_of[s], k] += pts[s]

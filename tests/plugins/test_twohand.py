@@ -140,3 +140,26 @@ def test_skat_compare_games_rescores_a_two_player_record(examples_installed, cap
     assert intervals["settlement_per_36.forehand"]["estimate"] == 6912
     assert intervals["settlement_per_36.rearhand"]["estimate"] == -6912
     assert not [k for k in intervals if k.endswith(".middlehand")]
+
+
+def test_offiziersskat_to_a_target_score(examples_installed, capsys, tmp_path):
+    """Offiziersskat to 100: Ben +96, Ann -72, Ben +30 -> 126 reaches the
+    target at deal 3; the sheet is closed and takes no fourth deal."""
+    session = PACKAGE / "tests" / "sessions" / "offiziersskat-to-100-evening.yaml"
+    assert main(["sheet", str(session)]) == 0
+    out = capsys.readouterr().out
+    assert "Ben wins" in out and "closed: Offiziersskat: Ben reached 126 at deal 3 (target 100)" in out
+    assert main(["sheet", str(session), "--json"]) == 0
+    sheet = json.loads(capsys.readouterr().out)
+    assert [d["totals"] for d in sheet["deals"]] == [{"Ann": 0, "Ben": 96}, {"Ann": -72, "Ben": 96}, {"Ann": -72, "Ben": 126}]
+    text = session.read_text(encoding="utf-8")
+    (tmp_path / "offiziersskat-to-100.yaml").write_text((session.parent / "offiziersskat-to-100.yaml").read_text())
+    longer = tmp_path / "longer.yaml"
+    longer.write_text(text + "  - {game: {type: grand, hand: true}, outcome: {declarer_points: 70, matadors: {with: 2}}}\n")
+    assert main(["sheet", str(longer)]) == 2
+    assert "deals[3]: no more deals: Offiziersskat: Ben reached 126 at deal 3 (target 100)" in capsys.readouterr().err
+    # an agreed number of deals instead: two deals, then the sheet is closed
+    (tmp_path / "two-deals.yaml").write_text("name: two-deals\nextends: offiziersskat\nplugins:\n  offiziersskat: {deals: 2}\n")
+    longer.write_text(longer.read_text().replace("offiziersskat-to-100.yaml", "two-deals.yaml"))
+    assert main(["sheet", str(longer)]) == 2
+    assert "deals[2]: no more deals: the series is over after 2 deals" in capsys.readouterr().err

@@ -33,8 +33,10 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     schneider breaks ties, then the heuristic's own choice.  In a Ramsch
     (fewest points) each layout is solved with the two others against it,
     from the last five tricks on (before that the heuristic plays).
-    A contract no goal of the solver covers is played by the heuristic
-    (``counters["fallback_moves"]``).
+    A hand shown to it (a straw man, ``SeatView.others``) lies where it is
+    in every layout.  A contract no goal of the solver covers, and a table
+    with cards in stacks or a pile or with two-card tricks, are played by the
+    heuristic (``counters["fallback_moves"]``).
 
     :param worlds: layouts per card decision.
     :param ms: a time budget per card decision (milliseconds; at least two
@@ -57,6 +59,8 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         self.nodes = max(0, int(nodes))
         self.counters: Counter = Counter()
         self._solvers: dict = {}
+        # the solver plays three hands whose every card is playable: not cards in stacks or a pile, nor two-card tricks
+        self._open_table = len(rules.deck.seats) == 3 and all(p.arrangement == "hand" for p in rules.table.seats)
 
     def act(self, view: SeatView):
         if view.phase is Phase.PLAY and len(view.legal) > 1:
@@ -84,7 +88,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         contract = self.rules.contracts[game]
         goal = contract.goal
         if goal not in SOLVABLE or (goal != "fewest_points") != (view.declarer is not None) \
-                or not self.rules.table.plain or goal == "fewest_points" and view.hand.bit_count() > self.FEWEST_POINTS_TRICKS:
+                or not self._open_table or goal == "fewest_points" and view.hand.bit_count() > self.FEWEST_POINTS_TRICKS:
             self.counters["fallback_moves"] += 1
             return fallback
         table = self.rules.tricks[game]

@@ -1,6 +1,7 @@
 """Worlds: layouts of the cards a seat cannot see, consistent with what it
 has seen - the cards played, the voids shown (a card that did not follow),
-an ouvert declarer's hand, the skat the declarer put away - for Monte Carlo
+an ouvert declarer's hand, the open cards of other seats it is shown
+(``SeatView.others``: a straw man), the skat the declarer put away - for Monte Carlo
 card play over double-dummy solutions."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ class Knowledge:
 
     me: int
     sizes: tuple[int, int, int]    # cards still held, by seat
-    known: list[int]               # cards known to sit in each hand (own hand, ouvert declarer)
+    known: list[int]               # cards known to sit in each hand (own hand, ouvert declarer, hands shown)
     void: list[int]                # cards each seat cannot hold (classes it showed void in)
     played: list[int]              # cards each seat has played
     unseen: int                    # cards to deal out among the other hands and the skat
@@ -54,6 +55,8 @@ class Knowledge:
         known = [0, 0, 0]
         known[me] = view.hand
         all_played = played[0] | played[1] | played[2]
+        for seat, cards in view.others.items():  # a straw man, a hand shown face up: where it lies
+            known[seat] |= cards
         if view.declarer_hand is not None and view.declarer != me:
             known[view.declarer] = view.declarer_hand
         elif (turned := view.marks.get("turned")) is not None and view.declarer is not None and view.declarer != me:

@@ -42,6 +42,10 @@ class CardPlay:
         if view.seat == view.declarer and view.discard:
             for c in view.discard:
                 unseen &= ~BIT[c]
+        if view.others and view.declarer is not None and view.seat != view.declarer:
+            for s, cards in view.others.items():  # a defender's partner shown (the straw man he plays): no threat
+                if s != view.declarer:
+                    unseen &= ~cards
         goal = g.goal
         if goal == "no_trick":
             return self._play_null(view, g, legal, unseen, trick)
@@ -106,8 +110,13 @@ class CardPlay:
             if winners and (tpts > 0 or g.follow[winners[0]] != TRUMP):
                 return min(winners, key=lambda c: (g.follow[c] == TRUMP, g.power[c]))
             return _low(g, legal)
-        # second to play: a defender follows
-        masters = [c for c in winners if not (g.higher[c] & unseen)]
+        # second to play: a defender follows; one whose cards are shown can play only those
+        behind = view.others.get(self._after(view.seat, 1))
+        if behind is not None:
+            can = behind & g.class_mask[g.follow[trick[0]]] or behind
+            masters = [c for c in winners if not any(s[x] > s[c] for x in cards_in(can))]
+        else:
+            masters = [c for c in winners if not (g.higher[c] & unseen)]
         if masters:
             return max(masters, key=lambda c: (pts[c], -g.power[c]))
         if winners and tpts >= 10:
@@ -158,6 +167,11 @@ class CardPlay:
                     return max(masters, key=lambda c: pts[c])
             return _low(g, legal)
         # the declarer is winning
+        behind = view.others.get(self._after(seat, 1)) if len(trick) == 1 else None
+        if behind is not None and self._after(seat, 1) == partner:  # the partner plays last, his cards shown
+            can = behind & g.class_mask[g.follow[trick[0]]] or behind
+            if any(s[x] > ws for x in cards_in(can)):  # he takes the trick: smear
+                return max(cards_in(legal), key=lambda c: (g.follow[c] != TRUMP, pts[c], -g.power[c]))
         if winners:
             if len(trick) == 2:
                 return min(winners, key=lambda c: (g.follow[c] == TRUMP, g.power[c] - pts[c] * 0.01))

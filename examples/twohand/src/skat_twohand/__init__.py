@@ -33,14 +33,15 @@ Piloten-Skat       ``shown`` (``first_card``: when the first card is led);
 Oma-Skat           none: Oma is middlehand, a face-down pile in the order
                    dealt, seen by nobody, playing its top card in its turn
                    (so never following suit by choice) for the defender
-Offiziersskat      none: with no skat to take, every game is a hand game
+Offiziersskat      ``deals``, ``target`` (none): a session of that many deals,
+                   or ending when a player's total reaches the target;
+                   with no skat to take, every game is a hand game
 Schmegegge         ``open`` (5): the cards the half-dummy shows
 =================  ==========================================================
 
 Not built: Schmegegge's Ramsch (both pass, the dummy's two cards shown,
 both pass again, two-card tricks after swapping two cards with the dummy);
-there an all-pass deal is thrown in.  Offiziersskat plays single deals
-(agreeing a number of deals or a target score is the players' business).
+there an all-pass deal is thrown in.
 """
 
 from __future__ import annotations
@@ -51,7 +52,7 @@ from skatcore.engine.deal import Declare, Phase
 from skatcore.engine.steps import Step
 from skatcore.errors import InputError
 from skatcore.hookspecs import hookimpl
-from skatcore.model import FOREHAND, MOMENTS, SEATS, Deck, SeatPlan, Table
+from skatcore.model import FOREHAND, MOMENTS, SEATS, Deck, SeatPlan, Series, Table
 
 HERE = Path(__file__).parent
 #: the rulesets shipped with the plugins (entry point group ``skat.rulesets``)
@@ -199,9 +200,19 @@ class NonDealerAnnounces(Step):
 
 class Offiziersskat:
     """16 cards each in 8 stacks of two, the top card face up; no bidding:
-    the non-dealer announces the game; 16 two-card tricks."""
+    the non-dealer announces the game; 16 two-card tricks.  A session
+    (``skat sheet``) plays ``deals`` deals or until a player's total reaches
+    ``target``, as the players agreed."""
 
-    params_schema = {"type": "object", "additionalProperties": False, "properties": {}}
+    params_schema = {
+        "type": "object", "additionalProperties": False,
+        "properties": {
+            "deals": {"type": "integer", "minimum": 1,
+                      "description": "a session is this many deals (default: no agreed number)"},
+            "target": {"type": "integer", "minimum": 1,
+                       "description": "a session ends when a player's total reaches this score (default: none)"},
+        },
+    }
 
     DECK = Deck(hand=16, skat=0, seats=(0, 1), packets=(8, "skat", 8))  # dealt first: the face-down cards
     STACKS = SeatPlan(shown=(("deal", "all"),), arrangement="stacks", open=8)
@@ -214,9 +225,25 @@ class Offiziersskat:
     def skat_table(self):
         return Table((self.STACKS, self.STACKS, SeatPlan()))
 
+    def __init__(self, deals: int | None = None, target: int | None = None):
+        self.deals, self.target = deals, target
+
     @hookimpl
     def skat_register_steps(self):
         return [NonDealerAnnounces()]
+
+    @hookimpl
+    def skat_series(self, players):
+        return Series(self.deals) if self.deals else None
+
+    @hookimpl
+    def skat_session_after_deal(self, state, line):
+        if self.target is None or state.closed:
+            return
+        best = max(state.players, key=lambda p: state.totals[p])
+        if state.totals[best] >= self.target:
+            state.closed = f"Offiziersskat: {best} reached {state.totals[best]} at deal {line.index} (target {self.target})"
+            line.marks.append(f"{best} wins")
 
 
 class Schmegegge:
