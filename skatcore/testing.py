@@ -10,10 +10,12 @@ a ``conftest.py``::
         result = skat_score(GRAND_WITH_1, rules)
         assert result.value == 40
 
-    def test_vectors(skat_vectors):
-        skat_vectors("tests/vectors/house.yaml", "house")   # fails with the breakdown
+    from skatcore.testing import vector_tests
 
-Fixtures (each returns a function):
+    # one test per vector (pytest -k selects one); a failure names the file and line
+    test_house = vector_tests("tests/vectors/house.yaml", "house")
+
+:func:`vector_tests` makes the tests of a vector file.  Fixtures (each returns a function):
 
 ``skat_rules(ruleset="official", plugins=None)``
     Compile a ruleset - a name, an installed name or a YAML file - with extra
@@ -23,10 +25,11 @@ Fixtures (each returns a function):
     Score one deal record - a mapping, YAML text or a file - exactly as
     ``skat score`` does; :class:`~skatcore.model.ScoreResult`.
 ``skat_vectors(path, rules=None)``
-    Run a vector file (:mod:`skatcore.records.vectors`); a failing case fails the
-    test with every mismatch and the multiplier breakdown ("with 2, game 3,
-    hand 4; 4 x spades 11 = 44 ...").  ``rules`` defaults to the ruleset named
-    by the file's stem.
+    Run a whole vector file (:mod:`skatcore.records.vectors`) in one test; a
+    failing case fails it with every mismatch and the multiplier breakdown
+    ("with 2, game 3, hand 4; 4 x spades 11 = 44 ...").  ``rules`` defaults
+    to the ruleset named by the file's stem.  :func:`vector_tests` gives one
+    test per case instead.
 ``skat_play(rules, seed=0, deals=1)``
     Play random legal deals through :class:`~skatcore.engine.deal.Deal` (every
     bid, discard and card judged by the engine); the finished deals.
@@ -43,7 +46,7 @@ import pytest
 
 from skatcore.rules.trust import trusting
 
-__all__ = ["compile_with", "score", "check_vectors", "play_random", "VectorFailure"]
+__all__ = ["compile_with", "score", "check_vectors", "vector_tests", "play_random", "VectorFailure"]
 
 
 class VectorFailure(AssertionError):
@@ -130,23 +133,70 @@ def score(record: Any, rules: Any = "official"):
     return score_record(doc, _rules(rules), source)
 
 
+def _outcome(case, path, compiled):
+    """One case of the vector file ``path`` scored; a case naming its own
+    ruleset (a file beside the vector file) is scored under it."""
+    from skatcore.records.vectors import evaluate, rules_for
+
+    return evaluate(rules_for(case, path, compiled.source) if "ruleset" in case.record else compiled, case)
+
+
 def check_vectors(path: str | Path, rules: Any = None) -> list:
     """Run every case of a vector file; raise :class:`VectorFailure` with the
     reports of the failing ones (mismatches and the multiplier breakdown).
 
     :returns: the :class:`~skatcore.records.vectors.Outcome` of every case.
     """
-    from skatcore.records.vectors import evaluate, load_vectors, rules_for
+    from skatcore.records.vectors import load_vectors
 
     compiled = _rules(rules if rules is not None else Path(path).stem)
-    # a case naming its own ruleset (a file beside the vector file) is scored under it
-    outcomes = [evaluate(rules_for(case, path, compiled.source) if "ruleset" in case.record else compiled, case)
-                for case in load_vectors(path)]
+    outcomes = [_outcome(case, path, compiled) for case in load_vectors(path)]
     failed = [o for o in outcomes if not o.ok]
     if failed:
         head = f"{len(failed)} of {len(outcomes)} vectors failed under ruleset {compiled.name!r}"
         raise VectorFailure("\n\n".join([head, *(o.report() for o in failed)]))
     return outcomes
+
+
+def vector_tests(path: str | Path, rules: Any = None):
+    """A pytest test with one test per case of a vector file: assign it to a
+    name starting with ``test`` in a test module::
+
+        test_house = vector_tests(HERE / "vectors" / "house.yaml", "house")
+
+    Each case is its own test, named by the case (``test_house[grand with
+    1: game 2, 2 x 20 = 40]``), so ``pytest -k "grand and 40"`` runs one.  A
+    failing case fails with the file and line it starts on, its mismatches
+    and the multiplier breakdown; a malformed vector file fails one test with
+    the file, line and what was expected.  ``rules`` defaults to the ruleset
+    named by the file's stem and is compiled once, when the first case runs.
+    """
+    from skatcore.errors import InputError
+    from skatcore.records.vectors import load_vectors
+
+    try:
+        params = [pytest.param(case, id=case.name) for case in load_vectors(path)]
+    except InputError as exc:  # reported by the test, not as an error collecting the module
+        params = [pytest.param(str(exc), id=Path(path).name)]
+    compiled: list = []
+
+    @pytest.mark.parametrize("skat_case", params)
+    def test(skat_case):
+        try:
+            if isinstance(skat_case, str):
+                raise VectorFailure(skat_case)
+            if not compiled:
+                compiled.append(_rules(rules if rules is not None else Path(path).stem))
+            outcome = _outcome(skat_case, path, compiled[0])
+            if outcome.ok:
+                return
+            failure = outcome.report()
+        except (VectorFailure, InputError) as exc:
+            failure = str(exc)
+        pytest.fail(failure, pytrace=False)  # the report alone: no traceback into this module
+
+    test.__doc__ = f"The vectors of {Path(path).name}, one test each."
+    return test
 
 
 def play_random(rules: Any, seed: int | random.Random = 0, deals: int = 1, played=()) -> list:

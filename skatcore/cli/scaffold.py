@@ -153,18 +153,18 @@ plugins:
   expect: {{won: false, score: -80}}
 ''',
     "tests/test_{snake}.py": '''\
-"""Tests of {name}.  The fixtures skat_rules, skat_score, skat_vectors and
-skat_play come from skatcore's testing kit (skatcore.testing)."""
+"""Tests of {name}.  vector_tests and the fixtures skat_rules, skat_score
+and skat_play come from skatcore's testing kit (skatcore.testing)."""
 
 from pathlib import Path
 
+from skatcore.testing import vector_tests
+
 from {module} import {cls}
 
-VECTORS = Path(__file__).parent / "vectors" / "{snake}.yaml"
-
-
-def test_vectors(skat_vectors):
-    skat_vectors(VECTORS, "{snake}")
+# one test per vector, named by the case: pytest -k "lost and grand" runs one;
+# a failing case names its line in the vector file
+test_vectors = vector_tests(Path(__file__).parent / "vectors" / "{snake}.yaml", "{snake}")
 
 
 def test_parameter(skat_rules, skat_score):

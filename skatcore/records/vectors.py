@@ -50,7 +50,7 @@ class Case:
     name: str
     record: Mapping[str, Any]
     expect: Mapping[str, Any]
-    source: str = ""  # "file.yaml[3]"
+    source: str = ""  # "tests/vectors/house.yaml:12": the file and the line the case starts on
     note: str = ""
 
 
@@ -87,13 +87,14 @@ def load_vectors(path: str | Path) -> list[Case]:
 
     :raises InputError: naming the file and case for a malformed file.
     """
-    source = str(path)
     doc = read_yaml(path)
     if not isinstance(doc, list):
-        raise InputError("expected a list of cases", source=source)
+        raise InputError("expected a list of cases", source=str(path))
+    shown, lines = _shown(path), _case_lines(path)
     cases, seen = [], {}
     for i, item in enumerate(doc):
         where = f"[{i}]"
+        source = f"{shown}:{lines[i]}" if i < len(lines) else shown  # file:line, as an editor jumps to it
         if not isinstance(item, dict):
             raise InputError("a case is a mapping (a deal record with name and expect)", source=source, path=where)
         name = item.get("name")
@@ -101,16 +102,35 @@ def load_vectors(path: str | Path) -> list[Case]:
             raise InputError("give every case a `name`", source=source, path=where)
         if name in seen:
             raise InputError(f"case name {name!r} is used twice (also {seen[name]})", source=source, path=f"{where}.name")
-        seen[name] = where
+        seen[name] = source
         expect = item.get("expect")
         if not isinstance(expect, dict) or not expect:
             raise InputError("give `expect` (result fields, or `error`)", source=source, path=f"{where}.expect")
         if "error" in expect and len(expect) > 1:
             raise InputError("`error` excludes other expectations", source=source, path=f"{where}.expect")
         record = {k: v for k, v in item.items() if k not in CASE_KEYS}
-        cases.append(Case(name=name, record=record, expect=expect, source=f"{Path(source).name}{where}",
-                          note=str(item.get("note", ""))))
+        cases.append(Case(name=name, record=record, expect=expect, source=source, note=str(item.get("note", ""))))
     return cases
+
+
+def _shown(path: str | Path) -> str:
+    """A vector file as a message names it: relative to the working
+    directory when it lies inside it, else as given."""
+    try:
+        return str(Path(path).resolve().relative_to(Path.cwd()))
+    except (ValueError, OSError):
+        return str(path)
+
+
+def _case_lines(path: str | Path) -> list[int]:
+    """The line (from 1) each case of a vector file starts on."""
+    import yaml
+
+    try:
+        node = yaml.compose(Path(path).read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return []
+    return [item.start_mark.line + 1 for item in node.value] if isinstance(node, yaml.SequenceNode) else []
 
 
 def rules_for(case: Case, vector_file: str | Path, default: str):

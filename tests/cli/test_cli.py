@@ -334,7 +334,43 @@ def test_skat_vectors_reports_a_failure_once_and_a_bad_file_in_one_line():
     assert proc.returncode == 1, out
     assert out.count("mismatch: value: expected 40, got 48") == 1, out
     assert "During handling" not in out and "testing.py" not in out, out
-    assert "broken.yaml: [0].expect: give `expect`" in out, out
+    assert "broken.yaml:1: [0].expect: give `expect`" in out, out
+
+
+def test_vector_tests_one_test_per_vector_and_the_line_of_a_failure(tmp_path):
+    """``vector_tests``: a test id per vector (``-k`` selects one), a failure
+    named by the file and line the case starts on, once, without a traceback
+    into skatcore.testing; a malformed file fails one test with its line."""
+    import subprocess
+    import sys
+
+    vectors = ("# my house vectors\n"
+               "- name: grand with 1 is 48\n  declarer: forehand\n  bid: 18\n  game: {type: grand}\n"
+               "  outcome: {declarer_points: 70, matadors: {with: 1}}\n  expect: {value: 48}\n\n"
+               "- name: grand with 1 is 40\n  declarer: forehand\n  bid: 18\n  game: {type: grand}\n"
+               "  outcome: {declarer_points: 70, matadors: {with: 1}}\n  expect: {value: 40}\n")
+    (tmp_path / "vectors").mkdir()
+    (tmp_path / "vectors" / "official.yaml").write_text(vectors)
+    (tmp_path / "vectors" / "broken.yaml").write_text("- name: fine\n  expect: {value: 1}\n- name: no expect\n  bid: 18\n")
+    (tmp_path / "test_v.py").write_text(
+        "from pathlib import Path\nfrom skatcore.testing import vector_tests\n\nHERE = Path(__file__).parent\n"
+        "test_official = vector_tests(HERE / 'vectors' / 'official.yaml')\n"
+        "test_broken = vector_tests(HERE / 'vectors' / 'broken.yaml', 'official')\n")
+
+    def pytest_run(*args):  # -rN: no short summary, which repeats the message in full when CI is set
+        return subprocess.run([sys.executable, "-m", "pytest", "-q", "-rN", "-p", "no:cacheprovider", *args],
+                              cwd=tmp_path, capture_output=True, text=True).stdout
+
+    ids = pytest_run("--collect-only", "test_v.py").splitlines()
+    assert ids[:3] == ["test_v.py::test_official[grand with 1 is 48]", "test_v.py::test_official[grand with 1 is 40]",
+                       "test_v.py::test_broken[broken.yaml]"]
+    out = pytest_run("test_v.py", "-k", "48")
+    assert "1 passed, 2 deselected" in out, out
+    out = pytest_run("test_v.py")
+    assert "2 failed, 1 passed" in out, out
+    assert out.count("vectors/official.yaml:9: grand with 1 is 40\n  mismatch: value: expected 40, got 48") == 1, out
+    assert "vectors/broken.yaml:3: [1].expect: give `expect`" in out, out
+    assert "During handling" not in out and "testing.py" not in out, out
 
 
 def test_cli_starts_without_the_heavy_libraries():
