@@ -317,7 +317,8 @@ class TerminalGame:
         lead = "you lead" if not trick.cards else ", ".join(
             f"{SEATS[s]} {self.cards([c])}" for s, c in zip(self.trick_order(deal, trick.leader), trick.cards))
         if len(cards) == 1 and not calls:
-            self.say(f"trick {len(deal.tricks)}: {lead}; you play {self.cards(cards)} (the only card you may play)")
+            whose = "" if deal.controller(me) == me else f" for {SEATS[me]}"  # a straw man's card
+            self.say(f"trick {len(deal.tricks)}: {lead}; you play {self.cards(cards)}{whose} (the only card you may play)")
             return Play(cards[0])
         self.show_hand(deal, me)
         self.say(f"trick {len(deal.tricks)}: {lead}")
