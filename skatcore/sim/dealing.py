@@ -47,10 +47,11 @@ def _init_by_array(mt, key):
 
 
 @njit(cache=True)
-def _twist(mt):
-    for kk in range(N):
-        y = (mt[kk] & 0x80000000) | (mt[(kk + 1) % N] & 0x7FFFFFFF)
-        mt[kk] = mt[(kk + M) % N] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
+def _twist(mt, n):
+    """The first ``n`` words of the next block (n <= N - M: they read only words of this one)."""
+    for kk in range(n):
+        y = (mt[kk] & 0x80000000) | (mt[kk + 1] & 0x7FFFFFFF)
+        mt[kk] = mt[kk + M] ^ (y >> 1) ^ (0x9908B0DF if y & 1 else 0)
 
 
 @njit(cache=True)
@@ -68,7 +69,7 @@ def _shuffle(keys, starts, deck):
     r = np.zeros(32)
     for d in range(len(starts) - 1):
         _init_by_array(mt, keys[starts[d]:starts[d + 1]])
-        _twist(mt)  # 64 words of one block: Python's random() takes two per float
+        _twist(mt, 64)  # Python's random() takes two words per float
         for k in range(32):
             a, b = _temper(mt[2 * k]) >> 5, _temper(mt[2 * k + 1]) >> 6
             r[k] = (a * 67108864.0 + b) * (1.0 / 9007199254740992.0)
