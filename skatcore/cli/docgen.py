@@ -179,10 +179,13 @@ def _class_doc(cls, where: str, fields: bool = True) -> str:
             meaning = " ".join(params.get(f.name, "").split())
             out.append(f"| `{f.name}` | `{_inline(_type(f.type))}` | {default} | {_inline(_rest(meaning))} |")
         out.append("")
-    members = []
-    for name, member in vars(cls).items():
-        if name.startswith("_") or not (inspect.isfunction(member) or isinstance(member, (property,))):
+    members, seen = [], set()
+    # the class's own members, then those of the parts it is built from (Deal's Bidding, TrickPlay ...)
+    parts = [c for c in cls.__mro__ if c is cls or c.__module__.startswith("skatcore.")]
+    for name, member in ((n, m) for c in parts for n, m in vars(c).items()):
+        if name.startswith("_") or name in seen or not (inspect.isfunction(member) or isinstance(member, (property,))):
             continue
+        seen.add(name)
         if inspect.isfunction(member):
             sig = str(inspect.signature(member)).replace("(self, ", "(").replace("(self)", "()")
             members.append(f"- `{name}{sig}`: {_rest(_first_paragraph(member))}")

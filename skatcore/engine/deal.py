@@ -13,18 +13,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from functools import lru_cache
 
-from skatcore.cards import CARD_NAMES, cards_in, mask_of, name, names
+from skatcore.cards import cards_in, mask_of, name, names
 from skatcore.errors import InputError
-from types import MappingProxyType
-
-from skatcore.model import FOREHAND, MIDDLEHAND, REARHAND, SEATS, STANDARD_DECK, Declaration, RamschFacts, ScoreResult
-from skatcore.engine.scoring import make_facts, passed_result
+from skatcore.model import FOREHAND, MIDDLEHAND, SEATS, STANDARD_DECK, Declaration, ScoreResult
 from skatcore.engine.actions import (HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, UNSEEN, Action, Bid, Call, Concede, Declare, Discard,  # noqa: F401
                                      Hold, Pass, Phase, PickUp, Play, PlayHand, Unseen)
+from skatcore.engine.bidding import Bidding, bids_above
+from skatcore.engine.facts import DealFacts
+from skatcore.engine.seating import Seating
+from skatcore.engine.tricks import PLAYS_BY_BYTE, TrickPlay
 from skatcore.engine.view import SeatView, Trick  # noqa: F401 (re-exported: the deal's public names)
-
 
 
 
@@ -49,7 +48,7 @@ _PACKETS = tuple(tuple(range(3 * s, 3 * s + 3)) + tuple(range(11 + 4 * s, 15 + 4
                  for s in range(3))
 
 
-class Deal:
+class Deal(Seating, Bidding, TrickPlay, DealFacts):
     """A deal under compiled rules, from the first bid to the last trick.
 
     ``Deal(rules, hands, skat)`` takes the three hands (forehand first) and
@@ -64,6 +63,12 @@ class Deal:
     not deal gets none); ``aside`` the cards laid aside, if the deck has any.
     A seat whose cards lie in stacks or a pile (:class:`~skatcore.model.SeatPlan`)
     holds in ``hands`` only its open cards; the rest is turned up in play.
+
+    Its jobs live in one module each: :class:`~skatcore.engine.seating.Seating`
+    (who plays and sees a seat), :class:`~skatcore.engine.bidding.Bidding`,
+    :class:`~skatcore.engine.tricks.TrickPlay` (tricks, table calls,
+    concessions) and :class:`~skatcore.engine.facts.DealFacts` (facts and
+    score); this class runs the skat, the declaration and the flow steps.
     """
 
     def __init__(self, rules, hands, skat, aside=(), played=()):
@@ -126,19 +131,6 @@ class Deal:
             self._run_steps("start")
         self._skip_silent()
 
-    def _arrange(self, plans) -> None:
-        for s in self.rules.deck.seats:
-            plan, dealt = plans[s], self.dealt[s]
-            k = plan.open
-            if plan.arrangement == "stacks":  # layer j of the stacks = cards dealt j*k..; the last layer on top
-                for j in range(1, len(dealt) // k):
-                    for i in range(k):
-                        self.beneath[dealt[j * k + i]] = dealt[(j - 1) * k + i]
-                self.hands[s] = mask_of(dealt[-k:])
-            elif plan.arrangement == "pile":
-                self.hands[s] = mask_of(dealt[:k])
-                self.piles[s] = list(dealt[k:])
-
     # -- queries -------------------------------------------------------------
     @property
     def thrown_in(self) -> bool:
@@ -146,41 +138,6 @@ class Deal:
 
     def hand_of(self, seat: int) -> list[int]:
         return list(cards_in(self.hands[seat]))
-
-    def controller(self, seat: int) -> int | None:
-        """The seat whose person makes ``seat``'s moves: the seat itself, the
-        defending person for a seat the defender plays (``None`` until there
-        is a declarer), ``None`` for a seat nobody plays (its moves are forced)."""
-        who = self.rules.table.seats[seat].controller
-        if who == "own":
-            return seat
-        if who == "nobody" or self.declarer is None:
-            return None
-        plans = self.rules.table.seats
-        return next((s for s in self.rules.deck.seats if s != self.declarer and plans[s].controller == "own"), None)
-
-    def sees(self, viewer: int, seat: int) -> bool:
-        """Whether the person playing ``viewer`` may see ``seat``'s open cards now."""
-        me = self.controller(viewer)
-        if me is None:
-            return False
-        if seat == me:
-            return True
-        for moment, to in self.rules.table.seats[seat].shown:
-            if self._reached(moment) and (to == "all" or to == "declarer" and me == self.declarer
-                                          or to == "controller" and self.controller(seat) == me):
-                return True
-        return False
-
-    def _reached(self, moment: str) -> bool:
-        if moment == "deal":
-            return True
-        if moment == "declared":
-            return self.declaration is not None
-        first = self.tricks[0] if self.tricks else None
-        if moment == "first_card":
-            return first is not None and bool(first.cards)
-        return first is not None and first.winner is not None  # first_trick
 
     def view(self, seat: int) -> "SeatView":
         """What ``seat`` may know now: its own cards, every public call and
@@ -193,14 +150,14 @@ class Deal:
         p = self.phase
         if p is _PLAY:
             m = self._legal_mask = self._playable()  # _play reuses it when this card comes back
-            return _PLAYS_BY_BYTE[0][m & 255] + _PLAYS_BY_BYTE[1][m >> 8 & 255] + \
-                _PLAYS_BY_BYTE[2][m >> 16 & 255] + _PLAYS_BY_BYTE[3][m >> 24]
+            return PLAYS_BY_BYTE[0][m & 255] + PLAYS_BY_BYTE[1][m >> 8 & 255] + \
+                PLAYS_BY_BYTE[2][m >> 16 & 255] + PLAYS_BY_BYTE[3][m >> 24]
         if p is Phase.BIDDING:
             if self.bidding_part == 3:
                 return (Bid(self.rules.min_bid), PASS)
             if self.awaiting_answer:
                 return (HOLD, PASS)
-            return _bids_above(self.rules.ladder, self.bid)
+            return bids_above(self.rules.ladder, self.bid)
         if self.step is not None:  # a running step, whatever kind of decision it asks for
             return self.step.legal(self)
         if p is Phase.SKAT:
@@ -214,15 +171,6 @@ class Deal:
                 options = self.rules.cache[key] = tuple(Declare(d) for d in self._declarations())
             return options
         return []
-
-    def _playable(self) -> int:
-        hand = self.hands[self.to_move]
-        trick = self.tricks[-1].cards
-        if not trick:
-            return hand
-        t = self.table
-        follow = hand & t.class_mask[t.follow[trick[0]]]
-        return follow or hand
 
     def _declarations(self) -> list[Declaration]:
         rules = self.rules
@@ -348,72 +296,6 @@ class Deal:
         who = SEATS[self.to_move] if self.to_move is not None else "nobody"
         return f"{who} to {self.step.name if self.phase is Phase.STEP else self.phase.value}"
 
-    def _bid(self, action) -> None:
-        seat = self.to_move
-        if self.bidding_part == 3:  # forehand alone: play at the minimum bid or pass
-            if isinstance(action, Bid):
-                if action.value != self.rules.min_bid:
-                    raise InputError(f"forehand alone can only bid {self.rules.min_bid}, not {action.value}")
-                self.bid = action.value
-                self._bidding_won(FOREHAND)
-            elif isinstance(action, Pass):
-                self._all_passed()
-            else:
-                raise InputError("nobody has bid: forehand says a bid or passes")
-            return
-        if self.awaiting_answer:
-            if isinstance(action, Bid):
-                raise InputError(f"{SEATS[seat]} must answer {self.bid} with yes or pass")
-            self.awaiting_answer = False
-            if isinstance(action, Pass):
-                self._part_over(survivor=self.asker)
-            else:
-                self.to_move = self.asker
-            return
-        if isinstance(action, Hold):
-            raise InputError(f"{SEATS[seat]} is asking: name a bid or pass")
-        if isinstance(action, Pass):
-            self._part_over(survivor=self.answerer)
-            return
-        v = action.value
-        if v not in self.rules.ladder:
-            raise InputError(f"{v} is not a game value on the bid ladder of {self.rules.name} (next: {_next_on(self.rules.ladder, v)})")
-        if v <= self.bid:
-            raise InputError(f"bid {v} must exceed {self.bid}")
-        self.bid = v
-        self.awaiting_answer = True
-        self.to_move = self.answerer
-
-    def _skip_silent(self) -> None:
-        """Seats that do not bid pass without being asked (nothing recorded)."""
-        while self.phase is Phase.BIDDING and self._silent[self.to_move]:
-            self._bid(PASS)
-
-    def _part_over(self, survivor: int) -> None:
-        if self.bidding_part == 1:
-            self.bidding_part = 2
-            self.asker, self.answerer = REARHAND, survivor
-            self.to_move = REARHAND
-        elif self.bid:
-            self._bidding_won(survivor)
-        else:  # nobody named a value: forehand may play at the minimum bid
-            self.bidding_part = 3
-            self.to_move = FOREHAND
-
-    def _bidding_won(self, seat: int) -> None:
-        self.declarer = seat
-        self.to_move = seat
-        self.phase = Phase.SKAT
-
-    def _all_passed(self) -> None:
-        if self.rules.all_pass == "throw_in":
-            self.done = True
-            self.phase = Phase.DONE
-            self.to_move = None
-            self._result = passed_result(self.rules)
-        elif not self._run_steps("all_passed"):  # a contract without declarer, e.g. Ramsch
-            self.start_play(self.rules.all_pass)
-
     def start_play(self, game: str) -> None:
         """Play ``game`` (declared, or without declarer): the steps waiting for
         the first card run first."""
@@ -423,279 +305,14 @@ class Deal:
         if not self._run_steps("first_card"):
             self._begin_tricks()
 
-    def _begin_tricks(self) -> None:
-        self.phase = Phase.PLAY
-        self.tricks.append(Trick(leader=FOREHAND))
-        self.to_move = FOREHAND
-
-    def set_declarer(self, seat: int, bid: int) -> None:
-        """Skip the bidding (a record that gives only ``declarer`` and ``bid``)."""
-        if self.phase is not Phase.BIDDING or self.history:
-            raise InputError("the bidding has already started")
-        if bid not in self.rules.ladder:
-            raise InputError(f"{bid} is not a game value on the bid ladder of {self.rules.name} (next: {_next_on(self.rules.ladder, bid)})")
-        if self._silent[seat]:
-            raise InputError(f"{SEATS[seat]} does not bid in {self.rules.name}, so it cannot be the declarer")
-        self.bid = bid
-        self._bidding_won(seat)
-
     def _declare(self, d: Declaration) -> None:
         if d.hand == self.picked_up:
             raise InputError("a hand game cannot be declared after picking up the skat" if d.hand
                              else "the skat was not picked up: declare a hand game")
         self.declare(self.declarer, d)
 
-    def _play(self, c: int) -> None:
-        seat = self.to_move
-        hand = self.hands[seat]
-        bit = 1 << c
-        if not hand & bit:
-            if self.unplayed() & ~hand & bit and c in self.dealt[seat]:
-                raise InputError(f"{name(c)} is not turned up yet: {SEATS[seat]} plays only its open cards")
-            raise InputError(f"{SEATS[seat]} does not hold {name(c)}")
-        trick = self.tricks[-1]
-        cards = trick.cards
-        legal = self._legal_mask
-        if legal is None:
-            legal = self._playable()
-        if not legal & bit:
-            t = self.table
-            led = self.tricks[-1].cards[0]
-            what = "trump" if t.follow[led] == 4 else f"{CARD_NAMES[led][0]} (suit of {name(led)})"
-            held = names(cards_in(self.hands[seat] & t.class_mask[t.follow[led]]))
-            raise InputError(f"{name(c)} does not follow {what} lead; {SEATS[seat]} holds {' '.join(held)}")
-        self._legal_mask = None
-        self.hands[seat] = hand ^ bit
-        if self.beneath and c in self.beneath:
-            self.hands[seat] |= 1 << self.beneath[c]  # the card beneath is turned up
-        cards.append(c)
-        k = self._k
-        if len(cards) < k:
-            self.to_move = self._next[seat]
-            return
-        t = self.table
-        pts = t.points
-        if k == 3:
-            s = t.strength[t.follow[cards[0]]]
-            a, b, d = s[cards[0]], s[cards[1]], s[cards[2]]
-            winner = (trick.leader + (0 if a > b and a > d else 1 if b > d else 2)) % 3
-            self.trick_points[winner] += pts[cards[0]] + pts[cards[1]] + pts[cards[2]]
-        else:
-            winner = trick.leader
-            for _ in range(t.winner_index(cards)):
-                winner = self._next[winner]
-            self.trick_points[winner] += sum(pts[x] for x in cards)
-        trick.winner = winner
-        self.tricks_won[winner] += 1
-        for s, pile in self.piles.items():  # a pile turns up cards until its open cards are complete again
-            want = self.rules.table.seats[s].open
-            while pile and self.hands[s].bit_count() < want:
-                self.hands[s] |= 1 << pile.pop(0)
-        if len(self.tricks) == self.rules.deck.hand or (self.contract.no_trick and winner == self.declarer):
-            self._finish()
-        else:
-            self.tricks.append(Trick(leader=winner))
-            self.to_move = winner
-
-    @property
-    def decided(self) -> bool:
-        """Between tricks, the outcome can no longer change (A8 early end):
-        the defenders took a trick against an announced schwarz (ouvert
-        included).  Play may go on; a record may stop here (:meth:`end_decided`)."""
-        if self.done or self.declarer is None or self.contract.no_trick or not self.declaration.schwarz:
-            return False
-        if self.tricks and self.tricks[-1].cards and self.tricks[-1].winner is None:
-            return False  # in the middle of a trick
-        return any(t.winner is not None and t.winner != self.declarer for t in self.tricks)
-
-    def end_decided(self) -> None:
-        """End a :attr:`decided` deal where it stands, as the International
-        Skat Server does: the declarer has lost; unplayed cards go to the defenders."""
-        if not self.decided:
-            raise InputError("the deal is not decided yet")
-        self.concession_by = "declarer"
-        self._finish()
-
-    def legal_calls(self, seat: int) -> list[Call]:
-        """Table calls ``seat`` may make now (out of turn; not part of
-        :meth:`legal_actions`, so a player is asked separately)."""
-        if self.phase is not Phase.PLAY or self.declarer is None or not self.rules.calls or seat not in self._persons:
-            return []  # a seat played by another seat's person (a straw man) or by nobody makes no calls
-        made = self.declaration.declarations
-        role = "declarer" if seat == self.declarer else "defender"
-        out = []
-        for c in self.rules.calls.values():
-            if made.get(c.writes) == c.value or c.by != role or (c.after and not made.get(c.after)):
-                continue
-            if c.requires and any(made.get(k) != v for k, v in c.requires.items()):
-                continue
-            if self.rules.declaration_refusals.get((self.declaration.game, self.declaration.hand, c.writes)):
-                continue  # a declaration this contract refuses (Schenken in a null game)
-            if not self._in_window(c, seat):
-                continue
-            if c.may and not c.may([(s, a) for s, a in self.history if isinstance(a, (Bid, Hold, Pass))], seat, self.declarer):
-                continue
-            out.append(Call(seat, c.name))
-        return out
-
-    def _in_window(self, c, seat: int) -> bool:
-        first = self.tricks[0].cards
-        if c.window == "first_lead":
-            return not first and len(self.tricks) == 1
-        if c.window == "next_card":
-            # nothing played since the call it answers
-            for who, a in reversed(self.history):
-                if isinstance(a, Call) and a.name == c.after:
-                    return True
-                if isinstance(a, Play):
-                    return False
-            return False
-        # own_first_card: the caller has not yet played to the first trick
-        leader = self.tricks[0].leader
-        return len(self.tricks) == 1 and len(first) <= (seat - leader) % 3
-
-    def _call(self, action: Call) -> None:
-        if action not in self.legal_calls(action.seat):
-            c = self.rules.calls.get(action.name)
-            why = "no such call in this ruleset" if c is None else "not possible now"
-            raise InputError(f"{SEATS[action.seat]} cannot call {action.name}: {why}")
-        c = self.rules.calls[action.name]
-        d = self.declaration
-        self.declaration = Declaration(d.game, d.hand, d.schneider, d.schwarz, d.ouvert,
-                                       {**d.declarations, c.writes: c.value})
-        if c.settles:  # e.g. Schenken accepted: no card is played
-            self.settled = True
-            self._finish()
-
-    def _concede(self, seat: int) -> None:
-        if self.phase is not Phase.PLAY or self.declarer is None:
-            raise InputError("conceding is possible only during play of a declarer game")
-        if seat not in self._persons:  # a straw man is conceded by the person playing it
-            who = self.controller(seat)
-            raise InputError(f"{SEATS[seat]} is played by {'nobody' if who is None else SEATS[who]}: only a person concedes")
-        self.conceded.add(seat)
-        defenders = set(self._persons) - {self.declarer}
-        if defenders <= self.conceded:
-            self.concession_by = "defenders"
-        elif self.declarer in self.conceded and (
-            seat == self.declarer and self.hands[self.declarer].bit_count() >= self.rules.deck.hand - 1 or self.conceded & defenders
-        ):
-            self.concession_by = "declarer"
-        if self.concession_by:
-            self._finish()
-
-    def _finish(self) -> None:
-        self.done = True
-        self.phase = Phase.DONE
-        self.to_move = None
-
-    # -- result ----------------------------------------------------------------
-    def facts(self):
-        """Facts of the finished deal: :class:`GameFacts` of a declarer game
-        (cards not yet played go to the side that did not concede), or
-        :class:`RamschFacts` of a deal without declarer."""
-        if not self.done or self.contract is None:
-            raise InputError("the deal is not finished")
-        pts = self.table.points
-        if self.declarer is None:
-            last = self.tricks[-1]
-            return RamschFacts(self.contract, tuple(self.trick_points), tuple(self.tricks_won),
-                               tuple(cards_in(self.skat)), sum(pts[c] for c in cards_in(self.skat)), last.winner,
-                               marks=MappingProxyType(dict(self.marks)))
-        decl = self.declarer
-        all_cards = self.declarer_cards()
-        if self.settled:  # nothing was played: the plugin that settled it says how it counts
-            outcome = self.rules.call_hook("skat_settled_outcome", contract=self.contract,
-                                           declaration=self.declaration, bid=self.bid) or {}
-            return make_facts(self.rules, self.contract, self.declaration, bid=self.bid, declarer=decl,
-                              matadors=self.table.matadors(all_cards),
-                              declarer_points=outcome.get("declarer_points", 0),
-                              declarer_tricks=outcome.get("declarer_tricks"), defender_tricks=None)
-        points = self.trick_points[decl] + sum(pts[c] for c in cards_in(self.skat))
-        dtricks = self.tricks_won[decl]
-        ftricks = sum(self.tricks_won) - dtricks
-        unplayed = self.unplayed()
-        if self.concession_by and unplayed:
-            rest_points = sum(pts[c] for c in cards_in(unplayed))
-            rest_points += sum(pts[c] for c in self.tricks[-1].cards if self.tricks[-1].winner is None)
-            rest_tricks = self.rules.deck.hand - dtricks - ftricks
-            if self.concession_by == "defenders" and self.contract.no_trick:
-                # a null declarer wins by taking no trick: conceding defenders
-                # keep the rest (crediting it to the declarer lost the null)
-                ftricks += rest_tricks
-            elif self.concession_by == "defenders":
-                points, dtricks = points + rest_points, dtricks + rest_tricks
-            else:
-                ftricks += rest_tricks
-                if self.contract.no_trick:
-                    dtricks = max(dtricks, 1)  # a conceded null counts as lost
-        points += self._aside_points(points)
-        last = next((t for t in reversed(self.tricks) if t.winner is not None), None)
-        return make_facts(
-            self.rules, self.contract, self.declaration,
-            bid=self.bid, declarer=decl, matadors=self.table.matadors(all_cards),
-            declarer_points=points, declarer_tricks=dtricks, defender_tricks=ftricks,
-            last_trick=tuple(last.cards) if last else (), last_trick_winner=last.winner if last else None,
-            tricks=tuple(t for t in self.tricks if t.winner is not None),
-        )
-
-    def declarer_cards(self) -> int:
-        """The cards matadors are counted from (A6, B4): the declarer's cards as
-        held at the declaration (played since, or still held) plus the skat as
-        it lies now.  Cards a push moved away no longer count, cards pushed to
-        the declarer (into the skat) do."""
-        decl = self.declarer
-        held = self.hands[decl]
-        for trick in self.tricks:
-            seat = trick.leader
-            for c in trick.cards:
-                if seat == decl:
-                    held |= 1 << c
-                seat = self._next[seat]
-        under = [self.beneath[c] for c in cards_in(held) if c in self.beneath]
-        while under:  # cards still lying beneath the declarer's open cards
-            c = under.pop()
-            held |= 1 << c
-            under += [self.beneath[c]] if c in self.beneath else []
-        return held | self.skat
-
-    def unplayed(self) -> int:
-        """Cards still held, open or not yet turned up (a mask)."""
-        rest = self.hands[0] | self.hands[1] | self.hands[2]
-        if self.beneath:
-            played = {c for t in self.tricks for c in t.cards}
-            rest |= mask_of(b for c, b in self.beneath.items() if b not in played)
-        return rest | mask_of(c for pile in self.piles.values() for c in pile)
-
-    def _aside_points(self, declarer_points: int) -> int:
-        """The laid-aside cards' points that count for the declarer (``Deck.aside_to``)."""
-        to = self.rules.deck.aside_to
-        if not self.aside or to in ("nobody", "defenders"):
-            return 0
-        pts = self.table.points
-        worth = sum(pts[c] for c in self.aside)
-        if to == "declarer":
-            return worth
-        in_play = sum(pts[c] for c in self.rules.deck.cards) - worth
-        return worth if declarer_points > in_play - declarer_points else 0  # more_points; a tie: the defenders
-
-    def result(self) -> ScoreResult:
-        """The score of the finished deal (a thrown-in deal scores 0)."""
-        if self._result is None:
-            self._result = self.rules.score(self.facts())
-        return self._result
-
 
 _PLAY = Phase.PLAY
-# the Play actions of the cards set in one byte of a hand mask, per byte position
-# (the last position covers 12 bits: cards 24..35, the sixes of a 36-card deck included)
-_PLAYS_BY_BYTE = tuple(tuple(tuple(PLAYS[8 * k + i] for i in range(12 if k == 3 else 8) if b >> i & 1)
-                             for b in range(4096 if k == 3 else 256)) for k in range(4))
-
-
-@lru_cache(maxsize=4096)
-def _bids_above(ladder: tuple[int, ...], bid: int) -> tuple:
-    return (*(Bid(v) for v in ladder if v > bid), PASS)
 
 
 class Discards(Sequence):
@@ -726,13 +343,6 @@ class Discards(Sequence):
 
     def __repr__(self) -> str:
         return f"Discards({names(self.cards)})"
-
-
-def _next_on(ladder, v) -> str:
-    higher = [x for x in ladder if x > v]
-    lower = [x for x in ladder if x < v]
-    near = [str(x) for x in (lower[-1:] + higher[:1])]
-    return " or ".join(near) if near else "none"
 
 
 def _check_cards(hands, skat, deck=STANDARD_DECK, aside=()) -> None:

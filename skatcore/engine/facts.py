@@ -1,0 +1,111 @@
+"""What a finished deal hands to scoring: :class:`~skatcore.model.GameFacts`
+of a declarer game (concessions, cards laid aside and matadors counted), or
+:class:`~skatcore.model.RamschFacts` of a deal without declarer."""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from skatcore.cards import cards_in, mask_of
+from skatcore.engine.scoring import make_facts
+from skatcore.errors import InputError
+from skatcore.model import RamschFacts, ScoreResult
+
+
+class DealFacts:
+    """Part of :class:`~skatcore.engine.deal.Deal`: its facts and score."""
+
+    def facts(self):
+        """Facts of the finished deal: :class:`GameFacts` of a declarer game
+        (cards not yet played go to the side that did not concede), or
+        :class:`RamschFacts` of a deal without declarer."""
+        if not self.done or self.contract is None:
+            raise InputError("the deal is not finished")
+        pts = self.table.points
+        if self.declarer is None:
+            last = self.tricks[-1]
+            return RamschFacts(self.contract, tuple(self.trick_points), tuple(self.tricks_won),
+                               tuple(cards_in(self.skat)), sum(pts[c] for c in cards_in(self.skat)), last.winner,
+                               marks=MappingProxyType(dict(self.marks)))
+        decl = self.declarer
+        all_cards = self.declarer_cards()
+        if self.settled:  # nothing was played: the plugin that settled it says how it counts
+            outcome = self.rules.call_hook("skat_settled_outcome", contract=self.contract,
+                                           declaration=self.declaration, bid=self.bid) or {}
+            return make_facts(self.rules, self.contract, self.declaration, bid=self.bid, declarer=decl,
+                              matadors=self.table.matadors(all_cards),
+                              declarer_points=outcome.get("declarer_points", 0),
+                              declarer_tricks=outcome.get("declarer_tricks"), defender_tricks=None)
+        points = self.trick_points[decl] + sum(pts[c] for c in cards_in(self.skat))
+        dtricks = self.tricks_won[decl]
+        ftricks = sum(self.tricks_won) - dtricks
+        unplayed = self.unplayed()
+        if self.concession_by and unplayed:
+            rest_points = sum(pts[c] for c in cards_in(unplayed))
+            rest_points += sum(pts[c] for c in self.tricks[-1].cards if self.tricks[-1].winner is None)
+            rest_tricks = self.rules.deck.hand - dtricks - ftricks
+            if self.concession_by == "defenders" and self.contract.no_trick:
+                # a null declarer wins by taking no trick: conceding defenders
+                # keep the rest (crediting it to the declarer lost the null)
+                ftricks += rest_tricks
+            elif self.concession_by == "defenders":
+                points, dtricks = points + rest_points, dtricks + rest_tricks
+            else:
+                ftricks += rest_tricks
+                if self.contract.no_trick:
+                    dtricks = max(dtricks, 1)  # a conceded null counts as lost
+        points += self._aside_points(points)
+        last = next((t for t in reversed(self.tricks) if t.winner is not None), None)
+        return make_facts(
+            self.rules, self.contract, self.declaration,
+            bid=self.bid, declarer=decl, matadors=self.table.matadors(all_cards),
+            declarer_points=points, declarer_tricks=dtricks, defender_tricks=ftricks,
+            last_trick=tuple(last.cards) if last else (), last_trick_winner=last.winner if last else None,
+            tricks=tuple(t for t in self.tricks if t.winner is not None),
+        )
+
+    def declarer_cards(self) -> int:
+        """The cards matadors are counted from (A6, B4): the declarer's cards as
+        held at the declaration (played since, or still held) plus the skat as
+        it lies now.  Cards a push moved away no longer count, cards pushed to
+        the declarer (into the skat) do."""
+        decl = self.declarer
+        held = self.hands[decl]
+        for trick in self.tricks:
+            seat = trick.leader
+            for c in trick.cards:
+                if seat == decl:
+                    held |= 1 << c
+                seat = self._next[seat]
+        under = [self.beneath[c] for c in cards_in(held) if c in self.beneath]
+        while under:  # cards still lying beneath the declarer's open cards
+            c = under.pop()
+            held |= 1 << c
+            under += [self.beneath[c]] if c in self.beneath else []
+        return held | self.skat
+
+    def unplayed(self) -> int:
+        """Cards still held, open or not yet turned up (a mask)."""
+        rest = self.hands[0] | self.hands[1] | self.hands[2]
+        if self.beneath:
+            played = {c for t in self.tricks for c in t.cards}
+            rest |= mask_of(b for c, b in self.beneath.items() if b not in played)
+        return rest | mask_of(c for pile in self.piles.values() for c in pile)
+
+    def _aside_points(self, declarer_points: int) -> int:
+        """The laid-aside cards' points that count for the declarer (``Deck.aside_to``)."""
+        to = self.rules.deck.aside_to
+        if not self.aside or to in ("nobody", "defenders"):
+            return 0
+        pts = self.table.points
+        worth = sum(pts[c] for c in self.aside)
+        if to == "declarer":
+            return worth
+        in_play = sum(pts[c] for c in self.rules.deck.cards) - worth
+        return worth if declarer_points > in_play - declarer_points else 0  # more_points; a tie: the defenders
+
+    def result(self) -> ScoreResult:
+        """The score of the finished deal (a thrown-in deal scores 0)."""
+        if self._result is None:
+            self._result = self.rules.score(self.facts())
+        return self._result

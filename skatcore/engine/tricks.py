@@ -1,0 +1,177 @@
+"""Trick play of a deal: following suit, taking tricks, the early end of a
+decided game, table calls (Kontra ...) and concessions."""
+
+from __future__ import annotations
+
+from skatcore.cards import CARD_NAMES, cards_in, names, name
+from skatcore.engine.actions import PLAYS, Bid, Call, Hold, Pass, Phase, Play
+from skatcore.engine.view import Trick
+from skatcore.errors import InputError
+from skatcore.model import FOREHAND, SEATS, Declaration
+
+# the Play actions of the cards set in one byte of a hand mask, per byte position
+# (the last position covers 12 bits: cards 24..35, the sixes of a 36-card deck included)
+PLAYS_BY_BYTE = tuple(tuple(tuple(PLAYS[8 * k + i] for i in range(12 if k == 3 else 8) if b >> i & 1)
+                            for b in range(4096 if k == 3 else 256)) for k in range(4))
+
+
+class TrickPlay:
+    """Part of :class:`~skatcore.engine.deal.Deal`: the tricks, table calls and concessions."""
+
+    def _begin_tricks(self) -> None:
+        self.phase = Phase.PLAY
+        self.tricks.append(Trick(leader=FOREHAND))
+        self.to_move = FOREHAND
+
+    def _playable(self) -> int:
+        hand = self.hands[self.to_move]
+        trick = self.tricks[-1].cards
+        if not trick:
+            return hand
+        t = self.table
+        follow = hand & t.class_mask[t.follow[trick[0]]]
+        return follow or hand
+
+    def _play(self, c: int) -> None:
+        seat = self.to_move
+        hand = self.hands[seat]
+        bit = 1 << c
+        if not hand & bit:
+            if self.unplayed() & ~hand & bit and c in self.dealt[seat]:
+                raise InputError(f"{name(c)} is not turned up yet: {SEATS[seat]} plays only its open cards")
+            raise InputError(f"{SEATS[seat]} does not hold {name(c)}")
+        trick = self.tricks[-1]
+        cards = trick.cards
+        legal = self._legal_mask
+        if legal is None:
+            legal = self._playable()
+        if not legal & bit:
+            t = self.table
+            led = self.tricks[-1].cards[0]
+            what = "trump" if t.follow[led] == 4 else f"{CARD_NAMES[led][0]} (suit of {name(led)})"
+            held = names(cards_in(self.hands[seat] & t.class_mask[t.follow[led]]))
+            raise InputError(f"{name(c)} does not follow {what} lead; {SEATS[seat]} holds {' '.join(held)}")
+        self._legal_mask = None
+        self.hands[seat] = hand ^ bit
+        if self.beneath and c in self.beneath:
+            self.hands[seat] |= 1 << self.beneath[c]  # the card beneath is turned up
+        cards.append(c)
+        k = self._k
+        if len(cards) < k:
+            self.to_move = self._next[seat]
+            return
+        t = self.table
+        pts = t.points
+        if k == 3:
+            s = t.strength[t.follow[cards[0]]]
+            a, b, d = s[cards[0]], s[cards[1]], s[cards[2]]
+            winner = (trick.leader + (0 if a > b and a > d else 1 if b > d else 2)) % 3
+            self.trick_points[winner] += pts[cards[0]] + pts[cards[1]] + pts[cards[2]]
+        else:
+            winner = trick.leader
+            for _ in range(t.winner_index(cards)):
+                winner = self._next[winner]
+            self.trick_points[winner] += sum(pts[x] for x in cards)
+        trick.winner = winner
+        self.tricks_won[winner] += 1
+        for s, pile in self.piles.items():  # a pile turns up cards until its open cards are complete again
+            want = self.rules.table.seats[s].open
+            while pile and self.hands[s].bit_count() < want:
+                self.hands[s] |= 1 << pile.pop(0)
+        if len(self.tricks) == self.rules.deck.hand or (self.contract.no_trick and winner == self.declarer):
+            self._finish()
+        else:
+            self.tricks.append(Trick(leader=winner))
+            self.to_move = winner
+
+    @property
+    def decided(self) -> bool:
+        """Between tricks, the outcome can no longer change (A8 early end):
+        the defenders took a trick against an announced schwarz (ouvert
+        included).  Play may go on; a record may stop here (:meth:`end_decided`)."""
+        if self.done or self.declarer is None or self.contract.no_trick or not self.declaration.schwarz:
+            return False
+        if self.tricks and self.tricks[-1].cards and self.tricks[-1].winner is None:
+            return False  # in the middle of a trick
+        return any(t.winner is not None and t.winner != self.declarer for t in self.tricks)
+
+    def end_decided(self) -> None:
+        """End a :attr:`decided` deal where it stands, as the International
+        Skat Server does: the declarer has lost; unplayed cards go to the defenders."""
+        if not self.decided:
+            raise InputError("the deal is not decided yet")
+        self.concession_by = "declarer"
+        self._finish()
+
+    def legal_calls(self, seat: int) -> list[Call]:
+        """Table calls ``seat`` may make now (out of turn; not part of
+        :meth:`legal_actions`, so a player is asked separately)."""
+        if self.phase is not Phase.PLAY or self.declarer is None or not self.rules.calls or seat not in self._persons:
+            return []  # a seat played by another seat's person (a straw man) or by nobody makes no calls
+        made = self.declaration.declarations
+        role = "declarer" if seat == self.declarer else "defender"
+        out = []
+        for c in self.rules.calls.values():
+            if made.get(c.writes) == c.value or c.by != role or (c.after and not made.get(c.after)):
+                continue
+            if c.requires and any(made.get(k) != v for k, v in c.requires.items()):
+                continue
+            if self.rules.declaration_refusals.get((self.declaration.game, self.declaration.hand, c.writes)):
+                continue  # a declaration this contract refuses (Schenken in a null game)
+            if not self._in_window(c, seat):
+                continue
+            if c.may and not c.may([(s, a) for s, a in self.history if isinstance(a, (Bid, Hold, Pass))], seat, self.declarer):
+                continue
+            out.append(Call(seat, c.name))
+        return out
+
+    def _in_window(self, c, seat: int) -> bool:
+        first = self.tricks[0].cards
+        if c.window == "first_lead":
+            return not first and len(self.tricks) == 1
+        if c.window == "next_card":
+            # nothing played since the call it answers
+            for who, a in reversed(self.history):
+                if isinstance(a, Call) and a.name == c.after:
+                    return True
+                if isinstance(a, Play):
+                    return False
+            return False
+        # own_first_card: the caller has not yet played to the first trick
+        leader = self.tricks[0].leader
+        return len(self.tricks) == 1 and len(first) <= (seat - leader) % 3
+
+    def _call(self, action: Call) -> None:
+        if action not in self.legal_calls(action.seat):
+            c = self.rules.calls.get(action.name)
+            why = "no such call in this ruleset" if c is None else "not possible now"
+            raise InputError(f"{SEATS[action.seat]} cannot call {action.name}: {why}")
+        c = self.rules.calls[action.name]
+        d = self.declaration
+        self.declaration = Declaration(d.game, d.hand, d.schneider, d.schwarz, d.ouvert,
+                                       {**d.declarations, c.writes: c.value})
+        if c.settles:  # e.g. Schenken accepted: no card is played
+            self.settled = True
+            self._finish()
+
+    def _concede(self, seat: int) -> None:
+        if self.phase is not Phase.PLAY or self.declarer is None:
+            raise InputError("conceding is possible only during play of a declarer game")
+        if seat not in self._persons:  # a straw man is conceded by the person playing it
+            who = self.controller(seat)
+            raise InputError(f"{SEATS[seat]} is played by {'nobody' if who is None else SEATS[who]}: only a person concedes")
+        self.conceded.add(seat)
+        defenders = set(self._persons) - {self.declarer}
+        if defenders <= self.conceded:
+            self.concession_by = "defenders"
+        elif self.declarer in self.conceded and (
+            seat == self.declarer and self.hands[self.declarer].bit_count() >= self.rules.deck.hand - 1 or self.conceded & defenders
+        ):
+            self.concession_by = "declarer"
+        if self.concession_by:
+            self._finish()
+
+    def _finish(self) -> None:
+        self.done = True
+        self.phase = Phase.DONE
+        self.to_move = None
