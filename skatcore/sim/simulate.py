@@ -128,6 +128,53 @@ class Stats:
                 self.wins[r.game] += 1
                 self.won[slot_of[d]] += 1
 
+    def add_outcomes(self, out, start: int, persons: tuple[int, ...]) -> None:
+        """Deals ``start ..`` of the compiled engine's
+        :class:`~skatcore.engine.compiled.Outcomes`, as :meth:`add_result` adds each, in arrays."""
+        import numpy as np
+
+        n = len(out)
+        self.deals += n
+        self.people = len(persons)
+        self.all_pass += int((out.bid == 0).sum())
+        names = [*out.contracts, "passed"]  # contract -1: thrown in
+        self.games.update({names[c]: int(k) for c, k in zip(*np.unique(out.contract, return_counts=True))})
+        entries = out.scores.astype(np.int64)
+        self.abs_entries += int(np.abs(entries).sum())
+        self.entries.update({int(e): int(k) for e, k in zip(*np.unique(entries[entries != 0], return_counts=True))})
+        rows = np.arange(n)
+        slot_of = (np.arange(3)[None, :] - (start + rows)[:, None]) % 3  # deal, seat -> slot
+        declared = out.declarer >= 0  # compiled rulesets: every declarer game has a win or a loss
+        d = out.declarer[declared].astype(np.int64)
+        won = out.won[declared] == 1
+        sf = entries.copy()
+        sf[rows[declared], d] += np.where(won, SF_WIN, -SF_WIN)
+        lost = np.zeros((n, 3), bool)
+        lost[rows[declared][~won]] = True
+        lost[rows[declared][~won], d[~won]] = False
+        lost[:, [s for s in range(3) if s not in persons]] = False
+        sf += SF_DEFENDER * lost
+        for k in range(3):
+            self.classic[k] += int(entries[slot_of == k].sum())
+            self.sf[k] += int(sf[slot_of == k].sum())
+        dslot = slot_of[rows[declared], d]
+        game = out.contract[declared]
+        hand = np.array([o.hand for o in out.tables.options] or [False], bool)[out.option[declared]]
+        for c in np.unique(game):
+            mine = game == c
+            name = names[c]
+            self.played[name] += int(mine.sum())
+            self.value[name] += int(out.value[declared][mine].sum())
+            if (mine & hand).any():
+                self.hand[name] += int((mine & hand).sum())
+            if (mine & won).any():
+                self.wins[name] += int((mine & won).sum())
+        self.declarer_scores.update({int(e): int(k) for e, k in zip(*np.unique(out.score[declared], return_counts=True))})
+        self.overbid += int(out.overbid[declared].sum())
+        for k in range(3):
+            self.declared[k] += int((dslot == k).sum())
+            self.won[k] += int(((dslot == k) & won).sum())
+
     def merge(self, other: "Stats") -> "Stats":
         self.deals += other.deals
         self.all_pass += other.all_pass
@@ -214,9 +261,7 @@ def run_chunk(task, compiled: bool = True) -> list[Stats]:
     stats = [Stats(r.name, tuple(slots)) for r in rules]
     fast = compiled_outcomes(rules, slots, seed, start, stop) if compiled else {}
     for k, out in fast.items():
-        persons = people(rules[k])
-        for j in range(len(out)):
-            stats[k].add_result(out.brief(j), start + j, bool(out.bid[j] == 0), persons)
+        stats[k].add_outcomes(out, start, people(rules[k]))
     slow = [k for k in range(len(rules)) if k not in fast]
     sheets = [Sheet.for_chunk(rules[k], factories, seed, start) for k in slow]
     for i in range(start, stop) if slow else ():
