@@ -117,7 +117,7 @@ def _build(rules) -> EngineTables | Unsupported:
 
 
 def _kind(contract) -> int:
-    return kernel.RAMSCH if not contract.declarer else kernel.NULL if contract.no_trick else kernel.VALUED
+    return kernel.NO_DECLARER if not contract.declarer else kernel.NULL if contract.no_trick else kernel.VALUED
 
 
 def _unsupported(rules) -> str | None:
@@ -296,11 +296,11 @@ def _sheet(rules, tables: EngineTables, out: Outcomes) -> None:
         entries = np.array([_declarer_entries(rules, tables, memo, int(k)) for k in unique], np.int32)
         out.scores[rows] = entries[where]
         out.score[rows] = out.scores[rows, out.declarer[rows]]  # the declarer's line, as the sheet has it
-    ramsch = np.nonzero((out.declarer < 0) & (out.contract >= 0))[0]
-    if len(ramsch):
-        memo = rules.cache.setdefault("compiled_engine_ramsch", {})
-        for i in ramsch:
-            out.scores[i] = _ramsch_entries(rules, out, memo, int(i))
+    without = np.nonzero((out.declarer < 0) & (out.contract >= 0))[0]
+    if len(without):
+        memo = rules.cache.setdefault("compiled_engine_no_declarer", {})
+        for i in without:
+            out.scores[i] = _no_declarer_entries(rules, out, memo, int(i))
 
 
 def _declarer_entries(rules, tables, memo, code: int) -> tuple[int, int, int]:
@@ -332,7 +332,7 @@ def _declarer_entries(rules, tables, memo, code: int) -> tuple[int, int, int]:
     return got
 
 
-def _ramsch_entries(rules, out: Outcomes, memo, i: int) -> tuple[int, int, int]:
+def _no_declarer_entries(rules, out: Outcomes, memo, i: int) -> tuple[int, int, int]:
     contract = rules.contracts[out.contracts[out.contract[i]]]
     skat = tuple(c for c in range(32) if int(out.skat_mask[i]) >> c & 1)
     pts = rules.tricks[contract.name].points

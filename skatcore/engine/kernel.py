@@ -15,7 +15,7 @@ from numba import njit
 
 M32 = 0xFFFFFFFF
 HOLD, PASS = -1, -2          # bidding calls besides ladder values (as BatchDeal.calls)
-VALUED, NULL, RAMSCH = 0, 1, 2  # contract kinds: base x multiplier, fixed value, no declarer
+VALUED, NULL, NO_DECLARER = 0, 1, 2  # contract kinds: base x multiplier, fixed value, no declarer
 # trailing-zero count of a 32-bit power of two (de Bruijn)
 _DEBRUIJN = np.array([0, 1, 28, 2, 29, 14, 24, 3, 30, 22, 20, 15, 25, 17, 4, 8,
                       31, 27, 13, 23, 21, 19, 16, 7, 26, 12, 18, 6, 11, 5, 10, 9], dtype=np.int64)

@@ -174,7 +174,7 @@ def _play(doc: dict, rules, deal: Deal) -> ScoreResult:
     if deal.step is not None:  # a step after all passed
         deal.step.replay(deal, doc)
     if not contract.declarer:
-        return _score_ramsch(doc, rules, deal, contract)
+        return _score_without_declarer(doc, rules, deal, contract)
     declaration = declaration_in(game, rules, contract)
     if declaration.hand and "discard" in game:
         raise InputError("a hand game leaves the skat untouched: there is no discard", path="game.discard")
@@ -223,7 +223,7 @@ def _replay_play(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
         where = "play" if cards else "outcome"
         raise InputError(f"the deal is not finished after {len(cards)} cards: give every card in play, or an outcome", path=where)
     if deal.declarer is None:
-        return _score_ramsch(doc, rules, None, contract, deal.marks)
+        return _score_without_declarer(doc, rules, None, contract, deal.marks)
     matadors = deal.table.matadors(deal.declarer_cards())
     given = (doc.get("outcome") or {}).get("matadors")
     if given and contract.valued_by_multiplier and (given.get("with") or -given.get("without", 0)) != matadors:
@@ -233,7 +233,7 @@ def _replay_play(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
     return _score_outcome(doc, rules, deal.declarer, deal.bid, contract, deal.declaration, matadors)
 
 
-def _score_ramsch(doc: dict, rules, deal: Deal | None, contract, marks=None) -> ScoreResult:
+def _score_without_declarer(doc: dict, rules, deal: Deal | None, contract, marks=None) -> ScoreResult:
     """A deal without declarer: replayed when hands and play are given, else
     from outcome.points/tricks (``marks``: what the deal's steps recorded)."""
     if deal is not None and "hands" in doc:
@@ -361,7 +361,7 @@ def _through_start_step(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
     if checked is None:
         return _replay_play(doc, rules, deal, contract)
     if not contract.declarer:
-        return _score_ramsch(doc, rules, None, contract)
+        return _score_without_declarer(doc, rules, None, contract)
     return _score_summary(doc, rules, deal.declarer, deal.bid, contract, checked, checked=True)
 
 

@@ -125,14 +125,14 @@ def _json_game(line: str, source: str, n: int) -> Game:
 def _record_game(doc: dict, source: str, where: str) -> Game:
     def score(rules):
         result = score_record(doc, rules, source)
-        return result, result.declarer is None and result.game in ("passed", *_ramsch(rules))
+        return result, result.declarer is None and result.game in ("passed", *_without_declarer(rules))
 
     # who sits where depends on the ruleset (at a table of two, on the seats its persons play):
     # the names come with each ruleset's result
     return Game(source, where, (), score)
 
 
-def _ramsch(rules) -> list[str]:
+def _without_declarer(rules) -> list[str]:
     return [c.name for c in rules.contracts.values() if not c.declarer]
 
 

@@ -100,7 +100,7 @@ def metrics_for(rules: Sequence, games: Sequence[str] = ()) -> list[Metric]:
     statistics, the contract mix and per-contract rates over every contract
     of any of them, and the session rules any of them has."""
     contracts = list(dict.fromkeys(["passed", *(c for r in rules for c in r.contracts), *games]))
-    declarable = [c for c in contracts if any(c in r.contracts and r.contracts[c].family != "ramsch" for r in rules)]
+    declarable = [c for c in contracts if any(c in r.contracts and r.contracts[c].declarer for r in rules)]
     decl = _declared
     out = [
         Metric("win_rate", "declarer win rate", lambda r: int(bool(r["won"])) * decl(r), decl, share=True, headline=True),

@@ -20,7 +20,7 @@ import numpy as np
 from numba import njit
 
 from skatcore.engine.kernel import HOLD, NULL, PASS, _lowest, _nth, _popcount, score_deal
-from skatcore.bots.heuristic.kernel_play import JACKS, play_declarer, play_defender, play_null, play_ramsch
+from skatcore.bots.heuristic.kernel_play import JACKS, play_declarer, play_defender, play_fewest_points, play_null
 
 SUIT, GRAND, NULLF = 0, 1, 2        # heuristic families (3: none it judges)
 PRE, POST, HAND = 0, 1, 2          # when a win probability is estimated
@@ -262,7 +262,7 @@ def declare(hand, known, bid, lo, hi, plan, H, D, opt_contract, opt_null_value):
         if first < 0:
             first = best = o
         if not consider[o]:
-            continue  # no announcements in suit and grand, no soloist's Ramsch
+            continue  # no announcements in suit and grand, no game without declarer
         c = opt_contract[o]
         f = hfam[c]
         v = hvalue[o, _matadors(known, c, trumps, n_trumps) + mat_offset]
@@ -396,8 +396,8 @@ def play_deals(hands_in, skat_in, H, D, power, higher, lower,
                         card = play_null(c, seat, decl, legal, unseen, trick, j, follow, class_mask, strength_t,
                                          power, higher, lower)
                     elif decl < 0:
-                        card = play_ramsch(c, legal, unseen, trick, j, follow, class_mask, strength_t, points, power,
-                                           higher)
+                        card = play_fewest_points(c, legal, unseen, trick, j, follow, class_mask, strength_t, points,
+                                                  power, higher)
                     elif seat == decl:
                         card = play_declarer(c, legal, unseen, trick, j, follow, class_mask, strength_t, points,
                                              power, higher)

@@ -307,7 +307,7 @@ def play_null(c, seat, decl, legal, unseen, trick, n, follow, class_mask, streng
 
 
 @njit(cache=True)
-def play_ramsch(c, legal, unseen, trick, n, follow, class_mask, strength, points, power, higher):
+def play_fewest_points(c, legal, unseen, trick, n, follow, class_mask, strength, points, power, higher):
     if n == 0:
         side = legal & ~class_mask[c, TRUMP]
         pool = side if side else legal
