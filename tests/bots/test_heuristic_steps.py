@@ -140,3 +140,16 @@ def test_a_step_the_player_cannot_judge_gets_its_first_action():
     rules = compile_with("official", plugins={"knock": KnockPlugin})
     knocks = [a for moves in decisions(rules, 60, seed=7) for _, a in moves if "knock" in a or "quiet" in a]
     assert knocks and set(knocks) == {"keep quiet"}
+
+
+def test_after_all_pushed_a_grand_is_declared_only_when_judged_worth_it():
+    # Petersen's Ramse: after the pushes each player may declare a grand hand or pass;
+    # a declaration is never the heuristic's default (it used to declare in every all-passed deal)
+    rules = get_rules("danish-petersen")
+    after_pushes = []
+    for i in range(150):
+        hands, skat, seeds = seeded_deal(3, i)
+        deal = play(rules, hands, skat, [HeuristicPlayer(rules, s) for s in seeds])
+        if deal.bid == 0:
+            after_pushes.append(deal.contract.declarer)
+    assert after_pushes.count(False) > len(after_pushes) // 2  # mostly played as the Ramse

@@ -109,7 +109,7 @@ class Bidding:
     def _step_action(self, view: SeatView):
         """A step's own actions: a declaration it expects to win (a grand hand
         instead of pushing the skat), else pick up the skat if it may, else
-        the first action the step lists."""
+        the first action the step lists that is no declaration."""
         legal = view.legal
         for a in legal:
             if isinstance(a, Declare):
@@ -118,5 +118,7 @@ class Bidding:
                 lf = self.info.lost_factor(d)
                 if p >= lf / (1.0 + lf) + 0.1:
                     return a
-        return PICK_UP if PICK_UP in legal else legal[0]
+        if PICK_UP in legal:
+            return PICK_UP
+        return next((a for a in legal if not isinstance(a, Declare)), legal[0])  # a declaration only when judged worth it
 
