@@ -9,7 +9,8 @@ import random
 
 from skatcore.bots.heuristic.tables import BIT, cards_in
 from skatcore.bots.solver import Position
-from skatcore.engine.deal import PASS, Bid, Declare, Discard, Hold, SeatView
+from skatcore.engine.deal import PASS, PICK_UP, PLAY_HAND, Bid, Declare, Discard, Hold, SeatView
+from skatcore.engine.scoring import fold_multiplier, make_facts
 
 
 class SolverBidding:
@@ -52,16 +53,34 @@ class SolverBidding:
             return goal, self.rules.deck.hand
         return None, 0
 
-    def _dd_won(self, cand, goal: str, need: int, mine: int, opponents: tuple[int, int], seat: int) -> float:
-        """1 if ``cand`` is won in this layout, 0 if not, 1/2 when the node budget ran out."""
+    def _dd_won(self, cand, goal: str, need: int, mine: int, opponents: tuple[int, int], seat: int,
+                more: int = 0) -> float:
+        """1 if ``cand`` is won in this layout, 0 if not, 1/2 when the node
+        budget ran out; with ``more``, whether the declarer also takes that
+        much more (schneider) is added as a further 1."""
         solver = self._solver(cand.g.table, seat, goal)
         hands = [0, 0, 0]
         hands[seat] = mine
         hands[(seat + 1) % 3], hands[(seat + 2) % 3] = opponents
+        pos = Position(tuple(hands), 0, ())
         solver.new_deal()
         aborted = solver.aborted
-        won = solver.reaches(Position(tuple(hands), 0, ()), need)
-        return 0.5 if solver.aborted != aborted else float(won)
+        won = solver.reaches(pos, need)
+        if solver.aborted != aborted:
+            return 0.5
+        return float(won) + (more > 0 and won and solver.reaches(pos, need + more) and solver.aborted == aborted)
+
+    def _schneider_gain(self, cand, matadors: int) -> int:
+        """What winning ``cand`` schneider adds to its value under the ruleset."""
+        key = ("schneider-gain", cand.d.game, matadors)
+        gain = self._cache.get(key)
+        if gain is None:
+            rules = self.rules
+            facts = make_facts(rules, rules.contracts[cand.d.game], cand.d, bid=0, declarer=0, matadors=matadors,
+                               declarer_points=rules.thresholds.schneider, declarer_tricks=5, defender_tricks=5)
+            gain = self._cache[key] = rules.base_value(cand.d) * fold_multiplier(rules.multiplier_items, facts)[0] \
+                - cand.value(matadors)
+        return gain
 
     def _layouts(self, unseen: int, sizes: tuple[int, ...], n: int, rng: random.Random) -> list[tuple[int, ...]]:
         """``n`` random splits of ``unseen`` into parts of ``sizes`` cards."""
@@ -146,6 +165,43 @@ class SolverBidding:
                 return False
         return False
 
+    # -- hand game or pickup ------------------------------------------------------------
+    def _skat(self, view: SeatView):
+        """Where the heuristic would play a hand game, compare it with picking
+        up on the solver's estimates: each route's best contract by expected
+        score over the same sampled skats and opponent hands."""
+        choice = super()._skat(view)
+        if choice is not PLAY_HAND or PICK_UP not in view.legal or view.step is not None or not self.rules.table.plain:
+            return choice
+        hand, bid, deck = view.hand, view.bid, self.rules.deck
+        layouts = self._layouts(deck.mask & ~hand, (deck.skat, deck.hand, deck.hand), self.bid_worlds,
+                                random.Random((self.seed or 0) ^ hand ^ 1))
+        pickup, hand_games = self._evaluate(hand)
+        return PLAY_HAND if self._route_value(hand_games, hand, bid, layouts, view.seat, True) > \
+            self._route_value(pickup, hand, bid, layouts, view.seat, False) else PICK_UP
+
+    def _route_value(self, cands, hand: int, bid: int, layouts, seat: int, hand_game: bool) -> float:
+        """The best expected score among ``cands`` (``(p, value, cand)``) over ``layouts``."""
+        best = None
+        for p, v, cand in self._worth_solving(cands, hand):
+            if v < bid:
+                continue
+            wins = 0.0
+            for skat, a, b in layouts:
+                if hand_game:  # the skat counts for the declarer
+                    mine, pair = hand, Discard(tuple(cards_in(skat)))
+                else:
+                    pair = self._pair(cand, hand | skat)
+                    mine = (hand | skat) & ~sum(BIT[c] for c in pair.cards)
+                goal, amount = self._dd_goal(cand, pair)
+                if goal is None:
+                    break
+                wins += self._dd_won(cand, goal, amount, mine, (a, b), seat)
+            else:
+                e = self._expected(self._blend(p, wins, len(layouts)), v, cand.lost, bid, cand.base)
+                best = e if best is None else max(best, e)
+        return -1e9 if best is None else best
+
     # -- discard and declaration -------------------------------------------------------
     def _discard(self, view: SeatView):
         if view.declarer is None or view.step is not None or not self.rules.table.plain:
@@ -167,13 +223,20 @@ class SolverBidding:
                 rest &= ~BIT[c]
             rows.append((self._win_p(rest, cand.d), pair, cand, rest))
         solve = self._worth_solving(rows, hand)
+        th = self.rules.thresholds
         for row in rows:
             p, pair, cand, rest = row
+            mats = 0 if cand.null else cand.g.table.matadors(hand)
+            v = cand.value(mats)
+            gain = 0 if cand.null else self._schneider_gain(cand, mats)
             goal, amount = self._dd_goal(cand, pair)
+            schneider = 0.0
             if goal is not None and any(row is x for x in solve):
-                p = self._blend(p, sum(self._dd_won(cand, goal, amount, rest, ab, view.seat) for ab in layouts), len(layouts))
-            v = cand.value(0 if cand.null else cand.g.table.matadors(hand))
-            e = self._expected(p, v, cand.lost, bid, cand.base)
+                more = th.schneider - th.win if goal == "card_points" and gain > 0 else 0
+                got = [self._dd_won(cand, goal, amount, rest, ab, view.seat, more) for ab in layouts]
+                p = self._blend(p, sum(min(1.0, g) for g in got), len(layouts))
+                schneider = sum(g > 1 for g in got) / len(layouts)
+            e = self._expected(p, v, cand.lost, bid, cand.base) + schneider * gain
             if best is None or e > best[0]:
                 best = (e, pair, cand.d)
         if best is None or best[1] not in view.legal:
