@@ -217,16 +217,22 @@ class PushStep(Step):
         of pushing (``"grand"``), or ``None``.
     :param instead_after: offer ``instead`` in a round of its own after all
         have pushed (Petersen's Ramse) rather than before each push.
+    :param decline: a player may decline to pick the skat up (``PASS``): it
+        goes on to the next player as it lies, unseen, and nothing doubles
+        (Petersen's Ramse, B11: each "may" pick up).  ``deal.marks["declined"]``
+        lists the seats that declined.
     """
 
     name = "push"
     at = "all_passed"
 
-    def __init__(self, blind=True, forbidden=(), instead="grand", instead_after=False):
+    def __init__(self, blind=True, forbidden=(), instead="grand", instead_after=False, decline=False):
         self.blind, self.forbidden, self.instead, self.instead_after = blind, tuple(forbidden), instead, instead_after
+        self.decline = decline
         self.forbidden_mask = mask_of(parse_card(c) for c in self.forbidden)
         self.description = (f"first each pushes the skat in turn ({'blind allowed' if blind else 'no blind push'}"
                             f"{', may not push ' + ' '.join(self.forbidden) if self.forbidden else ''}"
+                            f"{', may decline to pick it up' if decline else ''}"
                             f"{f', a {instead} hand ' + ('after all pushed' if instead_after else 'instead of pushing') if instead else ''})")
 
     def prepare(self, rules) -> str | None:
@@ -237,6 +243,7 @@ class PushStep(Step):
     def enter(self, deal) -> None:
         deal.state[self.name] = {"round": 1, "picked": False}
         deal.marks["pushes"] = ()
+        deal.marks["declined"] = ()
         deal.to_move = FOREHAND
 
     def legal(self, deal):
@@ -246,7 +253,8 @@ class PushStep(Step):
             return [*instead, PASS]
         if st["picked"]:
             return deal.discard_options(deal.to_move, self.forbidden_mask)
-        return [PICK_UP, *([PUSH_BLIND] if self.blind else []), *([] if self.instead_after else instead)]
+        return [PICK_UP, *([PUSH_BLIND] if self.blind else []), *([PASS] if self.decline else []),
+                *([] if self.instead_after else instead)]
 
     def apply(self, deal, action) -> None:
         st, seat = deal.state[self.name], deal.to_move
@@ -268,7 +276,10 @@ class PushStep(Step):
             deal.phase = Phase.DISCARD
         elif action == PASS:
             if st["round"] == 1:
-                raise InputError("push the skat on (pick it up, or blind)")
+                if not self.decline:
+                    raise InputError(f"push the skat on (pick it up{', or blind' if self.blind else ''}): "
+                                     "declining to pick it up is not allowed in this ruleset")
+                deal.marks["declined"] = (*deal.marks["declined"], seat)  # the skat goes on as it lies
             self._next(deal)
         elif isinstance(action, Declare):  # e.g. a grand hand instead of pushing
             d = action.declaration
@@ -314,8 +325,8 @@ class PushStep(Step):
             where = f"game.pushes[{i}]"
             if deal.step is not self:
                 raise InputError("no more pushes: all three have pushed", path=where)
-            if push == "blind":
-                apply_at(deal, PUSH_BLIND, where)
+            if push in ("blind", "pass"):
+                apply_at(deal, PUSH_BLIND if push == "blind" else PASS, where)
                 continue
             apply_at(deal, PICK_UP, where)
             if "hands" in record:
@@ -361,12 +372,15 @@ class Schieberamsch:
             "grand_after_pushes": {"type": "boolean", "default": False,
                                    "description": "the grand hand is offered in a round after all have pushed "
                                                   "(Petersen's Ramse), not before each push"},
+            "decline": {"type": "boolean", "default": False,
+                        "description": "a player may decline to pick the skat up: it goes on unseen, nothing doubles "
+                                       "(Petersen's Ramse; a record writes `pass` in game.pushes)"},
         },
     }
 
-    def __init__(self, blind=True, push_jacks=False, grand_hand=True, grand_after_pushes=False):
+    def __init__(self, blind=True, push_jacks=False, grand_hand=True, grand_after_pushes=False, decline=False):
         self.step = PushStep(blind=blind, forbidden=() if push_jacks else JACKS, instead="grand" if grand_hand else None,
-                             instead_after=grand_after_pushes)
+                             instead_after=grand_after_pushes, decline=decline)
 
     @hookimpl
     def skat_register_steps(self):

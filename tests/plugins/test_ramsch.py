@@ -222,7 +222,7 @@ def all_passed():
 
 def push_all(deal):
     for _ in range(3):
-        assert deal.legal_actions() == [PICK_UP]  # no blind push, no grand before all pushed
+        assert deal.legal_actions() == [PICK_UP, PASS]  # no blind push, no grand before all pushed; may decline
         deal.apply(PICK_UP)
         deal.apply(deal.legal_actions()[0])
 
@@ -240,6 +240,32 @@ def test_grand_only_after_all_pushed():
     deal.apply(PASS)
     deal.apply(GRAND_HAND)  # middlehand plays the grand
     assert deal.declarer == 1 and deal.phase is Phase.PLAY
+
+
+def test_a_ramse_player_may_decline_to_pick_up():
+    """B11: each in turn *may* pick the skat up; one who declines passes it on
+    unseen, as it lies, and nothing doubles."""
+    deal = all_passed()
+    skat, hands = deal.skat, list(deal.hands)
+    deal.apply(PASS)  # forehand declines
+    assert deal.skat == skat and list(deal.hands) == hands and deal.to_move == 1
+    deal.apply(PICK_UP)  # middlehand picks up and pushes two cards on
+    deal.apply(deal.legal_actions()[0])
+    deal.apply(PASS)  # rearhand declines the skat middlehand pushed
+    assert deal.marks["declined"] == (0, 2) and [seat for seat, _ in deal.marks["pushes"]] == [1]
+    assert deal.state["push"]["round"] == 2 and deal.legal_actions() == [GRAND_HAND, PASS]
+    for _ in range(3):
+        deal.apply(PASS)
+    assert deal.contract.name == "ramsch" and deal.phase is Phase.PLAY
+
+
+def test_schieberamsch_has_no_declining():
+    deal = Deal(get_rules("pub"), *deal_cards(4))
+    for _ in range(3):
+        deal.apply(PASS)
+    assert PASS not in deal.legal_actions()
+    with pytest.raises(InputError, match="declining to pick it up is not allowed in this ruleset"):
+        deal.apply(PASS)
 
 
 def test_all_decline_the_grand_then_ramsch():
