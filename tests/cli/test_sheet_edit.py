@@ -128,6 +128,12 @@ def test_void_in_the_middle_takes_its_bock_round_away(capsys, evening):
     refused(capsys, ["sheet", "void", str(evening), "3"], f"{evening}: N: deal 3 is void already")
 
 
+def test_a_void_reason_cannot_forge_lines(capsys, evening):
+    assert run(capsys, "sheet", "void", evening, 5, "--reason", "gone\x1b[2J\nforged")[0] == 0
+    rc, out, err = run(capsys, "sheet", "show", evening, "--history")
+    assert "\x1b" not in out and "\nforged" not in out and "(gone\\x1b[2J\\nforged)" in out
+
+
 def test_void_the_last_deal_and_the_same_dealer_deals_again(capsys, evening):
     assert run(capsys, "sheet", "void", evening, 9)[0] == 0
     doc = sheet(capsys, evening)
@@ -223,3 +229,39 @@ def test_killed_in_the_middle_of_a_void_changes_nothing(capsys, evening):
     assert sheet(capsys, evening) == before
     assert run(capsys, "sheet", "void", evening, 3)[0] == 0
     assert sheet(capsys, evening)["totals"] == {"A": -100, "B": -76, "C": -76}
+
+
+def test_three_writers_two_adding_one_voiding(capsys, tmp_path):
+    """Two scorers add 15 deals each while a third voids deals 1-10 as soon
+    as they exist: every deal lands once, every void once, and the totals
+    count exactly the 20 deals left (each a won clubs of 24)."""
+    path = tmp_path / "busy.sqlite"
+    assert run(capsys, "sheet", "new", path, "--ruleset", "official", "--players", "A,B,C")[0] == 0
+    adder = """
+        import sys
+        from skatcore.cli.main import main
+        path, prefix = sys.argv[1], sys.argv[2]
+        sys.exit(sum(main(["sheet", "add", path, "--id", f"{prefix}{i}", *sys.argv[3:]]) for i in range(15)))
+    """
+    voider = """
+        import sys, time
+        from skatcore.cli.main import main
+        for n in range(1, 11):
+            for _ in range(600):
+                if main(["sheet", "void", sys.argv[1], str(n)]) == 0:
+                    break
+                time.sleep(0.05)  # deal n is not on the sheet yet
+            else:
+                sys.exit(f"deal {n} never voided")
+    """
+    argv = [*CLUBS, "--points", "75"]
+    procs = [subprocess.Popen([sys.executable, "-c", textwrap.dedent(script), str(path), *more], cwd=ROOT,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+             for script, more in ((adder, ["a", *argv]), (adder, ["b", *argv]), (voider, []))]
+    results = [p.communicate(timeout=600) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0, 0], [err[-500:] for _, err in results]
+    doc = sheet(capsys, path)
+    assert len(doc["deals"]) == 30 and sorted(d["id"] for d in doc["deals"]) == sorted(
+        [f"a{i}" for i in range(15)] + [f"b{i}" for i in range(15)])
+    assert [d["void"] for d in doc["deals"]] == [True] * 10 + [False] * 20
+    assert sum(doc["totals"].values()) == 24 * 20

@@ -86,3 +86,34 @@ def test_a_bad_file_among_good_ones(tmp_path, capsys):
     assert main(["score", str(bad), str(good)]) == 2
     out, err = capsys.readouterr()
     assert "+48" in out and err.count("\n") == 1 and "bad.yaml: bid: " in err
+
+
+def test_results_stream_one_record_at_a_time(tmp_path):
+    """A .jsonl file fed through a pipe: the first result comes out while the
+    second line is not written yet (a reader that read the whole file first
+    would wait for the writer to close; the writer gives up after 20 s)."""
+    import os
+    import threading
+
+    from skatcore.records.stream import score_files
+
+    fifo = tmp_path / "deals.jsonl"
+    os.mkfifo(fifo)
+    got_first, in_time = threading.Event(), []
+
+    def writer():
+        with open(fifo, "w", encoding="utf-8") as f:
+            f.write(json.dumps(GRAND) + "\n")
+            f.flush()
+            in_time.append(got_first.wait(20))
+            f.write(json.dumps({**GRAND, "bid": 17}) + "\n")
+
+    thread = threading.Thread(target=writer)
+    thread.start()
+    results = score_files([str(fifo)])
+    first = next(results)
+    got_first.set()
+    rest = list(results)
+    thread.join()
+    assert first[0]["score"] == 48 and in_time == [True]
+    assert len(rest) == 1 and "line 2, bid: 17 is not a game value" in str(rest[0])
