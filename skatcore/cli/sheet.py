@@ -363,17 +363,9 @@ def _cmd_add(opts) -> int:
 
 
 def _report(line, st, as_json: bool, later: int | None = None) -> None:
-    """What ``add``/``edit``/``void`` did: the deal's line, its entries, the totals now."""
-    if as_json:
-        print(json.dumps(line.to_json(), ensure_ascii=False))
-        return
-    entries = ", ".join(f"{p} {v:+d}" for p, v in line.entries.items() if v) or "nothing"
-    totals = ", ".join(f"{p} {t}" for p, t in st.totals.items())
-    marks = f" [{', '.join(line.marks)}]" if line.marks else ""
-    again = "" if later is None else f"; {later} later deal{'s' * (later != 1)} re-scored"
-    for text in (f"deal {line.index}: {line.result.explanation}{marks}", f"  sheet: {entries}{again}",
-                 f"  totals: {totals}; next dealer {st.players[st.dealer]}"):
-        print(printable(text))
+    """What ``add``/``edit``/``void`` did (``later``: deals re-scored after it)."""
+    from skatcore.records.session_text import change_text
+    print(json.dumps(line.to_json(), ensure_ascii=False) if as_json else change_text(line, st, later))
 
 
 def _cmd_show(opts) -> int:
@@ -436,7 +428,7 @@ def _cmd_void(opts) -> int:
 
 def _cmd_edit(opts) -> int:
     """Replace deal N; names (``--declarer Anna``) are seats of deal N's dealer."""
-    from skatcore.cli.sheet_deal import deal_from, resolve_names
+    from skatcore.cli.sheet_deal import deal_from, in_flags, resolve_names
     from skatcore.records.session_edit import deal_at, edited
     new = deal_from(opts)
 
@@ -444,7 +436,14 @@ def _cmd_edit(opts) -> int:
         deal_at(records, opts.n)
         before.state.dealer = next(x.dealer for x in before.state.sheet_lines if x.index == opts.n)
         return edited(records, before, opts.n, resolve_names(new, before), _now())
-    return _change(opts, f"editing deal {opts.n}", change)
+    try:
+        return _change(opts, f"editing deal {opts.n}", change)
+    except InputError as exc:  # about the new deal itself: in the words the scorer typed
+        where = f"deals[{opts.n - 1}]"
+        if opts.deal or opts.record or not (exc.path or "").startswith(where):
+            raise
+        exc.path = exc.path[len(where):].lstrip(".") or None
+        raise in_flags(exc, opts) from None
 
 
 def _change(opts, what: str, change) -> int:

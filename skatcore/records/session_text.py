@@ -70,3 +70,15 @@ def sheet_text(res: SessionResult, title: str | None = None) -> str:
     if st.closed:
         out.append(f"closed: {st.closed}")
     return "\n".join(printable(line) for line in out)  # names and titles may hold control characters
+
+
+def change_text(line: SheetLine, st, later: int | None = None) -> str:
+    """What ``sheet add``/``edit``/``void`` did: the deal's line, its entries,
+    the totals now (``later``: how many deals after it were re-scored)."""
+    entries = ", ".join(f"{p} {v:+d}" for p, v in line.entries.items() if v) or "nothing"
+    totals = ", ".join(f"{p} {t}" for p, t in st.totals.items())
+    marks = f" [{', '.join(line.marks)}]" if line.marks else ""
+    again = "" if later is None else f"; {later} later deal{'s' * (later != 1)} re-scored"
+    return "\n".join(printable(text) for text in (
+        f"deal {line.index}: {line.result.explanation}{marks}", f"  sheet: {entries}{again}",
+        f"  totals: {totals}; next dealer {st.players[st.dealer]}"))

@@ -163,7 +163,7 @@ def test_a_change_a_later_deal_cannot_follow_is_refused_whole(capsys, evening):
     # ... but a 60-60 at deal 2 moves the Bock round to 3-5 and the Ramsch round onto it
     refused(capsys, ["sheet", "edit", str(evening), "2", *CLUBS, "--points", "60"],
             f"{evening}: deals[5].declarer: deal 6 no longer fits after editing deal 2: Ramsch round 1 (deal 1 of 3)")
-    refused(capsys, ["sheet", "edit", str(evening), "7", *CLUBS, "--points", "75"], "deals[6].declarer: Ramsch round 1")
+    refused(capsys, ["sheet", "edit", str(evening), "7", *CLUBS, "--points", "75"], "--declarer: Ramsch round 1 (deal 1 of 3)")
     assert run(capsys, "sheet", "edit", evening, 6, *RAMSCH)[0] == 0
     after = sheet(capsys, evening)
     assert after["totals"] == before["totals"] and len(after["deals"]) == 9
@@ -176,7 +176,7 @@ def test_a_change_a_later_deal_cannot_follow_is_refused_whole(capsys, evening):
     (["void", "{p}", "two"], "skat sheet void: argument N: invalid int value: 'two'"),
     (["void", "{p}"], "the following arguments are required: N"),
     (["edit", "{p}", "2"], "give one deal"),
-    (["edit", "{p}", "2", *CLUBS[:-2], "--points", "75"], "outcome.matadors"),
+    (["edit", "{p}", "2", *CLUBS[:-2], "--points", "75"], "--matadors: give --matadors"),
     (["edit", "{p}", "2", "--record", "{{void: true}}"], "--record: void: unknown key 'void'"),
     (["edit", "{p}", "2", "--record", "{{dealer: 0, declarer: forehand, bid: 18, game: {{type: clubs}}, "
       "outcome: {{declarer_points: 75, matadors: {{with: 1}}}}}}"], "{p}: deals[1].dealer: expected 1 (B deals)"),
