@@ -8,8 +8,11 @@
 * ``skat sheet add NAME [DEAL|-] [options]`` enters one deal: a deal record
   file, ``-`` for standard input, ``--record 'YAML'``, or inline options
   (``--declarer Anna --bid 24 --game clubs --points 74 --matadors with1``).
-* ``skat sheet show NAME [--json]``, ``skat sheet undo NAME``,
+* ``skat sheet show NAME [--json] [--history]``, ``skat sheet undo NAME``,
   ``skat sheet export NAME [--json]`` (the sheet as a session record).
+* ``skat sheet edit NAME N [DEAL|-] [options]`` replaces deal N, ``skat sheet
+  void NAME N [--reason TEXT]`` strikes it through; every deal is re-scored
+  (records/session_edit.py).
 
 Crash safety: the file is in WAL mode with ``synchronous=FULL``; every deal
 is one ``BEGIN IMMEDIATE`` transaction that re-reads the sheet, scores the
@@ -56,7 +59,7 @@ class _Parser(argparse.ArgumentParser):
 
 def register(sub) -> None:
     """Add ``skat sheet`` to the CLI's subparsers (its words are parsed here)."""
-    s = sub.add_parser("sheet", help="score sheets: a session record, or a live sheet (new/add/show/undo/export)",
+    s = sub.add_parser("sheet", help="score sheets: a session record, or a live sheet (new/add/edit/void/show/undo/export/rules)",
                        prefix_chars="+", add_help=False)
     s.add_argument("words", nargs="*")
     s.set_defaults(func=cmd_sheet)
@@ -75,7 +78,7 @@ def cmd_sheet(args) -> int:
             except sqlite3.Error as exc:
                 raise InputError(_sqlite_problem(exc), source=str(sheet_path(opts.name))) from None
     parser = _Parser(prog="skat sheet", description="Print the score sheet of a session record (skat-session/1). "
-                     "Live sheets: skat sheet new|add|show|undo|export NAME ...")
+                     "Live sheets: skat sheet new|add|edit|void|show|undo|export|rules NAME ...")
     parser.add_argument("file", metavar="FILE")
     parser.add_argument("--json", action="store_true", help="the sheet as JSON (format skat-sheet/1)")
     parser.add_argument("--ruleset", help="ruleset name or file (wins over the record's own)")
