@@ -80,3 +80,16 @@ def test_sheet_add_schneider_without_hand_is_refused_under_official(tmp_path, ca
     assert main(["sheet", "add", path, "--declarer", "A", "--bid", "18", "--game", "grand", "--schneider", "--hand",
                  "--points", "95", "--matadors", "with1"]) == 0
     assert "+120" in capsys.readouterr().out  # with 1, game 2, hand 3, schneider 4, announced 5: 5 x 24
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("format: skat-deal/1\n7: x\n", "[7]: unknown key 7"),
+    ("format: skat-deal/1\ndeclarer: forehand\nbid: 18\ngame: {type: clubs}\n"
+     "outcome: {declarer_points: 70, matadors: {with: 1}, null: 3, true: 2}\n", "outcome.null: unknown key 'null'"),
+    ("format: skat-deal/1\ndeclarer: forehand\nbid: 18\ngame: {type: clubs, declarations: {1: true}}\n"
+     "outcome: {declarer_points: 70, matadors: {with: 1}}\n", "game.declarations.1: unknown declaration"),
+])
+def test_int_bool_and_null_mapping_keys(tmp_path, capsys, text, expected):
+    record = tmp_path / "keys.yaml"
+    record.write_text(text, encoding="utf-8")
+    one_line(capsys, ["score", str(record)], f"{record}: {expected}")
