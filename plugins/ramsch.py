@@ -249,8 +249,8 @@ class PushStep(Step):
     def legal(self, deal):
         st = deal.state[self.name]
         instead = [Declare(Declaration(self.instead, hand=True))] if self.instead else []
-        if st["round"] == 2:  # after all pushed: declare, or pass to the Ramsch
-            return [*instead, PASS]
+        if st["round"] == 2:  # after all pushed: pass to the Ramsch (the default: players take the first), or declare
+            return [PASS, *instead]
         if st["picked"]:
             return deal.discard_options(deal.to_move, self.forbidden_mask)
         return [PICK_UP, *([PUSH_BLIND] if self.blind else []), *([PASS] if self.decline else []),

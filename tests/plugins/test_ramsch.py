@@ -236,7 +236,7 @@ def test_grand_only_after_all_pushed():
         deal.apply(PUSH_BLIND)
     push_all(deal)
     assert deal.state["push"]["round"] == 2 and deal.to_move == 0
-    assert deal.legal_actions() == [GRAND_HAND, PASS]
+    assert deal.legal_actions() == [PASS, GRAND_HAND]
     deal.apply(PASS)
     deal.apply(GRAND_HAND)  # middlehand plays the grand
     assert deal.declarer == 1 and deal.phase is Phase.PLAY
@@ -253,7 +253,7 @@ def test_a_ramse_player_may_decline_to_pick_up():
     deal.apply(deal.legal_actions()[0])
     deal.apply(PASS)  # rearhand declines the skat middlehand pushed
     assert deal.marks["declined"] == (0, 2) and [seat for seat, _ in deal.marks["pushes"]] == [1]
-    assert deal.state["push"]["round"] == 2 and deal.legal_actions() == [GRAND_HAND, PASS]
+    assert deal.state["push"]["round"] == 2 and deal.legal_actions() == [PASS, GRAND_HAND]
     for _ in range(3):
         deal.apply(PASS)
     assert deal.contract.name == "ramsch" and deal.phase is Phase.PLAY
