@@ -94,7 +94,7 @@ class Ramsch:
         elif self.skat == "loser":
             top = max(f.points)
             # most points without the skat; a tie goes to the one who took the last trick, else the senior
-            tied = [s for s in range(3) if f.points[s] == top]
+            tied = [s for s in f.seats if f.points[s] == top]
             points[f.last_trick_winner if f.last_trick_winner in tied else tied[0]] += f.skat_points
         return points
 
@@ -102,7 +102,7 @@ class Ramsch:
     def skat_ramsch_scores(self, facts: RamschFacts):
         f = facts
         points = self.final_points(f)
-        virgins = [s for s in range(3) if f.tricks[s] == 0]
+        virgins = [s for s in f.seats if f.tricks[s] == 0]
         blind = sum(1 for _, is_blind in f.marks.get("pushes", ()) if is_blind)
         shown = ", ".join(f"{SEATS[s]} {p}" for s, p in enumerate(points))
         notes = [f"points {shown}"]
@@ -114,15 +114,15 @@ class Ramsch:
         return entries, "; ".join(notes)
 
     def _durchmarsch(self, f: RamschFacts):
-        hero = next((s for s in range(3) if f.tricks[s] == 10), None)
+        hero = next((s for s in f.seats if f.tricks[s] == 10), None)
         if hero is None or self.durchmarsch == "none":
             return None
         gain = {"plus120": 120, "times4": 480, "win": self.fixed_loss}[self.durchmarsch]
         return {hero: gain}, f"Durchmarsch by {SEATS[hero]}: +{gain}"
 
-    def _losers(self, points):
+    def _losers(self, f, points):
         top = max(points)
-        return [s for s in range(3) if points[s] == top], top
+        return [s for s in f.seats if points[s] == top], top
 
     def _score_augen(self, f, points, virgins):
         return self._loser_pays(f, points, virgins, lambda top: top, "loses their points")
@@ -134,9 +134,9 @@ class Ramsch:
         dm = self._durchmarsch(f)
         if dm:
             return dm
-        losers, top = self._losers(points)
-        if len(losers) == 3:
-            return {}, "three-way tie: no score"
+        losers, top = self._losers(f, points)
+        if len(losers) == len(f.seats):
+            return {}, "three-way tie: no score" if len(losers) == 3 else "a tie: no score"
         loss = amount(top)
         extra = ""
         if self.jungfrau and virgins:
@@ -157,12 +157,12 @@ class Ramsch:
         # B9: fewest points gains 10 (20 with no trick); two without a trick: the third loses 30
         gain = self.fixed_loss
         if len(virgins) == 2:
-            hero = next(s for s in range(3) if s not in virgins)
+            hero = next(s for s in f.seats if s not in virgins)
             return {hero: -30}, f"{SEATS[hero]} took every trick: -30"
         if len(virgins) == 1:
             return {virgins[0]: 2 * gain}, f"{SEATS[virgins[0]]} took no trick: +{2 * gain}"
         low = min(points)
-        tied = [s for s in range(3) if points[s] == low]
+        tied = [s for s in f.seats if points[s] == low]
         if len(tied) == 3:
             winner = 0  # 40-40-40: Forehand
         elif len(tied) == 2:
@@ -176,20 +176,20 @@ class Ramsch:
     def _score_gewinner(self, f, points, virgins):
         # B3: the fewest points wins a null's 23 and a won game; tied lowest both do
         low = min(points)
-        winners = [s for s in range(3) if points[s] == low]
-        if len(winners) == 3:
+        winners = [s for s in f.seats if points[s] == low]
+        if len(winners) == len(f.seats):
             return {}, "three-way tie: no score"
         return {s: 23 for s in winners}, f"{' and '.join(SEATS[s] for s in winners)} fewest points: +23 and a won game"
 
     def _score_petersen(self, f, points, virgins):
         # B11 "Ramse": fewest points wins, unless someone took `threshold`+ points
         gain = self.fixed_loss
-        big = [s for s in range(3) if points[s] >= self.threshold]
+        big = [s for s in f.seats if points[s] >= self.threshold]
         if big:
             return {big[0]: gain}, f"{SEATS[big[0]]} took {points[big[0]]} (>= {self.threshold}): +{gain}"
         low = min(points)
-        winners = [s for s in range(3) if points[s] == low]
-        if len(winners) == 3:
+        winners = [s for s in f.seats if points[s] == low]
+        if len(winners) == len(f.seats):
             return {}, "three-way tie: no score"
         return {s: gain for s in winners}, f"{' and '.join(SEATS[s] for s in winners)} fewest points: +{gain}"
 

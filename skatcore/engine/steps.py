@@ -20,7 +20,8 @@ its own actions, or ``Phase.DISCARD`` / ``Phase.DECLARE`` when it asks for a
 discard or a declaration (players then judge them as they always do).  The step
 moves the deal on through the deal's step API (``take_skat``,
 ``discard_options``, ``put_away``, ``declare``, ``start_play``,
-``end_step``), keeps what it needs per deal in ``deal.state[step.name]`` and
+``end_step``; ``bid_again`` to let the players bid once more after all
+passed, ``play_only`` to take a hand out of the tricks), keeps what it needs per deal in ``deal.state[step.name]`` and
 writes what every seat may know or scoring needs into ``deal.marks`` (shown
 in :attr:`SeatView.marks`, passed to scoring in the facts).  A deal record is
 replayed through the same object (:meth:`Step.replay`), so live play, the

@@ -187,6 +187,8 @@ class RamschFacts:
     ``points`` are card points from tricks only; the skat's cards are in
     ``skat`` and the plugin that scores it decides who gets them.  ``marks``
     holds what the deal's steps recorded (e.g. how the skat went round).
+    ``seats`` are the seats that played to the tricks (a hand out of play,
+    a dummy, took none and is nobody).
     """
 
     contract: Contract
@@ -196,6 +198,7 @@ class RamschFacts:
     skat_points: int
     last_trick_winner: int
     marks: Mapping[str, object] = field(default_factory=dict)
+    seats: tuple[int, ...] = (0, 1, 2)
 
 
 @dataclass(frozen=True)

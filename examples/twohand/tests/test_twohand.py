@@ -43,8 +43,9 @@ def hidden_from(form: str, deal, person: int) -> set[int]:
     elif form == "piloten-skat" and first is not None and first.cards:
         unseen -= third  # turned up when the first card is led
     elif form == "schmegegge":
-        done = sum(1 for t in deal.tricks if t.winner is not None)
-        unseen -= set(deal.dealt[1][:5 + done])  # five shown, one more after every trick
+        done = sum(1 for t in deal.tricks if t.winner is not None) if deal.declarer is not None else 0
+        unseen -= set(deal.dealt[1][:5 + done])  # five shown, one more after every trick (none in a Ramsch: out of play)
+        unseen -= set(deal.marks.get("dummy_shown", ()))  # both passed: two more shown
     elif form == "offiziersskat":
         for seat in (0, 1):
             top, under = deal.dealt[seat][8:], deal.dealt[seat][:8]

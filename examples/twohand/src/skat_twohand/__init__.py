@@ -39,9 +39,11 @@ Offiziersskat      ``deals``, ``target`` (none): a session of that many deals,
 Schmegegge         ``open`` (5): the cards the half-dummy shows
 =================  ==========================================================
 
-Not built: Schmegegge's Ramsch (both pass, the dummy's two cards shown,
-both pass again, two-card tricks after swapping two cards with the dummy);
-there an all-pass deal is thrown in.
+Schmegegge's Ramsch (both pass: the dummy turns up two more cards and both
+may bid again; both pass again: each may swap two cards with the dummy's
+face-down ones, then two-card tricks without the dummy) is in
+``dummy_ramsch``; the ruleset ``schmegegge`` scores it as an Augenramsch
+(plugin ``ramsch``), a ruleset without a Ramsch throws such a deal in.
 """
 
 from __future__ import annotations
@@ -263,3 +265,9 @@ class Schmegegge:
     @hookimpl
     def skat_table(self):
         return self.table
+
+    @hookimpl
+    def skat_register_steps(self):
+        from skat_twohand.dummy_ramsch import STEPS
+
+        return list(STEPS)  # run only where the ruleset plays a contract when all pass (plugin ramsch)
