@@ -83,8 +83,7 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
         self.dealt = tuple(tuple(h) for h in hands)
         self.aside = tuple(aside)
         seats = deck.seats
-        self._k = len(seats)  # cards per trick
-        self._next = tuple(seats[(seats.index(s) + 1) % len(seats)] if s in seats else s for s in range(3))
+        self.play_only(seats)
         plans = rules.table.seats
         self._silent = tuple(s not in seats or not plans[s].bids for s in range(3))  # pass without being asked
         self._persons = tuple(s for s in seats if plans[s].controller == "own")  # who calls and concedes
@@ -265,6 +264,20 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
         self.declarer = seat
         self.declaration = self.rules.check_declaration(d, self.bid, route)
         self.start_play(self.declaration.game)
+
+    def bid_again(self) -> None:
+        """The bidding starts over (a step after all passed: the players bid once more)."""
+        self.step = None
+        self.phase, self.bid, self.bidding_part, self.awaiting_answer = Phase.BIDDING, 0, 1, False
+        self.asker, self.answerer, self.to_move = MIDDLEHAND, FOREHAND, MIDDLEHAND
+        self._skip_silent()
+
+    def play_only(self, seats: Sequence[int]) -> None:
+        """Only ``seats`` (in table order) play to the tricks from now on, one
+        card each: a step that takes a hand out of play (a dummy)."""
+        self.in_play = tuple(seats)
+        self._k = len(seats)  # cards per trick
+        self._next = tuple(seats[(seats.index(s) + 1) % len(seats)] if s in seats else s for s in range(3))
 
     def end_step(self, then: Phase = Phase.PLAY) -> None:
         """The running step is over; the deal goes on at the core's ``then``:

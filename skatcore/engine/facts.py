@@ -26,7 +26,7 @@ class DealFacts:
             last = self.tricks[-1]
             return RamschFacts(self.contract, tuple(self.trick_points), tuple(self.tricks_won),
                                tuple(cards_in(self.skat)), sum(pts[c] for c in cards_in(self.skat)), last.winner,
-                               marks=MappingProxyType(dict(self.marks)))
+                               marks=MappingProxyType(dict(self.marks)), seats=self.in_play)
         decl = self.declarer
         all_cards = self.declarer_cards()
         if self.settled:  # nothing was played: the plugin that settled it says how it counts

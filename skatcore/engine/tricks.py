@@ -37,7 +37,7 @@ class TrickPlay:
         hand = self.hands[seat]
         bit = 1 << c
         if not hand & bit:
-            if self.unplayed() & ~hand & bit and c in self.dealt[seat]:
+            if c in self.piles.get(seat, ()) or self.beneath and c in self.dealt[seat] and self.unplayed() & bit:
                 raise InputError(f"{name(c)} is not turned up yet: {SEATS[seat]} plays only its open cards")
             raise InputError(f"{SEATS[seat]} does not hold {name(c)}")
         trick = self.tricks[-1]
