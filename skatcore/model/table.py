@@ -162,7 +162,7 @@ class Table:
 
     seats: tuple[SeatPlan, SeatPlan, SeatPlan] = (SeatPlan(), SeatPlan(), SeatPlan())
 
-    @property
+    @cached_property  # read by every SeatView
     def plain(self) -> bool:
         """Every seat played by its own person from an ordinary hand."""
         return all(p == SeatPlan() for p in self.seats)

@@ -22,7 +22,7 @@ from skatcore.sim.outcomes import Metric, Tally, deal_row, metrics_for
 from skatcore.sim.play import all_passed
 from skatcore.sim.fastpath import compiled_outcomes
 from skatcore.sim.sheet import Sheet
-from skatcore.sim.simulate import Stats, _portable, check_args, map_chunks, seeded_deal
+from skatcore.sim.simulate import Stats, _portable, check_args, map_chunks, seeded_deal, spans
 from skatcore.sim.stats import Interval
 
 SUMMARY_SIZE = 8
@@ -157,7 +157,7 @@ def compare(refs: Sequence[str], deals: int, seed: int, slots: Sequence[str] = (
 def _play(result: Comparison, refs, slots, seed, start, stop, jobs, dask, progress, on_rows) -> None:
     workers = jobs if not dask else int(dask.partition(":")[2]) if dask.startswith("local:") and dask[6:].isdigit() else 8
     size = _chunk_size(refs, slots, seed, start, stop, workers)
-    tasks = [(refs, slots, seed, a, min(stop, a + size), on_rows is not None) for a in range(start, stop, size)]
+    tasks = [(refs, slots, seed, a, b, on_rows is not None) for a, b in spans(start, stop, size)]
     pending: dict[int, list] = {}
     next_start = start
     for task, (stats, tally, rows) in map_chunks(compare_chunk, tasks, jobs, dask):
@@ -175,13 +175,14 @@ def _play(result: Comparison, refs, slots, seed, start, stop, jobs, dask, progre
 
 
 def _chunk_size(refs, slots, seed, start, stop, workers: int) -> int:
-    """Chunks of about two seconds of work each (measured on the first few
-    deals), and at least four per worker; the size never changes the result."""
+    """Chunks of about two CPU seconds of work each (measured on the first
+    few deals; CPU time, so a busy machine does not make them small), and at
+    least four per worker; the size never changes the result."""
     n = stop - start
-    t = time.perf_counter()
+    t = time.process_time()
     probe = min(n, 4)
     compare_chunk((refs, slots, seed, start, start + probe, False))
-    per_deal = max(1e-5, (time.perf_counter() - t) / probe)
+    per_deal = max(1e-5, (time.process_time() - t) / probe)
     size = int(2.0 / per_deal)
     return max(10, min(size, math.ceil(n / (4 * workers)), 5000))
 

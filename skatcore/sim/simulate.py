@@ -45,7 +45,7 @@ from skatcore.bots import resolve_player
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.play import all_passed, play, seeded_deal  # noqa: F401 (play: a public name of one deal)
 from skatcore.sim.fastpath import compiled_outcomes
-from skatcore.sim.sheet import Sheet
+from skatcore.sim.sheet import SESSION_DEALS, Sheet
 
 SF_WIN, SF_DEFENDER = 50, 40
 
@@ -275,9 +275,21 @@ def run_chunk(task, compiled: bool = True) -> list[Stats]:
 
 
 def chunks(deals: int, jobs: int, size: int | None = None) -> list[tuple[int, int]]:
+    """``(start, stop)`` of each chunk of deals ``0..deals-1``; without a
+    ``size``, about ``deals / (8 jobs)`` deals cut at sessions (:func:`spans`)."""
     if size is None:
-        size = max(50, min(2000, math.ceil(deals / max(1, jobs * 8))))
+        return spans(0, deals, max(50, min(2000, math.ceil(deals / max(1, jobs * 8)))))
     return [(a, min(deals, a + size)) for a in range(0, deals, size)]
+
+
+def spans(start: int, stop: int, size: int) -> list[tuple[int, int]]:
+    """Deals ``start..stop-1`` in chunks of about ``size``, cut where a
+    session of :data:`~skatcore.sim.sheet.SESSION_DEALS` deals begins: a
+    chunk that starts inside a session replays the session's earlier deals
+    (:meth:`Sheet.for_chunk`), so only a ``start`` inside one does."""
+    size = max(SESSION_DEALS, size - size % SESSION_DEALS)
+    cuts = [start, *range((start // size + 1) * size, stop, size), stop]
+    return list(zip(cuts, cuts[1:]))
 
 
 def run(refs: Sequence[str], deals: int, seed: int, slots: Sequence[str] = ("heuristic",) * 3, jobs: int = 1,

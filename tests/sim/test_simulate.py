@@ -21,7 +21,8 @@ from skatcore.engine.deal import Deal, Phase
 from skatcore.bots import HeuristicPlayer, RandomPlayer, call_view, make_player, player_factories
 from skatcore.rules.ruleset import shipped_rulesets
 from skatcore.rules.compiler import get_rules
-from skatcore.sim.simulate import Stats, play, run, seeded_deal
+from skatcore.sim.sheet import SESSION_DEALS
+from skatcore.sim.simulate import Stats, play, run, seeded_deal, spans
 
 RULESETS = sorted(shipped_rulesets())
 
@@ -205,6 +206,18 @@ def test_same_seed_same_table_for_any_jobs(capsys):
     a = run(["texas"], 150, 3, chunk_size=7)[0].to_json()
     b = run(["texas"], 150, 3, chunk_size=150)[0].to_json()
     assert a == b
+
+
+@pytest.mark.parametrize(("start", "stop", "size"), [(0, 100_000, 1000), (0, 50, 10), (500, 1000, 100), (37, 38, 5000)])
+def test_chunks_start_where_a_session_starts(start, stop, size):
+    """No chunk but the first begins inside a 36-deal session (Sheet.for_chunk
+    would replay the session's earlier deals), and the chunks cover every deal once."""
+    got = spans(start, stop, size)
+    assert got[0][0] == start and got[-1][1] == stop
+    assert all(a < b and b == c for (a, b), (c, _) in zip(got, got[1:]))
+    assert all(a % SESSION_DEALS == 0 for a, _ in got[1:])
+    assert all(b - a <= max(size, SESSION_DEALS) for a, b in got)
+    assert len(got) <= (stop - start) // max(SESSION_DEALS, size - size % SESSION_DEALS) + 2
 
 
 def test_different_seeds_differ():
