@@ -28,7 +28,8 @@ def read_document(path: Path | str) -> Any:
 def read_json(text: str, source: str) -> Any:
     """JSON text, nested at most :data:`MAX_DEPTH` deep."""
     try:
-        doc = json.loads(text, parse_constant=_no_constant)
+        # one decoder for every document (json.loads builds one per call); json.loads says what a BOM is
+        doc = _JSON.decode(text) if not text.startswith("\ufeff") else json.loads(text)
     except RecursionError:
         raise InputError(f"nested deeper than {MAX_DEPTH} levels", source=source) from None
     except (json.JSONDecodeError, ValueError) as exc:
@@ -39,6 +40,9 @@ def read_json(text: str, source: str) -> Any:
 
 def _no_constant(name: str):
     raise ValueError(f"{name} is not a JSON number")
+
+
+_JSON = json.JSONDecoder(parse_constant=_no_constant)
 
 
 def _check_depth(doc: Any, source: str) -> None:
@@ -55,7 +59,8 @@ def _check_depth(doc: Any, source: str) -> None:
 def _read_text(path: Path | str) -> str:
     source = str(path)
     try:
-        return Path(path).read_text("utf-8")
+        with open(path, encoding="utf-8") as f:  # (not Path.read_text: its wrapping costs as much as the read)
+            return f.read()
     except OSError as exc:
         raise InputError(f"cannot read file ({exc.strerror or type(exc).__name__})", source=source) from None
     except UnicodeDecodeError:

@@ -44,11 +44,19 @@ def compile_check(schema: dict) -> Check | None:
         return None
 
 
+def _string_bounds(schema) -> tuple[float, float] | None:
+    """``(minLength, maxLength)`` of a schema that is only a string of some length (a card), else ``None``."""
+    if not isinstance(schema, dict) or schema.get("type") != "string" or set(schema) - _NOTES - {"type", "minLength", "maxLength"}:
+        return None
+    return schema.get("minLength", 0), schema.get("maxLength", float("inf"))
+
+
 def _string_check(schema: dict) -> Check | None:
     """One closure for the commonest sub-schema: a string of some length (a card)."""
-    if schema.get("type") != "string" or set(schema) - _NOTES - {"type", "minLength", "maxLength"}:
+    bounds = _string_bounds(schema)
+    if bounds is None:
         return None
-    lo, hi = schema.get("minLength", 0), schema.get("maxLength", float("inf"))
+    lo, hi = bounds
     return lambda v: isinstance(v, str) and lo <= len(v) <= hi
 
 
@@ -79,7 +87,7 @@ class _Compiler:
             return lambda v: False
         if not isinstance(schema, dict):
             raise Unsupported(repr(schema))
-        fast = _string_check(schema)
+        fast = _string_check(schema) or self._strings_check(schema)
         if fast is not None:
             return fast
         checks: list[Check] = []
@@ -101,18 +109,43 @@ class _Compiler:
             return True
         return every
 
+    def _strings_check(self, schema: dict) -> Check | None:
+        """One loop for the next commonest: a list of such strings (a hand, the play)."""
+        if schema.get("type") != "array" or set(schema) - _NOTES - {"type", "items", "minItems", "maxItems"}:
+            return None
+        item = schema.get("items", {})
+        if isinstance(item, dict) and set(item) - _NOTES == {"$ref"} and item["$ref"].startswith("#/"):
+            item = self._target(item["$ref"])
+        bounds = _string_bounds(item)
+        if bounds is None:
+            return None
+        (lo, hi), (shortest, longest) = (schema.get("minItems", 0), schema.get("maxItems", float("inf"))), bounds
+
+        def strings(v):
+            if not isinstance(v, list) or not lo <= len(v) <= hi:
+                return False
+            for x in v:
+                if not isinstance(x, str) or not shortest <= len(x) <= longest:
+                    return False
+            return True
+        return strings
+
     # -- keywords ------------------------------------------------------------
     def k_ref(self, ref, _):
         if not ref.startswith("#/"):
             raise Unsupported(ref)
         if ref in self.refs:
             return lambda v: self.refs[ref](v)  # a recursive reference: looked up when called
+        self.refs[ref] = None
+        check = self.refs[ref] = self.compile(self._target(ref))
+        return check
+
+    def _target(self, ref: str):
+        """The sub-schema a local ``#/...`` reference points at."""
         target = self.root
         for part in ref[2:].split("/"):
             target = target[part.replace("~1", "/").replace("~0", "~")]
-        self.refs[ref] = None
-        check = self.refs[ref] = self.compile(target)
-        return check
+        return target
 
     def k_type(self, types, _):
         tests = [_TYPES[t] for t in ([types] if isinstance(types, str) else types)]

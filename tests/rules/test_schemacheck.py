@@ -82,3 +82,13 @@ def test_json_equality_of_enum_and_const():
     for doc, valid in ((1, True), (True, False), (1.0, True), ([1], False), ([True], True), ({"k": False}, False)):
         assert compile_check(schema)(doc) is valid
         agree(schema, doc)
+
+
+@pytest.mark.parametrize("doc", [[], ["CJ"], ["CJ", "HT", "D10"], ["CJ", 7], ["C"], ["CJJJJ"], "CJ", None, [["CJ"]],
+                                 ["CJ"] * 3, [True], {"a": "CJ"}])
+def test_a_list_of_cards_in_one_loop(doc):
+    """The loop for a list of short strings (a hand: type, items by $ref, minItems, maxItems)."""
+    card = {"type": "string", "minLength": 2, "maxLength": 4, "description": "a card"}
+    for hand in ({"type": "array", "items": {"$ref": "#/$defs/card"}, "minItems": 1, "maxItems": 2},
+                 {"type": "array", "items": card}, {"type": "array", "items": {"$ref": "#/$defs/card"}, "maxItems": 3}):
+        agree({"$defs": {"card": card}, "type": "object", "properties": {"hand": hand}}, {"hand": doc})
