@@ -73,6 +73,19 @@ class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's parse
     """YAML without timestamps: no format has a date type, so a session's
     ``date: 2026-11-27`` stays the text it was written as."""
 
+    _tags: dict = {}  # (text, implicit) -> tag of a short scalar: records repeat the same card names
+
+    def resolve(self, kind, value, implicit):  # (no path resolvers here: a scalar's tag depends on its text alone)
+        if kind is not yaml.ScalarNode or len(value) > 16:
+            return super().resolve(kind, value, implicit)
+        key = (value, implicit)
+        tag = self._tags.get(key)
+        if tag is None:
+            if len(self._tags) > 10_000:
+                self._tags.clear()
+            tag = self._tags[key] = super().resolve(kind, value, implicit)
+        return tag
+
 
 _Loader.yaml_implicit_resolvers = {
     first: [r for r in resolvers if r[0] != "tag:yaml.org,2002:timestamp"]
@@ -118,6 +131,7 @@ def read_yaml(path: Path | str, text: str | None = None) -> Any:
 
 _SCALARS = {f"tag:yaml.org,2002:{t}" for t in ("int", "float", "bool", "null")}
 _SEQ, _MAP = "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
+_Scalar = yaml.ScalarNode
 
 
 class _NotPlain(Exception):
@@ -143,12 +157,14 @@ def _construct(loader, root: yaml.Node) -> Any:
             return made[id(node)]
         elif kind is yaml.SequenceNode and tag == _SEQ:
             made[id(node)] = out = []
-            out.extend([build(item) for item in node.value])
+            out.extend([item.value if type(item) is _Scalar and item.tag == _STR else build(item)  # a card: no call
+                        for item in node.value])
             return out
         elif kind is yaml.MappingNode and tag == _MAP:  # keys are text or integers (_check_nodes)
             made[id(node)] = out = {}
             for key, value in node.value:
-                out[build(key)] = build(value)
+                out[key.value if key.tag == _STR else build(key)] = \
+                    value.value if type(value) is _Scalar and value.tag == _STR else build(value)
             return out
         raise _NotPlain
 
@@ -195,6 +211,10 @@ def _check_nodes(root: yaml.Node, source: str) -> None:
         else:
             children = node.value
         for child in children:
+            if type(child) is _Scalar:  # the commonest child (a card), counted here: no call, never too deep
+                sizes[id(child)] = (1, 0)
+                size, height = size + 1, height or 1
+                continue
             s, h = walk(child, depth + 1)
             size, height = size + s, max(height, h + 1)
         busy.discard(key)
