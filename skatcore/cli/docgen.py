@@ -15,6 +15,7 @@ clone); ``tests/test_docs.py`` fails while a page is out of date.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import json
 import re
@@ -183,14 +184,15 @@ def _class_doc(cls, where: str, fields: bool = True) -> str:
     # the class's own members, then those of the parts it is built from (Deal's Bidding, TrickPlay ...)
     parts = [c for c in cls.__mro__ if c is cls or c.__module__.startswith("skatcore.")]
     for name, member in ((n, m) for c in parts for n, m in vars(c).items()):
-        if name.startswith("_") or name in seen or not (inspect.isfunction(member) or isinstance(member, (property,))):
+        documented = inspect.isfunction(member) or isinstance(member, (property, functools.cached_property))
+        if name.startswith("_") or name in seen or not documented:
             continue
         seen.add(name)
         if inspect.isfunction(member):
             sig = str(inspect.signature(member)).replace("(self, ", "(").replace("(self)", "()")
             members.append(f"- `{name}{sig}`: {_rest(_first_paragraph(member))}")
-        elif member.fget and member.fget.__doc__:
-            members.append(f"- `{name}` (property): {_rest(_first_paragraph(member.fget))}")
+        elif (getter := getattr(member, "fget", None) or getattr(member, "func", None)) and getter.__doc__:
+            members.append(f"- `{name}` (property): {_rest(_first_paragraph(getter))}")
     if members:
         out += members + [""]
     return "\n".join(out)
