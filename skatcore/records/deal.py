@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from skatcore.cards import CARD_IDS, CARD_NAMES, parse_card
+from skatcore.cards import CARD_IDS, CARD_NAMES, cards_in, parse_card
 from skatcore.engine.deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Deal, Declare, Discard, Phase, deal_cards
 from skatcore.errors import InputError, shown
 from skatcore.model import SEATS, Declaration, RamschFacts, ScoreResult
@@ -222,8 +222,10 @@ def _replay_play(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
     if "outcome" not in doc and not (not cards and _settled(doc, rules, contract, deal.declaration, deal.bid)):
         where = "play" if cards else "outcome"
         raise InputError(f"the deal is not finished after {len(cards)} cards: give every card in play, or an outcome", path=where)
-    if deal.declarer is None:
-        return _score_without_declarer(doc, rules, None, contract, deal.marks)
+    if deal.declarer is None:  # seats a step took out of play keep their cards: they are in no trick
+        idle = [c for s in rules.deck.seats if s not in deal.in_play
+                for c in (*cards_in(deal.hands[s]), *deal.piles.get(s, ()))]
+        return _score_without_declarer(doc, rules, None, contract, deal.marks, deal.in_play, idle)
     matadors = deal.table.matadors(deal.declarer_cards())
     given = (doc.get("outcome") or {}).get("matadors")
     if given and contract.valued_by_multiplier and (given.get("with") or -given.get("without", 0)) != matadors:
@@ -233,9 +235,12 @@ def _replay_play(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
     return _score_outcome(doc, rules, deal.declarer, deal.bid, contract, deal.declaration, matadors)
 
 
-def _score_without_declarer(doc: dict, rules, deal: Deal | None, contract, marks=None) -> ScoreResult:
+def _score_without_declarer(doc: dict, rules, deal: Deal | None, contract, marks=None,
+                            in_play: tuple[int, ...] | None = None, idle: list[int] = ()) -> ScoreResult:
     """A deal without declarer: replayed when hands and play are given, else
-    from outcome.points/tricks (``marks``: what the deal's steps recorded)."""
+    from outcome.points/tricks (``marks``: what the deal's steps recorded;
+    ``in_play``: the seats that play to the tricks, ``idle`` the cards of
+    seats out of play, which no trick holds)."""
     if deal is not None and "hands" in doc:
         return _replay_play(doc, rules, deal, contract)
     if deal is not None:
@@ -247,9 +252,13 @@ def _score_without_declarer(doc: dict, rules, deal: Deal | None, contract, marks
             raise InputError(f"a {contract.label} needs outcome.{key}{each}", path=f"outcome.{key}")
     points = tuple(outcome["points"][s] for s in SEATS)
     tricks = tuple(outcome["tricks"][s] for s in SEATS)
-    for seat, t in zip(SEATS, tricks):
+    in_play = rules.deck.seats if in_play is None else in_play
+    for i, (seat, t) in enumerate(zip(SEATS, tricks)):
         if t < 0:
             raise InputError(f"expected a number of tricks >= 0, got {t}", path=f"outcome.tricks.{seat}")
+        if i not in in_play and (t or points[i]):
+            raise InputError(f"{seat} did not play to the tricks: expected 0 tricks and 0 card points",
+                             path=f"outcome.tricks.{seat}" if t else f"outcome.points.{seat}")
     if sum(tricks) != rules.deck.hand:
         raise InputError(f"tricks add up to {sum(tricks)}, expected {rules.deck.hand}", path="outcome.tricks")
     if outcome["tricks"][outcome["last_trick"]] == 0:
@@ -259,7 +268,7 @@ def _score_without_declarer(doc: dict, rules, deal: Deal | None, contract, marks
     # skat cards given must match the points missing from the tricks
     worth = rules.tricks[contract.name].points
     values = sorted(worth[c] for c in rules.deck.cards)
-    total, skat_max = sum(values), sum(values[len(values) - rules.deck.skat:])
+    total, skat_max = sum(values) - sum(worth[c] for c in idle), sum(values[len(values) - rules.deck.skat:])
     skat_points = total - sum(points)  # outcome points may or may not include the skat already
     if skat:
         in_skat = sum(worth[c] for c in skat)
@@ -269,17 +278,18 @@ def _score_without_declarer(doc: dict, rules, deal: Deal | None, contract, marks
     elif not 0 <= skat_points <= skat_max:
         raise InputError(f"points add up to {sum(points)}, expected {total - skat_max} to {total}",
                          path="outcome.points")
-    _check_seat_points(rules, contract, points, tricks, skat_max)
-    facts = RamschFacts(contract, points, tricks, skat, skat_points, SEATS.index(outcome["last_trick"]), dict(marks or {}))
+    _check_seat_points(rules, contract, points, tricks, skat_max, len(in_play))
+    facts = RamschFacts(contract, points, tricks, skat, skat_points, SEATS.index(outcome["last_trick"]), dict(marks or {}),
+                        seats=tuple(in_play))
     return rules.score(facts)
 
 
-def _check_seat_points(rules, contract, points, tricks, skat_max: int) -> None:
-    """Each seat's card points must fit its tricks: a card per seat a trick,
+def _check_seat_points(rules, contract, points, tricks, skat_max: int, per_trick: int) -> None:
+    """Each seat's card points must fit its tricks: ``per_trick`` cards a trick,
     at least the lowest and at most the highest cards of the deck (plus the
     skat for a seat that took a trick and may have been given it)."""
     for seat, p, t in zip(SEATS, points, tricks):
-        low, high = points_possible(rules, contract, t * len(rules.deck.seats))
+        low, high = points_possible(rules, contract, t * per_trick)
         high = high + skat_max if t else 0
         if not low <= p <= high:
             took, fits = f"{t} trick{'s' * (t != 1)}", f"{low}" if low == high else f"{low} to {high}"
