@@ -86,6 +86,26 @@ def test_skat_play_you_play_the_third_hand_when_you_defend(examples_installed):
         assert "middlehand (the third hand): " not in before  # never asked to bid
 
 
+def test_skat_play_schmegegge_both_pass_twice_then_swap_and_ramsch(examples_installed):
+    """Passing at every chance (answer 2) under seed 1: the bot passes twice
+    too, you swap two cards with the dummy's pile, and the two play a Ramsch
+    of two-card tricks; the tricks' points plus the skat (to the last trick)
+    make the result line."""
+    import re
+
+    out = io.StringIO()
+    game = TerminalGame(get_rules("schmegegge"), seed=1, stdin=io.StringIO("2\n" * 300), stdout=out)
+    assert game.run(deals=1) == 0
+    text = out.getvalue()
+    assert "both passed twice" in text and "dummy_swap:" in text and "you put away ♣K ♣Q" in text
+    taken = {"forehand": 0, "rearhand": 0}
+    for seat, pts in re.findall(r"-> (?:you|Ann \(bot\)) \((\w+)\) takes? (\d+)", text):
+        taken[seat] += int(pts)
+    assert len(re.findall(r"trick \d+: \S+ \S+ -> ", text)) == 10  # ten tricks of two cards
+    assert taken == {"forehand": 88, "rearhand": 5}  # + the skat's 3 (HQ C8) to forehand, who took the last trick
+    assert "result: points forehand 91, middlehand 0, rearhand 5; forehand loses their points: -91" in text
+
+
 def test_simulate_counts_two_players_not_the_third_hand(examples_installed):
     """Seeger-Fabian points: +40 to the one defending player of a lost game
     (not to the third hand, which is nobody's); per-player averages over 2."""
