@@ -310,6 +310,10 @@ class PushStep(Step):
         else:
             deal.start_play(deal.rules.all_pass)
 
+    def card_fields(self, record):
+        pushes = (record.get("game") or {}).get("pushes") or []
+        return [(f"game.pushes[{i}]", p) for i, p in enumerate(pushes) if p not in ("blind", "pass")]
+
     def claims(self, record) -> bool:
         return "pushes" in (record.get("game") or {})
 

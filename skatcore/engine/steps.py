@@ -146,6 +146,12 @@ class Step:
         (``InputError(..., path="game.pushes[1]")``)."""
         raise NotImplementedError(f"step {self.name!r} cannot replay a record")
 
+    def card_fields(self, record: Mapping) -> Sequence[tuple[str, Any]]:
+        """The fields of a deal record this step reads that name cards, as
+        ``(path, card list)``: checked against the ruleset's deck even in a
+        summary record, which the step may not replay card by card."""
+        return ()
+
     def claims(self, record: Mapping) -> bool:
         """``"skat"`` steps: whether a deal record's game went through this
         step (e.g. names the step's declaration)."""

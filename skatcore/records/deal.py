@@ -127,7 +127,7 @@ def _check_card_fields(doc: dict, rules) -> None:
     skat is read too, not only what the replay touches)."""
     game = doc.get("game") or {}
     fields = [("skat", doc.get("skat")), ("game.discard", game.get("discard")), ("play", doc.get("play")),
-              *((f"game.pushes[{i}]", p) for i, p in enumerate(game.get("pushes") or []) if p not in ("blind", "pass"))]
+              *(field for step in rules.steps for field in step.card_fields(doc))]
     for path, values in fields:
         for i, card in enumerate(cards_at(values or [], path)):
             if not rules.deck.mask >> card & 1:
