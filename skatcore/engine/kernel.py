@@ -80,6 +80,16 @@ def _nth(x, k):
 
 
 @njit(cache=True)
+def trick_winner(c, leader, trick, follow, strength, points):
+    """The seat that takes a three-card trick led by ``leader`` under
+    contract ``c``, and the trick's card points."""
+    led = follow[c, trick[0]]
+    s0, s1, s2 = strength[c, led, trick[0]], strength[c, led, trick[1]], strength[c, led, trick[2]]
+    w = (leader + (0 if s0 > s1 and s0 > s2 else 1 if s1 > s2 else 2)) % 3
+    return w, points[c, trick[0]] + points[c, trick[1]] + points[c, trick[2]]
+
+
+@njit(cache=True)
 def play_deals(seed, start, n,
                packets, ladder, skip_bidding, all_pass,
                kind, follow, class_mask, strength, points, trumps, n_trumps,
@@ -203,10 +213,7 @@ def play_deals(seed, start, n,
                 trick[j] = card
                 plays[i, n_played] = card
                 n_played += 1
-            led = follow[c, trick[0]]
-            s0, s1, s2 = strength[c, led, trick[0]], strength[c, led, trick[1]], strength[c, led, trick[2]]
-            w = (leader + (0 if s0 > s1 and s0 > s2 else 1 if s1 > s2 else 2)) % 3
-            p = points[c, trick[0]] + points[c, trick[1]] + points[c, trick[2]]
+            w, p = trick_winner(c, leader, trick, follow, strength, points)
             if w == 0:
                 pts0 += p
                 won0 += 1

@@ -19,7 +19,7 @@ import math
 import numpy as np
 from numba import njit
 
-from skatcore.engine.kernel import HOLD, NULL, PASS, _lowest, _nth, _popcount, score_deal
+from skatcore.engine.kernel import HOLD, NULL, PASS, _lowest, _nth, _popcount, score_deal, trick_winner
 from skatcore.bots.heuristic.kernel_play import JACKS, play_declarer, play_defender, play_fewest_points, play_null
 
 SUIT, GRAND, NULLF = 0, 1, 2        # heuristic families (3: none it judges)
@@ -412,9 +412,7 @@ def play_deals(hands_in, skat_in, H, D, power, higher, lower,
             led = follow[c, trick[0]]
             if decl >= 0 and followed[led] < 0:
                 followed[led] = 1 if follow[c, trick[(decl - leader) % 3]] == led else 0
-            s0, s1, s2 = strength_t[c, led, trick[0]], strength_t[c, led, trick[1]], strength_t[c, led, trick[2]]
-            w = (leader + (0 if s0 > s1 and s0 > s2 else 1 if s1 > s2 else 2)) % 3
-            p = points[c, trick[0]] + points[c, trick[1]] + points[c, trick[2]]
+            w, p = trick_winner(c, leader, trick, follow, strength_t, points)
             if w == 0:
                 pts0 += p
                 won0 += 1
