@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from skatcore.cards import CARD_NAMES, mask_of, parse_card
+from skatcore.cards import CARD_NAMES, mask_of, names, parse_card
 from skatcore.engine.deal import PASS, PICK_UP, Declare, Discard, Pass, Phase, PickUp
 from skatcore.engine.steps import Step
 from skatcore.errors import InputError
@@ -241,7 +241,7 @@ class PushStep(Step):
         return None
 
     def enter(self, deal) -> None:
-        deal.state[self.name] = {"round": 1, "picked": False}
+        deal.state[self.name] = {"round": 1, "picked": False, "pushes": []}  # pushes: as the record writes them
         deal.marks["pushes"] = ()
         deal.marks["declined"] = ()
         deal.to_move = FOREHAND
@@ -269,7 +269,7 @@ class PushStep(Step):
             deal.put_away(seat, action.cards)
             st["picked"] = False
             deal.phase = Phase.STEP
-            self._pushed(deal, seat, False)
+            self._pushed(deal, seat, names(action.cards))
         elif isinstance(action, PickUp) and st["round"] == 1:
             deal.take_skat(seat)
             st["picked"] = True
@@ -280,6 +280,7 @@ class PushStep(Step):
                     raise InputError(f"push the skat on (pick it up{', or blind' if self.blind else ''}): "
                                      "declining to pick it up is not allowed in this ruleset")
                 deal.marks["declined"] = (*deal.marks["declined"], seat)  # the skat goes on as it lies
+                st["pushes"].append("pass")
             self._next(deal)
         elif isinstance(action, Declare):  # e.g. a grand hand instead of pushing
             d = action.declaration
@@ -292,12 +293,14 @@ class PushStep(Step):
         elif isinstance(action, PushBlind):
             if not self.blind:
                 raise InputError("the skat may not be pushed blind in this ruleset")
-            self._pushed(deal, seat, True)
+            self._pushed(deal, seat, "blind")
         else:
             raise InputError(f"{action} is not possible now ({SEATS[seat]} to push)")
 
-    def _pushed(self, deal, seat: int, blind: bool) -> None:
-        deal.marks["pushes"] = (*deal.marks["pushes"], (seat, blind))
+    def _pushed(self, deal, seat: int, push) -> None:
+        """``seat`` pushed: ``push`` is ``"blind"`` or the two card names."""
+        deal.marks["pushes"] = (*deal.marks["pushes"], (seat, push == "blind"))
+        deal.state[self.name]["pushes"].append(push)
         self._next(deal)
 
     def _next(self, deal) -> None:
@@ -309,6 +312,10 @@ class PushStep(Step):
             deal.to_move = FOREHAND
         else:
             deal.start_play(deal.rules.all_pass)
+
+    def record(self, deal):
+        st = deal.state.get(self.name)
+        return {"game": {"pushes": list(st["pushes"])}} if st else {}
 
     def card_fields(self, record):
         pushes = (record.get("game") or {}).get("pushes") or []

@@ -24,8 +24,9 @@ moves the deal on through the deal's step API (``take_skat``,
 passed, ``play_only`` to take a hand out of the tricks), keeps what it needs per deal in ``deal.state[step.name]`` and
 writes what every seat may know or scoring needs into ``deal.marks`` (shown
 in :attr:`SeatView.marks`, passed to scoring in the facts).  A deal record is
-replayed through the same object (:meth:`Step.replay`), so live play, the
-record reader and every player see one set of rules.
+replayed through the same object (:meth:`Step.replay`) and written by it
+(:meth:`Step.record`, its reverse), so live play, the record reader, the
+records a simulation writes and every player see one set of rules.
 
 Players judge a step through two answers of its own, so a new step works
 with the shipped bots without bot edits: :meth:`Step.outlooks` says what an
@@ -145,6 +146,15 @@ class Step:
         score it by, already checked.  Errors name the record's path
         (``InputError(..., path="game.pushes[1]")``)."""
         raise NotImplementedError(f"step {self.name!r} cannot replay a record")
+
+    def record(self, deal: "Deal") -> Mapping[str, Any]:
+        """The reverse of :meth:`replay`: this step's part of the deal record
+        of a played ``deal``, as record fields; a ``game`` mapping is merged
+        into the game the core writes (``{"game": {"pushes": [...]}}``).
+        Empty when the step did not run in ``deal`` or the core's fields
+        (the declaration, its ``declarations``, the discard) say it all.
+        Keep what it needs in ``deal.state[self.name]`` while it runs."""
+        return {}
 
     def card_fields(self, record: Mapping) -> Sequence[tuple[str, Any]]:
         """The fields of a deal record this step reads that name cards, as

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from skatcore.engine.deal import PASS, Deal, Phase
 from skatcore.errors import InputError
-from skatcore.model import SEATS
 from skatcore.records.session import Session
+from skatcore.records.writer import deal_record
 from skatcore.sim.play import play_seeded, seeded_deal
 
 SESSION_DEALS = 36
@@ -81,11 +81,6 @@ class Sheet:
 
 
 def session_record(deal: Deal) -> dict:
-    """What the session rules read of a played deal's record."""
-    r = deal.result()
-    if deal.bid:
-        return {"declarer": SEATS[r.declarer], "bid": deal.bid, "game": {"type": r.game}}
-    game = {"type": r.game, "pushes": []}
-    if not deal.rules.steps_at["all_passed"]:  # no pushing: the record shows the bidding
-        return {"bidding": ["pass"] * 3, "game": game}
-    return {"game": game, **({"declarer": SEATS[r.declarer]} if r.declarer is not None else {})}
+    """What the session rules read of a played deal's record: its summary,
+    the steps' parts included (the pushes before a grand hand)."""
+    return deal_record(deal, summary=True)

@@ -21,9 +21,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from skatcore.cards import names
-from skatcore.engine.deal import Bid, Hold, Pass, Play
-from skatcore.model import SEATS
+from skatcore.records.writer import deal_record
 
 _PLAY = "from skatcore.engine.compiled import play_random; from skatcore.rules import get_rules; "
 
@@ -65,19 +63,6 @@ def startup_figures() -> dict:
              for _ in range(5)]
     bare = [_child_cpu([sys.executable, "-c", "pass"]) for _ in range(5)]
     return {"help_cpu_s": round(min(helps), 3), "python_pass_cpu_s": round(min(bare), 3)}
-
-
-def deal_record(deal) -> dict:
-    """A finished declarer :class:`Deal` as a full deal record (docs/formats.md#deal-record)."""
-    d = deal.declaration
-    game = {"type": d.game, "hand": d.hand, **{a: True for a in ("schneider", "schwarz", "ouvert") if getattr(d, a)}}
-    if deal.discard:
-        game["discard"] = names(deal.discard)
-    bidding = [a.value if isinstance(a, Bid) else "yes" if isinstance(a, Hold) else "pass"
-               for _, a in deal.history if isinstance(a, (Bid, Hold, Pass))]
-    return {"format": "skat-deal/1", "ruleset": deal.rules.name,
-            "hands": {SEATS[s]: names(deal.dealt[s]) for s in range(3)}, "skat": names(deal.original_skat),
-            "bidding": bidding, "game": game, "play": [names([a.card])[0] for _, a in deal.history if isinstance(a, Play)]}
 
 
 def _records(rules, n: int) -> list[dict]:

@@ -12,12 +12,13 @@ from dataclasses import dataclass
 import pytest
 
 from skatcore.cards import cards_in, name, parse_card
-from skatcore.engine.deal import PICK_UP, PLAY_HAND, UNSEEN, Deal, Declare, Discard, Phase, deal_cards
+from skatcore.engine.deal import PICK_UP, PLAY_HAND, UNSEEN, Deal, Declare, Phase, deal_cards
 from skatcore.engine.steps import Step
 from skatcore.errors import InputError
 from skatcore.hookspecs import hookimpl
 from skatcore.model import SEATS, Declaration
 from skatcore.records.deal import score_record
+from skatcore.records.writer import deal_record
 from skatcore.testing import compile_with, play_random
 
 
@@ -90,6 +91,11 @@ class SkatSwap(Step):
             raise InputError(f"give each defender's choice ({len(entries)} of 2 given)", path=f"game.steps.{self.name}")
         return None
 
+    def record(self, deal):
+        """The reverse of :meth:`replay`: each defender's choice, in turn."""
+        done = ["keep" if a == KEEP else [name(a.give), a.take] for _, a in deal.history if isinstance(a, (Swap, Keep))]
+        return {"game": {"steps": {self.name: done}}} if done else {}
+
 
 class SwapPlugin:
     @hookimpl
@@ -149,26 +155,6 @@ def test_no_swap_without_a_declarer_or_where_the_ruleset_lacks_the_plugin():
     assert plain.phase is Phase.PLAY and plain.step is None
 
 
-def record_of(deal: Deal) -> dict:
-    """The deal record (docs/formats.md, the deal record) of a finished deal played with the swap."""
-    d = deal.declaration
-    game = {"type": d.game, "hand": d.hand, **{a: True for a in d.announced}}
-    if deal.discard:
-        game["discard"] = [name(c) for c in deal.discard]
-    steps = []
-    for seat, action in deal.history:
-        if isinstance(action, Swap):
-            steps.append([name(action.give), action.take])
-        elif action == KEEP:
-            steps.append("keep")
-    if steps:
-        game["steps"] = {"swap": steps}
-    return {"format": "skat-deal/1", "declarer": SEATS[deal.declarer], "bid": deal.bid,
-            "hands": {SEATS[s]: [name(c) for c in deal.dealt[s]] for s in range(3)},
-            "skat": [name(c) for c in deal.original_skat], "game": game,
-            "play": [name(c) for t in deal.tricks for c in t.cards]}
-
-
 def random_declarer_deal(rules, rng) -> Deal:
     deal = Deal(rules, *deal_cards(rng))
     deal.set_declarer(rng.randrange(3), 18)
@@ -185,7 +171,7 @@ def test_a_record_replays_through_the_same_step(rules):
     swapped = 0
     for _ in range(60):
         deal = random_declarer_deal(rules, rng)
-        rec = record_of(deal)
+        rec = deal_record(deal)
         swapped += sum(1 for e in rec["game"].get("steps", {}).get("swap", []) if e != "keep")
         assert score_record(rec, rules).to_json() == deal.result().to_json()
     assert swapped > 30
@@ -193,7 +179,7 @@ def test_a_record_replays_through_the_same_step(rules):
 
 def test_a_record_that_skips_a_defender_or_swaps_a_card_not_held(rules):
     deal = random_declarer_deal(rules, random.Random(9))
-    rec = record_of(deal)
+    rec = deal_record(deal)
     rec["game"]["steps"] = {"swap": ["keep"]}
     with pytest.raises(InputError, match="give each defender's choice") as err:
         score_record(rec, rules)
