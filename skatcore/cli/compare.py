@@ -51,10 +51,16 @@ def cmd_compare(args) -> int:
         for key, value in (("until_ci", args.until_ci), ("per_deal", args.per_deal), ("html", args.html)):
             if value is not None and not (key == "until_ci" and args.games):
                 out[key] = value
+        if args.until_ci is not None and not args.games:
+            out["headline_width"] = round(result.headline_width(), 4)
         print(json.dumps(out, ensure_ascii=False))
         return 0
     if games is None:
         print(f"{' vs '.join(result.names)}: the same {result.deals} deals, seed {args.seed}, players {', '.join(slots)}")
+        if args.until_ci is not None:
+            width = result.headline_width()
+            print(f"--until-ci {args.until_ci:g}: the widest headline interval is {width:.1f} pp wide"
+                  + ("" if width < args.until_ci else f", not narrower at --max-deals {args.max_deals}"))
     else:
         print(f"{' vs '.join(result.names)}: {games[0].games} real games re-scored, {result.deals} by every ruleset")
         _print_games(games)

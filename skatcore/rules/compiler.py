@@ -159,8 +159,8 @@ class CompiledRules:
         contract without declarer where the step offers one)."""
         for key, value in d.declarations.items():
             if key not in self.declarations:
-                known = ", ".join(self.declarations) or "none in this ruleset"
-                raise InputError(f"unknown declaration {key!r} (expected one of: {known})", path=f"declarations.{key}")
+                known = f"expected one of: {', '.join(self.declarations)}" if self.declarations else "it has none"
+                raise InputError(f"unknown declaration {key!r} under {self.name} ({known})", path=f"declarations.{key}")
             validate(value, self.declarations[key], source="", prefix=f"declarations.{key}")
         game, hand, announced = d.game, d.hand, d.announced
         contract = self.contract(game)

@@ -15,6 +15,11 @@ from skatcore.errors import InputError
 from skatcore.sim.outcomes import ROW_KEYS
 
 SUFFIXES = (".jsonl", ".csv", ".parquet")
+_INT = ("seed", "deal", "bid", "value", "score", "declarer_points", "forehand", "middlehand", "rearhand",
+        "sheet_factor", "server_score")
+_BOOL = ("all_pass", "hand", "won", "overbid", "ramsch_round")
+#: each column's type (any value may also be missing: None); the Parquet schema is made from it
+COLUMN_TYPES = {key: int if key in _INT else bool if key in _BOOL else str for key in ROW_KEYS}
 
 
 class RowWriter:
@@ -67,9 +72,4 @@ class RowWriter:
 
 
 def _arrow_type(pa, key: str):
-    if key in ("hand", "won", "overbid", "all_pass"):
-        return pa.bool_()
-    if key in ("seed", "deal", "bid", "value", "score", "declarer_points", "forehand", "middlehand", "rearhand",
-               "server_score"):
-        return pa.int64()
-    return pa.string()
+    return {int: pa.int64(), bool: pa.bool_(), str: pa.string()}[COLUMN_TYPES[key]]

@@ -151,14 +151,15 @@ def _interval_chart(result: Comparison, keys: Sequence[tuple[str, str]], title: 
 
 
 def family_mix(result: Comparison, rules) -> dict[str, list[float]]:
-    """Each ruleset's contract mix by kind (passed, grand, suit, null, other), shares of all deals."""
-    out: dict[str, list[float]] = {k: [0.0] * len(result.names) for k in (*HUMAN_MIX, "other")}
+    """Each ruleset's contract mix by kind (passed, grand, suit, null, ramsch, other), shares of all deals."""
+    kinds = (*HUMAN_MIX, "ramsch")
+    out: dict[str, list[float]] = {k: [0.0] * len(result.names) for k in (*kinds, "other")}
     for m in result.metrics:
         if m.key.startswith("contract_mix."):
             game = m.key.split(".", 1)[1]
             for side, r in enumerate(rules):
                 c = r.contracts.get(game)
-                kind = "passed" if game == "passed" else c.family if c and c.family in HUMAN_MIX else "other"
+                kind = "passed" if game == "passed" else c.family if c and c.family in kinds else "other"
                 out[kind][side] += result.tally.value(m, side).estimate or 0.0
     return out
 
@@ -178,8 +179,8 @@ def render(result: Comparison, differ, slots: Sequence[str] | None, games=None) 
     series = [(n, [kinds[k][i] for k in cats]) for i, n in enumerate(names)]
     colors = [COLORS[i % len(COLORS)] for i in range(len(names))]
     bots = slots is not None
-    if bots:  # people's mix beside the bots' (official rules)
-        series.append(("people online (official)", [HUMAN_MIX.get(k) for k in cats]))
+    if bots:  # people's mix beside the bots' (official rules: no Ramsch, no other contract)
+        series.append(("people online (official)", [HUMAN_MIX.get(k, 0.0) for k in cats]))
         colors.append(HUMAN)
     charts.append(bar_chart(cats, series, "Contract kinds (share of all deals)" + (": bots beside people" if bots else ""),
                             percent=True, colors=colors))
@@ -202,9 +203,9 @@ def render(result: Comparison, differ, slots: Sequence[str] | None, games=None) 
     games_html = ""
     if games:
         games_html = "<h2>Games re-scored</h2>" + _html_table(
-            ["ruleset", "games", "scored", "agree with server", "not re-scored (why)"],
-            [[g.ruleset, g.games, g.scored, g.server_agrees, "; ".join(f"{w} ({k})" for w, k in g.unscored.most_common())]
-             for g in games])
+            ["ruleset", "games", "scored", "with server score", "agree with server", "not re-scored (why)"],
+            [[g.ruleset, g.games, g.scored, g.server_agrees + g.server_differs, g.server_agrees,
+              "; ".join(f"{w} ({k})" for w, k in g.unscored.most_common())] for g in games])
     glossary = "".join(f"<dt>{_esc(k)}</dt><dd>{_esc(v)}</dd>" for k, v in EXPLAIN.items())
     title = " vs ".join(names)
     what = (f"The same {result.deals} deals (seed {result.seed}) played under each ruleset by the same players "

@@ -466,10 +466,11 @@ def run_with_progress(refs, deals, seed, slots, jobs, dask=None) -> list[Stats]:
 def print_table(title: str, columns: Sequence[str], rows: Iterable[Sequence[str]], file=None) -> None:
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     table = Table(title=title, show_lines=False)
     for i, c in enumerate(columns):
-        table.add_column(c, justify="left" if i == 0 else "right")
+        table.add_column(Text(c), justify="left" if i == 0 else "right")
     for r in rows:
-        table.add_row(*r)
+        table.add_row(*(Text(str(c)) for c in r))  # plain text: a value such as [schneider, schwarz] is no markup
     Console(file=file or sys.stdout, width=200 if not (file or sys.stdout).isatty() else None).print(table)

@@ -6,7 +6,6 @@ refusing ruleset, ``--until-ci``, and ``--dask local:2`` equal to ``--jobs 2``."
 from __future__ import annotations
 
 import csv
-import importlib.util
 import json
 import re
 from pathlib import Path
@@ -16,6 +15,7 @@ import pytest
 from skatcore.cli.main import main
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.compare import compare
+from skatcore.sim.export import COLUMN_TYPES
 from skatcore.sim.outcomes import ROW_KEYS
 from skatcore.sim.report import COLORS, nice_ticks
 
@@ -81,6 +81,14 @@ def test_terminal_output_marks_not_significant(capsys):
     assert " ns" not in short
 
 
+def test_terminal_rules_table_shows_lists_as_written(capsys):
+    """A parameter value in brackets is text, not terminal markup that vanishes."""
+    rc, out, err = cli(capsys, "compare", "official", "texas", "--deals", 10)
+    assert rc == 0, err
+    line = next(x for x in out.splitlines() if "announcements.ouvert_implies" in x)
+    assert line.rstrip(" │").endswith("[schneider, schwarz]")
+
+
 def test_session_rules_in_the_statistics(capsys, tmp_path):
     rows = tmp_path / "pub.jsonl"
     rc, out, err = cli(capsys, "compare", "official", "pub", "--deals", 144, "--seed", 5, "--json", "--per-deal", rows)
@@ -124,6 +132,23 @@ def test_per_deal_export(tmp_path, capsys):
     assert not list(tmp_path.glob("*.part"))
 
 
+def test_per_deal_parquet_equals_json_lines(tmp_path, capsys):
+    """pub brings Bock deals and Ramsch rounds (sheet_factor, ramsch_round) and
+    Kontra (calls): every column has its declared type in JSON Lines and in Parquet."""
+    pq = pytest.importorskip("pyarrow.parquet")
+    jl, pa = tmp_path / "deals.jsonl", tmp_path / "deals.parquet"
+    for path in (jl, pa):
+        rc, out, err = cli(capsys, "compare", "official", "pub", "--deals", 108, "--seed", 5, "--per-deal", path)
+        assert rc == 0, err
+    rows = [json.loads(line) for line in jl.read_text().splitlines()]
+    assert {r["sheet_factor"] for r in rows} >= {1, 2} and any(r["ramsch_round"] for r in rows)
+    for r in rows:
+        for key, value in r.items():
+            assert value is None or type(value) is COLUMN_TYPES[key], (key, value)
+    table = pq.read_table(pa)
+    assert table.column_names == list(ROW_KEYS) and table.to_pylist() == rows
+
+
 def test_per_deal_bad_suffix_is_one_line(tmp_path, capsys):
     rc, out, err = cli(capsys, "compare", "official", "texas", "--deals", 10, "--per-deal", tmp_path / "x.txt")
     assert rc == 2 and out == "" and err.count("\n") == 1 and "--per-deal: expected a file ending in .jsonl" in err
@@ -148,6 +173,20 @@ def test_until_ci_deals_on_until_narrow_enough():
     assert again.to_json() == loose.to_json()
 
 
+def test_until_ci_says_whether_it_got_there(capsys):
+    rc, out, err = cli(capsys, "compare", "official", "texas", "--deals", 40, "--seed", 2, "--until-ci", 14)
+    result = compare(["official", "texas"], 40, 2, until_ci=14)
+    assert rc == 0 and f"the same {result.deals} deals" in out
+    assert f"--until-ci 14: the widest headline interval is {result.headline_width():.1f} pp wide\n" in out
+    rc, out, err = cli(capsys, "compare", "official", "texas", "--deals", 40, "--seed", 2, "--until-ci", 1,
+                       "--max-deals", 80, "--json")
+    data = json.loads(out)
+    assert data["deals"] == 80 and data["until_ci"] == 1 and data["headline_width"] > 1
+    rc, out, err = cli(capsys, "compare", "official", "texas", "--deals", 40, "--seed", 2, "--until-ci", 1,
+                       "--max-deals", 80)
+    assert "pp wide, not narrower at --max-deals 80" in out
+
+
 def test_deal_goes_on_past_a_refusing_ruleset(tmp_path, capsys):
     deal = tmp_path / "bid23.yaml"
     deal.write_text("format: skat-deal/1\ndeclarer: forehand\nbid: 23\ngame: {type: null}\n"
@@ -161,13 +200,28 @@ def test_deal_goes_on_past_a_refusing_ruleset(tmp_path, capsys):
     assert results[0]["score"] == 23 and results[1]["ruleset"] == "texas" and "bid ladder" in results[1]["refused"]
 
 
+def test_deal_with_kontra_names_the_ruleset_without_it(tmp_path, capsys):
+    deal = tmp_path / "kontra.yaml"
+    deal.write_text("format: skat-deal/1\ndeclarer: forehand\nbid: 18\ngame: {type: clubs, declarations: {kontra: true}}\n"
+                    "outcome: {declarer_points: 70, matadors: {with: 1}}\n")
+    rc, out, err = cli(capsys, "compare", "official", "pub", "--deal", deal)
+    assert rc == 0, err
+    # with 1, game 2 x clubs 12 = 24, Kontra doubles it
+    assert "official: refuses this deal\n  game.declarations.kontra: unknown declaration 'kontra' under official" in out
+    assert "pub: clubs\n" in out and "sheet: forehand +48" in out
+
+
 @pytest.mark.skipif(SAMPLE is None, reason="the ISS sample is not beside the repository")
 def test_games_rescore_iss_to_the_servers_values(tmp_path, capsys):
     rows = tmp_path / "games.jsonl"
-    rc, out, err = cli(capsys, "compare", "official", "texas", "--games", SAMPLE, "--per-deal", rows, "--json")
+    report = tmp_path / "games.html"
+    rc, out, err = cli(capsys, "compare", "official", "texas", "--games", SAMPLE, "--per-deal", rows, "--json",
+                       "--html", report)
     assert rc == 0, err
     data = json.loads(out)
     official, texas = data["games"]
+    page = report.read_text()  # real players: no bots to set beside people
+    assert "<h2>Games re-scored</h2>" in page and "people online" not in page
     # 25 games: 22 declared, 2 all passed, 1 abandoned in the bidding (data/iss/SOURCES.md)
     assert official == {"ruleset": "official", "games": 25, "scored": 24,
                         "unscored": {"player 2 (rearhand) left during bidding": 1},
@@ -178,6 +232,28 @@ def test_games_rescore_iss_to_the_servers_values(tmp_path, capsys):
     declared = [r for r in declared if r["ruleset"] == "official" and r["server_score"] is not None]
     assert len(declared) == 22 and all(r["score"] == r["server_score"] for r in declared)
     assert data["deals"] == texas["scored"]  # the paired statistics: games both could score
+
+
+@pytest.mark.skipif(SAMPLE is None, reason="the ISS sample is not beside the repository")
+def test_games_stream_in_constant_memory(tmp_path, monkeypatch):
+    """Five times the games, the same peak memory: games are read a line at a
+    time and the paired sums kept per chunk (chunks of 25 games here)."""
+    import tracemalloc
+
+    from skatcore.sim import games
+
+    monkeypatch.setattr(games, "CHUNK", 25)
+    games.rescore(["official", "texas"], [SAMPLE])  # rulesets compiled, modules imported
+    peaks = []
+    for copies in (4, 20):
+        archive = tmp_path / f"{copies}.sgf"
+        archive.write_text(SAMPLE.read_text() * copies)
+        tracemalloc.start()
+        *_, counts = games.rescore(["official", "texas"], [archive])
+        peaks.append(tracemalloc.get_traced_memory()[1])
+        tracemalloc.stop()
+        assert counts[0].games == 25 * copies and counts[0].server_agrees == 22 * copies
+    assert peaks[1] - peaks[0] < 200_000, peaks  # 400 more games kept would be megabytes
 
 
 def test_games_bad_file_is_one_line(tmp_path, capsys):
@@ -199,12 +275,18 @@ def test_report_ticks_palette_and_error_bars(tmp_path, capsys):
     assert 'class="e"' in page and "people online (official)" in page and "The rules that differ" in page
     ticks = re.findall(r'text-anchor="end" class="a">([^<]*)%</text>', page)
     assert ticks and all(float(t) % 5 == 0 for t in ticks), ticks
+    kinds = page.split('aria-label="Contract kinds', 1)[1].split("</svg>", 1)[0]
+    assert ">ramsch</text>" in kinds  # texas plays a Ramsch where official throws in: a kind of its own
+    # people's official mix (data/human-play.md) as shares of all deals: passed 4.9%, grand 95.1% x 32.2%
+    assert "people online (official), passed: 4.9%" in kinds and "people online (official), grand: 30.6%" in kinds
+    for colour in COLORS[:2]:
+        assert f'fill="{colour}"' in page
 
 
-@pytest.mark.skipif(importlib.util.find_spec("distributed") is None,
-                    reason="dask distributed is not installed (pip install 'skatcore[cluster]')")
 def test_dask_local_equals_jobs(capsys):
-    args = ["compare", "official", "texas", "--deals", 120, "--seed", 4, "--json"]
+    """Chunks on two Dask workers, sessions (pub's Bock and Ramsch rounds)
+    cut across them: the same digits as two local processes."""
+    args = ["compare", "official", "texas", "pub", "--deals", 120, "--seed", 4, "--json"]
     rc, jobs, err = cli(capsys, *args, "--jobs", 2)
     assert rc == 0, err
     rc, dask, err = cli(capsys, *args, "--dask", "local:2")
