@@ -27,8 +27,9 @@ def cmd_compare(args) -> int:
     writer = None
     if args.per_deal:
         from skatcore.sim.export import RowWriter
+        from skatcore.sim.outcomes import row_keys
 
-        writer = RowWriter(args.per_deal)
+        writer = RowWriter(args.per_deal, row_keys([get_rules(r) for r in args.rulesets]))
     ok = False
     try:
         result, games = (_games(args, writer) if args.games else (_simulate(args, slots, writer), None))

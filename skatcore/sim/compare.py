@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from skatcore.bots import resolve_player
 from skatcore.engine.table import people
 from skatcore.rules.compiler import get_rules
-from skatcore.sim.outcomes import Metric, Tally, deal_row, metrics_for
+from skatcore.sim.outcomes import Metric, Tally, deal_row, metrics_for, settling
 from skatcore.sim.play import all_passed
 from skatcore.sim.fastpath import compiled_outcomes
 from skatcore.sim.sheet import Sheet
@@ -48,6 +48,7 @@ def compare_chunk(task) -> tuple[list[Stats], Tally, list[list[dict]] | None]:
                                     all_pass=all_pass, people=len(persons)))
     slow = [k for k in range(len(rules)) if k not in fast]
     sheets = {k: Sheet.for_chunk(rules[k], factories, seed, start) for k in slow}
+    said = {k: settling([rules[k]]) for k in slow}  # the declarations that settle a deal (Schenken): row columns
     for i in range(start, stop) if slow else ():
         dealt = seeded_deal(seed, i)
         for k in slow:
@@ -57,8 +58,9 @@ def compare_chunk(task) -> tuple[list[Stats], Tally, list[list[dict]] | None]:
             for p in players:
                 st.bots.update(getattr(p, "counters", None) or {})
             seats = [slots[(s - i) % 3] for s in range(3)]
-            schenken = deal.declaration.declarations.get("schenken") if deal.declaration else None
-            out.append(deal_row(deal.result(), seed=seed, deal=i, players=seats, schenken=schenken,
+            made = deal.declaration.declarations if deal.declaration else {}
+            out.append(deal_row(deal.result(), seed=seed, deal=i, players=seats,
+                                said={key: made.get(key) for key in said[k]},
                                 all_pass=all_passed(deal), sheet_factor=factor, ramsch_round=forced,
                                 people=len(people(rs))))
     tally = Tally(metrics_for(rules), len(rules), seed)

@@ -1,5 +1,5 @@
-"""``--per-deal FILE``: one row per deal and ruleset (keys of
-:data:`skatcore.sim.outcomes.ROW_KEYS`) as JSON Lines (``.jsonl``), CSV
+"""``--per-deal FILE``: one row per deal and ruleset (the columns of
+:func:`skatcore.sim.outcomes.row_keys`) as JSON Lines (``.jsonl``), CSV
 (``.csv``) or Parquet (``.parquet``, with pyarrow installed), ready for
 pandas or polars.  Rows are written as they come, into ``FILE.part``,
 renamed to ``FILE`` when the run is over: a failed run leaves no half file."""
@@ -23,8 +23,8 @@ COLUMN_TYPES = {key: int if key in _INT else bool if key in _BOOL else str for k
 
 
 class RowWriter:
-    def __init__(self, path: str):
-        self.path = Path(path)
+    def __init__(self, path: str, columns=ROW_KEYS):
+        self.path, self.columns = Path(path), tuple(columns)
         self.suffix = self.path.suffix.lower()
         if self.suffix not in SUFFIXES:
             raise InputError(f"expected a file ending in {', '.join(SUFFIXES)}", source=str(path), path="--per-deal")
@@ -39,13 +39,13 @@ class RowWriter:
         self.part = self.path.with_name(self.path.name + ".part")
         self.rows = 0
         self._file = None if self.suffix == ".parquet" else self.part.open("w", encoding="utf-8", newline="")
-        self._csv = csv.DictWriter(self._file, ROW_KEYS) if self.suffix == ".csv" else None
+        self._csv = csv.DictWriter(self._file, self.columns) if self.suffix == ".csv" else None
         if self._csv:
             self._csv.writeheader()
         self._parquet = None
 
     def write(self, rows: list[dict]) -> None:
-        rows = [{k: r.get(k) for k in ROW_KEYS} for r in rows]
+        rows = [{k: r.get(k) for k in self.columns} for r in rows]
         self.rows += len(rows)
         if self.suffix == ".jsonl":
             self._file.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
@@ -56,7 +56,7 @@ class RowWriter:
             import pyarrow.parquet as pq
 
             if self._parquet is None:
-                self._schema = pa.schema([(k, _arrow_type(pa, k)) for k in ROW_KEYS])
+                self._schema = pa.schema([(k, _arrow_type(pa, k)) for k in self.columns])
                 self._parquet = pq.ParquetWriter(self.part, self._schema)
             self._parquet.write_table(pa.Table.from_pylist(rows, schema=self._schema))
 
@@ -72,4 +72,5 @@ class RowWriter:
 
 
 def _arrow_type(pa, key: str):
-    return {int: pa.int64(), bool: pa.bool_(), str: pa.string()}[COLUMN_TYPES[key]]
+    # a settling declaration's column (``schenken``) holds what was said, as text
+    return {int: pa.int64(), bool: pa.bool_(), str: pa.string()}[COLUMN_TYPES.get(key, str)]

@@ -18,7 +18,7 @@ the per-deal export's column names.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -30,16 +30,36 @@ from skatcore.sim.stats import REPLICATES, Interval, MeanSums, RatioBoot, poisso
 SF_WIN, SF_DEFENDER = 50, 40
 CHAIN = ("kontra", "re", "supra", "resupra")
 
-#: columns of the per-deal export, in order
+#: columns of the per-deal export, in order; a comparison adds its settling declarations after ``calls``
 ROW_KEYS = ("seed", "deal", "ruleset", "game", "all_pass", "declarer", "declarer_player", "bid", "hand", "won", "overbid",
-            "value", "score", "declarer_points", "calls", "schenken", "forehand", "middlehand", "rearhand",
+            "value", "score", "declarer_points", "calls", "forehand", "middlehand", "rearhand",
             "forehand_player", "middlehand_player", "rearhand_player", "sheet_factor", "ramsch_round", "server_score")
 
 
+def settling(rules: Sequence) -> dict[str, frozenset[str]]:
+    """The declarations that may settle a deal before its first card, by the
+    name their plugin gives them (Schenken: ``schenken``), each with the
+    values that settle it: what the table calls that ``settle`` write."""
+    out: dict[str, set[str]] = {}
+    for r in rules:
+        for c in r.calls.values():
+            if c.settles:
+                out.setdefault(c.writes, set()).add(str(c.value))
+    return {key: frozenset(values) for key, values in out.items()}
+
+
+def row_keys(rules: Sequence) -> tuple[str, ...]:
+    """The per-deal export's columns for a comparison of ``rules``: each
+    settling declaration is a column (what was said, ``None``: nothing)."""
+    at = ROW_KEYS.index("calls") + 1
+    return (*ROW_KEYS[:at], *settling(rules), *ROW_KEYS[at:])
+
+
 def deal_row(result, *, seed: int | None, deal: int, all_pass: bool, players: Sequence[str] = ("", "", ""),
-             schenken: str | None = None, server_score: int | None = None, sheet_factor: int = 1,
+             said: Mapping[str, object] | None = None, server_score: int | None = None, sheet_factor: int = 1,
              ramsch_round: bool = False, people: int = 3) -> dict:
     """The facts of one scored deal under one ruleset (``players`` by seat;
+    ``said``: the settling declarations' values, see :func:`settling`;
     ``people``: the persons at the table, 2 where a straw man is nobody's)."""
     r = result
     declared = r.declarer is not None and r.won is not None
@@ -50,7 +70,8 @@ def deal_row(result, *, seed: int | None, deal: int, all_pass: bool, players: Se
         "declarer_player": players[r.declarer] if r.declarer is not None else None,
         "bid": r.bid, "hand": r.hand, "won": r.won, "overbid": r.overbid,
         "value": r.value if declared else None, "score": r.score if declared else None,
-        "declarer_points": r.declarer_points, "calls": " ".join(calls), "schenken": schenken,
+        "declarer_points": r.declarer_points, "calls": " ".join(calls),
+        **{k: None if v is None else str(v) for k, v in (said or {}).items()},
         **{s: r.scores.get(s, 0) for s in SEATS},
         **{f"{s}_player": players[k] for k, s in enumerate(SEATS)},
         "sheet_factor": sheet_factor, "ramsch_round": ramsch_round, "server_score": server_score, "people": people,
@@ -124,10 +145,11 @@ def metrics_for(rules: Sequence, games: Sequence[str] = ()) -> list[Metric]:
         out.append(Metric(f"calls.{c}_rate", f"{c} rate", (lambda r, c=c: int(c in r["calls"].split())), decl, share=True))
         out.append(Metric(f"calls.{c}_win_rate", f"declarer wins after {c}", (lambda r, c=c: int(c in r["calls"].split() and bool(r["won"]))),
                           (lambda r, c=c: int(c in r["calls"].split())), share=True))
-    if any("schenken" in r.declarations for r in rules):
-        out.append(Metric("calls.schenken_rate", "Schenken offered", lambda r: int(r["schenken"] is not None), decl, share=True))
-        out.append(Metric("calls.schenken_accepted_rate", "Schenken accepted", lambda r: int(r["schenken"] == "accepted"),
+    for key, values in settling(rules).items():  # said at all, and said so that the deal ended (accepted)
+        out.append(Metric(f"calls.{key}_rate", f"{key.capitalize()} offered", (lambda r, k=key: int(r.get(k) is not None)),
                           decl, share=True))
+        out.append(Metric(f"calls.{key}_accepted_rate", f"{key.capitalize()} accepted",
+                          (lambda r, k=key, v=values: int(r.get(k) in v)), decl, share=True))
     if any(r.pm.hook.skat_session_deal.get_hookimpls() for r in rules):
         out.append(Metric("session.bock_share", "Bock deals (sheet x2 or more)", lambda r: int(r["sheet_factor"] > 1),
                           share=True))

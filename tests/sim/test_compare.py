@@ -312,3 +312,69 @@ def test_games_from_json_lines_and_deal_records(tmp_path, capsys):
         scores = [(r["ruleset"], r["score"]) for r in csv.DictReader(f)]
     assert scores == [("official", "-96"), ("pre1999", "-48")] * 3
     assert data["differences"]["pre1999"]["classic_per_36"]["estimate"] == pytest.approx(12 * 48)
+
+
+SCHENKEN = Path(__file__).parents[1] / "vectors" / "rulesets" / "schenken.yaml"
+
+
+def test_schenken_statistics_and_column_come_from_the_settling_calls(tmp_path, capsys):
+    """The Schenken plugin's calls that settle a deal write ``schenken``: the
+    per-deal column after ``calls`` and ``calls.schenken_rate`` (offered: said
+    at all) / ``calls.schenken_accepted_rate`` (said so the deal ended) over
+    declarer games, counted here from the rows; a ruleset without the plugin
+    has neither."""
+    rows_file = tmp_path / "deals.jsonl"
+    rc, out, err = cli(capsys, "compare", "official", SCHENKEN, "--deals", 150, "--seed", 4,
+                       "--players", "random,random,random", "--per-deal", rows_file, "--json")
+    assert rc == 0, err
+    data = json.loads(out)
+    rows = [json.loads(line) for line in rows_file.read_text().splitlines()]
+    at = ROW_KEYS.index("calls") + 1
+    assert list(rows[0]) == [*ROW_KEYS[:at], "schenken", *ROW_KEYS[at:]]
+    mine = [r for r in rows if r["ruleset"] == "schenken" and r["won"] is not None and r["declarer"] is not None]
+    said = [r["schenken"] for r in mine]
+    assert said.count("accepted") > 0 and said.count("refused") > 0  # random defenders offer, random declarers answer
+    stats = data["intervals"]["schenken"]
+    assert stats["calls.schenken_rate"]["estimate"] == pytest.approx(sum(s is not None for s in said) / len(mine), abs=1e-4)
+    assert stats["calls.schenken_accepted_rate"]["estimate"] == pytest.approx(
+        sum(s in ("accepted", "schneider") for s in said) / len(mine), abs=1e-4)
+    assert data["intervals"]["official"]["calls.schenken_rate"]["estimate"] == 0
+    assert all(r["schenken"] is None for r in rows if r["ruleset"] == "official")
+    rc, out, err = cli(capsys, "compare", "official", "texas", "--deals", 5, "--json")
+    assert not [k for k in json.loads(out)["intervals"]["official"] if "schenken" in k]
+    pq = pytest.importorskip("pyarrow.parquet")
+    parquet = tmp_path / "deals.parquet"
+    rc, out, err = cli(capsys, "compare", "official", SCHENKEN, "--deals", 150, "--seed", 4,
+                       "--players", "random,random,random", "--per-deal", parquet)
+    assert rc == 0, err
+    assert pq.read_table(parquet).to_pylist() == rows
+
+
+def test_a_made_up_settling_call_gets_its_own_statistics():
+    """Any plugin's call that settles a deal is counted under its own name."""
+    from skatcore.hookspecs import hookimpl
+    from skatcore.model import ScoreResult, TableCall
+    from skatcore.sim.outcomes import deal_row, metrics_for, row_keys, settling
+    from skatcore.testing import compile_with
+
+    class Fold:  # the declarer gives up before the first card
+        @hookimpl
+        def skat_register_calls(self):
+            return [TableCall("fold", by="declarer", window="first_lead", settles=True)]
+
+        @hookimpl
+        def skat_register_declarations(self):
+            return {"fold": {"type": "boolean", "description": "the declarer gave up before the first card"}}
+
+    rules = compile_with("official", plugins={"fold": Fold})
+    assert settling([rules]) == {"fold": frozenset({"True"})} and "fold" in row_keys([get_rules("official"), rules])
+    metrics = {m.key: m for m in metrics_for([get_rules("official"), rules])}
+    result = ScoreResult(ruleset=rules.name, game="clubs", declarer=0, bid=18, hand=False, won=False, overbid=False,
+                         matadors=1, multiplier=2, value=24, score=-48, scores={"forehand": -48}, declarer_points=0,
+                         explanation="")
+    folded = deal_row(result, seed=1, deal=0, all_pass=False, said={"fold": True})
+    played = deal_row(result, seed=1, deal=1, all_pass=False, said={"fold": None})
+    assert folded["fold"] == "True" and played["fold"] is None
+    accepted, offered = metrics["calls.fold_accepted_rate"], metrics["calls.fold_rate"]
+    assert [(offered.num(r), accepted.num(r), accepted.den(r)) for r in (folded, played)] == [(1, 1, 1), (0, 0, 1)]
+    assert accepted.label == "Fold accepted"
