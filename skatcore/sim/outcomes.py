@@ -197,7 +197,7 @@ class Tally:
                 self.means[m.key].add(num)
             else:
                 den = np.stack([mats[s][1][j] for s in range(self.sides)])
-                self.ratios[m.key].add(self.seed, start, num.astype(float), den.astype(float), weights)
+                self.ratios[m.key].add(self.seed, start, num, den, weights)
         self.n += k
 
     def __getstate__(self):  # the metrics' functions stay behind: a merged tally needs only the sums

@@ -148,7 +148,7 @@ def poisson_weights(seed: int, start: int, stop: int, replicates: int = REPLICAT
     """Bootstrap weights of deals ``start..stop-1``: row ``i - start`` holds
     the Poisson(1) count of deal ``i`` in each replicate, drawn from
     ``(seed, i)`` only."""
-    out = np.empty((stop - start, replicates), dtype=np.float64)
+    out = np.empty((stop - start, replicates), dtype=np.int64)
     for k, i in enumerate(range(start, stop)):
         out[k] = np.random.default_rng([seed, i, 0x5CA7]).poisson(1.0, replicates)
     return out
@@ -179,6 +179,32 @@ def ratio_diff_ci(num_a, den_a, num_b, den_b, seed: int, start: int = 0,
     return boot.diff(0, 1)
 
 
+_WEIGHTED = []
+
+
+def weighted_sums(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """``values @ weights`` of int64 arrays, exact, on one thread, skipping
+    the zero values (most are 0/1 indicators): a float BLAS product starts
+    its own threads, which beside other worker processes or on a busy
+    machine cost ten times the work."""
+    if not _WEIGHTED:
+        from numba import config, njit
+
+        _WEIGHTED.append(np.matmul if config.DISABLE_JIT else njit(cache=True)(_weighted_sums))
+    return _WEIGHTED[0](values, weights)
+
+
+def _weighted_sums(values, weights):
+    out = np.zeros((values.shape[0], weights.shape[1]), np.int64)
+    for i in range(values.shape[0]):
+        for j in range(values.shape[1]):
+            x = values[i, j]
+            if x:
+                for b in range(weights.shape[1]):
+                    out[i, b] += x * weights[j, b]
+    return out
+
+
 @dataclass
 class RatioBoot:
     """Streaming sums for ratios ``sum(num)/sum(den)`` of ``sides`` paired
@@ -199,11 +225,12 @@ class RatioBoot:
         """Deals ``start..start+k-1``: ``num``/``den`` are ``(sides, k)`` integer-valued."""
         k = num.shape[1]
         w = poisson_weights(seed, start, start + k, self.replicates) if weights is None else weights
+        num, den, w = (a if a.dtype == np.int64 else np.rint(a).astype(np.int64) for a in (num, den, w))
         self.n += k
-        self.num += np.rint(num.sum(axis=1)).astype(np.int64)
-        self.den += np.rint(den.sum(axis=1)).astype(np.int64)
-        self.boot_num += np.rint(num @ w).astype(np.int64)  # integer-valued: exact in float64 below 2**53
-        self.boot_den += np.rint(den @ w).astype(np.int64)
+        self.num += num.sum(axis=1)
+        self.den += den.sum(axis=1)
+        self.boot_num += weighted_sums(num, w)
+        self.boot_den += weighted_sums(den, w)
 
     def merge(self, other: "RatioBoot") -> "RatioBoot":
         self.n += other.n
