@@ -22,7 +22,7 @@ from skatcore.sim.outcomes import Metric, Tally, deal_row, metrics_for, settling
 from skatcore.sim.play import all_passed
 from skatcore.sim.fastpath import compiled_outcomes
 from skatcore.sim.sheet import Sheet
-from skatcore.sim.simulate import Stats, _portable, check_args, map_chunks, seeded_deal, spans
+from skatcore.sim.simulate import Stats, _portable, check_args, dask_workers, map_chunks, seeded_deal, spans
 from skatcore.sim.stats import Interval
 
 SUMMARY_SIZE = 8
@@ -157,7 +157,7 @@ def compare(refs: Sequence[str], deals: int, seed: int, slots: Sequence[str] = (
 
 
 def _play(result: Comparison, refs, slots, seed, start, stop, jobs, dask, progress, on_rows) -> None:
-    workers = jobs if not dask else int(dask.partition(":")[2]) if dask.startswith("local:") and dask[6:].isdigit() else 8
+    workers = dask_workers(dask) if dask else jobs
     size = _chunk_size(refs, slots, seed, start, stop, workers)
     tasks = [(refs, slots, seed, a, b, on_rows is not None) for a, b in spans(start, stop, size)]
     pending: dict[int, list] = {}

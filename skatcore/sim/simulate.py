@@ -339,6 +339,16 @@ class _with_task:
         return task, self.fn(task)
 
 
+def dask_workers(address: str, unknown: int = 8) -> int:
+    """The number of workers of ``--dask local:N``; ``unknown`` for a scheduler address."""
+    if not address.startswith("local:"):
+        return unknown
+    workers = address.partition(":")[2]
+    if not workers.isdigit() or int(workers) < 1:
+        raise InputError(f"--dask local:N needs a number of workers, not {workers!r}")
+    return int(workers)
+
+
 def _dask_map(address: str, fn, tasks):
     try:
         from distributed import Client, LocalCluster, as_completed
@@ -346,10 +356,7 @@ def _dask_map(address: str, fn, tasks):
         raise InputError("--dask needs the cluster extra: pip install 'skatcore[cluster]'") from None
     cluster = None
     if address.startswith("local:"):
-        workers = address.partition(":")[2]
-        if not workers.isdigit() or int(workers) < 1:
-            raise InputError(f"--dask local:N needs a number of workers, not {workers!r}")
-        cluster = LocalCluster(n_workers=int(workers), threads_per_worker=1, processes=True,
+        cluster = LocalCluster(n_workers=dask_workers(address), threads_per_worker=1, processes=True,
                                dashboard_address=None, silence_logs=40)
         address = cluster
     try:

@@ -283,6 +283,13 @@ def test_report_ticks_palette_and_error_bars(tmp_path, capsys):
         assert f'fill="{colour}"' in page
 
 
+@pytest.mark.parametrize("address", ["local:0", "local:x", "local:"])
+@pytest.mark.parametrize("command", [["compare", "official", "texas"], ["simulate"]])
+def test_dask_local_without_workers_is_one_line(capsys, command, address):
+    rc, out, err = cli(capsys, *command, "--deals", 10, "--dask", address)
+    assert rc == 2 and out == "" and err == f"skat: error: --dask local:N needs a number of workers, not {address[6:]!r}\n"
+
+
 def test_dask_local_equals_jobs(capsys):
     """Chunks on two Dask workers, sessions (pub's Bock and Ramsch rounds)
     cut across them: the same digits as two local processes."""
