@@ -15,6 +15,10 @@ from skatcore.sim.simulate import check_args, parse_players, print_table, progre
 
 
 def cmd_compare(args) -> int:
+    for mode, flags in (("deal", ("games", "until_ci", "per_deal", "html")), ("games", ("until_ci",))):
+        given = [f for f in flags if getattr(args, f) is not None]
+        if getattr(args, mode) and given:  # refused rather than left unsaid
+            raise InputError(f"--{given[0].replace('_', '-')} does not go with --{mode}")
     if args.deal:
         return _compare_deal(args)
     if args.until_ci is not None and args.until_ci <= 0:
@@ -50,9 +54,9 @@ def cmd_compare(args) -> int:
         if games is not None:
             out["games"] = [g.to_json() for g in games]
         for key, value in (("until_ci", args.until_ci), ("per_deal", args.per_deal), ("html", args.html)):
-            if value is not None and not (key == "until_ci" and args.games):
+            if value is not None:
                 out[key] = value
-        if args.until_ci is not None and not args.games:
+        if args.until_ci is not None:
             out["headline_width"] = round(result.headline_width(), 4)
         print(json.dumps(out, ensure_ascii=False))
         return 0

@@ -149,6 +149,20 @@ def test_per_deal_parquet_equals_json_lines(tmp_path, capsys):
     assert table.column_names == list(ROW_KEYS) and table.to_pylist() == rows
 
 
+@pytest.mark.parametrize(("extra", "message"), [
+    (["--deal", "d.yaml", "--per-deal", "x.csv"], "--per-deal does not go with --deal"),
+    (["--deal", "d.yaml", "--html", "x.html"], "--html does not go with --deal"),
+    (["--deal", "d.yaml", "--games", "g.sgf"], "--games does not go with --deal"),
+    (["--games", "g.sgf", "--until-ci", "3"], "--until-ci does not go with --games"),
+])
+def test_options_that_do_not_go_together(tmp_path, capsys, monkeypatch, extra, message):
+    """An option the mode would ignore is refused, and nothing is written."""
+    monkeypatch.chdir(tmp_path)
+    rc, out, err = cli(capsys, "compare", "official", "texas", *extra)
+    assert rc == 2 and out == "" and err == f"skat: error: {message}\n"
+    assert not list(tmp_path.iterdir())
+
+
 def test_per_deal_bad_suffix_is_one_line(tmp_path, capsys):
     rc, out, err = cli(capsys, "compare", "official", "texas", "--deals", 10, "--per-deal", tmp_path / "x.txt")
     assert rc == 2 and out == "" and err.count("\n") == 1 and "--per-deal: expected a file ending in .jsonl" in err
