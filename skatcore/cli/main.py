@@ -88,7 +88,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_sim_commands(sub)
 
-    from skatcore.cli.sheet import register as register_sheet  # skat sheet: session records and live sheets (skatcore/sheet.py)
+    from skatcore.cli.sheet import register as register_sheet  # skat sheet: session records and live sheets (their storage: records/sheet_store.py)
 
     register_sheet(sub)
     add_trust_flag(p)

@@ -32,24 +32,14 @@ import argparse
 import json
 import math
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 
-
-from skatcore.errors import InputError, printable, shorten, shown
+from skatcore.errors import InputError, printable, shown
+from skatcore.records import sheet_store as store
+from skatcore.records.sheet_store import open_sheet, sheet_path, transaction
 from skatcore.rules.trust import TRUST_HELP, trusting
 
-DB_FORMAT = "skat-sheet-db/1"
 ACTIONS = ("new", "add", "edit", "void", "show", "undo", "export", "rules")
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS deals (
-    n      INTEGER PRIMARY KEY,   -- position on the sheet, from 1
-    uid    TEXT UNIQUE,           -- the record's id: a deal is never entered twice
-    record TEXT NOT NULL,         -- the deal record (skat-deal/1) as JSON
-    added  TEXT NOT NULL
-);
-"""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -76,7 +66,7 @@ def cmd_sheet(args) -> int:
             try:
                 return globals()[f"_cmd_{action}"](opts)
             except sqlite3.Error as exc:
-                raise InputError(_sqlite_problem(exc), source=str(sheet_path(opts.name))) from None
+                raise InputError(store.problem(exc), source=str(sheet_path(opts.name))) from None
     parser = _Parser(prog="skat sheet", description="Print the score sheet of a session record (skat-session/1). "
                      "Live sheets: skat sheet new|add|edit|void|show|undo|export|rules NAME ...")
     parser.add_argument("file", metavar="FILE")
@@ -161,111 +151,6 @@ def _action_parser(action: str) -> _Parser:
 
 
 # ---------------------------------------------------------------------------
-# The SQLite file
-# ---------------------------------------------------------------------------
-
-
-def _sqlite_problem(exc: sqlite3.Error) -> str:
-    """What an SQLite error means to the scorer; nothing was written (the transaction rolled back)."""
-    text = str(exc).lower()
-    for words, meaning in (("locked", "the sheet is busy: another scorer held it for over 60 s; nothing was changed, try again"),
-                           ("readonly", "the sheet is read-only: nothing was changed"),
-                           ("full", "the disk is full: nothing was changed"),
-                           ("unable to open", "cannot open the sheet file")):
-        if words in text:
-            return meaning
-    return f"not a skat sheet, or a damaged one (sqlite: {shorten(str(exc))})"
-
-
-def sheet_path(name: str) -> Path:
-    if not name.strip():
-        raise InputError("expected a sheet name, got an empty one", path="NAME")
-    path = Path(name)
-    return path if path.suffix else path.with_suffix(".sqlite")
-
-
-def connect(path: Path) -> sqlite3.Connection:
-    """An autocommit connection (transactions are explicit), WAL, FULL sync."""
-    import sqlite3
-    try:
-        con = sqlite3.connect(str(path), timeout=60, isolation_level=None)
-        con.execute("PRAGMA busy_timeout = 60000")
-        con.execute("PRAGMA journal_mode = WAL")
-        con.execute("PRAGMA synchronous = FULL")
-    except sqlite3.DatabaseError as exc:
-        raise InputError(f"not a skat sheet ({exc})", source=str(path)) from None
-    return con
-
-
-def open_sheet(name: str) -> tuple[Path, sqlite3.Connection]:
-    path = sheet_path(name)
-    if not path.is_file():
-        raise InputError(f"no such sheet (start one with: skat sheet new {name} --ruleset R --players A,B,C)", source=str(path))
-    return path, connect(path)
-
-
-@contextmanager
-def transaction(con: sqlite3.Connection, write: bool = True):
-    """One transaction on a sheet: committed at the end, rolled back on any
-    error (or a kill: SQLite drops the uncommitted part), the connection closed.
-    ``write`` takes the write lock at once, so nobody writes between our read
-    and our insert."""
-    try:
-        con.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-        try:
-            yield con
-            con.execute("COMMIT")
-        except BaseException:
-            if con.in_transaction:
-                con.execute("ROLLBACK")
-            raise
-    finally:
-        con.close()
-
-
-def _meta(con: sqlite3.Connection, path: Path) -> dict:
-    import sqlite3
-    try:
-        meta = {k: json.loads(v) for k, v in con.execute("SELECT key, value FROM meta").fetchall()}
-    except (sqlite3.DatabaseError, ValueError) as exc:
-        raise InputError(f"not a skat sheet ({exc})", source=str(path)) from None
-    if meta.get("format") != DB_FORMAT:
-        raise InputError(f"not a skat sheet (expected format {DB_FORMAT!r})", source=str(path))
-    return meta
-
-
-def _deals(con: sqlite3.Connection) -> list[tuple[int, dict]]:
-    return [(n, json.loads(rec)) for n, rec in con.execute("SELECT n, record FROM deals ORDER BY n")]
-
-
-def _session(meta: dict, path: Path, deals, rules=None) -> Session:
-    """The sheet's session with every confirmed deal entered, under the
-    ruleset frozen at ``sheet new`` (a sheet from before: the file as it is)."""
-    from skatcore.records.session import Session
-    rules = rules or _rules(meta, path)
-    session = Session(rules, meta["players"], stake=meta.get("stake"), dealer=meta.get("dealer", 0), source=str(path))
-    for i, (_, deal) in enumerate(deals):
-        session.add(deal, i)
-    return session
-
-
-def _rules(meta: dict, path: Path):
-    from skatcore.rules.ruleset import thaw_ruleset
-    from skatcore.rules.compiler import compile_rules, get_rules
-
-    try:
-        return compile_rules(thaw_ruleset(meta["frozen"])) if "frozen" in meta else get_rules(meta["ruleset"])
-    except InputError as exc:
-        raise exc.at(source=str(path)) if not exc.source else exc from None
-
-
-def _now() -> str:
-    from datetime import datetime, timezone  # not at the top: every skat --help would import it
-
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-# ---------------------------------------------------------------------------
 # Actions
 # ---------------------------------------------------------------------------
 
@@ -304,29 +189,8 @@ def _cmd_new(opts) -> int:
     except InputError as exc:
         raise exc.at("--players") from None
     Session(rules, players, stake=opts.stake, dealer=dealer, source=str(path))  # the ruleset accepts this table
-    if path.exists() and path.stat().st_size:
-        con = connect(path)
-        try:
-            has = con.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone()
-            if has and con.execute("SELECT 1 FROM meta WHERE key = 'format'").fetchone():  # an unfinished new may retry
-                raise InputError("a sheet of this name exists already", source=str(path))
-        finally:
-            con.close()
-    con = connect(path)
-    try:
-        con.execute("BEGIN IMMEDIATE")
-        for stmt in SCHEMA.split(";"):  # not executescript: it would commit first
-            if stmt.strip():
-                con.execute(stmt)
-        if con.execute("SELECT 1 FROM meta WHERE key = 'format'").fetchone():
-            con.execute("ROLLBACK")
-            raise InputError("a sheet of this name exists already", source=str(path))
-        meta = {"format": DB_FORMAT, "ruleset": ruleset, "frozen": freeze_ruleset(ruleset), "players": players, "dealer": dealer,
-                "stake": opts.stake, "title": opts.title, "created": _now()}
-        con.executemany("INSERT INTO meta (key, value) VALUES (?, ?)", [(k, json.dumps(v)) for k, v in meta.items()])
-        con.execute("COMMIT")
-    finally:
-        con.close()
+    store.create(path, {"ruleset": ruleset, "frozen": freeze_ruleset(ruleset), "players": players, "dealer": dealer,
+                        "stake": opts.stake, "title": opts.title, "created": store.now()})
     print(printable(f"{path}: new sheet under {rules.name!r} for {', '.join(players)}; {players[dealer]} deals first"))
     return 0
 
@@ -337,18 +201,16 @@ def _cmd_add(opts) -> int:
     deal = deal_from(opts)
     path, con = open_sheet(opts.name)
     with transaction(con):
-        meta = _meta(con, path)
-        deals = _deals(con)
+        meta = store.read_meta(con, path)
+        deals = store.read_deals(con)
         uid = deal.get("id")
-        if uid is not None:  # a retry of an add that was confirmed: never count it twice
-            row = con.execute("SELECT n FROM deals WHERE uid = ?", (str(uid),)).fetchone()
-            if row:
-                raise InputError(f"deal id {uid!r} is on the sheet already (deal {row[0]})", path="id")
+        if uid is not None and (at := store.deal_with_id(con, uid)):  # a retry of a confirmed add: never count it twice
+            raise InputError(f"deal id {uid!r} is on the sheet already (deal {at})", path="id")
         n = len(deals) + 1
         if opts.number is not None and opts.number != n:
             raise InputError(f"this would be deal {n}, not {opts.number}: the sheet changed (see skat sheet show)",
                              path="--deal")
-        session = _session(meta, path, deals)
+        session = store.stored_session(meta, path, deals)
         try:
             deal = resolve_names(deal, session)
             as_deal_record(deal, "<deal>")
@@ -358,9 +220,7 @@ def _cmd_add(opts) -> int:
             if exc.path and exc.path.startswith(f"deals[{n - 1}]"):
                 exc.path = exc.path[len(f"deals[{n - 1}]"):].lstrip(".") or None
             raise (exc if opts.deal or opts.record else in_flags(exc, opts)) from None
-        con.execute("INSERT INTO deals (n, uid, record, added) VALUES (?, ?, ?, ?)",
-                    (n, None if uid is None else str(uid), json.dumps(deal, ensure_ascii=False), _now()))
-        con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('updated', ?)", (json.dumps(_now()),))
+        store.add_deal(con, n, deal)
     _report(line, session.state, opts.json)
     return 0
 
@@ -375,8 +235,8 @@ def _cmd_show(opts) -> int:
     from skatcore.rules.ruleset import changed_files
     path, con = open_sheet(opts.name)
     with transaction(con, write=False):  # one consistent snapshot of meta and deals
-        meta, deals = _meta(con, path), _deals(con)
-    result = _session(meta, path, deals).finish()
+        meta, deals = store.read_meta(con, path), store.read_deals(con)
+    result = store.stored_session(meta, path, deals).finish()
     _print(result, opts.json, meta.get("title"), opts.history)
     for f in changed_files(meta.get("frozen", {})):
         print(printable(f"note: {f} has changed since the sheet was started; the sheet keeps the ruleset as it was "
@@ -391,7 +251,7 @@ def _cmd_rules(opts) -> int:
     from skatcore.rules.ruleset import changed_files, freeze_ruleset
     path, con = open_sheet(opts.name)
     with transaction(con, write=opts.update):
-        meta, deals = _meta(con, path), _deals(con)
+        meta, deals = store.read_meta(con, path), store.read_deals(con)
         changed = changed_files(meta.get("frozen", {}))
         if not opts.update:
             frozen = meta.get("frozen") or {}
@@ -399,11 +259,11 @@ def _cmd_rules(opts) -> int:
             for f in frozen.get("files", {}):
                 print(printable(f"  {f}{'  (changed since)' if f in changed else ''}"))
             return 0
-        before = _session(meta, path, deals).state.totals
+        before = store.stored_session(meta, path, deals).state.totals
         meta["frozen"] = freeze_ruleset(meta["ruleset"])
-        after = _session(meta, path, deals).state.totals  # a deal the new rules refuse stops here: nothing changes
-        con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('frozen', ?)", (json.dumps(meta["frozen"]),))
-        con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('updated', ?)", (json.dumps(_now()),))
+        after = store.stored_session(meta, path, deals).state.totals  # a deal the new rules refuse stops here: nothing changes
+        store.set_meta(con, "frozen", meta["frozen"])
+        store.touch(con)
     print(printable(f"{path}: {len(deals)} deals re-scored under the ruleset as it is now; totals "
                     + ", ".join(f"{p} {before[p]} -> {after[p]}" for p in after)))
     return 0
@@ -412,21 +272,20 @@ def _cmd_rules(opts) -> int:
 def _cmd_undo(opts) -> int:
     path, con = open_sheet(opts.name)
     with transaction(con):
-        _meta(con, path)
-        row = con.execute("SELECT n, record FROM deals ORDER BY n DESC LIMIT 1").fetchone()
-        if row is None:
+        store.read_meta(con, path)
+        last = store.last_deal(con)
+        if last is None:
             raise InputError("the sheet has no deals to undo", source=str(path))
-        if opts.number is not None and opts.number != row[0]:
-            raise InputError(f"the last deal is deal {row[0]}, not {opts.number}", path="--deal")
-        con.execute("DELETE FROM deals WHERE n = ?", (row[0],))
-        con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('updated', ?)", (json.dumps(_now()),))
-    print(f"{path}: deal {row[0]} removed")
+        if opts.number is not None and opts.number != last:
+            raise InputError(f"the last deal is deal {last}, not {opts.number}", path="--deal")
+        store.remove_deal(con, last)
+    print(f"{path}: deal {last} removed")
     return 0
 
 
 def _cmd_void(opts) -> int:
     from skatcore.records.session_edit import voided
-    return _change(opts, f"voiding deal {opts.n}", lambda records, before: voided(records, before, opts.n, _now(), opts.reason))
+    return _change(opts, f"voiding deal {opts.n}", lambda records, before: voided(records, before, opts.n, store.now(), opts.reason))
 
 
 def _cmd_edit(opts) -> int:
@@ -438,7 +297,7 @@ def _cmd_edit(opts) -> int:
     def change(records, before):
         deal_at(records, opts.n)
         before.state.dealer = next(x.dealer for x in before.state.sheet_lines if x.index == opts.n)
-        return edited(records, before, opts.n, resolve_names(new, before), _now())
+        return edited(records, before, opts.n, resolve_names(new, before), store.now())
     try:
         return _change(opts, f"editing deal {opts.n}", change)
     except InputError as exc:  # about the new deal itself: in the words the scorer typed
@@ -455,17 +314,16 @@ def _change(opts, what: str, change) -> int:
     from skatcore.records.session_edit import rescored
     path, con = open_sheet(opts.name)
     with transaction(con):
-        meta, deals = _meta(con, path), _deals(con)
+        meta, deals = store.read_meta(con, path), store.read_deals(con)
         try:
-            records = change([d for _, d in deals], _session(meta, path, deals))
+            records = change([d for _, d in deals], store.stored_session(meta, path, deals))
         except InputError as exc:
             raise exc.at(source=str(path)) from None
-        session = rescored(records, lambda recs: _session(meta, path, list(enumerate(recs, 1))), opts.n, what)
+        session = rescored(records, lambda recs: store.stored_session(meta, path, list(enumerate(recs, 1))), opts.n, what)
         for (n, old), new in zip(deals, records):
             if new != old:
-                con.execute("UPDATE deals SET record = ?, uid = ? WHERE n = ?",
-                            (json.dumps(new, ensure_ascii=False), None if new.get("id") is None else str(new["id"]), n))
-        con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES ('updated', ?)", (json.dumps(_now()),))
+                store.replace_deal(con, n, new)
+        store.touch(con)
     line = next(x for x in session.state.sheet_lines if x.index == opts.n)
     _report(line, session.state, getattr(opts, "json", False), len(records) - opts.n)
     return 0
@@ -484,7 +342,7 @@ def _cmd_export(opts) -> int:
     from skatcore.records.session_record import FORMAT
     path, con = open_sheet(opts.name)
     with transaction(con, write=False):
-        meta, deals = _meta(con, path), _deals(con)
+        meta, deals = store.read_meta(con, path), store.read_deals(con)
     doc = {"format": FORMAT, **({"title": meta["title"]} if meta.get("title") else {}), "ruleset": _portable(meta["ruleset"]),
            "players": meta["players"], "dealer": meta.get("dealer", 0)}
     if meta.get("stake") is not None:

@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from skatcore.cli import sheet as sheet_cli
+from skatcore.records import sheet_store
 from skatcore.cli.main import main
 from cli_checks import refused as one_line
 
@@ -49,7 +49,7 @@ def test_sqlite_refusals_are_one_line(tmp_path, capsys, monkeypatch, sqlite_says
     def refuse(*args, **kwargs):
         raise sqlite3.OperationalError(sqlite_says)
 
-    monkeypatch.setattr(sheet_cli, "_deals", refuse)
+    monkeypatch.setattr(sheet_store, "read_deals", refuse)
     one_line(capsys, ["sheet", "add", path, "--declarer", "A", "--bid", "18", "--game", "grand", "--points", "70",
                       "--matadors", "with1"], "friday.sqlite: ", expected)
     monkeypatch.undo()
