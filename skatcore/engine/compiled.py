@@ -19,17 +19,26 @@ read (:meth:`Outcomes.result` replays the deal through ``Deal``).
 
 ``tests/test_compiled.py`` replays the deals action by action through
 ``Deal`` (the single source of legality) and demands the same results.
-Rulesets with steps the engine does not model raise :class:`Unsupported`.
+Rulesets with steps the engine does not model raise :class:`Unsupported`;
+steps that wait for all to pass (a push round) leave those deals unfinished
+for a caller that asks for it (``engine_tables(rules, hand_back=True)``:
+:attr:`Outcomes.unfinished`), which plays them through ``Deal``.
+
+Table calls (Kontra ...) the players make are given as :attr:`Outcomes.said`
+(deal -> ``(seat, call)`` in the order made, before the first card): those
+deals are scored by the ruleset's scoring of the declaration with the calls,
+once per distinct outcome.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple
 
 import numpy as np
 
-from skatcore.engine.deal import _PACKETS, HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Deal, Declare, Discard
+from skatcore.engine.deal import _PACKETS, HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Call, Deal, Declare, Discard
 from skatcore.model import SEATS, STANDARD_DECK, Declaration, RamschFacts, ScoreResult
 from skatcore.engine.scoring import make_facts
 
@@ -51,10 +60,13 @@ class EngineTables:
     arrays: tuple                        # the kernel's table arguments, in order
     sheet: bool                          # sheet entries come from a plugin
     classes: tuple                       # (schwarz class, point class, samples (points, declarer tricks))
+    hands_back: bool = False             # deals where all pass are left to Deal (a step takes over)
 
 
-def engine_tables(rules) -> EngineTables:
-    """The tables of ``rules`` (built once per compiled ruleset).
+def engine_tables(rules, hand_back: bool = False) -> EngineTables:
+    """The tables of ``rules`` (built once per compiled ruleset); with
+    ``hand_back`` also of a ruleset whose steps wait for all to pass (its
+    all-pass deals are left unfinished, :attr:`Outcomes.unfinished`).
 
     :raises Unsupported: for a step the kernel does not model.
     """
@@ -63,6 +75,9 @@ def engine_tables(rules) -> EngineTables:
         tables = rules.cache["compiled_engine"] = _build(rules)
     if isinstance(tables, Unsupported):
         raise tables
+    if tables.hands_back and not hand_back:
+        raise Unsupported(f"ruleset {rules.name!r}: flow steps ({', '.join(s.name for s in rules.steps)}) when all "
+                          "pass, which the compiled engine leaves to Deal (play these deals one at a time through Deal)")
     return tables
 
 
@@ -108,12 +123,13 @@ def _build(rules) -> EngineTables | Unsupported:
                     return Unsupported(f"ruleset {rules.name!r}: the score of {d.game} reads card points or tricks "
                                        "beyond the thresholds (win, schneider), which the compiled engine keys on")
                 value[o, m + mat_offset, pc, sc], mult[o, m + mat_offset, pc, sc], won[o, m + mat_offset, pc, sc] = got.pop()
-    all_pass = cidx[rules.all_pass] if rules.all_pass != "throw_in" else -1
+    hands_back = bool(rules.steps)  # all at "all_passed" (_unsupported): those deals stop as if thrown in
+    all_pass = cidx[rules.all_pass] if rules.all_pass != "throw_in" and not hands_back else -1
     arrays = (np.array(_PACKETS, np.int64), np.array(rules.ladder, np.int64), bool(rules.skip_bidding), all_pass,
               kind, follow, class_mask, strength, points, trumps, n_trumps,
               route_start, route_end, opt_contract, null_value, base, factor,
               value, mult, won, point_class, mat_offset)
-    return EngineTables(contracts, options, arrays, rules.custom_sheet, tuple(reps))
+    return EngineTables(contracts, options, arrays, rules.custom_sheet, tuple(reps), hands_back)
 
 
 def _kind(contract) -> int:
@@ -125,8 +141,9 @@ def _unsupported(rules) -> str | None:
         return f"a {len(rules.deck.cards)}-card deck"
     if not rules.table.plain:
         return "seats not played from their own hand"
-    if rules.steps:  # plugin steps run in Deal only (skatcore.engine.steps)
-        return f"flow steps ({', '.join(s.name for s in rules.steps)})"
+    waits = [s for s in rules.steps if s.at != "all_passed" or rules.skip_bidding]
+    if waits:  # plugin steps run in Deal only (skatcore.engine.steps); those after all passed: see hands_back
+        return f"flow steps ({', '.join(s.name for s in waits)})"
     if rules.skip_bidding:
         return None
     if rules.ladder[0] != rules.min_bid:
@@ -192,6 +209,8 @@ class Outcomes:
         self.trick_points, self.tricks_won = np.zeros((n, 3), i16), np.zeros((n, 3), i8)
         self.skat_mask, self.last_winner = np.zeros(n, np.int64), np.zeros(n, i8)
         self.scores = np.zeros((n, 3), i32)
+        self.said: dict[int, tuple[tuple[int, str], ...]] = {}  # deal -> table calls (seat, name), as made
+        self.extra: dict[int, dict] = {}  # deal -> ScoreResult.extra of a deal scored with its calls
 
     def _kernel_outputs(self):
         return (self.deck, self.calls, self.discard, self.plays, self.contract, self.option, self.declarer, self.bid,
@@ -201,12 +220,23 @@ class Outcomes:
     def __len__(self) -> int:
         return self.n
 
+    @cached_property
+    def unfinished(self) -> np.ndarray:
+        """Deals left to ``Deal``: all passed where a step takes over (``hand_back``)."""
+        return (self.contract < 0) & (self.bid == 0) if self.tables.hands_back else np.zeros(self.n, np.bool_)
+
     def game(self, i: int) -> str:
         c = self.contract[i]
         return self.contracts[c] if c >= 0 else "passed"
 
-    def replay(self, i: int) -> Deal:
-        """Deal ``i`` replayed action by action through :class:`Deal` (needs ``keep=True``)."""
+    def declarations(self, i: int) -> dict:
+        """Deal ``i``'s declarations as made: the declared option's and the table calls'."""
+        if self.option[i] < 0:
+            return {}
+        return with_calls(self.rules, self.tables.options[self.option[i]], [n for _, n in self.said.get(i, ())]).declarations
+
+    def bidding(self, i: int) -> Deal:
+        """Deal ``i`` replayed through :class:`Deal` to the end of the bidding (needs ``keep=True``)."""
         if not len(self.calls):
             raise ValueError("the bidding was not kept: play_random(..., keep=True)")
         deck = [int(c) for c in self.deck[i]]
@@ -215,12 +245,19 @@ class Outcomes:
             if c == 0:
                 break
             deal.apply(Bid(int(c)) if c > 0 else HOLD if c == kernel.HOLD else PASS)
+        return deal
+
+    def replay(self, i: int) -> Deal:
+        """Deal ``i`` replayed action by action through :class:`Deal` (needs ``keep=True``)."""
+        deal = self.bidding(i)
         if self.declarer[i] >= 0:
             pickup = self.discard[i, 0] >= 0
             deal.apply(PICK_UP if pickup else PLAY_HAND)
             if pickup:
                 deal.apply(Discard((int(self.discard[i, 0]), int(self.discard[i, 1]))))
             deal.apply(Declare(self.tables.options[self.option[i]]))
+        for seat, name in self.said.get(i, ()):
+            deal.apply(Call(seat, name))
         for c in self.plays[i]:
             if c < 0:
                 break
@@ -240,7 +277,8 @@ class Outcomes:
         option = self.tables.options[self.option[i]]
         points = None if self.multiplier[i] < 0 else int(self.declarer_points[i])  # a null game counts no points
         return Brief(self.rules.name, self.game(i), d, int(self.bid[i]), option.hand, bool(self.won[i]),
-                     bool(self.overbid[i]), int(self.value[i]), int(self.score[i]), scores, points)
+                     bool(self.overbid[i]), int(self.value[i]), int(self.score[i]), scores, points,
+                     self.extra.get(i, {}))
 
 
 class Brief(NamedTuple):
@@ -280,6 +318,9 @@ def _sheet(rules, tables: EngineTables, out: Outcomes) -> None:
     """Fill ``out.scores``: the declarer's entry, or the plugins' sheet
     entries and Ramsch scores, asked once per distinct outcome."""
     rows = np.nonzero(out.declarer >= 0)[0]
+    if out.said:
+        _said_entries(rules, tables, out)
+        rows = rows[~np.isin(rows, list(out.said))]
     if not tables.sheet:
         out.scores[rows, out.declarer[rows]] = out.score[rows]
     elif len(rows):
@@ -315,12 +356,8 @@ def _declarer_entries(rules, tables, memo, code: int) -> tuple[int, int, int]:
         o, m = divmod(rest, 128)
         d = tables.options[o]
         contract = rules.contracts[d.game]
-        if contract.no_trick:  # a null game counts only whether the declarer took a trick
-            samples = [(0, 0)] if sc == 1 else [(0, 1)]
-        else:
-            samples = next(s for c, p, s in tables.classes if (c, p) == (sc, pc))
         found = set()
-        for p, dt in samples:
+        for p, dt in _samples(tables, contract, sc, pc):
             facts = make_facts(rules, contract, d, bid=bid, declarer=decl, matadors=m - 64,
                                declarer_points=p, declarer_tricks=dt, defender_tricks=10 - dt)
             scores = rules.score(facts).scores
@@ -330,6 +367,58 @@ def _declarer_entries(rules, tables, memo, code: int) -> tuple[int, int, int]:
                               "beyond the thresholds (win, schneider), which the compiled engine keys on")
         got = memo[code] = found.pop()
     return got
+
+
+def _samples(tables, contract, sc: int, pc: int):
+    """(declarer points, declarer tricks) at both ends of a schwarz and point class."""
+    if contract.no_trick:  # a null game counts only whether the declarer took a trick
+        return [(0, 0)] if sc == 1 else [(0, 1)]
+    return next(s for c, p, s in tables.classes if (c, p) == (sc, pc))
+
+
+def _said_entries(rules, tables, out: Outcomes) -> None:
+    """The deals with table calls: scored by the ruleset's scoring of the
+    declaration with the calls, once per distinct outcome (a call may change
+    the value as well as the entries)."""
+    point_class = tables.arrays[-2]
+    memo = rules.cache.setdefault("compiled_engine_said", {})
+    for i, said in out.said.items():
+        dt = int(out.declarer_tricks[i])
+        sc = 1 if dt == 0 else 2 if int(out.tricks_won[i].sum()) == dt else 0
+        key = (int(out.option[i]), int(out.matadors[i]), int(point_class[out.declarer_points[i]]), sc, int(out.bid[i]),
+               int(out.declarer[i]), tuple(name for _, name in said))
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = _said_result(rules, tables, key)
+        scores, out.value[i], out.multiplier[i], out.won[i], out.overbid[i], out.extra[i] = got
+        out.scores[i] = scores
+        out.score[i] = scores[out.declarer[i]]
+
+
+def with_calls(rules, d: Declaration, names) -> Declaration:
+    """``d`` with what the table calls ``names`` write (as ``Deal`` records a call)."""
+    if not names:
+        return d
+    calls = [rules.calls[n] for n in names]
+    return Declaration(d.game, d.hand, d.schneider, d.schwarz, d.ouvert,
+                       {**d.declarations, **{c.writes: c.value for c in calls}})
+
+
+def _said_result(rules, tables, key) -> tuple:
+    o, m, pc, sc, bid, decl, names = key
+    d = with_calls(rules, tables.options[o], names)
+    contract = rules.contracts[d.game]
+    found = []
+    for p, dt in _samples(tables, contract, sc, pc):
+        facts = make_facts(rules, contract, d, bid=bid, declarer=decl, matadors=m,
+                           declarer_points=p, declarer_tricks=dt, defender_tricks=10 - dt)
+        r = rules.score(facts)
+        found.append((tuple(r.scores[s] for s in SEATS), r.value, -1 if r.multiplier is None else r.multiplier,
+                      int(r.won), r.overbid, r.extra))
+    if any(f != found[0] for f in found):
+        raise Unsupported(f"ruleset {rules.name!r}: the score of {d.game} with {', '.join(names)} reads card points "
+                          "or tricks beyond the thresholds (win, schneider), which the compiled engine keys on")
+    return found[0]
 
 
 def _no_declarer_entries(rules, out: Outcomes, memo, i: int) -> tuple[int, int, int]:

@@ -19,7 +19,6 @@ from skatcore.bots import resolve_player
 from skatcore.engine.table import people
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.outcomes import Metric, Tally, deal_row, metrics_for, settling
-from skatcore.sim.play import all_passed
 from skatcore.sim.fastpath import compiled_outcomes
 from skatcore.sim.sheet import Sheet
 from skatcore.sim.simulate import Stats, _portable, check_args, dask_workers, map_chunks, seeded_deal, spans
@@ -39,30 +38,22 @@ def compare_chunk(task) -> tuple[list[Stats], Tally, list[list[dict]] | None]:
     stats = [Stats(r.name, tuple(slots)) for r in rules]
     rows: list[list[dict]] = [[] for _ in rules]
     fast = compiled_outcomes(rules, slots, seed, start, stop)
-    for k, out in fast.items():
-        persons = people(rules[k])
-        for j in range(len(out)):
-            i, r, all_pass = start + j, out.brief(j), bool(out.bid[j] == 0)
-            stats[k].add_result(r, i, all_pass, persons)
-            rows[k].append(deal_row(r, seed=seed, deal=i, players=[slots[(s - i) % 3] for s in range(3)],
-                                    all_pass=all_pass, people=len(persons)))
-    slow = [k for k in range(len(rules)) if k not in fast]
-    sheets = {k: Sheet.for_chunk(rules[k], factories, seed, start) for k in slow}
-    said = {k: settling([rules[k]]) for k in slow}  # the declarations that settle a deal (Schenken): row columns
-    for i in range(start, stop) if slow else ():
-        dealt = seeded_deal(seed, i)
-        for k in slow:
-            rs, st, out = rules[k], stats[k], rows[k]
-            deal, players, factor, forced = sheets[k].play(i, dealt)
-            st.add(deal, i)
-            for p in players:
-                st.bots.update(getattr(p, "counters", None) or {})
-            seats = [slots[(s - i) % 3] for s in range(3)]
-            made = deal.declaration.declarations if deal.declaration else {}
-            out.append(deal_row(deal.result(), seed=seed, deal=i, players=seats,
-                                said={key: made.get(key) for key in said[k]},
-                                all_pass=all_passed(deal), sheet_factor=factor, ramsch_round=forced,
-                                people=len(people(rs))))
+    sheets = [Sheet.for_chunk(r, factories, seed, start) for r in rules]
+    said = [settling([r]) for r in rules]  # the declarations that settle a deal (Schenken): row columns
+    persons = [people(r) for r in rules]
+    shared = len(fast) < len(rules)  # the cards of a deal, dealt once for the rulesets played through Deal
+    for i in range(start, stop):
+        dealt = seeded_deal(seed, i) if shared else None
+        seats = [slots[(s - i) % 3] for s in range(3)]
+        for k in range(len(rules)):
+            played = sheets[k].play(i, dealt, fast.get(k))
+            stats[k].add_result(played.result, i, played.all_pass, persons[k])
+            for p in played.players:
+                stats[k].bots.update(getattr(p, "counters", None) or {})
+            made = played.declarations if said[k] else {}
+            rows[k].append(deal_row(played.result, seed=seed, deal=i, players=seats,
+                                    said={key: made.get(key) for key in said[k]}, all_pass=played.all_pass,
+                                    sheet_factor=played.factor, ramsch_round=played.forced, people=len(persons[k])))
     tally = Tally(metrics_for(rules), len(rules), seed)
     tally.add(start, rows)
     return stats, tally, rows if want_rows else None

@@ -1,11 +1,13 @@
 """A table of three heuristic players under a ruleset the compiled engine
 plays runs through the compiled heuristic
 (:func:`skatcore.bots.heuristic.compiled.play_heuristic`): the same deals,
-decisions and scores as the Python players, ~10x faster.  Everything else
-(other players, flow steps, session rules such as Bock rounds) plays deal by
-deal through ``Deal``, and so does a chunk of fewer than :data:`MIN_DEALS`
-deals: the first compile (~15 s CPU, once per machine) would cost a small
-run more than it saves."""
+decisions, table calls and scores as the Python players, ~10x faster.
+Deals it leaves unfinished (all passed into a step such as a push round)
+and deals the session rules force (a Ramsch round: :mod:`skatcore.sim.sheet`)
+play through ``Deal``, and so does everything else (other players, steps the
+engine does not model) and a chunk of fewer than :data:`MIN_DEALS` deals:
+the first compile (~15 s CPU, once per machine) would cost a small run more
+than it saves."""
 
 from __future__ import annotations
 
@@ -29,13 +31,16 @@ def compiled_outcomes(rules: Sequence, slots: Sequence[str], seed: int, start: i
 
     out, dealt = {}, None
     for k, r in enumerate(rules):
-        if Sheet.needed(r):
-            continue
         try:
-            heuristic_tables(r)
+            heuristic_tables(r, hand_back=True)
         except Unsupported:
             continue
         dealt = dealt or seeded_deals(seed, start, stop - start)  # once for all rulesets
-        out[k] = play_heuristic(r, dealt, seed, start)
+        out[k] = play_heuristic(r, dealt, seed, start, hand_back=True)
     return out
 
+
+def whole(rules, out) -> bool:
+    """Whether compiled outcomes ``out`` are every deal as played: no deal left
+    to ``Deal`` and no session rules (which read the deals one by one)."""
+    return not out.unfinished.any() and not Sheet.needed(rules)

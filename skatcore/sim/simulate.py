@@ -44,7 +44,7 @@ from skatcore.model import SEATS
 from skatcore.bots import resolve_player
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.play import all_passed, play, seeded_deal  # noqa: F401 (play: a public name of one deal)
-from skatcore.sim.fastpath import compiled_outcomes
+from skatcore.sim.fastpath import compiled_outcomes, whole
 from skatcore.sim.sheet import SESSION_DEALS, Sheet
 
 SF_WIN, SF_DEFENDER = 50, 40
@@ -261,16 +261,18 @@ def run_chunk(task, compiled: bool = True) -> list[Stats]:
     stats = [Stats(r.name, tuple(slots)) for r in rules]
     fast = compiled_outcomes(rules, slots, seed, start, stop) if compiled else {}
     for k, out in fast.items():
-        stats[k].add_outcomes(out, start, people(rules[k]))
-    slow = [k for k in range(len(rules)) if k not in fast]
-    sheets = [Sheet.for_chunk(rules[k], factories, seed, start) for k in slow]
-    for i in range(start, stop) if slow else ():
-        dealt = seeded_deal(seed, i)
-        for sheet, st in zip(sheets, [stats[k] for k in slow]):
-            deal, players, _, _ = sheet.play(i, dealt)
-            st.add(deal, i)
-            for p in players:
-                st.bots.update(getattr(p, "counters", None) or {})
+        if whole(rules[k], out):
+            stats[k].add_outcomes(out, start, people(rules[k]))
+    walk = [k for k in range(len(rules)) if k not in fast or not whole(rules[k], fast[k])]
+    sheets = {k: Sheet.for_chunk(rules[k], factories, seed, start) for k in walk}
+    shared = any(k not in fast for k in walk)  # the cards of a deal, dealt once for the rulesets played through Deal
+    for i in range(start, stop) if walk else ():
+        dealt = seeded_deal(seed, i) if shared else None
+        for k in walk:
+            played = sheets[k].play(i, dealt, fast.get(k))
+            stats[k].add_result(played.result, i, played.all_pass, people(rules[k]))
+            for p in played.players:
+                stats[k].bots.update(getattr(p, "counters", None) or {})
     return stats
 
 

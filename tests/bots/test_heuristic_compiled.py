@@ -55,10 +55,31 @@ def test_a_refit_of_the_coefficients_reaches_the_compiled_heuristic(monkeypatch)
     assert_same_as_python(rules, out, 3, range(200))
 
 
-@pytest.mark.parametrize("ruleset", ["tournee", "schieberamsch", "pub"])
+@pytest.mark.parametrize("ruleset", ["pub", "danish-petersen"])
+def test_table_calls_and_deals_left_to_deal(ruleset):
+    """pub: Kontra and Re as the Python players say them (before the first
+    card, in the history), scored with the calls; under both, the deals where
+    all pass are left to Deal (a push round) unless asked to hand them back."""
+    rules = get_rules(ruleset)
+    with pytest.raises(Unsupported, match=f"ruleset '{ruleset}': flow steps \\(push\\) when all pass"):
+        play_heuristic(rules, seeded_deals(21, 1000, 5), 21, 1000)
+    out = play_heuristic(rules, seeded_deals(21, 1000, 300), 21, 1000, keep=True, hand_back=True)
+    assert_same_as_python(rules, out, 21, [i for i in range(300) if not out.unfinished[i]])
+    assert out.unfinished.sum() > 10 and (out.bid[out.unfinished] == 0).all()
+    said = [tuple(name for _, name in v) for v in out.said.values()]
+    if ruleset == "pub":
+        assert said.count(("kontra",)) > 20 and ("kontra", "re") in said
+        i = next(i for i, v in out.said.items() if len(v) == 2)
+        assert out.brief(i).extra["calls"] == ["kontra", "re"]
+        assert not out.overbid[i] and out.score[i] == 4 * (out.value[i] if out.won[i] == 1 else -2 * out.value[i])  # x2 x2
+    else:
+        assert not said
+
+
+@pytest.mark.parametrize("ruleset", ["tournee", "schieberamsch"])
 def test_compiled_heuristic_refuses_what_the_engine_does_not_model(ruleset):
     with pytest.raises(Unsupported, match=f"ruleset '{ruleset}'"):
-        play_heuristic(get_rules(ruleset), seeded_deals(1, 0, 5), 1)
+        play_heuristic(get_rules(ruleset), seeded_deals(1, 0, 5), 1, hand_back=True)
 
 
 def test_compiled_heuristic_runs_without_jit():

@@ -23,7 +23,7 @@ import numpy as np
 from skatcore.engine.compiled import Outcomes, Unsupported, _sheet, engine_tables
 from skatcore.bots.heuristic import HeuristicPlayer
 from skatcore.bots.heuristic import kernel
-from skatcore.bots.heuristic.tables import _GRAND, _LEN_BONUS, _NULL_RISK, _SIDE, _TRUMPX, _info
+from skatcore.bots.heuristic.tables import _GRAND, _LEN_BONUS, _NULL_RISK, _SIDE, _TRUMPX, DOUBLING_CALLS, JACK_MASK, _info
 
 _FAMILY = {"suit": kernel.SUIT, "grand": kernel.GRAND, "null": kernel.NULLF}
 _WHEN = {"pre": kernel.PRE, "post": kernel.POST, "hand": kernel.HAND}
@@ -39,11 +39,13 @@ class HeuristicTables:
     coef: tuple    # the coefficients the tables were built with
 
 
-def heuristic_tables(rules) -> HeuristicTables:
-    """The tables of ``rules`` (rebuilt when ``HeuristicPlayer.COEF`` or ``GAME_BONUS`` changed).
+def heuristic_tables(rules, hand_back: bool = False) -> HeuristicTables:
+    """The tables of ``rules`` (rebuilt when ``HeuristicPlayer.COEF`` or ``GAME_BONUS`` changed);
+    ``hand_back``: also of a ruleset whose all-pass deals a step takes over (see ``engine_tables``).
 
     :raises Unsupported: where the compiled engine or the heuristic's fast tables do not apply.
     """
+    engine_tables(rules, hand_back)
     coef = (tuple(sorted(HeuristicPlayer.COEF.items())), HeuristicPlayer.GAME_BONUS)
     got = rules.cache.get("compiled_heuristic")
     if got is None or got.coef != coef:
@@ -52,7 +54,7 @@ def heuristic_tables(rules) -> HeuristicTables:
 
 
 def _build(rules, coef) -> HeuristicTables:
-    tables = engine_tables(rules)
+    tables = engine_tables(rules, hand_back=True)
     info = _info(rules)
     contracts = tables.contracts
     games = [info.games[c] for c in contracts]
@@ -60,8 +62,6 @@ def _build(rules, coef) -> HeuristicTables:
         if g.family in ("suit", "grand") and g.std is None:
             raise Unsupported(f"ruleset {rules.name!r}: {g.name} has no standard trump layout, which the compiled "
                               "heuristic evaluates (play these deals one at a time through Deal)")
-    if rules.calls:
-        raise Unsupported(f"ruleset {rules.name!r}: table calls, which the compiled heuristic does not make")
     hfam = np.array([_FAMILY.get(g.family, 3) for g in games], np.int64)
     hstd = np.array([g.std if g.std is not None else -1 for g in games], np.int64)
     coefs = np.zeros((3, 3, 2))
@@ -101,20 +101,85 @@ def _build(rules, coef) -> HeuristicTables:
     return HeuristicTables(H, D, cards, coef)
 
 
-def play_heuristic(rules, dealt, seed: int = 0, start: int = 0, keep: bool = False) -> Outcomes:
+def play_heuristic(rules, dealt, seed: int = 0, start: int = 0, keep: bool = False,
+                   hand_back: bool = False) -> Outcomes:
     """The deals ``dealt`` = ``(deck, hands, skat)`` (n x 32 cards in dealing
     order, n x 3 and n masks; :func:`skatcore.sim.dealing.seeded_deals` deals
     them as ``skat simulate`` does) played by three heuristic players, as
     deals ``start ..`` of run ``seed``; ``keep`` keeps the bidding calls for
-    :meth:`Outcomes.replay`.
+    :meth:`Outcomes.replay`; ``hand_back`` accepts a ruleset whose all-pass
+    deals a step takes over (they are left :attr:`Outcomes.unfinished`).
 
     :raises Unsupported: for a ruleset the compiled heuristic does not play.
     """
-    tables = engine_tables(rules)
-    ht = heuristic_tables(rules)
+    ht = heuristic_tables(rules, hand_back)
+    tables = engine_tables(rules, hand_back)
     deck, hands, skat = dealt
-    out = Outcomes(rules, tables, seed, start, len(skat), keep)
+    may = any(c.may for c in rules.calls.values())  # who may call reads the bidding
+    out = Outcomes(rules, tables, seed, start, len(skat), keep or may)
     out.deck[:] = deck
     kernel.play_deals(hands, skat, ht.H, ht.D, *ht.cards, *tables.arrays, *out._kernel_outputs())
+    if rules.calls:
+        _table_calls(rules, out, hands, skat)
     _sheet(rules, tables, out)
     return out
+
+
+def _table_calls(rules, out: Outcomes, hands, skat) -> None:
+    """The table calls of :meth:`Bidding.call <skatcore.bots.heuristic.bidding.Bidding.call>`
+    into ``out.said``: a declarer holding 7 trumps, a defender 4 trumps with 2
+    jacks, says each doubling call open to him.  The players are asked before
+    every card of the first trick; a hand only loses trumps and the windows
+    only close, so whatever they say they say before the first card, with the
+    hands as the play starts: the offers there run as in
+    :func:`skatcore.sim.play.play` (seat by seat, until nobody calls)."""
+    info = _info(rules)
+    rows = np.nonzero(out.declarer >= 0)[0]
+    trump = np.array([info.games[c].trump if info.games[c].family != "null" else 0 for c in out.contracts] + [0],
+                     np.int64)[out.contract[rows]]
+    decl = out.declarer[rows].astype(np.int64)
+    held = hands[rows].astype(np.int64)
+    picked = out.discard[rows, 0] >= 0
+    put = np.where(picked, (1 << out.discard[rows, 0].clip(0).astype(np.int64))
+                   | (1 << out.discard[rows, 1].clip(0).astype(np.int64)), 0)
+    k = np.arange(len(rows))
+    held[k, decl] = np.where(picked, (held[k, decl] | skat[rows]) & ~put, held[k, decl])
+    trumps = np.bitwise_count(held & trump[:, None])
+    jacks = np.bitwise_count(held & JACK_MASK)
+    is_decl = np.arange(3)[None, :] == decl[:, None]
+    says = np.where(is_decl, trumps >= 7, (trumps >= 4) & (jacks >= 2)) & (trump[:, None] != 0)
+    calls = list(rules.calls.values())
+    for j in np.nonzero(says.any(axis=1))[0]:
+        i = int(rows[j])
+        said = _offers(rules, calls, tuple(bool(x) for x in says[j]), int(decl[j]), out.tables.options[out.option[i]],
+                       lambda i=i: [(s, a) for s, a in out.bidding(i).history])
+        if said:
+            out.said[i] = said
+
+
+def _offers(rules, calls, says, decl: int, d, bidding) -> tuple[tuple[int, str], ...]:
+    """The calls made before the first card: ``says[seat]`` whether that
+    seat's hand makes a doubling call open to it (Deal.legal_calls, before any card)."""
+    made, said = dict(d.declarations), []
+
+    def legal(c, s):
+        if made.get(c.writes) == c.value or c.by != ("declarer" if s == decl else "defender"):
+            return False
+        if c.after and not made.get(c.after) or c.requires and any(made.get(k) != v for k, v in c.requires.items()):
+            return False
+        if rules.declaration_refusals.get((d.game, d.hand, c.writes)):
+            return False
+        if c.window == "next_card" and not any(name == c.after for _, name in said):
+            return False
+        return not c.may or c.may(bidding(), s, decl)
+
+    changed = True
+    while changed:
+        changed = False
+        for s in range(3):
+            for c in [c for c in calls if legal(c, s)] if says[s] else ():
+                if c.name in DOUBLING_CALLS and legal(c, s):
+                    made[c.writes] = c.value
+                    said.append((s, c.name))
+                    changed = True
+    return tuple(said)
