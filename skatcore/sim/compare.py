@@ -169,13 +169,16 @@ def _play(result: Comparison, refs, slots, seed, start, stop, jobs, dask, progre
 
 def _chunk_size(refs, slots, seed, start, stop, workers: int) -> int:
     """Chunks of about two CPU seconds of work each (measured on the first
-    few deals; CPU time, so a busy machine does not make them small), and at
-    least four per worker; the size never changes the result."""
+    few deals, played twice: the first time pays for imports and first calls,
+    which made chunks of 36 deals, too small for the compiled heuristic; CPU
+    time, so a busy machine does not make them small), and at least four per
+    worker; the size never changes the result."""
     n = stop - start
+    probe = (refs, slots, seed, start, start + min(n, 4), False)
+    compare_chunk(probe)
     t = time.process_time()
-    probe = min(n, 4)
-    compare_chunk((refs, slots, seed, start, start + probe, False))
-    per_deal = max(1e-5, (time.process_time() - t) / probe)
+    compare_chunk(probe)
+    per_deal = max(1e-5, (time.process_time() - t) / min(n, 4))
     size = int(2.0 / per_deal)
     return max(10, min(size, math.ceil(n / (4 * workers)), 5000))
 
