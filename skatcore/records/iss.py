@@ -27,6 +27,7 @@ from typing import NamedTuple
 
 from skatcore.cards import CARD_NAMES, names
 from skatcore.engine.deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Concede, Deal, Declare, Discard, Phase
+from skatcore.engine.scoring import passed_result
 from skatcore.errors import InputError
 from skatcore.model import SEATS, Declaration
 
@@ -182,13 +183,18 @@ class _Replay:
     claim_stands: bool = False          # the record ended on a claim a defender resigned to
 
     def ending(self) -> str:
-        """How a game that was not played out ended, for the explanation."""
-        if self.gone:
-            return self.gone
-        if self.resigned:
-            text = " and ".join(SEATS[s] for s in self.resigned) + " resigned"
-            return text + " to the declarer's claim" if self.claim_stands else text
-        return ""
+        return ending(self.gone, self.resigned, self.claim_stands)
+
+
+def ending(gone: str, resigned, claim_stands: bool) -> str:
+    """How a game that was not played out ended, for the explanation: who
+    timed out or left, else who resigned (seats in order)."""
+    if gone:
+        return gone
+    if resigned:
+        text = " and ".join(SEATS[s] for s in resigned) + " resigned"
+        return text + " to the declarer's claim" if claim_stands else text
+    return ""
 
 
 def replay(record: IssRecord, rules) -> Deal:
@@ -343,18 +349,38 @@ def score_record(record: IssRecord, rules) -> tuple[dict, str]:
     try:
         state = _replay(record, rules)
     except NotScorable as exc:
-        return {"id": record.id, "scorable": False, "reason": exc.reason}, exc.reason
+        return not_scorable(record, exc.reason)
     deal = state.deal
-    facts = deal.facts() if deal.contract is not None and rules.name == "official" else None
-    result = deal.result() if facts is None else rules.score(facts)  # (deal.result() is rules.score(deal.facts()))
+    return scored(record, rules, deal.facts() if deal.contract is not None else None, state.ending(),
+                  deal.concession_by)
+
+
+def score_line(line: str, rules) -> tuple[dict, str] | InputError:
+    """``score_record(parse_sgf(line), rules)``, or the InputError it raises
+    (the caller adds file and line)."""
+    try:
+        return score_record(parse_sgf(line), rules)
+    except InputError as exc:
+        return exc
+
+
+def not_scorable(record: IssRecord, reason: str) -> tuple[dict, str]:
+    return {"id": record.id, "scorable": False, "reason": reason}, reason
+
+
+def scored(record: IssRecord, rules, facts, ending: str, concession_by: str | None) -> tuple[dict, str]:
+    """The output of a replayed record: ``facts`` of its declarer game (None:
+    thrown in), how it ended early (``_Replay.ending``) and who conceded.
+    The server's R[] is checked where it played the same rules (official)."""
+    result = rules.score(facts) if facts is not None else passed_result(rules)
     explanation = result.explanation
-    if ending := state.ending():
-        rest = "the declarer concedes" if deal.concession_by == "declarer" else "the rest goes to the declarer"
-        if deal.concession_by == "defenders" and deal.contract.no_trick:
+    if ending:
+        rest = "the declarer concedes" if concession_by == "declarer" else "the rest goes to the declarer"
+        if concession_by == "defenders" and facts.contract.no_trick:
             rest = "the declarer's null is made"
         explanation += f" ({ending}: {rest})"
     out = result.to_json()
-    differs = server_mismatches(record, deal, out, facts) if facts is not None else []
+    differs = server_mismatches(record, out, facts) if facts is not None and rules.name == "official" else []
     if differs:  # the server played the official rules: its R[] must agree with our replay
         out["server_mismatch"] = differs
         explanation += f" [the server's R[] differs: {'; '.join(differs)}]"
@@ -364,13 +390,12 @@ def score_record(record: IssRecord, rules) -> tuple[dict, str]:
     return out, explanation
 
 
-def server_mismatches(record: IssRecord, deal, out: dict, facts=None) -> list[str]:
-    """Where the server's result (``R[d: v: m: p: t:]``) and our replay
-    differ (``facts``: the finished deal's, if already at hand)."""
-    if record.outcome == "passed" or deal.declarer is None:
+def server_mismatches(record: IssRecord, out: dict, facts) -> list[str]:
+    """Where the server's result (``R[d: v: m: p: t:]``) and the ``facts``
+    of our replay (scored ``out``) differ."""
+    if record.outcome == "passed":
         return []
-    facts = facts or deal.facts()
-    ours = {"d": deal.declarer, "v": out["score"], "p": facts.declarer_points, "t": facts.declarer_tricks}
+    ours = {"d": facts.declarer, "v": out["score"], "p": facts.declarer_points, "t": facts.declarer_tricks}
     if not facts.contract.no_trick:
         ours["m"] = facts.matadors
     return [f"{k}:{getattr(record, k)} (ours {v})" for k, v in ours.items()

@@ -17,6 +17,8 @@ from pathlib import Path
 from skatcore.errors import InputError, printable
 
 Scored = tuple[dict, str]  # (the result as JSON, the explanation line)
+ISS_BATCH = 500      # ISS games replayed together (memory stays flat)
+MIN_ISS_BATCH = 64   # fewer go one by one through Deal: not worth loading the compiled replay
 
 
 def score_output(files: list[str], ruleset: str | None = None, as_json: bool = False) -> Iterator[str | InputError]:
@@ -111,21 +113,46 @@ def _json_lines(file: str, ruleset: str | None) -> Iterator[Scored | InputError]
 
 
 def _sgf(file: str, ruleset: str | None) -> Iterator[Scored | InputError]:
-    from skatcore.records.iss import parse_sgf, score_record
+    from skatcore.records.iss import score_line
     from skatcore.rules.compiler import get_rules
 
     rules = get_rules(ruleset or "official")
     seen = False
-    for n, line in lines(file):
+    for batch in _batches(lines(file), ISS_BATCH):
         seen = True
-        try:
-            out, explanation = score_record(parse_sgf(line), rules)
-        except InputError as exc:
-            yield _at_line(exc, n, file)
-            continue
-        yield out, explanation
-        if out.get("server_mismatch"):  # scored, and reported: the record contradicts itself (or we are wrong)
-            yield _at_line(InputError(f"game {out['id']}: the server's R[] differs from the replay: "
-                                      + "; ".join(out["server_mismatch"])), n, file)
+        texts = [line for _, line in batch]
+        if len(batch) >= MIN_ISS_BATCH:  # worth loading the compiled replay
+            from skatcore.records.iss_fast import score_lines
+
+            items = score_lines(texts, rules)
+        else:
+            items = [score_line(line, rules) for line in texts]
+        for (n, _), item in zip(batch, items):
+            if isinstance(item, InputError):
+                yield _at_line(item, n, file)
+                continue
+            out, explanation = item
+            yield out, explanation
+            if out.get("server_mismatch"):  # scored, and reported: the record contradicts itself (or we are wrong)
+                yield _at_line(InputError(f"game {out['id']}: the server's R[] differs from the replay: "
+                                          + "; ".join(out["server_mismatch"])), n, file)
     if not seen:
         raise InputError("no ISS game records in the file", source=file)
+
+
+def _batches(items: Iterator, size: int) -> Iterator[list]:
+    """``items`` in lists of ``size`` (the last one shorter); what was read
+    before an error comes out before the error."""
+    batch = []
+    try:
+        for item in items:
+            batch.append(item)
+            if len(batch) == size:
+                yield batch
+                batch = []
+    except InputError:
+        if batch:
+            yield batch
+        raise
+    if batch:
+        yield batch
