@@ -89,7 +89,8 @@ class TrickPlay:
         """Between tricks, the outcome can no longer change (A8 early end):
         the defenders took a trick against an announced schwarz (ouvert
         included).  Play may go on; a record may stop here (:meth:`end_decided`)."""
-        if self.done or self.declarer is None or self.contract.no_trick or not self.declaration.schwarz:
+        if self.done or self.contract is None or self.declarer is None or self.contract.no_trick \
+                or not self.declaration.schwarz:
             return False
         if self.tricks and self.tricks[-1].cards and self.tricks[-1].winner is None:
             return False  # in the middle of a trick

@@ -1,13 +1,13 @@
-"""The compiled check of ISS games (:mod:`skatcore.records.iss_fast`): every
-move of a batch of games replayed on integer arrays, as
-:class:`~skatcore.engine.deal.Deal` would replay it through
-:func:`skatcore.records.iss.replay`, reading the compiled engine's tables
+"""The compiled replay of ISS games (:mod:`skatcore.records.iss_fast`): the
+``MV[...]`` text of a batch of games read and replayed move by move on
+integers, as :func:`skatcore.records.iss.replay` reads it and
+:class:`~skatcore.engine.deal.Deal` plays it, on the compiled engine's tables
 (:func:`~skatcore.engine.compiled.engine_tables`: ladder, follow-suit masks,
 trick order, card points).
 
-It covers the happy path only: a move the replay would refuse, or one it
-handles in a way this loop does not model, marks the game ``FALLBACK`` and
-the caller replays it through ``Deal``, which then says what is wrong.
+It covers the happy path only: a token or move the replay would refuse, or
+one this loop does not model, marks the game ``FALLBACK`` and the caller
+replays it through ``Deal``, which then says what is wrong.
 """
 
 from __future__ import annotations
@@ -21,48 +21,147 @@ from skatcore.engine.kernel import NULL, _lowest, _popcount, trick_winner
 Y, P, S, RE, SC, HIDDEN, SHOWN, DISCARD, ANNOUNCE = 32, 33, 34, 35, 36, 37, 38, 39, 40
 TI, LE = 41, 44  # + the seat that timed out / left
 BID = 1000
+BAD = -1  # a token the lean path does not read
 SERVER = 3  # who: the server (``w``)
 OK, FALLBACK = 0, 1
 NONE, BY_DECLARER, BY_DEFENDERS = 0, 1, 2  # concession_by
 _BIDDING, _SKAT, _DISCARD, _DECLARE, _PLAY, _DONE = range(6)
+LETTERS, FLAGS = b"GCSHDN", b"OHSZ"  # an announcement: game letter, then flags (bits 1, 2, 4, 8)
+
+
+def _byte_table(chars: bytes) -> np.ndarray:
+    table = np.full(256, -1, np.int64)
+    for i, ch in enumerate(chars):
+        table[ch] = i
+    return table
+
+
+_SUIT, _RANK = _byte_table(b"CSHD"), _byte_table(b"AKQJT987")  # a card is suit * 8 + rank (skatcore.cards)
+_LETTER, _FLAG = _byte_table(LETTERS), _byte_table(FLAGS)
+_DOT, _SPACE, _HIDDEN_CHAR = ord("."), ord(" "), ord("?")
+_NULL_LETTER = LETTERS.index(b"N")
 
 
 @njit(cache=True)
-def _points_of(mask, c, points):
-    total = 0
-    while mask:
-        total += points[c, _lowest(mask)]
-        mask &= mask - 1
-    return total
+def _card(text, p, e):
+    """The card spelled by ``text[p:e]``, or -1."""
+    if e - p != 2:
+        return -1
+    s, r = _SUIT[text[p]], _RANK[text[p + 1]]
+    return s * 8 + r if s >= 0 and r >= 0 else -1
 
 
 @njit(cache=True)
-def check_games(n, deck, starts, who, code, ann_cards, ann_shown, mv_disc, picked_at_announce,
-                decl_contract, decl_null, decl_schwarz,
-                ladder, kind, follow, class_mask, strength, points,
-                status, declarer, bid, concession, dpoints, dtricks, ftricks, held, resigned, n_resigned,
-                claim_stands, gone):
-    """Replay games ``0 .. n-1``; ``status[i]`` OK or FALLBACK.
+def _cards(text, p, e, out, hidden):
+    """The cards of ``text[p:e]`` spelled ``c1.c2...``: how many, the first
+    ``len(out)`` in ``out``; -1 if a part is no card (a hidden card ``??``,
+    -2 in ``out``, counts where ``hidden``)."""
+    n = 0
+    while True:
+        q = p
+        while q < e and text[q] != _DOT:
+            q += 1
+        c = _card(text, p, q)
+        if c < 0 and hidden and q - p == 2 and text[p] == _HIDDEN_CHAR and text[p + 1] == _HIDDEN_CHAR:
+            c = -2
+        if c == -1:
+            return -1
+        if n < len(out):
+            out[n] = c
+        n += 1
+        if q == e:
+            return n
+        p = q + 1
 
-    Inputs per game: ``deck`` the 32 cards as dealt (forehand's 10, middlehand's,
-    rearhand's, the skat), moves ``starts[i] .. starts[i+1]-1`` of ``who`` and
-    ``code``, the announcement's first two shown cards ``ann_cards`` (``ann_shown``
-    how many it shows), a discard given as a move of its own ``mv_disc``, and
-    what the caller made of the announcement: whether the skat was picked up
-    before it, the contract index (-1: none), a null game's value (checked
-    against the bid here), schwarz announced.  Outputs: the facts of the finished deal (declarer -1:
-    thrown in) and how it ended (resignations in order, a claim that stood,
-    ``gone`` seat * 2 + (1 if left else 0), or -1).
+
+@njit(cache=True)
+def _token(text, p, e, server, extra):
+    """The code of the move token ``text[p:e]`` by the server or a player,
+    as ``iss._step`` and ``iss._server`` read it, or BAD.  An announcement
+    puts (letter, flags, how many cards it shows) in ``extra[0:3]``; the
+    cards of an announcement, a discard or the skat shown go to ``extra[3:5]``."""
+    n = e - p
+    extra[2] = extra[3] = extra[4] = -1
+    if server:
+        if n == 4 and text[p + 2] == _DOT and ord("0") <= text[p + 3] <= ord("2"):
+            seat = text[p + 3] - ord("0")
+            if text[p] == ord("T") and text[p + 1] == ord("I"):
+                return TI + seat
+            if text[p] == ord("L") and text[p + 1] == ord("E"):
+                return LE + seat
+        return SHOWN if _cards(text, p, e, extra[3:5], True) == 2 else BAD
+    c = _card(text, p, e)
+    if c >= 0:
+        return c
+    if n == 1:
+        ch = text[p]
+        if ch == ord("y"):
+            return Y
+        if ch == ord("p"):
+            return P
+        if ch == ord("s"):
+            return S
+    elif n == 2:
+        a, b = text[p], text[p + 1]
+        if a == ord("R") and b == ord("E"):
+            return RE
+        if a == ord("S") and b == ord("C"):
+            return SC
+        if a == _HIDDEN_CHAR and b == _HIDDEN_CHAR:
+            return HIDDEN
+    if n >= 3 and text[p] == ord("S") and text[p + 1] == ord("C") and text[p + 2] == _DOT:
+        return SC  # cards laid open
+    digits, v = 1 <= n <= 6, 0
+    for q in range(p, e):
+        d = text[q] - ord("0")
+        digits = digits and 0 <= d <= 9
+        v = 10 * v + d
+    if digits:
+        return BID + v
+    if _cards(text, p, e, extra[3:5], False) >= 2:  # a discard after the announcement
+        return DISCARD
+    letter = _LETTER[text[p]] if n else -1
+    if letter < 0:
+        return BAD
+    q, flags = p + 1, 0
+    while q < e and _FLAG[text[q]] >= 0:
+        flags |= 1 << _FLAG[text[q]]
+        q += 1
+    extra[0], extra[1], extra[2] = letter, flags, 0
+    if q < e:
+        if text[q] != _DOT or q + 1 == e:
+            return BAD
+        extra[2] = _cards(text, q + 1, e, extra[3:5], False)
+        if extra[2] < 0:
+            return BAD
+    return ANNOUNCE
+
+
+@njit(cache=True)
+def check_games(n, text, starts, declarations, ladder, kind, follow, class_mask, strength, points,
+                status, declarer, bid, declared, concession, dpoints, dtricks, ftricks, held,
+                resigned, n_resigned, claim_stands, gone):
+    """Replay games ``0 .. n-1``, game ``i`` the text of its ``MV[...]`` in
+    ``text[starts[i]:starts[i+1]]`` (ASCII codes, int64); ``status[i]`` OK or FALLBACK.
+
+    ``declarations[letter, flags, hand]`` is what the ruleset makes of an
+    announcement (:data:`LETTERS`, :data:`FLAGS` bits): contract index (-1:
+    refused), a null game's value (checked against the bid here), schwarz
+    announced.  Outputs: the facts of the finished deal (declarer -1: thrown
+    in), ``declared`` the announcement's index into ``declarations``
+    (flattened), and how it ended: resignations in order, a claim that
+    stood, ``gone`` seat * 2 + (1 if left else 0), or -1.
     """
+    deck = np.zeros(32, np.int64)
     hands = np.zeros(3, np.int64)
     trick = np.zeros(3, np.int64)
     won = np.zeros(3, np.int64)
     pts = np.zeros(3, np.int64)
+    extra = np.zeros(5, np.int64)
     for i in range(n):
-        status[i] = _one(i, deck, starts, who, code, ann_cards, ann_shown, mv_disc, picked_at_announce,
-                         decl_contract, decl_null, decl_schwarz, ladder, kind, follow, class_mask, strength, points,
-                         declarer, bid, concession, dpoints, dtricks, ftricks, held, resigned, n_resigned,
-                         claim_stands, gone, hands, trick, won, pts)
+        status[i] = _one(i, text, starts[i], starts[i + 1], declarations, ladder, kind, follow, class_mask, strength,
+                         points, declarer, bid, declared, concession, dpoints, dtricks, ftricks, held,
+                         resigned, n_resigned, claim_stands, gone, deck, hands, trick, won, pts, extra)
 
 
 @njit(cache=True)
@@ -78,25 +177,67 @@ def _concede(seat, decl, conceded, hand_size):
 
 
 @njit(cache=True)
-def _one(i, deck, starts, who, code, ann_cards, ann_shown, mv_disc, picked_at_announce,
-         decl_contract, decl_null, decl_schwarz, ladder, kind, follow, class_mask, strength, points,
-         declarer, bid, concession, dpoints, dtricks, ftricks, held, resigned, n_resigned,
-         claim_stands, gone, hands, trick, won, pts):
+def _put_away(hands, decl, a, b):
+    """The declarer lays ``a`` and ``b`` down: the new skat, or -1 where Deal refuses."""
+    if a < 0 or b < 0 or a == b or not hands[decl] >> a & 1 or not hands[decl] >> b & 1:
+        return -1
+    skat = (1 << a) | (1 << b)
+    hands[decl] &= ~skat
+    return skat
+
+
+@njit(cache=True)
+def _one(i, text, p, end, declarations, ladder, kind, follow, class_mask, strength, points,
+         declarer, bid, declared, concession, dpoints, dtricks, ftricks, held,
+         resigned, n_resigned, claim_stands, gone, deck, hands, trick, won, pts, extra):
+    n_resigned[i], gone[i], claim_stands[i], declared[i] = 0, -1, False, -1
+    # -- the deal: `w c1.c2...c32` -------------------------------------------------
+    while p < end and text[p] == _SPACE:
+        p += 1
+    if end - p < 2 + 95 or text[p] != ord("w") or text[p + 1] != _SPACE:
+        return FALLBACK
+    p += 2
+    e = p
+    while e < end and text[e] != _SPACE:
+        e += 1
+    if _cards(text, p, e, deck, False) != 32:
+        return FALLBACK
+    seen = 0
+    for j in range(32):
+        seen |= 1 << deck[j]
+    if seen != (1 << 32) - 1:
+        return FALLBACK
     for s in range(3):
         h = 0
         for j in range(10):
-            h |= 1 << deck[i, 10 * s + j]
+            h |= 1 << deck[10 * s + j]
         hands[s] = h
         won[s] = pts[s] = 0
-    skat = (1 << deck[i, 30]) | (1 << deck[i, 31])
+    skat = (1 << deck[30]) | (1 << deck[31])
     phase, to_move, b, part, asker, answerer, awaiting = _BIDDING, 1, 0, 1, 1, 0, False
-    decl, c, picked, pending, claimed = -1, -1, False, False, False
+    decl, c, picked, pending, claimed = -1, -1, False, -1, False
     conceded, by, leader, pos, n_tricks = 0, NONE, 0, 0, 0
-    n_resigned[i], gone[i], claim_stands[i] = 0, -1, False
-    for k in range(starts[i], starts[i + 1]):
-        w, m = who[k], code[k]
+    p = e
+    while True:
+        # -- the next `who move` pair ------------------------------------------------
+        while p < end and text[p] == _SPACE:
+            p += 1
+        if p == end:
+            break
+        ch = text[p]
+        w = SERVER if ch == ord("w") else ch - ord("0")
+        if p + 2 >= end or text[p + 1] != _SPACE or not (w == SERVER or 0 <= w <= 2):
+            return FALLBACK
+        p += 2
+        e = p
+        while e < end and text[e] != _SPACE:
+            e += 1
+        m = _token(text, p, e, w == SERVER, extra)
+        p = e
+        if m == BAD:
+            return FALLBACK
         if w == SERVER:
-            if m >= TI and m < TI + 6:  # a player timed out or left
+            if TI <= m < TI + 6:  # a player timed out or left
                 if phase == _DONE:
                     continue
                 if phase != _PLAY:
@@ -115,8 +256,10 @@ def _one(i, deck, starts, who, code, ann_cards, ann_shown, mv_disc, picked_at_an
                             conceded, by = _concede(d, decl, conceded, _popcount(hands[decl]))
                 if by != NONE:
                     phase = _DONE
-            elif m == SHOWN and phase == _DISCARD:
-                pass  # the skat shown to the declarer (checked by the caller)
+            elif m == SHOWN and phase == _DISCARD:  # the skat shown to the declarer: the skat dealt?
+                a, z = extra[3], extra[4]
+                if a != -2 and z != -2 and not (a == deck[30] and z == deck[31] or a == deck[31] and z == deck[30]):
+                    return FALLBACK
             else:
                 return FALLBACK
             continue
@@ -155,8 +298,8 @@ def _one(i, deck, starts, who, code, ann_cards, ann_shown, mv_disc, picked_at_an
             if pos < 3:
                 to_move = (w + 1) % 3
                 continue
-            winner, p = trick_winner(c, leader, trick, follow, strength, points)
-            pts[winner] += p
+            winner, got = trick_winner(c, leader, trick, follow, strength, points)
+            pts[winner] += got
             won[winner] += 1
             n_tricks += 1
             pos = 0
@@ -207,34 +350,38 @@ def _one(i, deck, starts, who, code, ann_cards, ann_shown, mv_disc, picked_at_an
                 return FALLBACK
             hands[decl] |= skat
             skat, picked, phase = 0, True, _DISCARD
-        elif m == ANNOUNCE or m == DISCARD:
-            if m == ANNOUNCE:
-                if phase == _SKAT:
-                    phase = _DECLARE  # a hand game
-                if phase == _DISCARD:
-                    if ann_shown[i] == 0:
-                        pending = True  # the discard follows as a move of its own
-                        continue
-                    skat = _put_away(hands, decl, ann_cards[i, 0], ann_cards[i, 1] if ann_shown[i] > 1 else -1)
-                    if skat < 0:
-                        return FALLBACK
-                    phase = _DECLARE
-            else:
-                if phase != _DISCARD:
-                    return FALLBACK
-                skat = _put_away(hands, decl, mv_disc[i, 0], mv_disc[i, 1])
+        elif m == ANNOUNCE:
+            letter, flags, shown = extra[0], extra[1], extra[2]
+            if phase == _SKAT:
+                phase = _DECLARE  # a hand game
+            # ouvert suit or grand implies hand; H after `s` is Deal's to refuse
+            hand = (flags & 2) != 0 or not picked or ((flags & 1) != 0 and letter != _NULL_LETTER)
+            if hand == picked or pending >= 0:
+                return FALLBACK
+            key = (letter * 16 + flags) * 2 + (1 if hand else 0)
+            if phase == _DISCARD:
+                if shown == 0:
+                    pending = key  # the discard follows as a move of its own
+                    continue
+                skat = _put_away(hands, decl, extra[3], extra[4] if shown > 1 else -1)
                 if skat < 0:
                     return FALLBACK
                 phase = _DECLARE
-                if not pending:
-                    continue
-                pending = False
-            # declare: what the caller checked must be what the replay reached
-            if phase != _DECLARE or decl_contract[i] < 0 or picked != picked_at_announce[i]:
+            if phase != _DECLARE or not _declare(key, b, declarations, kind):
                 return FALLBACK
-            if kind[decl_contract[i]] == NULL and decl_null[i] < b:
-                return FALLBACK  # a null game worth less than the bid
-            c, phase, leader, to_move = decl_contract[i], _PLAY, 0, 0
+            declared[i], c, phase, leader, to_move = key, declarations[key, 0], _PLAY, 0, 0
+        elif m == DISCARD:
+            if phase != _DISCARD:
+                return FALLBACK
+            skat = _put_away(hands, decl, extra[3], extra[4])
+            if skat < 0:
+                return FALLBACK
+            phase = _DECLARE
+            if pending >= 0:
+                if not _declare(pending, b, declarations, kind):
+                    return FALLBACK
+                declared[i], c, phase, leader, to_move = pending, declarations[pending, 0], _PLAY, 0, 0
+                pending = -1
         else:
             return FALLBACK
     if phase != _DONE and claimed and conceded & ~(1 << decl):
@@ -247,45 +394,55 @@ def _one(i, deck, starts, who, code, ann_cards, ann_shown, mv_disc, picked_at_an
         claim_stands[i] = True
         if by != NONE:
             phase = _DONE
-    if phase == _PLAY and kind[c] != NULL and decl_schwarz[i] and pos == 0 and won[(decl + 1) % 3] + won[(decl + 2) % 3]:
+    if phase == _PLAY and kind[c] != NULL and declarations[declared[i], 2] and pos == 0 \
+            and won[(decl + 1) % 3] + won[(decl + 2) % 3]:
         by, phase = BY_DECLARER, _DONE  # decided: the server ends the game (A8)
     if phase != _DONE:
         return FALLBACK
     declarer[i], bid[i], concession[i] = decl, b, by
-    if decl < 0:
-        return OK
-    # the facts of the deal (as DealFacts.facts on a plain table)
-    points_ = pts[decl] + _points_of(skat, c, points)
+    if decl >= 0:
+        _facts(i, decl, c, skat, by, pos, deck, hands, trick, won, pts, kind, points, dpoints, dtricks, ftricks, held)
+    return OK
+
+
+@njit(cache=True)
+def _declare(key, b, declarations, kind):
+    """The announcement ``key`` may be declared at bid ``b`` (a null game worth less may not)."""
+    c = declarations[key, 0]
+    return c >= 0 and not (kind[c] == NULL and declarations[key, 1] < b)
+
+
+@njit(cache=True)
+def _facts(i, decl, c, skat, by, pos, deck, hands, trick, won, pts, kind, points, dpoints, dtricks, ftricks, held):
+    """The declarer's card points and tricks as ``DealFacts.facts`` counts them
+    on a plain table (the rest to the side that did not concede), and the
+    cards matadors count: the hand dealt and the skat."""
+    got = pts[decl]
+    for card in range(32):
+        if skat >> card & 1:
+            got += points[c, card]
     dt = won[decl]
     ft = won[0] + won[1] + won[2] - dt
     unplayed = hands[0] | hands[1] | hands[2]
     if by != NONE and unplayed:
-        rest_points = _points_of(unplayed, c, points)
+        rest_points = 0
+        for card in range(32):
+            if unplayed >> card & 1:
+                rest_points += points[c, card]
         for j in range(pos):
             rest_points += points[c, trick[j]]
         rest_tricks = 10 - dt - ft
         if by == BY_DEFENDERS and kind[c] == NULL:
             ft += rest_tricks
         elif by == BY_DEFENDERS:
-            points_ += rest_points
+            got += rest_points
             dt += rest_tricks
         else:
             ft += rest_tricks
             if kind[c] == NULL:
                 dt = max(dt, 1)
-    dpoints[i], dtricks[i], ftricks[i] = points_, dt, ft
-    h = (1 << deck[i, 30]) | (1 << deck[i, 31])  # matadors count the dealt hand and the skat
+    dpoints[i], dtricks[i], ftricks[i] = got, dt, ft
+    h = (1 << deck[30]) | (1 << deck[31])
     for j in range(10):
-        h |= 1 << deck[i, 10 * decl + j]
+        h |= 1 << deck[10 * decl + j]
     held[i] = h
-    return OK
-
-
-@njit(cache=True)
-def _put_away(hands, decl, a, b):
-    """The declarer lays ``a`` and ``b`` down: the new skat, or -1 where Deal refuses."""
-    if a < 0 or b < 0 or a == b or not hands[decl] >> a & 1 or not hands[decl] >> b & 1:
-        return -1
-    skat = (1 << a) | (1 << b)
-    hands[decl] &= ~skat
-    return skat

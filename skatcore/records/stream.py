@@ -3,7 +3,9 @@
 and ISS game records (``.sgf``, one a line).
 
 Results stream: each record is read, scored and handed on before the next
-line is read, so memory stays flat however big the file.  A bad record
+line is read (ISS games in batches of :data:`ISS_BATCH`, replayed together
+by :mod:`skatcore.records.iss_fast`), so memory stays flat however big the
+file.  A bad record
 becomes its one :class:`~skatcore.errors.InputError` (naming the file and
 ``line N``) in the stream and the rest are still scored.
 """

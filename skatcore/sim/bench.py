@@ -100,8 +100,7 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
     if log:
         for fmt in ("json", "yaml"):
             log(f"skat score, {fmt.upper()} records:       {out[f'score_{fmt}_records_per_s']:>8} records/s")
-        iss = out["score_iss_games_per_s"]
-        log(f"skat score, ISS .sgf games:      {iss if iss is not None else 'sample not found':>8} games/s")
+        log(f"skat score, ISS .sgf games:      {out['score_iss_games_per_s']:>8} games/s")
         log(f"skat --help:                     {out['help_cpu_s']:>8} s CPU (python -c pass {out['python_pass_cpu_s']} s)")
     if compare_openspiel:
         out.update(openspiel_figures(seconds))

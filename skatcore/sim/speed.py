@@ -21,7 +21,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from skatcore.cards import names
+from skatcore.engine.deal import Bid, Declare, Hold, Pass, PickUp, Play
+from skatcore.records.iss import GAME_LETTERS
 from skatcore.records.writer import deal_record
+from skatcore.rules.compiler import get_rules
 
 _PLAY = "from skatcore.engine.compiled import play_random; from skatcore.rules import get_rules; "
 
@@ -65,12 +69,12 @@ def startup_figures() -> dict:
     return {"help_cpu_s": round(min(helps), 3), "python_pass_cpu_s": round(min(bare), 3)}
 
 
-def _records(rules, n: int) -> list[dict]:
+def _deals(rules, n: int) -> list:
+    """``n`` finished random deals with a declarer (the compiled engine's, replayed through Deal)."""
     from skatcore.engine.compiled import play_random
 
     out = play_random(rules, 4 * n, seed=1, keep=True)
-    rows = [i for i in range(len(out)) if out.declarer[i] >= 0][:n]
-    return [deal_record(out.replay(i)) for i in rows]
+    return [out.replay(i) for i in [i for i in range(len(out)) if out.declarer[i] >= 0][:n]]
 
 
 def _score_rate(files: list[str], count: int, seconds: float) -> float:
@@ -89,21 +93,48 @@ def _score_rate(files: list[str], count: int, seconds: float) -> float:
     return timed(step, seconds)
 
 
-def iss_sample() -> Path | None:
-    """The shared ISS sample beside the repository (or its worktrees), if present."""
-    here = Path(__file__).resolve()
-    return next((p / "shared/data/iss/iss-sample-25.sgf" for p in here.parents
-                 if (p / "shared/data/iss/iss-sample-25.sgf").is_file()), None)
+_ISS_LETTER = {game: letter for letter, game in GAME_LETTERS.items()}
 
 
-def score_figures(rules, seconds: float, n: int = 200) -> dict:
+def iss_line(deal, game_id: int) -> str:
+    """A finished official :class:`Deal` as an ISS game record (one ``.sgf``
+    line, data/iss/SOURCES.md), with the server's result as the replay scores it."""
+    moves = ["w " + ".".join(names([*deal.dealt[0], *deal.dealt[1], *deal.dealt[2], *deal.original_skat]))]
+    for seat, a in deal.history:
+        if isinstance(a, Bid):
+            moves.append(f"{seat} {a.value}")
+        elif isinstance(a, (Hold, Pass)):
+            moves.append(f"{seat} {'y' if isinstance(a, Hold) else 'p'}")
+        elif isinstance(a, PickUp):
+            moves.append(f"{seat} s w {'.'.join(names(deal.original_skat))}")
+        elif isinstance(a, Declare):
+            d = a.declaration
+            flags = ("O" if d.ouvert else "") + ("H" if d.hand else "")
+            if not d.ouvert or d.game == "null":
+                flags += ("S" if d.schneider else "") + ("Z" if d.schwarz else "")
+            moves.append(f"{seat} {_ISS_LETTER[d.game]}{flags}" + "".join(f".{c}" for c in names(deal.discard)))
+        elif isinstance(a, Play):
+            moves.append(f"{seat} {names([a.card])[0]}")
+    if deal.declarer is None:
+        result = "passed"
+    else:
+        f, r = deal.facts(), deal.result()
+        result = (f"d:{deal.declarer} {'win' if r.won else 'loss'} v:{r.score} m:{f.matadors} "
+                  f"{'overbid' if r.overbid else 'bidok'} p:{f.declarer_points} t:{f.declarer_tricks} "
+                  f"s:{int(f.defenders_schneider or f.declarer_schneider)} z:{int(f.defenders_schwarz or f.declarer_schwarz)} "
+                  "p0:0 p1:0 p2:0 l:-1 to:-1 r:0")
+    return (f"(;GM[Skat]PC[skat bench]ID[{game_id}]P0[forehand]P1[middlehand]P2[rearhand]"
+            f"MV[{' '.join(moves)}]R[{result}] ;)")
+
+
+def score_figures(rules, seconds: float, n: int = 200, iss_games: int = 1000) -> dict:
     """``skat score --json`` records per second: ``n`` full deal records
     (random deals with bidding, skat and every card) as YAML and as JSON
-    files, and the ISS sample's games repeated to ~1,000 in one ``.sgf``."""
+    files, and ``iss_games`` random official deals as ISS records in one ``.sgf``."""
     import yaml
 
     out = {}
-    docs = _records(rules, n)
+    docs = [deal_record(deal) for deal in _deals(rules, n)]
     with tempfile.TemporaryDirectory() as tmp:
         for fmt, dump in (("json", json.dumps), ("yaml", lambda d: yaml.safe_dump(d, sort_keys=False))):
             files = []
@@ -112,15 +143,11 @@ def score_figures(rules, seconds: float, n: int = 200) -> dict:
                 path.write_text(dump(doc), encoding="utf-8")
                 files.append(str(path))
             out[f"score_{fmt}_records_per_s"] = round(_score_rate(files, len(files), seconds))
-        sample = iss_sample()
-        if sample is None:
-            out["score_iss_games_per_s"] = None
-        else:
-            lines = [line for line in sample.read_text("utf-8").splitlines() if line.strip()]
-            many = Path(tmp) / "many.sgf"
-            copies = max(1, 1000 // len(lines))
-            many.write_text("\n".join(lines * copies) + "\n", encoding="utf-8")
-            out["score_iss_games_per_s"] = round(_score_rate([str(many)], len(lines) * copies, seconds))
+        games = Path(tmp) / "games.sgf"
+        official = get_rules("official")
+        games.write_text("".join(iss_line(deal, k) + "\n" for k, deal in enumerate(_deals(official, iss_games))),
+                         encoding="utf-8")
+        out["score_iss_games_per_s"] = round(_score_rate([str(games)], iss_games, seconds))
     return out
 
 

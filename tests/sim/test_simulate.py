@@ -340,7 +340,7 @@ def test_bench_json_last_line_has_the_figures(capsys):
     assert figures["random_compiled_deals_per_s"] > figures["random_deal_loop_deals_per_s"] > 0
     assert figures["numba_compile_s"] > 0 and figures["help_cpu_s"] > 0
     assert figures["score_json_records_per_s"] > 0 and figures["score_yaml_records_per_s"] > 0
-    assert figures["score_iss_games_per_s"] is None or figures["score_iss_games_per_s"] > 0
+    assert figures["score_iss_games_per_s"] > 0
     # OpenSpiel is measured when importable, else the bench says it is not installed
     assert figures.get("openspiel_cpp_rollouts_per_s", 0) > 0 or "not installed" in figures["openspiel"]
 
@@ -359,6 +359,29 @@ def test_bench_deal_records_score_like_the_deals():
     for i in rows:
         deal = out.replay(i)
         assert score_record(deal_record(deal), rules).scores == deal.result().scores
+
+
+def test_bench_iss_games_read_back_as_the_deals():
+    """The ISS records ``skat score`` is timed on replay to the deals they were
+    written from, with the server's R[] as the replay scores it."""
+    from skatcore.engine.deal import Declare
+    from skatcore.records.iss import parse_sgf, replay, score_record
+    from skatcore.rules import get_rules
+    from skatcore.sim.speed import _deals, iss_line
+
+    def moves(deal):  # the declaration as checked is compared apart (ISS writes O, not OSZ)
+        return [(s, a) for s, a in deal.history if not isinstance(a, Declare)]
+
+    rules = get_rules("official")
+    deals = _deals(rules, 60)
+    assert {d.declaration.hand for d in deals} == {True, False} and len({d.declaration.game for d in deals}) >= 5
+    for k, deal in enumerate(deals):
+        record = parse_sgf(iss_line(deal, k))
+        again = replay(record, rules)
+        assert moves(again) == moves(deal) and again.declaration == deal.declaration
+        out, _ = score_record(record, rules)
+        assert "server_mismatch" not in out and out["scores"] == deal.result().scores
+        assert (record.v, record.won) == (out["score"], out["won"])
 
 
 # -- play ---------------------------------------------------------------------------------
