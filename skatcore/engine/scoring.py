@@ -124,8 +124,8 @@ def _enter(rules, result: ScoreResult, facts, entries: dict[int, int]) -> None:
     result.scores = {SEATS[i]: entries.get(i, 0) for i in range(3)}
 
 
-def score_ramsch(rules, facts: RamschFacts) -> ScoreResult:
-    """Score a deal without declarer through the Ramsch plugin's hook."""
+def score_without_declarer(rules, facts: RamschFacts) -> ScoreResult:
+    """Score a deal without declarer (all against all) through ``skat_ramsch_scores``."""
     answer = rules.call_hook("skat_ramsch_scores", facts=facts)
     if answer is None:
         raise InputError(f"no plugin scores contract {facts.contract.name!r}")

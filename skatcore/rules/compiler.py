@@ -207,9 +207,9 @@ class CompiledRules:
         return factor(d) if callable(factor) else factor
 
     def score(self, facts):
-        from skatcore.engine.scoring import score_game, score_ramsch
+        from skatcore.engine.scoring import score_game, score_without_declarer
 
-        return score_ramsch(self, facts) if not facts.contract.declarer else score_game(self, facts)
+        return score_without_declarer(self, facts) if not facts.contract.declarer else score_game(self, facts)
 
 
 # ---------------------------------------------------------------------------

@@ -151,8 +151,9 @@ def _interval_chart(result: Comparison, keys: Sequence[tuple[str, str]], title: 
 
 
 def family_mix(result: Comparison, rules) -> dict[str, list[float]]:
-    """Each ruleset's contract mix by kind (passed, grand, suit, null, ramsch, other), shares of all deals."""
-    kinds = (*HUMAN_MIX, "ramsch")
+    """Each ruleset's contract mix by kind, shares of all deals: passed, grand,
+    suit, null, each family played without declarer (Ramsch), other."""
+    kinds = (*HUMAN_MIX, *dict.fromkeys(c.family for r in rules for c in r.contracts.values() if not c.declarer))
     out: dict[str, list[float]] = {k: [0.0] * len(result.names) for k in (*kinds, "other")}
     for m in result.metrics:
         if m.key.startswith("contract_mix."):
