@@ -83,10 +83,12 @@ def cmd_compare(args) -> int:
 def _simulate(args, slots, writer) -> Comparison:
     big = args.dask or args.until_ci or args.deals * len(args.rulesets) >= 2000
     with progress_bar(args.deals, "deals", enabled=None if big else False) as bar:
-        task = bar.add_task(f"deals x {len(args.rulesets)} rulesets", total=args.deals)
+        label = f"deals x {len(args.rulesets)} rulesets"
+        # the first chunk of a machine's first run waits for numba to compile the engine (cached after)
+        task = bar.add_task(f"{label} (a first run compiles the engine: up to a minute)", total=args.deals)
 
         def progress(n, total):
-            bar.update(task, total=total, advance=n)
+            bar.update(task, total=total, advance=n, description=label)
 
         return compare(args.rulesets, args.deals, args.seed, slots, jobs=args.jobs, dask=args.dask,
                        until_ci=args.until_ci, max_deals=args.max_deals, progress=progress,
