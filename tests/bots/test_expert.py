@@ -134,10 +134,10 @@ def _picked_up(rules, forehand: str, skat: str) -> str:
 
 
 @pytest.mark.parametrize("forehand, skat, official, cheap, dear", [
-    # with 1 (grand 48, clubs 24): grand; where grand with 1 is worth 20, clubs
+    # with 1 (grand 48, clubs 24): grand; where grand with 1 is worth 16, clubs
     ("CJ HJ CA CT C9 C8 SA SK HA D7", "HK S8", "grand", "clubs", "grand"),
     # with 2 and five clubs: clubs (36) is the safer game; grand only where it is worth 3 x 36 = 108
-    ("CJ SJ CA CK C9 C8 C7 SA HA D7", "HK S8", "clubs", "clubs", "grand"),
+    ("CJ SJ CA CK C9 C8 C7 SA HA D8", "HK S8", "clubs", "clubs", "grand"),
 ])
 def test_contract_choice_follows_the_rulesets_values(tmp_path, forehand, skat, official, cheap, dear):
     """The same twelve cards, three grand values: the expert weighs each
@@ -147,7 +147,7 @@ def test_contract_choice_follows_the_rulesets_values(tmp_path, forehand, skat, o
         path.write_text(f"name: grand{base}\ndescription: official, grand {base}\nplugins:\n  official: {{grand_base: {base}}}\n")
         return get_rules(path)
     assert _picked_up(get_rules("official"), forehand, skat) == official
-    assert _picked_up(ruleset(10), forehand, skat) == cheap
+    assert _picked_up(ruleset(8), forehand, skat) == cheap
     assert _picked_up(ruleset(36), forehand, skat) == dear
 
 

@@ -40,12 +40,13 @@ class HeuristicPlayer(Evaluation, Bidding, Discarding, CardPlay):
     # strength (null: minus its risk); "pre" = before picking up the skat,
     # "post" = after the discard, "hand" = a hand game.  Suit and null: fitted
     # on 2,000 seeded deals x 3 contracts x 2 routes of heuristic play
-    # (official).  Grand: fitted on double-dummy outcomes, 1,000 seeded deals x
-    # 3 seats x 2 routes (`python tools/refit_heuristic.py --deals 1000 --seed 1
-    # --families grand`): heuristic play had put its chances too low.
+    # (official).  Grand: its strength is a log-odds fitted on double-dummy
+    # outcomes (tables._grand_jacks), the coefficients refitted on them, 1,000
+    # seeded deals x 3 seats x 2 routes (`python tools/refit_heuristic.py
+    # --deals 1000 --seed 1 --families grand`).
     COEF = {
         ("suit", "pre"): (0.80, 0.89), ("suit", "post"): (0.97, -0.13), ("suit", "hand"): (1.07, 0.02),
-        ("grand", "pre"): (1.12, 1.37), ("grand", "post"): (1.49, 0.27), ("grand", "hand"): (1.52, 0.70),
+        ("grand", "pre"): (0.58, 1.08), ("grand", "post"): (0.91, 0.06), ("grand", "hand"): (0.79, 0.08),
         ("null", "pre"): (0.65, 1.55), ("null", "post"): (1.20, 1.43), ("null", "hand"): (1.33, 2.32),
     }
     TRUMP_GAIN = {"suit": 1.0, "grand": 1.3}  # strength one more trump adds (a jack in grand)

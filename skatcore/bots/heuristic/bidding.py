@@ -30,7 +30,7 @@ class Bidding:
 
     # -- bidding, skat, discard, declaration -------------------------------------
     def _bid(self, view: SeatView):
-        limit = self._limit(view.hand)
+        limit = self._limit(view.hand, view.seat == 0)
         legal = view.legal
         first = legal[0]
         if isinstance(first, Hold):
@@ -42,7 +42,8 @@ class Bidding:
     def _skat(self, view: SeatView):
         legal = view.legal
         hand, bid = view.hand, view.bid
-        pickup, hand_games = self._evaluate(hand)
+        fore = view.seat == 0
+        pickup, hand_games = self._evaluate(hand, fore)
         options = []
         if PLAY_HAND in legal:
             best = self._best(hand_games, bid)
@@ -53,7 +54,7 @@ class Bidding:
             if best:
                 options.append((best[0], PICK_UP))
         if self.rules.steps_at["skat"]:  # the skat steps' offers (a turn-up ...), judged by their outlooks
-            for offer, (limit, expected) in self._offers(hand).items():
+            for offer, (limit, expected) in self._offers(hand, fore).items():
                 if offer in legal:
                     options.append((expected if limit >= bid else expected - 100.0, offer))
         if not options:
@@ -73,7 +74,7 @@ class Bidding:
 
     def _declare(self, view: SeatView):
         legal = view.legal
-        hand, bid = view.hand, view.bid
+        hand, bid, fore = view.hand, view.bid, view.seat == 0
         info = self.info
         known = hand | sum(BIT[c] for c in view.discard)
         plan = self._plan
@@ -88,7 +89,7 @@ class Bidding:
                 continue  # a game without declarer (a soloist's Ramsch): only when nothing else is left (legal[0])
             mat = g.table.matadors(known if view.discard else hand)
             v = info.value(d, mat)
-            p = self._win_p(hand, d)
+            p = self._win_p(hand, d, fore=fore)
             if plan is not None and plan[1] == d.game:
                 p = min(1.0, p + 0.05)
             e = self._expected(p, v, info.lost_factor(d), bid, self.rules.contracts[d.game].base)
@@ -102,7 +103,7 @@ class Bidding:
                 if self.rules.contracts[d.game].goal != "card_points":
                     continue
                 v = info.value(d, g.table.matadors(known if view.discard else hand))
-                if v >= bid and d.schneider and not d.schwarz and not d.ouvert and self._win_p(hand, d) > 0.9:
+                if v >= bid and d.schneider and not (d.schwarz or d.ouvert) and self._win_p(hand, d, fore=fore) > 0.9:
                     return a
         return best
 
@@ -114,7 +115,7 @@ class Bidding:
         for a in legal:
             if isinstance(a, Declare):
                 d = a.declaration
-                p = self._win_p(view.hand, d)
+                p = self._win_p(view.hand, d, fore=view.seat == 0)
                 lf = self.info.lost_factor(d)
                 if p >= lf / (1.0 + lf) + 0.1:
                     return a

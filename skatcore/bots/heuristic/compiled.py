@@ -23,7 +23,8 @@ import numpy as np
 from skatcore.engine.compiled import Outcomes, Unsupported, _sheet, engine_tables
 from skatcore.bots.heuristic import HeuristicPlayer
 from skatcore.bots.heuristic import kernel
-from skatcore.bots.heuristic.tables import _GRAND, _LEN_BONUS, _NULL_RISK, _SIDE, _TRUMPX, DOUBLING_CALLS, JACK_MASK, _info
+from skatcore.bots.heuristic.tables import (_GRAND, _GRAND_JACKS, _LEN_BONUS, _NULL_RISK, _SIDE, _TRUMPX,
+                                            DOUBLING_CALLS, GRAND_FORE, JACK_MASK, _info)
 
 _FAMILY = {"suit": kernel.SUIT, "grand": kernel.GRAND, "null": kernel.NULLF}
 _WHEN = {"pre": kernel.PRE, "post": kernel.POST, "hand": kernel.HAND}
@@ -85,7 +86,8 @@ def _build(rules, coef) -> HeuristicTables:
          np.array(_LEN_BONUS), coefs, int(HeuristicPlayer.GAME_BONUS), tables.arrays[9], tables.arrays[10], mat_offset,
          np.array([cidx[c.d.game] for c in cands], np.int64), np.array([c.d.ouvert for c in cands], np.bool_),
          np.array([c.lost for c in cands], np.int64), np.array([c.base or 0 for c in cands], np.int64),
-         np.array([values(c.d) for c in cands], np.int64).reshape(len(cands), width), cand_end)
+         np.array([values(c.d) for c in cands], np.int64).reshape(len(cands), width), cand_end,
+         np.array(_GRAND_JACKS), float(GRAND_FORE))
     opts = tables.options
     fam = [info.games[d.game].family for d in opts]
     D = (np.array([not (d.schneider or d.schwarz or (d.ouvert and f != "null")) and f in _FAMILY

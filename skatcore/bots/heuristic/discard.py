@@ -36,7 +36,7 @@ class Discarding:
             for c in pair.cards:
                 rest &= ~BIT[c]
             v = cand.value(0 if cand.null else g.table.matadors(hand))
-            e = self._expected(self._win_p(rest, cand.d), v, cand.lost, bid, cand.base)
+            e = self._expected(self._win_p(rest, cand.d, fore=view.seat == 0), v, cand.lost, bid, cand.base)
             if best is None or e > best[0]:
                 best = (e, pair, g.name)
         if best is None:

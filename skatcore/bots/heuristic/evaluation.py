@@ -8,32 +8,33 @@ import math
 
 from skatcore.model import Declaration
 from skatcore.rules.compiler import TRUMP
-from skatcore.bots.heuristic.tables import (_GRAND, _NULL_RISK, _SIDE, _TRUMPX, ACE, CJ, HJ, JACK_MASK, SJ, TEN, _Game, _p,
-                                            declaration_key)
+from skatcore.bots.heuristic.tables import (_GRAND, _GRAND_JACKS, _NULL_RISK, _SIDE, _TRUMPX, ACE, CJ, GRAND_FORE, HJ,
+                                            JACK_MASK, SJ, TEN, _Game, _grand_side, _p, declaration_key, jack_bits)
 
 
 class Evaluation:
     """Part of :class:`~skatcore.bots.heuristic.HeuristicPlayer`."""
 
     # -- hand evaluation ---------------------------------------------------------
-    def strength(self, hand: int, g: _Game) -> float:
-        """Log-odds-like strength of ``hand`` (10 cards) as declarer of ``g``."""
-        key = (hand, g.name)
+    def strength(self, hand: int, g: _Game, fore: bool = False) -> float:
+        """Log-odds-like strength of ``hand`` (10 cards) as declarer of ``g``;
+        ``fore``: the declarer is forehand (leads the first trick; grand only)."""
+        key = (hand, g.name, fore)
         v = self._strengths.get(key)
         if v is None:
-            v = self._strengths[key] = self._strength(hand, g)
+            v = self._strengths[key] = self._strength(hand, g, fore)
         return v
 
     @staticmethod
-    def _strength(hand: int, g: _Game) -> float:
+    def _strength(hand: int, g: _Game, fore: bool = False) -> float:
         fam = g.family
         std = g.std
         if std is not None:
             b = (hand & 0xF7, hand >> 8 & 0xF7, hand >> 16 & 0xF7, hand >> 24 & 0xF7)
-            nj = (hand & JACK_MASK).bit_count()
             if std == 4:
-                return (1.3 * nj + (hand >> CJ & 1) * 0.7 + (hand >> SJ & 1) * 0.3
-                        + _GRAND[b[0]] + _GRAND[b[1]] + _GRAND[b[2]] + _GRAND[b[3]] - 7.6)
+                return (_GRAND_JACKS[jack_bits(hand)] + _GRAND[b[0]] + _GRAND[b[1]] + _GRAND[b[2]] + _GRAND[b[3]]
+                        + (GRAND_FORE if fore else 0.0))
+            nj = (hand & JACK_MASK).bit_count()
             t = nj + b[std].bit_count()
             v = nj + (hand >> CJ & 1) * 1.0 + (hand >> SJ & 1) * 0.6 + (hand >> HJ & 1) * 0.3 + _TRUMPX[b[std]] - 7.8
             void = 0.5 if t >= 5 else 0.2
@@ -62,23 +63,12 @@ class Evaluation:
                 elif n == 1:
                     s += 0.1
             return s - 7.8
-        if fam == "grand":
-            j = (hand & JACK_MASK).bit_count()
-            s = 1.3 * j + (hand >> CJ & 1) * 0.7 + (hand >> SJ & 1) * 0.3
+        if fam == "grand":  # another trump layout: the same judgement by the suits' aces and tens
+            s = _GRAND_JACKS[jack_bits(hand)]
             for k in range(4):
                 sm = hand & g.plain[k]
-                n = sm.bit_count()
-                if n == 0:
-                    s += 0.25
-                    continue
-                a, ten = sm >> ACE[k] & 1, sm >> TEN[k] & 1
-                if a:
-                    s += 1.2 + 0.9 * ten
-                    if ten:
-                        s += 0.5 * max(0, n - 3) + 0.3 * (sm >> (ACE[k] + 1) & 1)
-                elif ten:
-                    s += -0.5 if n == 1 else (0.0 if n == 2 else 0.2)
-            return s - 7.6
+                s += _grand_side(sm.bit_count(), sm >> ACE[k] & 1, sm >> TEN[k] & 1)
+            return s + (GRAND_FORE if fore else 0.0)
         if fam == "null":
             return -Evaluation.null_risk(hand)
         return -99.0
@@ -88,22 +78,22 @@ class Evaluation:
         """Unsafe suits of a null hand (rank i-th from the bottom must be <= 2i)."""
         return _NULL_RISK[hand & 0xFF] + _NULL_RISK[hand >> 8 & 0xFF] + _NULL_RISK[hand >> 16 & 0xFF] + _NULL_RISK[hand >> 24 & 0xFF]
 
-    def _x(self, hand: int, d: Declaration) -> float:
+    def _x(self, hand: int, d: Declaration, fore: bool = False) -> float:
         g = self.info.games[d.game]
         if g.family == "null":
             r = self.null_risk(hand)
             return -(r * 2.0 + 0.3) if d.ouvert else -r
-        return self.strength(hand, g)
+        return self.strength(hand, g, fore)
 
-    def _win_p(self, hand: int, d: Declaration, when: str | None = None) -> float:
+    def _win_p(self, hand: int, d: Declaration, when: str | None = None, fore: bool = False) -> float:
         """Estimated win probability of ``d`` with ``hand`` (10 cards, or 11
         with a turned card); ``when``: pre / post / hand (default: hand for a
-        hand game, else post)."""
+        hand game, else post); ``fore``: the declarer leads the first trick."""
         fam = self.info.games[d.game].family
         if fam not in ("suit", "grand", "null"):
             return 0.0
         a, b = self.COEF[(fam, when or ("hand" if d.hand else "post"))]
-        return _p(a * self._x(hand, d) + b)
+        return _p(a * self._x(hand, d, fore) + b)
 
     def _expected(self, p: float, value: int, lost: int, bid: int, base: int | None) -> float:
         if value < bid:  # overbid: lost at the bid rounded up to the base
@@ -115,9 +105,9 @@ class Evaluation:
         """Break-even win probability of a game worth ``value``."""
         return (lost * value + self.GAME_BONUS) / ((1 + lost) * value + 2 * self.GAME_BONUS)
 
-    def _candidates(self, hand: int, route: str, known: int | None = None):
+    def _candidates(self, hand: int, route: str, known: int | None = None, fore: bool = False):
         """``(p, value, cand)`` for each plain declaration of ``route``;
-        ``known`` = the 12 cards incl. the skat (matadors then known).
+        ``known`` = the 12 cards incl. the skat (matadors then known); ``fore``: forehand.
         The same estimate as :meth:`_win_p`, inlined: bidding asks it often."""
         when = "hand" if route == "hand" else ("pre" if known is None else "post")
         rows = self.info.rows.get((route, when))
@@ -137,7 +127,7 @@ class Evaluation:
                 x = -(risk * 2.0 + 0.3) if ouvert else -risk
                 v = cand.value(0)
             else:
-                x = strength(hand, g)
+                x = strength(hand, g, fore)
                 key = (mcards, g.name)
                 m = mats.get(key)
                 if m is None:
@@ -146,14 +136,15 @@ class Evaluation:
             res.append((1.0 / (1.0 + exp(-(a * x + b))), v, cand))
         return res
 
-    def _evaluate(self, hand: int):
-        key = ("eval", hand)
+    def _evaluate(self, hand: int, fore: bool = False):
+        key = ("eval", hand, fore)
         ev = self._cache.get(key)
         if ev is None:
-            ev = self._cache[key] = (self._candidates(hand, "pickup"), self._candidates(hand, "hand"))
+            ev = self._cache[key] = (self._candidates(hand, "pickup", fore=fore),
+                                     self._candidates(hand, "hand", fore=fore))
         return ev
 
-    def _may_bid(self, hand: int) -> bool:
+    def _may_bid(self, hand: int, fore: bool = False) -> bool:
         """Quick test: some plain contract has a win probability of 1/2 or
         more (the break-even point never lies below 1/2 when a lost game
         costs at least its value), so the full evaluation is worth it."""
@@ -172,41 +163,41 @@ class Evaluation:
                     risk = self.null_risk(hand)
                 x = -(risk * 2.0 + 0.3) if ouvert else -risk
             else:
-                x = self.strength(hand, g)
+                x = self.strength(hand, g, fore)
             if a * x + b >= 0.0:
                 return True
         return False
 
-    def _limit(self, hand: int) -> int:
-        """The highest bid this hand will hold: the best value among contracts
-        whose expected score is positive, with the hand's own matadors."""
-        cached = self._cache.get(("limit", hand))
+    def _limit(self, hand: int, fore: bool = False) -> int:
+        """The highest bid this hand will hold (``fore``: in forehand): the best
+        value among contracts whose expected score is positive, with the hand's own matadors."""
+        cached = self._cache.get(("limit", hand, fore))
         if cached is not None:
             return cached
         best = 0
-        if self._may_bid(hand):
-            for cands in self._evaluate(hand):
+        if self._may_bid(hand, fore):
+            for cands in self._evaluate(hand, fore):
                 for p, v, cand in cands:
                     if v > best and p >= self._need(v, cand.lost):
                         best = v
         if self.rules.steps_at["skat"]:
-            for limit, _ in self._offers(hand).values():
+            for limit, _ in self._offers(hand, fore).values():
                 best = max(best, limit)
-        self._cache[("limit", hand)] = best
+        self._cache[("limit", hand, fore)] = best
         return best
 
-    def _offers(self, hand: int) -> dict:
+    def _offers(self, hand: int, fore: bool = False) -> dict:
         """``{offer: (limit, expected score)}`` of the skat steps' offers this
         hand can judge (:meth:`~skatcore.engine.steps.Step.outlooks`)."""
-        key = ("offers", hand)
+        key = ("offers", hand, fore)
         out = self._cache.get(key)
         if out is None:
-            out = self._cache[key] = {offer: self._judge_outlooks(hand, outlooks)
+            out = self._cache[key] = {offer: self._judge_outlooks(hand, outlooks, fore)
                                       for step in self.rules.steps_at["skat"]
                                       for offer, outlooks in step.outlooks(self.rules, hand).items() if outlooks}
         return out
 
-    def _judge_outlooks(self, hand: int, outlooks) -> tuple[int, float]:
+    def _judge_outlooks(self, hand: int, outlooks, fore: bool = False) -> tuple[int, float]:
         """``(limit, expected score)`` of an offer: each outlook's best suit or
         grand declaration before the skat, the card it brings counted as one
         more trump where it is trump."""
@@ -223,7 +214,7 @@ class Evaluation:
                 r = judged.get((declaration_key(d), trump))
                 if r is None:
                     a, b = self.COEF[(g.family, "pre")]
-                    p = _p(a * (self.strength(hand, g) + (self.TRUMP_GAIN[g.family] if trump else 0.0)) + b)
+                    p = _p(a * (self.strength(hand, g, fore) + (self.TRUMP_GAIN[g.family] if trump else 0.0)) + b)
                     v = info.value(d, g.table.matadors(hand))
                     r = judged[(declaration_key(d), trump)] = (p, v, self._expected(p, v, info.lost_factor(d), 0, None))
                 if best is None or r[2] > best[2]:

@@ -32,13 +32,14 @@ def null_risk(hand, null_t):
 
 
 @njit(cache=True)
-def strength(hand, std, side_t, grand_t, trumpx_t):
-    """Evaluation._strength of a standard layout: suit ``std`` 0..3 or grand (4)."""
-    nj = _popcount(hand & JACKS)
+def strength(hand, std, fore, side_t, grand_t, trumpx_t, jacks_t, grand_fore):
+    """Evaluation._strength of a standard layout: suit ``std`` 0..3 or grand (4); ``fore``: in forehand."""
     cj, sj, hj = hand >> 3 & 1, hand >> 11 & 1, hand >> 19 & 1
     if std == 4:
-        return (1.3 * nj + cj * 0.7 + sj * 0.3 + grand_t[hand & 0xF7] + grand_t[hand >> 8 & 0xF7]
-                + grand_t[hand >> 16 & 0xF7] + grand_t[hand >> 24 & 0xF7] - 7.6)
+        return (jacks_t[cj | sj << 1 | hj << 2 | (hand >> 27 & 1) << 3] + grand_t[hand & 0xF7]
+                + grand_t[hand >> 8 & 0xF7] + grand_t[hand >> 16 & 0xF7] + grand_t[hand >> 24 & 0xF7]
+                + (grand_fore if fore else 0.0))
+    nj = _popcount(hand & JACKS)
     bs = hand >> (8 * std) & 0xF7
     t = nj + _popcount(bs)
     v = nj + cj * 1.0 + sj * 0.6 + hj * 0.3 + trumpx_t[bs] - 7.8
@@ -51,12 +52,12 @@ def strength(hand, std, side_t, grand_t, trumpx_t):
 
 
 @njit(cache=True)
-def _x(hand, c, ouvert, hfam, hstd, side_t, grand_t, trumpx_t, null_t):
+def _x(hand, c, ouvert, fore, H):
     """Evaluation._x: the strength (null: minus the risk) of ``hand`` for contract ``c``."""
-    if hfam[c] == NULLF:
-        r = null_risk(hand, null_t)
+    if H[0][c] == NULLF:
+        r = null_risk(hand, H[5])
         return -(r * 2.0 + 0.3) if ouvert else -r
-    return strength(hand, hstd[c], side_t, grand_t, trumpx_t)
+    return strength(hand, H[1][c], fore, H[2], H[3], H[4], H[18], H[19])
 
 
 @njit(cache=True)
@@ -85,36 +86,34 @@ def _expected(p, value, lost, bid, base, bonus):
 
 
 @njit(cache=True)
-def _cand(q, hand, mcards, when, H):
+def _cand(q, hand, mcards, when, fore, H):
     """(p, value) of candidate row ``q`` (Evaluation._candidates)."""
-    (hfam, hstd, side_t, grand_t, trumpx_t, null_t, len_bonus, coef, bonus, trumps, n_trumps, mat_offset,
-     cand_c, cand_ouvert, cand_lost, cand_base, cand_value, cand_end) = H
+    hfam, coef, trumps, n_trumps, mat_offset, cand_c, cand_ouvert, cand_value = (
+        H[0], H[7], H[9], H[10], H[11], H[12], H[13], H[16])
     c = cand_c[q]
     f = hfam[c]
-    x = _x(hand, c, cand_ouvert[q], hfam, hstd, side_t, grand_t, trumpx_t, null_t)
+    x = _x(hand, c, cand_ouvert[q], fore, H)
     m = 0 if f == NULLF else _matadors(mcards, c, trumps, n_trumps)
     return _p(coef[f, when, 0], x, coef[f, when, 1]), cand_value[q, m + mat_offset]
 
 
 @njit(cache=True)
-def limit(hand, H):
-    """Evaluation._limit: the highest bid ``hand`` holds."""
-    (hfam, hstd, side_t, grand_t, trumpx_t, null_t, len_bonus, coef, bonus, trumps, n_trumps, mat_offset,
-     cand_c, cand_ouvert, cand_lost, cand_base, cand_value, cand_end) = H
+def limit(hand, fore, H):
+    """Evaluation._limit: the highest bid ``hand`` holds (``fore``: in forehand)."""
+    hfam, coef, bonus, cand_c, cand_ouvert, cand_lost, cand_end = H[0], H[7], H[8], H[12], H[13], H[14], H[17]
     n = cand_end[1]
     may = False  # Evaluation._may_bid
     for q in range(n):
         when = PRE if q < cand_end[0] else HAND
         c = cand_c[q]
         f = hfam[c]
-        if cand_lost[q] < 1 or coef[f, when, 0] * _x(hand, c, cand_ouvert[q], hfam, hstd, side_t, grand_t, trumpx_t,
-                                                     null_t) + coef[f, when, 1] >= 0.0:
+        if cand_lost[q] < 1 or coef[f, when, 0] * _x(hand, c, cand_ouvert[q], fore, H) + coef[f, when, 1] >= 0.0:
             may = True
             break
     best = 0
     if may:
         for q in range(n):
-            p, v = _cand(q, hand, hand, PRE if q < cand_end[0] else HAND, H)
+            p, v = _cand(q, hand, hand, PRE if q < cand_end[0] else HAND, fore, H)
             lost = cand_lost[q]
             if v > best and p >= (lost * v + bonus) / ((1 + lost) * v + 2 * bonus):
                 best = v
@@ -122,12 +121,12 @@ def limit(hand, H):
 
 
 @njit(cache=True)
-def _best(hand, bid, lo, hi, when, H):
+def _best(hand, bid, lo, hi, when, fore, H):
     """Bidding._best over candidate rows ``lo..hi-1``: (found, expected)."""
     cand_c, cand_lost, cand_base, bonus, hfam = H[12], H[14], H[15], H[8], H[0]
     found, key = False, 0.0
     for q in range(lo, hi):
-        p, v = _cand(q, hand, hand, when, H)
+        p, v = _cand(q, hand, hand, when, fore, H)
         if hfam[cand_c[q]] == NULLF and v < bid:
             continue
         e = _expected(p, v, cand_lost[q], bid, cand_base[q], bonus)
@@ -137,11 +136,11 @@ def _best(hand, bid, lo, hi, when, H):
 
 
 @njit(cache=True)
-def plays_hand(hand, bid, H):
+def plays_hand(hand, bid, fore, H):
     """Bidding._skat: True to play hand (ties go to hand, offered first)."""
     cand_end = H[17]
-    fh, eh = _best(hand, bid, cand_end[0], cand_end[1], HAND, H)
-    fp, ep = _best(hand, bid, 0, cand_end[0], PRE, H)
+    fh, eh = _best(hand, bid, cand_end[0], cand_end[1], HAND, fore, H)
+    fp, ep = _best(hand, bid, 0, cand_end[0], PRE, fore, H)
     return fh and (not fp or eh >= ep)
 
 
@@ -209,10 +208,10 @@ def _null_pair(held, null_t):
 
 
 @njit(cache=True)
-def discard(held, bid, H, points, power, follow, class_mask):
+def discard(held, bid, fore, H, points, power, follow, class_mask):
     """Discarding._discard: (the two cards as a mask, the contract they were chosen for)."""
     (hfam, hstd, side_t, grand_t, trumpx_t, null_t, len_bonus, coef, bonus, trumps, n_trumps, mat_offset,
-     cand_c, cand_ouvert, cand_lost, cand_base, cand_value, cand_end) = H
+     cand_c, cand_ouvert, cand_lost, cand_base, cand_value, cand_end, jacks_t, grand_fore) = H
     s1, s2, n1, n2 = -1, -1, 0, 0  # the two suit games with the most trumps (a stable sort)
     for q in range(cand_end[0]):
         c = cand_c[q]
@@ -238,8 +237,7 @@ def discard(held, bid, H, points, power, follow, class_mask):
             pair = _top_pair(held, c, H, points, power, follow, class_mask)
         rest = held & ~pair
         v = cand_value[q, (0 if null else _matadors(held, c, trumps, n_trumps)) + mat_offset]
-        p = _p(coef[f, POST, 0], _x(rest, c, cand_ouvert[q], hfam, hstd, side_t, grand_t, trumpx_t, null_t),
-               coef[f, POST, 1])
+        p = _p(coef[f, POST, 0], _x(rest, c, cand_ouvert[q], fore, H), coef[f, POST, 1])
         e = _expected(p, v, cand_lost[q], bid, cand_base[q], bonus)
         if not found or e > key:
             found, key, best, plan = True, e, pair, c
@@ -249,11 +247,10 @@ def discard(held, bid, H, points, power, follow, class_mask):
 
 
 @njit(cache=True)
-def declare(hand, known, bid, lo, hi, plan, H, D, opt_contract, opt_null_value):
+def declare(hand, known, bid, lo, hi, plan, fore, H, D, opt_contract, opt_null_value):
     """Bidding._declare among the options ``lo..hi-1`` of the route:
     ``known`` the declarer's cards for matadors, ``plan`` the contract the discard was for."""
-    hfam, hstd, side_t, grand_t, trumpx_t, null_t, coef, bonus, trumps, n_trumps, mat_offset = (
-        H[0], H[1], H[2], H[3], H[4], H[5], H[7], H[8], H[9], H[10], H[11])
+    hfam, coef, bonus, trumps, n_trumps, mat_offset = H[0], H[7], H[8], H[9], H[10], H[11]
     consider, fallback, hvalue, hlost, hbase, ohand, ouvert = D
     first, best, key, found = -1, -1, 0.0, False
     for o in range(lo, hi):
@@ -267,7 +264,7 @@ def declare(hand, known, bid, lo, hi, plan, H, D, opt_contract, opt_null_value):
         f = hfam[c]
         v = hvalue[o, _matadors(known, c, trumps, n_trumps) + mat_offset]
         when = HAND if ohand[o] else POST
-        p = _p(coef[f, when, 0], _x(hand, c, ouvert[o], hfam, hstd, side_t, grand_t, trumpx_t, null_t), coef[f, when, 1])
+        p = _p(coef[f, when, 0], _x(hand, c, ouvert[o], fore, H), coef[f, when, 1])
         if c == plan:
             p = min(1.0, p + 0.05)
         e = _expected(p, v, hlost[o], bid, hbase[o], bonus)
@@ -282,8 +279,7 @@ def declare(hand, known, bid, lo, hi, plan, H, D, opt_contract, opt_null_value):
             f = hfam[c]
             v = hvalue[o, _matadors(known, c, trumps, n_trumps) + mat_offset]
             when = HAND if ohand[o] else POST
-            if v >= bid and _p(coef[f, when, 0], _x(hand, c, ouvert[o], hfam, hstd, side_t, grand_t, trumpx_t, null_t),
-                               coef[f, when, 1]) > 0.9:
+            if v >= bid and _p(coef[f, when, 0], _x(hand, c, ouvert[o], fore, H), coef[f, when, 1]) > 0.9:
                 return o
     return best
 
@@ -313,7 +309,7 @@ def play_deals(hands_in, skat_in, H, D, power, higher, lower,
         bid_idx, decl, ncalls = -1, -1, 0
         if not skip_bidding:
             for seat in range(3):
-                limits[seat] = limit(hands[seat], H)
+                limits[seat] = limit(hands[seat], seat == 0, H)
             part, asker, answerer, awaiting = 1, 1, 0, False
             while True:
                 call, survivor = 0, -1
@@ -353,15 +349,16 @@ def play_deals(hands_in, skat_in, H, D, power, higher, lower,
         if decl >= 0:
             plan = -1
             hand = hands[decl]
-            route = 1 if plays_hand(hand, b, H) else 0
+            route = 1 if plays_hand(hand, b, decl == 0, H) else 0
             known = hand
             if route == 0:
                 known = hand | skat
-                put, plan = discard(known, b, H, points, power, follow, class_mask)
+                put, plan = discard(known, b, decl == 0, H, points, power, follow, class_mask)
                 discards[i, 0], discards[i, 1] = _nth(put, 0), _nth(put, 1)
                 skat = put
                 hand = hands[decl] = known & ~put
-            o = declare(hand, known, b, route_start[route], route_end[route], plan, H, D, opt_contract, opt_null_value)
+            o = declare(hand, known, b, route_start[route], route_end[route], plan, decl == 0, H, D, opt_contract,
+                        opt_null_value)
             c = opt_contract[o]
         elif all_pass >= 0:
             c = all_pass

@@ -144,15 +144,15 @@ def play_declarer(c, legal, unseen, trick, n, follow, class_mask, strength, poin
                 best, bk = card, points[c, card] + 1
         if best >= 0:
             return best
-        if mine_t and not opp_t:
-            return _low(c, mine_t, points, power, follow)
-        if side:  # low card of the longest side suit
+        if side:  # low card of the longest side suit (trumps nobody else holds are kept to come back in)
             bestk, bl = 0, -1
             for k in range(4):
                 m = _popcount(side & class_mask[c, k])
                 if m > bl:
                     bestk, bl = k, m
             return _low(c, side & class_mask[c, bestk], points, power, follow)
+        if mine_t and not opp_t:
+            return _low(c, mine_t, points, power, follow)
         return _high(c, legal, power, follow)
     wi, ws, led = _winning(c, trick, n, follow, strength)
     tpts = 0

@@ -92,16 +92,16 @@ class CardPlay:
                     best, bk = c, pts[c] + 1
             if best >= 0:
                 return best
-            if mine_t and not opp_t:
-                return _low(g, mine_t)
             if side:
-                # low card of the longest side suit
+                # low card of the longest side suit (trumps nobody else holds are kept to come back in)
                 bestk, bl = 0, -1
                 for k in range(4):
                     n = (side & g.plain[k]).bit_count()
                     if n > bl:
                         bestk, bl = k, n
                 return _low(g, side & g.plain[bestk])
+            if mine_t and not opp_t:
+                return _low(g, mine_t)
             return _high(g, legal)
         wi, ws, s = self._winning(g, trick)
         tpts = sum(pts[c] for c in trick)
