@@ -63,8 +63,8 @@ def test_table_calls_and_deals_left_to_deal(ruleset):
     rules = get_rules(ruleset)
     with pytest.raises(Unsupported, match=f"ruleset '{ruleset}': flow steps \\(push\\) when all pass"):
         play_heuristic(rules, seeded_deals(21, 1000, 5), 21, 1000)
-    out = play_heuristic(rules, seeded_deals(21, 1000, 300), 21, 1000, keep=True, hand_back=True)
-    assert_same_as_python(rules, out, 21, [i for i in range(300) if not out.unfinished[i]])
+    out = play_heuristic(rules, seeded_deals(3, 1000, 300), 3, 1000, keep=True, hand_back=True)  # deals with a Re
+    assert_same_as_python(rules, out, 3, [i for i in range(300) if not out.unfinished[i]])
     assert out.unfinished.sum() > 10 and (out.bid[out.unfinished] == 0).all()
     said = [tuple(name for _, name in v) for v in out.said.values()]
     if ruleset == "pub":
