@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from skatcore.engine.deal import Discard, SeatView
+from skatcore.engine.deal import Discard, Discards, SeatView
 from skatcore.rules.compiler import TRUMP
 from skatcore.bots.heuristic.tables import (_LEN_BONUS, _RANK, ACE, BIT, NCARDS, SUIT_MASKS, _Cand, _Game, cards_in,
                                             declaration_key)
@@ -71,6 +71,15 @@ class Discarding:
         return Discard((a, b) if a < b else (b, a))
 
     def _best_pair(self, legal, score) -> Discard:
+        if isinstance(legal, Discards) and len(legal.cards) >= 2:  # every pair of its cards in order: no Discard each
+            cards, top, key = legal.cards, (0, 1), None
+            for a in range(len(cards) - 1):
+                first = score[cards[a]]
+                for b in range(a + 1, len(cards)):
+                    k = first + score[cards[b]]
+                    if key is None or k > key:
+                        top, key = (a, b), k
+            return Discard((cards[top[0]], cards[top[1]]))
         best, key = legal[0], None
         for a in legal:
             k = sum(score[c] for c in a.cards)
