@@ -78,25 +78,54 @@ def deal_row(result, *, seed: int | None, deal: int, all_pass: bool, players: Se
     }
 
 
-def _entries(row) -> list[int]:
-    return [row[s] for s in SEATS]
+_FACTS: dict[str, Callable[[dict], object]] = {
+    "declared": lambda r: r["won"] is not None and r["declarer"] is not None,
+    "won": lambda r: bool(r["won"]), "hand": lambda r: bool(r["hand"]), "overbid": lambda r: bool(r["overbid"]),
+    "value": lambda r: r["value"] or 0, "all_pass": lambda r: r["all_pass"], "people": lambda r: r.get("people", 3),
+    "sheet_factor": lambda r: r["sheet_factor"], "ramsch_round": lambda r: r["ramsch_round"],
+    **{s: (lambda r, s=s: r[s]) for s in SEATS},
+}
 
 
-def _declared(row) -> int:
-    return int(row["won"] is not None and row["declarer"] is not None)
+class Columns(dict):
+    """What the metrics read of rows, one column per fact, built when first
+    read: int64 for :data:`_FACTS` (None, False: 0), ``total`` (the seats'
+    entries added up), ``calls.<name>`` (said: 1); the contract names as
+    ``game``, and any other key (a settling declaration) its values as given."""
+
+    def __init__(self, rows: Sequence[dict]):
+        super().__init__()
+        self.rows = rows
+
+    def __missing__(self, key: str) -> np.ndarray:
+        rows, n = self.rows, len(self.rows)
+        if key in _FACTS:
+            f = _FACTS[key]
+            col = np.fromiter((f(r) for r in rows), np.int64, n)
+        elif key == "total":
+            col = self["forehand"] + self["middlehand"] + self["rearhand"]
+        elif key.startswith("calls."):
+            name = key[len("calls."):]
+            col = np.fromiter((name in r["calls"].split() for r in rows), np.int64, n)
+        else:
+            col = np.array([r.get(key) for r in rows], dtype=object)
+        self[key] = col
+        return col
 
 
-def _per_player(row, total: int) -> int:
+def _per_player(c, total):
     """``total`` over the persons at the table, times 6 (an integer for 2 or 3)."""
-    return total * (6 // row.get("people", 3))
+    return total * (6 // c["people"])
 
 
-def _sf_total(row) -> int:
+def _sf_total(c):
     """Seeger-Fabian points of the deal, every person's seat added up."""
-    total = sum(_entries(row))
-    if _declared(row):
-        total += SF_WIN if row["won"] else -SF_WIN + (row.get("people", 3) - 1) * SF_DEFENDER
-    return total
+    extra = np.where(c["won"] == 1, SF_WIN, -SF_WIN + (c["people"] - 1) * SF_DEFENDER)
+    return c["total"] + c["declared"] * extra
+
+
+def _is(c, g):
+    return (c["game"] == g).astype(np.int64)
 
 
 @dataclass(frozen=True)
@@ -105,8 +134,8 @@ class Metric:
 
     key: str
     label: str
-    num: Callable[[dict], int]
-    den: Callable[[dict], int] | None = None   # None: 1 on every deal (closed form)
+    num: Callable[[dict], np.ndarray]            # of the rows' :func:`columns`
+    den: Callable[[dict], np.ndarray] | None = None   # None: 1 on every deal (closed form)
     scale: float = 1.0
     share: bool = False                          # shown as a percentage
     headline: bool = False                       # --until-ci watches it
@@ -122,55 +151,62 @@ def metrics_for(rules: Sequence, games: Sequence[str] = ()) -> list[Metric]:
     of any of them, and the session rules any of them has."""
     contracts = list(dict.fromkeys(["passed", *(c for r in rules for c in r.contracts), *games]))
     declarable = [c for c in contracts if any(c in r.contracts and r.contracts[c].declarer for r in rules)]
-    decl = _declared
+    def decl(c):
+        return c["declared"]
+
     out = [
-        Metric("win_rate", "declarer win rate", lambda r: int(bool(r["won"])) * decl(r), decl, share=True, headline=True),
-        Metric("hand_rate", "hand game rate", lambda r: int(bool(r["hand"])) * decl(r), decl, share=True),
-        Metric("mean_value", "mean game value", lambda r: r["value"] or 0, decl),
-        Metric("mean_abs_entry", "mean |sheet entry| per deal", lambda r: sum(abs(e) for e in _entries(r))),
-        Metric("all_pass_rate", "all-pass rate", lambda r: int(r["all_pass"]), share=True, headline=True),
-        Metric("overbid_rate", "overbid rate", lambda r: int(bool(r["overbid"])) * decl(r), decl, share=True),
+        Metric("win_rate", "declarer win rate", lambda c: c["won"] * decl(c), decl, share=True, headline=True),
+        Metric("hand_rate", "hand game rate", lambda c: c["hand"] * decl(c), decl, share=True),
+        Metric("mean_value", "mean game value", lambda c: c["value"], decl),
+        Metric("mean_abs_entry", "mean |sheet entry| per deal",
+               lambda c: abs(c["forehand"]) + abs(c["middlehand"]) + abs(c["rearhand"])),
+        Metric("all_pass_rate", "all-pass rate", lambda c: c["all_pass"], share=True, headline=True),
+        Metric("overbid_rate", "overbid rate", lambda c: c["overbid"] * decl(c), decl, share=True),
         # a player's share: the seats' total over the persons at the table (x 6 in the row, / 6 in the scale)
-        Metric("classic_per_36", "classic points / 36 deals", lambda r: _per_player(r, sum(_entries(r))), scale=6.0),
-        Metric("seeger_fabian_per_36", "Seeger-Fabian / 36 deals", lambda r: _per_player(r, _sf_total(r)), scale=6.0),
+        Metric("classic_per_36", "classic points / 36 deals", lambda c: _per_player(c, c["total"]), scale=6.0),
+        Metric("seeger_fabian_per_36", "Seeger-Fabian / 36 deals", lambda c: _per_player(c, _sf_total(c)), scale=6.0),
     ]
-    out += [Metric(f"contract_mix.{g}", f"mix: {g}", (lambda r, g=g: int(r["game"] == g)), share=True, headline=True)
+    out += [Metric(f"contract_mix.{g}", f"mix: {g}", (lambda c, g=g: _is(c, g)), share=True, headline=True)
             for g in contracts]
-    out += [Metric(f"win_rate_by_contract.{g}", f"win rate: {g}", (lambda r, g=g: int(r["game"] == g and bool(r["won"]))),
-                   (lambda r, g=g: int(r["game"] == g) * decl(r)), share=True) for g in declarable]
-    out += [Metric(f"mean_value_by_contract.{g}", f"mean value: {g}", (lambda r, g=g: (r["value"] or 0) * (r["game"] == g)),
-                   (lambda r, g=g: int(r["game"] == g) * decl(r))) for g in declarable]
+    out += [Metric(f"win_rate_by_contract.{g}", f"win rate: {g}", (lambda c, g=g: _is(c, g) * c["won"]),
+                   (lambda c, g=g: _is(c, g) * decl(c)), share=True) for g in declarable]
+    out += [Metric(f"mean_value_by_contract.{g}", f"mean value: {g}", (lambda c, g=g: c["value"] * _is(c, g)),
+                   (lambda c, g=g: _is(c, g) * decl(c))) for g in declarable]
     calls = [c for c in CHAIN if any(c in r.calls for r in rules)]
-    for c in calls:
-        out.append(Metric(f"calls.{c}_rate", f"{c} rate", (lambda r, c=c: int(c in r["calls"].split())), decl, share=True))
-        out.append(Metric(f"calls.{c}_win_rate", f"declarer wins after {c}", (lambda r, c=c: int(c in r["calls"].split() and bool(r["won"]))),
-                          (lambda r, c=c: int(c in r["calls"].split())), share=True))
+    for call in calls:
+        key = f"calls.{call}"
+        out.append(Metric(f"{key}_rate", f"{call} rate", (lambda c, k=key: c[k]), decl, share=True))
+        out.append(Metric(f"{key}_win_rate", f"declarer wins after {call}", (lambda c, k=key: c[k] * c["won"]),
+                          (lambda c, k=key: c[k]), share=True))
     for key, values in settling(rules).items():  # said at all, and said so that the deal ended (accepted)
-        out.append(Metric(f"calls.{key}_rate", f"{key.capitalize()} offered", (lambda r, k=key: int(r.get(k) is not None)),
+        out.append(Metric(f"calls.{key}_rate", f"{key.capitalize()} offered",
+                          (lambda c, k=key: np.fromiter((x is not None for x in c[k]), np.int64, len(c[k]))),
                           decl, share=True))
         out.append(Metric(f"calls.{key}_accepted_rate", f"{key.capitalize()} accepted",
-                          (lambda r, k=key, v=values: int(r.get(k) in v)), decl, share=True))
+                          (lambda c, k=key, v=values: np.fromiter((x in v for x in c[k]), np.int64, len(c[k]))),
+                          decl, share=True))
     if any(r.pm.hook.skat_session_deal.get_hookimpls() for r in rules):
-        out.append(Metric("session.bock_share", "Bock deals (sheet x2 or more)", lambda r: int(r["sheet_factor"] > 1),
-                          share=True))
-        out.append(Metric("session.ramsch_round_share", "Ramsch-round deals", lambda r: int(r["ramsch_round"]), share=True))
+        out.append(Metric("session.bock_share", "Bock deals (sheet x2 or more)",
+                          lambda c: (c["sheet_factor"] > 1).astype(np.int64), share=True))
+        out.append(Metric("session.ramsch_round_share", "Ramsch-round deals", lambda c: c["ramsch_round"], share=True))
     # what goes on the sheet (Bock doubles it), by seat a person plays under any of the rulesets
     seats = [s for i, s in enumerate(SEATS) if any(i in people(r) for r in rules)]
     for s in seats:
-        out.append(Metric(f"per_seat_per_36.{s}", f"{s} total / 36 deals", (lambda r, s=s: r[s] * r["sheet_factor"]),
+        out.append(Metric(f"per_seat_per_36.{s}", f"{s} total / 36 deals", (lambda c, s=s: c[s] * c["sheet_factor"]),
                           scale=36.0))
     for s in seats:
         # pairwise settlement (A9): each pays every other person the difference, persons x own - sum of all
         out.append(Metric(f"settlement_per_36.{s}", f"{s} settlement / 36 deals",
-                          (lambda r, s=s: (r.get("people", 3) * r[s] - sum(_entries(r))) * r["sheet_factor"]), scale=36.0))
+                          (lambda c, s=s: (c["people"] * c[s] - c["total"]) * c["sheet_factor"]), scale=36.0))
     return out
 
 
 def row_matrix(metrics: Sequence[Metric], rows: Sequence[dict]) -> tuple[np.ndarray, np.ndarray]:
-    """``(num, den)`` of ``rows`` (one ruleset), each ``(metrics, deals)``."""
-    num = np.array([[m.num(r) for r in rows] for m in metrics], dtype=np.int64).reshape(len(metrics), len(rows))
-    den = np.array([[1 if m.den is None else m.den(r) for r in rows] for m in metrics],
-                   dtype=np.int64).reshape(len(metrics), len(rows))
+    """``(num, den)`` of ``rows`` (one ruleset), each ``(metrics, deals)``:
+    every metric at once over the rows' :class:`Columns`."""
+    c, ones = Columns(rows), np.ones(len(rows), np.int64)
+    num = np.array([m.num(c) for m in metrics], dtype=np.int64).reshape(len(metrics), len(rows))
+    den = np.array([ones if m.den is None else m.den(c) for m in metrics], dtype=np.int64).reshape(len(metrics), len(rows))
     return num, den
 
 

@@ -16,7 +16,7 @@ from skatcore.cli.main import main
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.compare import compare
 from skatcore.sim.export import COLUMN_TYPES
-from skatcore.sim.outcomes import ROW_KEYS
+from skatcore.sim.outcomes import ROW_KEYS, Columns
 from skatcore.sim.report import COLORS, nice_ticks
 
 SAMPLE = next((p / "shared/data/iss/iss-sample-25.sgf" for p in Path(__file__).parents
@@ -397,5 +397,6 @@ def test_a_made_up_settling_call_gets_its_own_statistics():
     played = deal_row(result, seed=1, deal=1, all_pass=False, said={"fold": None})
     assert folded["fold"] == "True" and played["fold"] is None
     accepted, offered = metrics["calls.fold_accepted_rate"], metrics["calls.fold_rate"]
-    assert [(offered.num(r), accepted.num(r), accepted.den(r)) for r in (folded, played)] == [(1, 1, 1), (0, 0, 1)]
+    c = Columns([folded, played])
+    assert [m(c).tolist() for m in (offered.num, accepted.num, accepted.den)] == [[1, 0], [1, 0], [1, 1]]
     assert accepted.label == "Fold accepted"
