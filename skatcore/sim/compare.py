@@ -19,7 +19,7 @@ from skatcore.bots import resolve_player
 from skatcore.engine.table import people
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.outcomes import Metric, Tally, deal_row, metrics_for, settling
-from skatcore.sim.fastpath import compiled_outcomes
+from skatcore.sim.fastpath import MIN_DEALS, compiled, compiled_outcomes
 from skatcore.sim.sheet import Sheet
 from skatcore.sim.simulate import Stats, _portable, check_args, dask_workers, map_chunks, seeded_deal, spans
 from skatcore.sim.stats import Interval
@@ -168,19 +168,21 @@ def _play(result: Comparison, refs, slots, seed, start, stop, jobs, dask, progre
 
 
 def _chunk_size(refs, slots, seed, start, stop, workers: int) -> int:
-    """Chunks of about two CPU seconds of work each (measured on the first
-    few deals, played twice: the first time pays for imports and first calls,
-    which made chunks of 36 deals, too small for the compiled heuristic; CPU
-    time, so a busy machine does not make them small), and at least four per
-    worker; the size never changes the result."""
+    """Chunks of about two CPU seconds of work each, and at least four per
+    worker; the size never changes the result.  Measured in CPU time (a busy
+    machine does not make them small) on the first deals after a warm-up on
+    the same deals (imports, rules, the compiled heuristic's tables and
+    loops: loaded once here, a forked worker inherits them); where the
+    compiled heuristic plays, on a chunk it takes (``fastpath.MIN_DEALS``):
+    its deals cost a tenth of the Python players'."""
     n = stop - start
-    probe = (refs, slots, seed, start, start + min(n, 4), False)
-    compare_chunk(probe)
+    fast = n >= 2 * MIN_DEALS and compiled([get_rules(r) for r in refs], slots)
+    task = (refs, slots, seed, start, start + (MIN_DEALS if fast else min(n, 4)), False)
+    compare_chunk(task)
     t = time.process_time()
-    compare_chunk(probe)
-    per_deal = max(1e-5, (time.process_time() - t) / min(n, 4))
-    size = int(2.0 / per_deal)
-    return max(10, min(size, math.ceil(n / (4 * workers)), 5000))
+    compare_chunk(task)
+    per_deal = max(1e-5, (time.process_time() - t) / (task[4] - start))
+    return max(10, min(int(2.0 / per_deal), math.ceil(n / (4 * workers)), 5000))
 
 
 # ---------------------------------------------------------------------------

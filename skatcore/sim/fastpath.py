@@ -23,20 +23,33 @@ MIN_DEALS = 200
 def compiled_outcomes(rules: Sequence, slots: Sequence[str], seed: int, start: int, stop: int) -> dict:
     """``{k: Outcomes}`` of deals ``start..stop-1`` for each ruleset ``rules[k]``
     the compiled heuristic plays; the others are left to the Python path."""
-    if stop - start < MIN_DEALS or any(resolve_player(s) is not HeuristicPlayer for s in slots):
+    if stop - start < MIN_DEALS:
         return {}
-    from skatcore.bots.heuristic.compiled import heuristic_tables, play_heuristic
-    from skatcore.engine.compiled import Unsupported
+    from skatcore.bots.heuristic.compiled import play_heuristic
     from skatcore.sim.dealing import seeded_deals
 
     out, dealt = {}, None
+    for k in compiled(rules, slots):
+        dealt = dealt or seeded_deals(seed, start, stop - start)  # once for all rulesets
+        out[k] = play_heuristic(rules[k], dealt, seed, start, hand_back=True)
+    return out
+
+
+def compiled(rules: Sequence, slots: Sequence[str]) -> list[int]:
+    """The rulesets ``rules[k]`` the compiled heuristic plays at a table of
+    ``slots`` (their tables built here, once per compiled ruleset)."""
+    if any(resolve_player(s) is not HeuristicPlayer for s in slots):
+        return []
+    from skatcore.bots.heuristic.compiled import heuristic_tables
+    from skatcore.engine.compiled import Unsupported
+
+    out = []
     for k, r in enumerate(rules):
         try:
             heuristic_tables(r, hand_back=True)
         except Unsupported:
             continue
-        dealt = dealt or seeded_deals(seed, start, stop - start)  # once for all rulesets
-        out[k] = play_heuristic(r, dealt, seed, start, hand_back=True)
+        out.append(k)
     return out
 
 

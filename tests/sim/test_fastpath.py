@@ -74,3 +74,14 @@ def test_seeded_deals_are_the_cards_of_seeded_deal():
             assert [hands[j, s] for s in range(3)] == [sum(1 << c for c in h) for h in want_hands]
             assert skat[j] == (1 << want_skat[0]) | (1 << want_skat[1])
             assert deck[j, 9:11].tolist() == want_skat and deck[j, :3].tolist() == want_hands[0][:3]
+
+
+def test_compare_chunks_are_large_enough_for_the_compiled_heuristic():
+    """The chunk size is measured on a chunk the compiled heuristic plays
+    (a probe of a few Python deals, the first in the process, had made every
+    chunk of a large run too small for it); without it, a few deals do."""
+    from skatcore.sim.compare import _chunk_size
+    from skatcore.sim.fastpath import MIN_DEALS
+
+    assert MIN_DEALS <= _chunk_size(("official", "pub"), ("heuristic",) * 3, 1, 0, 4000, 1) <= 1000
+    assert _chunk_size(("official", "pub"), ("heuristic",) * 3, 1, 0, 300, 1) <= 75  # four chunks: Python
