@@ -37,7 +37,8 @@ _CARD = {n: i for i, n in enumerate(CARD_NAMES)}  # ISS writes exactly our two-l
 _TAG = re.compile(r"([A-Z][A-Z0-9]*)\[([^\]]*)\]")
 _GAME = re.compile(r"([GCSHDN])([OHSZ]*)(?:\.(.+))?")  # no overlap with cards: ranks are 789TJQKA
 _WHO = {"w": None, "0": 0, "1": 1, "2": 2}  # who moves: the server, or a seat
-_RESULT_INTS = ("d", "v", "m", "p", "t", "s", "z", "l", "to", "r", "p0", "p1", "p2")
+_RESULT_INTS = frozenset(("d", "v", "m", "p", "t", "s", "z", "l", "to", "r", "p0", "p1", "p2"))
+_OUTCOMES = frozenset(("win", "loss", "penalty"))
 
 
 class NotScorable(Exception):
@@ -148,22 +149,25 @@ def _parse_result(record: IssRecord, text: str) -> None:
     values: dict[str, int] = {}
     for w in words:
         key, colon, raw = w.partition(":")
-        if w in ("win", "loss", "penalty"):
-            record.outcome = w
-        elif w in ("bidok", "overbid"):
-            record.overbid = w == "overbid"
-        elif colon and key in _RESULT_INTS:
+        if colon:
+            if key not in _RESULT_INTS:
+                raise InputError(f"R[...]: unknown result token {w!r}")
             try:
                 values[key] = int(raw)
             except ValueError:
                 raise InputError(f"R[...]: {w!r} is not a number") from None
+        elif w in _OUTCOMES:
+            record.outcome = w
+        elif w == "bidok" or w == "overbid":
+            record.overbid = w == "overbid"
         else:
             raise InputError(f"R[...]: unknown result token {w!r}")
     if not record.outcome or "d" not in values or "v" not in values:
         raise InputError("R[...] must be `passed`, or win/loss/penalty with d: and v:")
-    for key in ("d", "v", "m", "p", "t", "s", "z", "l", "to", "r"):
-        setattr(record, key, values.get(key))
-    if all(k in values for k in ("p0", "p1", "p2")):
+    get = values.get
+    record.d, record.v, record.m, record.p, record.t, record.s, record.z, record.l, record.to, record.r = \
+        get("d"), get("v"), get("m"), get("p"), get("t"), get("s"), get("z"), get("l"), get("to"), get("r")
+    if "p0" in values and "p1" in values and "p2" in values:
         record.penalties = (values["p0"], values["p1"], values["p2"])
 
 
@@ -321,14 +325,18 @@ def _server(state: _Replay, tok: str) -> None:
     raise InputError(f"unknown server move {tok!r}")
 
 
+def gone_early(seat: int, what: str, bidding: bool) -> str:
+    """Why a game is not scorable: a player ``what`` (timed out, left) before it was declared."""
+    return f"player {seat} ({SEATS[seat]}) {what} {'during bidding' if bidding else 'before the game was declared'}"
+
+
 def _gone(state: _Replay, seat: int, what: str) -> None:
     """A player timed out or left: the game ends by concession (module docstring)."""
     deal = state.deal
     if deal.done:
         return
     if deal.phase is not Phase.PLAY or deal.declarer is None:
-        when = "during bidding" if deal.phase is Phase.BIDDING else "before the game was declared"
-        raise NotScorable(f"player {seat} ({SEATS[seat]}) {what} {when}")
+        raise NotScorable(gone_early(seat, what, deal.phase is Phase.BIDDING))
     state.gone = f"{SEATS[seat]} {what}"
     if seat == deal.declarer:
         deal.apply(Concede(seat))

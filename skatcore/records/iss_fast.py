@@ -27,7 +27,8 @@ from skatcore.engine.scoring import make_facts
 from skatcore.errors import InputError
 from skatcore.model import SEATS, Declaration
 from skatcore.records import iss_kernel as K
-from skatcore.records.iss import GAME_LETTERS, IssRecord, _parse_result, ending, score_line, scored
+from skatcore.records.iss import (GAME_LETTERS, IssRecord, _parse_result, ending, gone_early, not_scorable, score_line,
+                                  scored)
 
 _TAGS = frozenset(("GM", "PC", "CO", "SE", "ID", "DT", "P0", "P1", "P2", "R0", "R1", "R2", "MV", "R"))
 _SPLIT_TAG = methodcaller("split", "[", 1)
@@ -131,8 +132,12 @@ def _replay(games: list, t: _Tables) -> dict:
 
 def _scored(record: IssRecord, o: dict, j: int, rules, t: _Tables) -> tuple[dict, str] | None:
     """Game ``j``'s output from the kernel's, or None where it fell back."""
-    if o["status"][j] != K.OK:
-        return None
+    status = o["status"][j]
+    if status != K.OK:
+        if status == K.FALLBACK:
+            return None
+        gone = o["gone"][j]
+        return not_scorable(record, gone_early(gone // 2, _GONE[gone % 2], status == K.GONE_BIDDING))
     decl = o["declarer"][j]
     if decl < 0:
         return scored(record, rules, None, "", None)

@@ -23,7 +23,7 @@ TI, LE = 41, 44  # + the seat that timed out / left
 BID = 1000
 BAD = -1  # a token the lean path does not read
 SERVER = 3  # who: the server (``w``)
-OK, FALLBACK = 0, 1
+OK, FALLBACK, GONE_BIDDING, GONE_UNDECLARED = 0, 1, 2, 3  # statuses; a player gone before the game: not scorable
 NONE, BY_DECLARER, BY_DEFENDERS = 0, 1, 2  # concession_by
 _BIDDING, _SKAT, _DISCARD, _DECLARE, _PLAY, _DONE = range(6)
 LETTERS, FLAGS = b"GCSHDN", b"OHSZ"  # an announcement: game letter, then flags (bits 1, 2, 4, 8)
@@ -165,6 +165,26 @@ def check_games(n, text, starts, declarations, ladder, kind, follow, class_mask,
 
 
 @njit(cache=True)
+def _pairs(text, p, end):
+    """``text[p:end]`` is `who move` pairs (who w, 0, 1 or 2; a move of printable ASCII)."""
+    while True:
+        while p < end and text[p] == _SPACE:
+            p += 1
+        if p == end:
+            return True
+        ch = text[p]
+        if p + 2 >= end or text[p + 1] != _SPACE or not (ch == ord("w") or ord("0") <= ch <= ord("2")):
+            return False
+        p += 2
+        if text[p] == _SPACE:
+            return False
+        while p < end and text[p] != _SPACE:
+            if not 33 <= text[p] <= 126:
+                return False
+            p += 1
+
+
+@njit(cache=True)
 def _concede(seat, decl, conceded, hand_size):
     """As ``Deal._concede`` in play: (conceded, concession_by)."""
     conceded |= 1 << seat
@@ -240,10 +260,12 @@ def _one(i, text, p, end, declarations, ladder, kind, follow, class_mask, streng
             if TI <= m < TI + 6:  # a player timed out or left
                 if phase == _DONE:
                     continue
-                if phase != _PLAY:
-                    return FALLBACK  # before the game was declared: not scorable (Deal's reason)
                 seat = (m - TI) % 3
                 gone[i] = 2 * seat + (1 if m >= LE else 0)
+                if phase != _PLAY:  # the replay stops here, once the rest of the record reads as pairs
+                    if not _pairs(text, p, end):
+                        return FALLBACK
+                    return GONE_BIDDING if phase == _BIDDING else GONE_UNDECLARED
                 if seat == decl:
                     conceded, by = _concede(seat, decl, conceded, _popcount(hands[decl]))
                     if by == NONE:

@@ -19,6 +19,7 @@ from pathlib import Path
 from skatcore.errors import InputError, printable
 
 Scored = tuple[dict, str]  # (the result as JSON, the explanation line)
+_json_line = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(..., ensure_ascii=False) without a new encoder each time
 ISS_BATCH = 500      # ISS games replayed together (memory stays flat)
 MIN_ISS_BATCH = 64   # fewer go one by one through Deal: not worth loading the compiled replay
 
@@ -32,7 +33,7 @@ def score_output(files: list[str], ruleset: str | None = None, as_json: bool = F
         if isinstance(item, InputError):
             yield item
         elif as_json:
-            yield json.dumps(item[0], ensure_ascii=False, indent=2 if pretty else None)
+            yield _json_line(item[0]) if not pretty else json.dumps(item[0], ensure_ascii=False, indent=2)
         else:
             yield "\n".join(printable(line) for line in _human(*item))
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from skatcore.cards import CARD_NAMES, DECK, POINTS, SUITS, parse_card
 from skatcore.errors import InputError
+from skatcore.engine.scoring import score_game, score_without_declarer
 from skatcore.engine.steps import MOMENTS, Step, check_steps
 from skatcore.model import (ANNOUNCEMENTS, PLAIN_TABLE, STANDARD_DECK, CardOrder, Contract, Declaration, Deck, MultiplierItem, Series,
                     Table, TableCall, Thresholds, WinCondition, null_label)
@@ -207,8 +208,6 @@ class CompiledRules:
         return factor(d) if callable(factor) else factor
 
     def score(self, facts):
-        from skatcore.engine.scoring import score_game, score_without_declarer
-
         return score_without_declarer(self, facts) if not facts.contract.declarer else score_game(self, facts)
 
 
