@@ -66,9 +66,11 @@ def _build(rules) -> _Tables | None:
             for hand in (False, True):  # O, S, Z: the flags' bits 1, 4, 8 (H is in `hand`)
                 d = _declaration(rules, GAME_LETTERS[letter], hand, bool(flags & 1), bool(flags & 4), bool(flags & 8))
                 declared.append(d)
-                contract = rules.contracts[d.game] if d else None
-                table.append((-1, 0, 0) if d is None or d.game not in contracts else
-                             (contracts[d.game], contract.fixed[(d.hand, d.ouvert)] if contract.no_trick else 0, d.schwarz))
+                if d is None:
+                    table.append((-1, 0, 0))
+                    continue
+                contract = rules.contracts[d.game]
+                table.append((contracts[d.game], contract.fixed[(d.hand, d.ouvert)] if contract.no_trick else 0, d.schwarz))
     return _Tables((np.array(table, np.int64), t.arrays[1], *t.arrays[4:9]), declared)
 
 

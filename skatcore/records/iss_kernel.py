@@ -245,9 +245,9 @@ def _one(i, text, p, end, declarations, ladder, kind, follow, class_mask, streng
         if p == end:
             break
         ch = text[p]
-        w = SERVER if ch == ord("w") else ch - ord("0")
-        if p + 2 >= end or text[p + 1] != _SPACE or not (w == SERVER or 0 <= w <= 2):
+        if p + 2 >= end or text[p + 1] != _SPACE or not (ch == ord("w") or ord("0") <= ch <= ord("2")):
             return FALLBACK
+        w = SERVER if ch == ord("w") else ch - ord("0")
         p += 2
         e = p
         while e < end and text[e] != _SPACE:
