@@ -38,16 +38,18 @@ class HeuristicPlayer(Evaluation, Bidding, Discarding, CardPlay):
 
     # win probability = sigmoid(a * x + b) by (family, when): x is the hand's
     # strength (null: minus its risk); "pre" = before picking up the skat,
-    # "post" = after the discard, "hand" = a hand game.  Suit and null: fitted
-    # on 2,000 seeded deals x 3 contracts x 2 routes of heuristic play
-    # (official).  Grand: its strength is a log-odds fitted on double-dummy
+    # "post" = after the discard, "hand" = a hand game.  Suit: fitted on 2,000
+    # seeded deals x 3 contracts x 2 routes of heuristic play (official).  Null:
+    # refitted on heuristic play, 2,000 seeded deals x 3 seats x 2 routes
+    # (`python tools/refit_heuristic.py --deals 2000 --seed 1 --families null
+    # --play heuristic`).  Grand: its strength is a log-odds fitted on double-dummy
     # outcomes (tables._grand_jacks), the coefficients refitted on them, 1,000
     # seeded deals x 3 seats x 2 routes (`python tools/refit_heuristic.py
     # --deals 1000 --seed 1 --families grand`).
     COEF = {
         ("suit", "pre"): (0.80, 0.89), ("suit", "post"): (0.97, -0.13), ("suit", "hand"): (1.07, 0.02),
         ("grand", "pre"): (0.58, 1.08), ("grand", "post"): (0.91, 0.06), ("grand", "hand"): (0.79, 0.08),
-        ("null", "pre"): (0.65, 1.55), ("null", "post"): (1.20, 1.43), ("null", "hand"): (1.33, 2.32),
+        ("null", "pre"): (0.41, 1.33), ("null", "post"): (1.11, 1.59), ("null", "hand"): (0.83, 1.39),
     }
     TRUMP_GAIN = {"suit": 1.0, "grand": 1.3}  # strength one more trump adds (a jack in grand)
     GAME_BONUS = 50       # a won game is worth this much more than its value (Seeger-Fabian), a lost one less

@@ -82,7 +82,7 @@ class Evaluation:
         g = self.info.games[d.game]
         if g.family == "null":
             r = self.null_risk(hand)
-            return -(r * 2.0 + 0.3) if d.ouvert else -r
+            return -2.0 * r if d.ouvert else -r
         return self.strength(hand, g, fore)
 
     def _win_p(self, hand: int, d: Declaration, when: str | None = None, fore: bool = False) -> float:
@@ -124,7 +124,7 @@ class Evaluation:
             if null:
                 if risk is None:
                     risk = self.null_risk(hand)
-                x = -(risk * 2.0 + 0.3) if ouvert else -risk
+                x = -2.0 * risk if ouvert else -risk
                 v = cand.value(0)
             else:
                 x = strength(hand, g, fore)
@@ -161,7 +161,7 @@ class Evaluation:
             if null:
                 if risk is None:
                     risk = self.null_risk(hand)
-                x = -(risk * 2.0 + 0.3) if ouvert else -risk
+                x = -2.0 * risk if ouvert else -risk
             else:
                 x = self.strength(hand, g, fore)
             if a * x + b >= 0.0:

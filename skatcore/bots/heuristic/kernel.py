@@ -56,7 +56,7 @@ def _x(hand, c, ouvert, fore, H):
     """Evaluation._x: the strength (null: minus the risk) of ``hand`` for contract ``c``."""
     if H[0][c] == NULLF:
         r = null_risk(hand, H[5])
-        return -(r * 2.0 + 0.3) if ouvert else -r
+        return -2.0 * r if ouvert else -r
     return strength(hand, H[1][c], fore, H[2], H[3], H[4], H[18], H[19])
 
 

@@ -1,8 +1,9 @@
-"""The heuristic's grand judgement (issue 12): hands a Skat player plays grand
-with are declared grand - two jacks and four aces, three jacks and a long
-suit, the two low jacks with Stehkarten in forehand only - and a long suit
-with one jack stays a suit game; as declarer it keeps trumps nobody else
-holds to come back in."""
+"""The heuristic's judgement of grand and null (issue 12): hands a Skat
+player plays grand with are declared grand - two jacks and four aces, three
+jacks and a long suit, the two low jacks with Stehkarten in forehand only -
+and a long suit with one jack stays a suit game; a null hand safe in every
+suit is played ouvert, one with a suit a rank too high plain; as declarer it
+keeps trumps nobody else holds to come back in."""
 
 import pytest
 
@@ -20,8 +21,8 @@ def mask(cards: str) -> int:
     return sum(1 << parse_card(c) for c in cards.split())
 
 
-def declared(hand: str, skat: str, seat: int) -> str | None:
-    """The game a heuristic player in ``seat`` declares with ``hand`` (the others pass at once)."""
+def declared(hand: str, skat: str, seat: int) -> Declaration | None:
+    """What a heuristic player in ``seat`` declares with ``hand`` (the others pass at once)."""
     cards = hand.split() + skat.split()
     others = [c for c in CARD_NAMES[:32] if c not in cards]
     hands = [others[:10], others[10:]]
@@ -30,7 +31,7 @@ def declared(hand: str, skat: str, seat: int) -> str | None:
     me = HeuristicPlayer(RULES)
     while deal.phase is not Phase.PLAY and not deal.done:
         deal.apply(me.act(deal.view(seat)) if deal.to_move == seat else PASS)
-    return deal.declaration.game if deal.declaration else None
+    return deal.declaration
 
 
 @pytest.mark.parametrize("hand, games", [
@@ -40,7 +41,25 @@ def declared(hand: str, skat: str, seat: int) -> str | None:
     ("CJ CA CT CK CQ C9 SA S8 H9 D7", ["clubs"] * 3),        # one jack and six clubs: a suit game
 ])
 def test_hands_a_skat_player_plays_grand_with(hand, games):
-    assert [declared(hand, "H7 D8", seat) for seat in range(3)] == games
+    assert [declared(hand, "H7 D8", seat).game for seat in range(3)] == games
+
+
+@pytest.mark.parametrize("hand, ouvert, hand_game", [
+    ("C7 C8 C9 S7 S8 ST H7 H9 D7 D8", True, True),    # every suit safe: null ouvert hand
+    ("C7 C9 CT S7 S8 ST H7 H9 D7 D8", True, True),    # 7-9-T is safe too
+    ("C8 C9 CT S7 S8 ST H7 H9 D7 D8", False, False),  # clubs without the 7: pick up, a plain null
+])
+def test_null_hands(hand, ouvert, hand_game):
+    for seat in range(3):
+        d = declared(hand, "HA SA", seat)
+        assert (d.game, d.ouvert, d.hand) == ("null", ouvert, hand_game)
+
+
+def test_null_risk_by_how_far_a_suit_lies_too_high():
+    me = HeuristicPlayer(RULES)
+    assert me.null_risk(mask("C7 C8 C9 S7 S9 ST H7 D7")) == 0.0          # 7, 8-7, 9-7, T-9-7 ... are safe
+    one, two = me.null_risk(mask("C8 C9 CT")), me.null_risk(mask("C9 CT"))  # no 7: one rank / two ranks too high
+    assert 0.0 < one < two < me.null_risk(mask("CA C7"))
 
 
 def test_grand_strength_counts_jacks_stehkarten_and_the_lead():
