@@ -18,10 +18,12 @@ from skatcore import get_rules
 from skatcore.cards import CARD_NAMES
 from skatcore.records import iss_fast, iss_kernel
 from skatcore.records.iss import score_line
-from skatcore.records.stream import MIN_ISS_BATCH, score_output
+from skatcore.records import stream
+from skatcore.records.stream import score_output
 from skatcore.sim.speed import _deals, iss_line
 
 HERE = Path(__file__).parent
+lean = iss_fast.score_lines
 SAMPLE = next((p / "shared/data/iss/iss-sample-25.sgf" for p in HERE.parents
                if (p / "shared/data/iss/iss-sample-25.sgf").is_file()), None)
 REAL = ([line for line in SAMPLE.read_text("utf-8").splitlines() if line.strip()] if SAMPLE else []) \
@@ -134,8 +136,14 @@ def test_mutated_games_score_or_fail_exactly_as_through_deal(random_games):
     assert status.count(iss_kernel.GONE_BIDDING) > 5 and status.count(iss_kernel.GONE_UNDECLARED) > 0
 
 
-def test_skat_score_streams_in_batches_with_line_numbers(tmp_path, random_games):
-    lines = random_games[:MIN_ISS_BATCH + 10] + ["", "not a record", REAL[0].replace("v:-54", "v:-5")] + random_games[:3]
+@pytest.mark.parametrize("fast_bytes", [0, stream.FAST_ISS_BYTES])
+def test_skat_score_streams_in_batches_with_line_numbers(tmp_path, random_games, monkeypatch, fast_bytes):
+    """A big archive (here: any) goes through the lean path, a small one through Deal; the same output."""
+    monkeypatch.setattr(stream, "ISS_BATCH", 50)
+    monkeypatch.setattr(stream, "FAST_ISS_BYTES", fast_bytes)
+    batches = []
+    monkeypatch.setattr(iss_fast, "score_lines", lambda lines, rules: batches.append(len(lines)) or lean(lines, rules))
+    lines = random_games[:60] + ["", "not a record", REAL[0].replace("v:-54", "v:-5")] + random_games[:3]
     path = tmp_path / "games.sgf"
     path.write_text("\n".join(lines) + "\n", "utf-8")
     got = [str(item) for item in score_output([str(path)], as_json=True)]
@@ -154,6 +162,17 @@ def test_skat_score_streams_in_batches_with_line_numbers(tmp_path, random_games)
                 want.append(f"{path}: line {n}: game {item[0]['id']}: the server's R[] differs from the replay: "
                             + "; ".join(item[0]["server_mismatch"]))
     assert got == want
+    assert batches == ([50, 15] if fast_bytes == 0 else [])
+
+
+def test_what_was_read_before_a_bad_byte_is_scored(tmp_path, random_games, monkeypatch):
+    path = tmp_path / "games.sgf"
+    path.write_bytes("\n".join(random_games * 3).encode() + b"\n\xff\n")
+    monkeypatch.setattr(stream, "FAST_ISS_BYTES", 0)
+    one_by_one = [str(item) for item in score_output([str(path)], as_json=True)]
+    monkeypatch.setattr(stream, "ISS_BATCH", 1)
+    in_batches = [str(item) for item in score_output([str(path)], as_json=True)]
+    assert in_batches == one_by_one and len(one_by_one) > 300 and "not UTF-8" in one_by_one[-1]
 
 
 def test_lean_path_runs_without_jit():
