@@ -19,7 +19,7 @@ from skatcore.bots import resolve_player
 from skatcore.engine.table import people
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.outcomes import Metric, Tally, deal_row, metrics_for, settling
-from skatcore.sim.fastpath import MIN_DEALS, compiled, compiled_outcomes
+from skatcore.sim.fastpath import MIN_DEALS, compiled, compiled_outcomes, whole
 from skatcore.sim.sheet import Sheet
 from skatcore.sim.simulate import Stats, _portable, check_args, dask_workers, map_chunks, seeded_deal, spans
 from skatcore.sim.stats import Interval
@@ -42,12 +42,17 @@ def compare_chunk(task) -> tuple[list[Stats], Tally, list[list[dict]] | None]:
     said = [settling([r]) for r in rules]  # the declarations that settle a deal (Schenken): row columns
     persons = [people(r) for r in rules]
     shared = len(fast) < len(rules)  # the cards of a deal, dealt once for the rulesets played through Deal
+    summed = [k in fast and whole(rules[k], fast[k]) for k in range(len(rules))]  # statistics in arrays at once
+    for k in range(len(rules)):
+        if summed[k]:
+            stats[k].add_outcomes(fast[k], start, persons[k])
     for i in range(start, stop):
         dealt = seeded_deal(seed, i) if shared else None
         seats = [slots[(s - i) % 3] for s in range(3)]
         for k in range(len(rules)):
             played = sheets[k].play(i, dealt, fast.get(k))
-            stats[k].add_result(played.result, i, played.all_pass, persons[k])
+            if not summed[k]:
+                stats[k].add_result(played.result, i, played.all_pass, persons[k])
             for p in played.players:
                 stats[k].bots.update(getattr(p, "counters", None) or {})
             made = played.declarations if said[k] else {}
