@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 
+from round_trip import check_round_trips
 from skatcore.cli.main import main
 from skatcore.engine.deal import Deal, deal_cards
 from skatcore.rules.compiler import compile_rules
@@ -112,3 +113,10 @@ def test_skat_simulate_runs_full_deals(examples_installed, name, players, capsys
         assert out["overbid_rate"] == 0
     if name == "raeuberskat" and players == "random":  # Ramsch is one of the soloist's choices
         assert "ramsch" in out["contract_mix"]
+
+
+def test_written_records_read_back_under_every_example_ruleset(examples_installed):
+    """Each example's steps write their part of a played deal's record
+    (``Step.record``): the soloist's choice, Schmegegge's swaps with the dummy."""
+    for name in sorted(installed_rulesets()):
+        check_round_trips(compile_rules(load_ruleset(name)))

@@ -8,38 +8,20 @@ from pathlib import Path
 
 import pytest
 
-from skatcore.bots import make_player
+from round_trip import check_round_trips, played, same_result
 from skatcore.cards import names
 from skatcore.engine.deal import Discard
-from skatcore.records.deal import as_deal_record, score_record
+from skatcore.records.deal import score_record
 from skatcore.records.writer import deal_record
 from skatcore.rules.compiler import get_rules
 from skatcore.rules.ruleset import shipped_rulesets
-from skatcore.sim.play import play, seeded_deal
-from skatcore.sim.sheet import Passing
 
 SCHENKEN = Path(__file__).parents[1] / "vectors" / "rulesets" / "schenken.yaml"
 
 
-def played(rules, seed: int, i: int, player: str = "random", passing: bool = False):
-    """Deal ``i`` played by ``player`` bots (``passing``: all pass in the bidding)."""
-    hands, skat, seeds, *aside = seeded_deal(seed, i, rules.deck)
-    players = [make_player(player, rules, s) for s in seeds]
-    return play(rules, hands, skat, [Passing(p) for p in players] if passing else players, *aside)
-
-
-def same_result(a, b) -> None:
-    assert (a.game, a.declarer, a.won, a.value, a.scores, a.explanation) == \
-           (b.game, b.declarer, b.won, b.value, b.scores, b.explanation)
-
-
 @pytest.mark.parametrize("ref", [*sorted(shipped_rulesets()), str(SCHENKEN)])
 def test_a_written_record_reads_back_to_the_same_result(ref):
-    rules = get_rules(ref)
-    for i in range(45):  # heuristic players; random ones; random ones after all passed (the steps there)
-        deal = played(rules, 5, i, "random" if i % 3 else "heuristic", passing=i % 3 == 2)
-        doc = as_deal_record(deal_record(deal), "<written>")  # valid against the schema
-        same_result(score_record(doc, rules), deal.result())
+    check_round_trips(get_rules(ref))
 
 
 def pushed(rules, seed: int, want) -> tuple:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from skatcore.cards import mask_of, name, parse_card
+from skatcore.cards import mask_of, name, names, parse_card
 from skatcore.engine.deal import Discard
 from skatcore.engine.steps import Step
 from skatcore.errors import InputError
@@ -114,6 +114,14 @@ class SwapWithDummy(Step):
 
     def claims(self, record) -> bool:
         return self.name in ((record.get("game") or {}).get("steps") or {})
+
+    def record(self, deal):
+        """The reverse of :meth:`replay`: each player's choice, forehand first
+        (no other discard is made in a deal that comes this far)."""
+        if self.name not in deal.state:
+            return {}
+        done = ["keep" if a == KEEP else names(a.cards) for _, a in deal.history if a == KEEP or isinstance(a, Discard)]
+        return {"game": {"steps": {self.name: done}}}
 
     def replay(self, deal, record):
         from skatcore.records.deal import apply_at
