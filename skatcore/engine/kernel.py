@@ -90,6 +90,29 @@ def trick_winner(c, leader, trick, follow, strength, points):
 
 
 @njit(cache=True)
+def part_over(part, survivor, bid_idx):
+    """After a pass ends part ``part`` of the bidding (1: middlehand asks
+    forehand, 2: rearhand asks the survivor) with ``survivor`` left: the next
+    (part, asker, answerer), and the declarer, -1 while nobody has won the bidding."""
+    if part == 1:
+        return 2, 2, survivor, -1
+    if bid_idx >= 0:
+        return part, 0, 0, survivor
+    return 3, 0, 0, -1  # nobody bid: forehand alone
+
+
+@njit(cache=True)
+def take_trick(w, p, pts0, pts1, pts2, won0, won1, won2):
+    """The seats' card points and trick counts after seat ``w`` takes a
+    trick of ``p`` points (scalars, not an array: the deal loops stay in registers)."""
+    if w == 0:
+        return pts0 + p, pts1, pts2, won0 + 1, won1, won2
+    if w == 1:
+        return pts0, pts1 + p, pts2, won0, won1 + 1, won2
+    return pts0, pts1, pts2 + p, won0, won1, won2 + 1
+
+
+@njit(cache=True)
 def play_deals(seed, start, n,
                packets, ladder, skip_bidding, all_pass,
                kind, follow, class_mask, strength, points, trumps, n_trumps,
@@ -153,13 +176,9 @@ def play_deals(seed, start, n,
                     break
                 if survivor >= 0:  # a part ends with a pass
                     awaiting = False
-                    if part == 1:
-                        part, asker, answerer = 2, 2, survivor
-                    elif bid_idx >= 0:
-                        decl = survivor
+                    part, asker, answerer, decl = part_over(part, survivor, bid_idx)
+                    if decl >= 0:
                         break
-                    else:
-                        part = 3
         b = ladder[bid_idx] if bid_idx >= 0 else 0
         # -- skat and declaration -------------------------------------------------------
         c, o = -1, -1
@@ -214,15 +233,7 @@ def play_deals(seed, start, n,
                 plays[i, n_played] = card
                 n_played += 1
             w, p = trick_winner(c, leader, trick, follow, strength, points)
-            if w == 0:
-                pts0 += p
-                won0 += 1
-            elif w == 1:
-                pts1 += p
-                won1 += 1
-            else:
-                pts2 += p
-                won2 += 1
+            pts0, pts1, pts2, won0, won1, won2 = take_trick(w, p, pts0, pts1, pts2, won0, won1, won2)
             leader = last = w
             if kind[c] == NULL and w == decl:  # a null declarer's first trick ends the deal
                 break

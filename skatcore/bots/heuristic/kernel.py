@@ -19,7 +19,8 @@ import math
 import numpy as np
 from numba import njit
 
-from skatcore.engine.kernel import HOLD, NULL, PASS, _lowest, _nth, _popcount, score_deal, trick_winner
+from skatcore.engine.kernel import (HOLD, NULL, PASS, _lowest, _nth, _popcount, part_over, score_deal, take_trick,
+                                    trick_winner)
 from skatcore.bots.heuristic.kernel_play import JACKS, play_declarer, play_defender, play_fewest_points, play_null
 
 SUIT, GRAND, NULLF = 0, 1, 2        # heuristic families (3: none it judges)
@@ -335,13 +336,9 @@ def play_deals(hands_in, skat_in, H, D, power, higher, lower,
                     break
                 if survivor >= 0:  # a part ends with a pass
                     awaiting = False
-                    if part == 1:
-                        part, asker, answerer = 2, 2, survivor
-                    elif bid_idx >= 0:
-                        decl = survivor
+                    part, asker, answerer, decl = part_over(part, survivor, bid_idx)
+                    if decl >= 0:
                         break
-                    else:
-                        part = 3
         b = ladder[bid_idx] if bid_idx >= 0 else 0
         # -- skat, discard and declaration ------------------------------------------------
         c, o, put = -1, -1, 0
@@ -410,15 +407,7 @@ def play_deals(hands_in, skat_in, H, D, power, higher, lower,
             if decl >= 0 and followed[led] < 0:
                 followed[led] = 1 if follow[c, trick[(decl - leader) % 3]] == led else 0
             w, p = trick_winner(c, leader, trick, follow, strength_t, points)
-            if w == 0:
-                pts0 += p
-                won0 += 1
-            elif w == 1:
-                pts1 += p
-                won1 += 1
-            else:
-                pts2 += p
-                won2 += 1
+            pts0, pts1, pts2, won0, won1, won2 = take_trick(w, p, pts0, pts1, pts2, won0, won1, won2)
             leader = last = w
             if kind[c] == NULL and w == decl:  # a null declarer's first trick ends the deal
                 break
