@@ -116,9 +116,9 @@ def test_pimc_stops_when_more_layouts_cannot_change_the_card():
     assert not settled(Counter({1: 2, 2: 2}), 3, 7)         # equal, but not decided
 
 
-def _picked_up(rules, forehand: str, skat: str) -> str:
-    """The game the expert declares after picking up ``skat`` as forehand
-    (the other two pass at once)."""
+def _picked_up(rules, forehand: str, skat: str, declaration: bool = False):
+    """The game (or ``declaration``) the expert declares after picking up
+    ``skat`` as forehand (the other two pass at once)."""
     held = forehand.split() + skat.split()
     others = [c for c in CARD_NAMES[:32] if c not in held]
     deal = Deal(rules, [[parse_card(c) for c in cards] for cards in (forehand.split(), others[:10], others[10:])],
@@ -130,7 +130,7 @@ def _picked_up(rules, forehand: str, skat: str) -> str:
     me = ExpertPlayer(rules, seed=1)
     while deal.phase is not Phase.PLAY:
         deal.apply(me.act(deal.view(0)))
-    return deal.declaration.game
+    return deal.declaration if declaration else deal.declaration.game
 
 
 @pytest.mark.parametrize("forehand, skat, official, cheap, dear", [
@@ -164,3 +164,49 @@ def test_expert_bids_at_least_what_the_heuristic_bids():
         assert expert == 0 or expert in rules.ladder
         raised += expert > heuristic
     assert raised >= 3
+
+
+def test_null_chance_follows_the_unsafe_suits_not_only_double_dummy():
+    """A null's chance: double-dummy defenders always find a weak suit, the
+    expert's own defenders mostly do not - fitted on forced nulls of its play
+    (tools/fit_expert_null.py): every suit safe, it is a good null even where
+    double-dummy makes it in half the layouts; each unsafe suit costs, one
+    unsafe by more than a rank the most."""
+    me = ExpertPlayer(get_rules("official"), seed=1)
+    null, ouvert = (next(c for c in me.info.cands["pickup"] if c.null and c.d.ouvert == o) for o in (False, True))
+    safe = _mask("C7 C8 C9 S7 S8 S9 H7 H8 H9 D7")
+    one_mild = _mask("C7 C8 C9 S7 S8 S9 H7 H8 H9 D8")    # a singleton eight
+    one_bad = _mask("C7 C8 C9 S7 S8 S9 H7 H8 H9 DJ")     # a singleton jack
+    assert me._chance(null, 0.0, 3, 6, (safe,)) > 0.85
+    assert me._chance(null, 0.0, 3, 6, (safe,)) > me._chance(null, 0.0, 3, 6, (one_mild,)) \
+        > me._chance(null, 0.0, 3, 6, (one_bad,))
+    assert me._chance(null, 0.0, 4, 6, (one_mild,)) > me._chance(null, 0.0, 2, 6, (one_mild,))
+    # in the open, an unsafe suit is found more often
+    assert me._chance(ouvert, 0.0, 3, 6, (one_mild,)) < me._chance(null, 0.0, 3, 6, (one_mild,))
+
+
+def test_clear_null_hands_are_declared_and_bid_as_null():
+    """Low cards in every suit: null ouvert after discarding the skat's two
+    aces (worth 46, every suit safe); a ten above only the seven makes it
+    a plain null; three jacks and clubs, no null."""
+    rules = get_rules("official")
+    d = _picked_up(rules, "C7 C8 C9 S7 S8 S9 H7 H8 H9 D7", "CA SA", declaration=True)
+    assert (d.game, d.ouvert) == ("null", True)
+    d = _picked_up(rules, "C7 C8 C9 S7 S8 S9 H7 H8 DT D7", "CA SA", declaration=True)
+    assert (d.game, d.ouvert) == ("null", False)
+    assert _picked_up(rules, "CJ SJ HJ CA CT C9 C8 S7 S8 H7", "D7 D8") == "clubs"
+    me = ExpertPlayer(rules, seed=1)
+    assert me._expert_limit(_mask("C7 C8 C9 S7 S8 S9 H7 H8 H9 D8"), 0) >= 23
+
+
+def test_grand_chance_is_the_layouts_share_suits_blend_the_heuristic():
+    """The heuristic's grand estimate is fitted double-dummy (61 against
+    defenders who see every card), the pessimism DEFENCE corrects in the
+    layouts: it is no prior for a grand; a suit game's is worth two layouts."""
+    me = ExpertPlayer(get_rules("official"), seed=1)
+    grand = next(c for c in me.info.cands["pickup"] if c.g.family == "grand" and not c.d.ouvert)
+    clubs = next(c for c in me.info.cands["pickup"] if c.d.game == "clubs" and not c.d.ouvert)
+    assert me._chance(grand, 0.1, 4, 6, ()) == pytest.approx(4 / 6)
+    assert me._chance(clubs, 0.1, 4, 6, ()) == pytest.approx((2 * 0.1 + 4) / 8)
+    # two jacks, aces and tens in long suits: grand
+    assert _picked_up(get_rules("official"), "SJ HJ CA CT C9 SA ST S8 HA D7", "H8 D8") == "grand"

@@ -7,10 +7,18 @@ from __future__ import annotations
 
 import random
 
-from skatcore.bots.heuristic.tables import BIT, cards_in
+from skatcore.bots.heuristic.tables import BIT, NULL_GAP, _p, cards_in
 from skatcore.bots.solver import Position
 from skatcore.engine.deal import PASS, PICK_UP, PLAY_HAND, Bid, Declare, Discard, Hold, SeatView
 from skatcore.engine.scoring import fold_multiplier, make_facts
+
+
+def null_features(ten: int) -> tuple[int, int, int]:
+    """A null hand's unsafe suits (the heuristic's rank rule, ``NULL_GAP``):
+    whether any is unsafe, how many by one rank (a singleton eight), how
+    many by more (a singleton jack)."""
+    gaps = [NULL_GAP[ten >> shift & 0xFF] for shift in (0, 8, 16, 24)]
+    return int(any(gaps)), gaps.count(1), sum(g > 1 for g in gaps)
 
 
 class SolverBidding:
@@ -27,11 +35,32 @@ class SolverBidding:
     61 in only 50% and 59% of the layouts, but 36 card points in 77% and
     79%.  So a card-point contract counts as won in a layout where the
     declarer takes the win threshold less ``DEFENCE`` of all card points.
+    The heuristic's grand estimate is itself fitted on double-dummy
+    outcomes (61 against defenders who see every card) and lay far below
+    what the expert wins (277 forced grands of hands with two jacks or
+    more: those it gave 20-35% before the skat were won 62% of the time),
+    so it is no prior for a grand: a grand's chance is its layouts' share,
+    which matched (shares of 57% and 78% before the skat: won 59%, 80%).
+
+    A null is different: double-dummy defenders always find a weak suit,
+    real ones (the expert's own) mostly do not.  Of 1,000 deals' forced
+    nulls of its own play (``tools/fit_expert_null.py``) those whose kept
+    ten cards had every suit safe were won 93% of the time though
+    double-dummy made them in only half the layouts; a suit unsafe by one
+    rank (a singleton eight) cost a little, one unsafe by more (a singleton
+    jack) a lot.  So a null's chance is a logistic function of its
+    double-dummy share and of its unsafe suits (``NULL_FIT``,
+    :func:`null_features`; null ouvert, whose cards the defenders see, has
+    its own), not the blend.
     """
 
-    PRIOR = 2.0        # the heuristic's win probability counts as this many layouts
+    # the heuristic's win probability counts as this many layouts; its grand estimate is fitted on
+    # double-dummy outcomes (61 against defenders who see every card, what DEFENCE corrects): none
+    PRIOR = {"suit": 2.0, "grand": 0.0}
     DEFENCE = 17 / 120  # share of all card points real defenders give away against double-dummy ones
     FLOOR = 0.2        # contracts the heuristic gives less than this chance are not solved
+    # a null's chance = sigmoid(a + b * double-dummy share + the weights of null_features), by ouvert
+    NULL_FIT = {False: (1.13, 3.37, -1.04, -0.20, -1.62), True: (0.53, 3.95, -2.15, -0.29, -1.63)}
 
     # -- shared: how often a contract is won from a 12-card hand ----------------------
     def _pair(self, cand, hand12: int) -> Discard:
@@ -57,7 +86,12 @@ class SolverBidding:
                 more: int = 0) -> float:
         """1 if ``cand`` is won in this layout, 0 if not, 1/2 when the node
         budget ran out; with ``more``, whether the declarer also takes that
-        much more (schneider) is added as a further 1."""
+        much more (schneider) is added as a further 1.  Remembered for the
+        deal: a null and a null ouvert ask the same question."""
+        key = ("dd", id(cand.g.table), goal, need, more, mine, opponents, seat)
+        got = self._cache.get(key)
+        if got is not None:
+            return got
         solver = self._solver(cand.g.table, seat, goal)
         hands = [0, 0, 0]
         hands[seat] = mine
@@ -67,8 +101,11 @@ class SolverBidding:
         aborted = solver.aborted
         won = solver.reaches(pos, need)
         if solver.aborted != aborted:
-            return 0.5
-        return float(won) + (more > 0 and won and solver.reaches(pos, need + more) and solver.aborted == aborted)
+            got = 0.5
+        else:
+            got = float(won) + (more > 0 and won and solver.reaches(pos, need + more) and solver.aborted == aborted)
+        self._cache[key] = got
+        return got
 
     def _schneider_gain(self, cand, matadors: int) -> int:
         """What winning ``cand`` schneider adds to its value under the ruleset."""
@@ -95,8 +132,17 @@ class SolverBidding:
             out.append(tuple(parts))
         return out
 
-    def _blend(self, p_heuristic: float, wins: float, n: int) -> float:
-        return (self.PRIOR * p_heuristic + wins) / (self.PRIOR + n)
+    def _chance(self, cand, p_heuristic: float, wins: float, n: int, kept: tuple[int, ...]) -> float:
+        """``cand``'s chance from ``wins`` of ``n`` layouts won double-dummy:
+        blended with the heuristic's estimate, or for a null by ``NULL_FIT``
+        from the share and the suits unsafe in the ten cards ``kept`` (one
+        hand per layout, or one for all), on average."""
+        if cand.null:
+            a, b, *w = self.NULL_FIT[bool(cand.d.ouvert)]
+            x = [sum(f) / len(kept) for f in zip(*map(null_features, kept))]
+            return _p(a + b * wins / n + sum(wi * xi for wi, xi in zip(w, x)))
+        prior = self.PRIOR.get(cand.g.family, 2.0)
+        return (prior * p_heuristic + wins) / (prior + n)
 
     # -- bidding -------------------------------------------------------------------
     def _bid(self, view: SeatView):
@@ -138,30 +184,33 @@ class SolverBidding:
 
     def _worth_solving(self, cands, hand: int):
         """The plain pickup candidates worth solving: grand, null, the two
-        suits with the most trumps; none the heuristic gives under ``FLOOR``."""
+        suits with the most trumps; none the heuristic gives under ``FLOOR``
+        (a null: none under it even if won in every layout)."""
         suits = sorted((x for x in cands if x[2].g.family == "suit"), key=lambda x: -(hand & x[2].g.trump).bit_count())[:2]
-        return [x for x in cands if x[0] >= self.FLOOR and (x[2].null or not x[2].d.ouvert)
+        return [x for x in cands if (x[2].null or not x[2].d.ouvert)
+                and (self._chance(x[2], 0.0, 1, 1, (hand,)) if x[2].null else x[0]) >= self.FLOOR
                 and (x[2].g.family in ("grand", "null") or any(x is s for s in suits))]
 
     def _holds(self, cand, p: float, need: float, hand: int, layouts, seat: int) -> bool:
-        """Whether ``cand``'s blended chance over ``layouts`` (skat, two
-        opponent hands) reaches ``need``; stops once the rest cannot change it."""
+        """Whether ``cand``'s chance over ``layouts`` (skat, two opponent
+        hands) reaches ``need``; stops once the rest cannot change it."""
         n = len(layouts)
-        wins = 0.0
-        for i, (skat, a, b) in enumerate(layouts):
+        kept = []
+        for skat, a, b in layouts:
             hand12 = hand | skat
             pair = self._pair(cand, hand12)
             goal, amount = self._dd_goal(cand, pair)
             if goal is None:
                 return False
-            mine = hand12
-            for c in pair.cards:
-                mine &= ~BIT[c]
-            wins += self._dd_won(cand, goal, amount, mine, (a, b), seat)
+            kept.append((goal, amount, hand12 & ~sum(BIT[c] for c in pair.cards), (a, b)))
+        tens = tuple(k[2] for k in kept)
+        wins = 0.0
+        for i, (goal, amount, mine, opponents) in enumerate(kept):
+            wins += self._dd_won(cand, goal, amount, mine, opponents, seat)
             left = n - i - 1
-            if self._blend(p, wins, n) >= need:
+            if self._chance(cand, p, wins, n, tens) >= need:
                 return True
-            if self._blend(p, wins + left, n) < need:
+            if self._chance(cand, p, wins + left, n, tens) < need:
                 return False
         return False
 
@@ -187,6 +236,7 @@ class SolverBidding:
             if v < bid:
                 continue
             wins = 0.0
+            tens = []
             for skat, a, b in layouts:
                 if hand_game:  # the skat counts for the declarer
                     mine, pair = hand, Discard(tuple(cards_in(skat)))
@@ -197,8 +247,9 @@ class SolverBidding:
                 if goal is None:
                     break
                 wins += self._dd_won(cand, goal, amount, mine, (a, b), seat)
+                tens.append(mine)
             else:
-                e = self._expected(self._blend(p, wins, len(layouts)), v, cand.lost, bid, cand.base)
+                e = self._expected(self._chance(cand, p, wins, len(layouts), tens), v, cand.lost, bid, cand.base)
                 best = e if best is None else max(best, e)
         return -1e9 if best is None else best
 
@@ -234,7 +285,7 @@ class SolverBidding:
             if goal is not None and any(row is x for x in solve):
                 more = th.schneider - th.win if goal == "card_points" and gain > 0 else 0
                 got = [self._dd_won(cand, goal, amount, rest, ab, view.seat, more) for ab in layouts]
-                p = self._blend(p, sum(min(1.0, g) for g in got), len(layouts))
+                p = self._chance(cand, p, sum(min(1.0, g) for g in got), len(layouts), (rest,))
                 schneider = sum(g > 1 for g in got) / len(layouts)
             e = self._expected(p, v, cand.lost, bid, cand.base) + schneider * gain
             if best is None or e > best[0]:

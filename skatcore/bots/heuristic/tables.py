@@ -175,24 +175,24 @@ def _info(rules: CompiledRules) -> _RulesInfo:
     return info
 
 
-def _suit_null_risk(sm: int) -> float:
-    """Risk of one suit in null (``sm``: bit 0 = A ... bit 7 = 7): how far its
-    i-th card from the bottom lies above the 2i-th rank (a safe suit: 7, 8-7,
-    9-7, T-8-7 ...), weighted by log-odds of heuristic play (a suit one rank
-    too high rarely costs the game, two ranks half the time)."""
+def _suit_null_gap(sm: int) -> int:
+    """How far one suit's i-th card from the bottom lies above the 2i-th
+    rank at most (``sm``: bit 0 = A ... bit 7 = 7; 0: a safe suit: 7, 8-7,
+    9-7, T-8-7 ...)."""
     i = bad = 0
     for r in range(8):  # r = 0 is the 7 (bit 7)
         if sm >> (7 - r) & 1:
             if r > 2 * i:
                 bad = max(bad, r - 2 * i)
             i += 1
-    return _NULL_BAD[min(bad, 4)]
+    return bad
 
 
+NULL_GAP = tuple(_suit_null_gap(sm) for sm in range(256))
+# Risk of one suit in null by its gap, weighted by log-odds of heuristic play
+# (a suit one rank too high rarely costs the game, two ranks half the time).
 _NULL_BAD = (0.0, 0.25, 1.6, 2.3, 2.8)
-
-
-_NULL_RISK = tuple(_suit_null_risk(sm) for sm in range(256))
+_NULL_RISK = tuple(_NULL_BAD[min(gap, 4)] for gap in NULL_GAP)
 
 # Per-suit byte tables of the strength formulas for the standard layouts
 # (jacks trump; bit 0 A, 1 K, 2 Q, 3 J (cleared), 4 T, 5 9, 6 8, 7 7).
