@@ -15,6 +15,18 @@ PLAYS_BY_BYTE = tuple(tuple(tuple(PLAYS[8 * k + i] for i in range(12 if k == 3 e
                             for b in range(4096 if k == 3 else 256)) for k in range(4))
 
 
+def call_open(rules, c, made, declaration: Declaration, role: str) -> bool:
+    """Whether the table call ``c`` is open to ``role`` (``declarer`` or
+    ``defender``) given the declarations ``made`` so far: not made yet, the
+    call it answers made, the values it requires, not refused by the game
+    (Schenken in a null game).  Its window and ``may`` are the caller's."""
+    if made.get(c.writes) == c.value or c.by != role or (c.after and not made.get(c.after)):
+        return False
+    if c.requires and any(made.get(k) != v for k, v in c.requires.items()):
+        return False
+    return not rules.declaration_refusals.get((declaration.game, declaration.hand, c.writes))
+
+
 class TrickPlay:
     """Part of :class:`~skatcore.engine.deal.Deal`: the tricks, table calls and concessions."""
 
@@ -113,12 +125,8 @@ class TrickPlay:
         role = "declarer" if seat == self.declarer else "defender"
         out = []
         for c in self.rules.calls.values():
-            if made.get(c.writes) == c.value or c.by != role or (c.after and not made.get(c.after)):
+            if not call_open(self.rules, c, made, self.declaration, role):
                 continue
-            if c.requires and any(made.get(k) != v for k, v in c.requires.items()):
-                continue
-            if self.rules.declaration_refusals.get((self.declaration.game, self.declaration.hand, c.writes)):
-                continue  # a declaration this contract refuses (Schenken in a null game)
             if not self._in_window(c, seat):
                 continue
             if c.may and not c.may([(s, a) for s, a in self.history if isinstance(a, (Bid, Hold, Pass))], seat, self.declarer):

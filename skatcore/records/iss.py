@@ -373,6 +373,7 @@ def score_line(line: str, rules) -> tuple[dict, str] | InputError:
 
 
 def not_scorable(record: IssRecord, reason: str) -> tuple[dict, str]:
+    """The output of a record that cannot be scored, with the ``reason`` why."""
     return {"id": record.id, "scorable": False, "reason": reason}, reason
 
 

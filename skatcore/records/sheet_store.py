@@ -47,6 +47,7 @@ def problem(exc: sqlite3.Error) -> str:
 
 
 def sheet_path(name: str) -> Path:
+    """The file of sheet ``name`` (``.sqlite`` added when it has no suffix)."""
     if not name.strip():
         raise InputError("expected a sheet name, got an empty one", path="NAME")
     path = Path(name)
@@ -67,6 +68,7 @@ def connect(path: Path) -> sqlite3.Connection:
 
 
 def open_sheet(name: str) -> tuple[Path, sqlite3.Connection]:
+    """The file and a connection of an existing sheet (one line naming ``skat sheet new`` if there is none)."""
     path = sheet_path(name)
     if not path.is_file():
         raise InputError(f"no such sheet (start one with: skat sheet new {name} --ruleset R --players A,B,C)", source=str(path))
@@ -120,6 +122,7 @@ def create(path: Path, meta: dict) -> None:
 
 
 def read_meta(con: sqlite3.Connection, path: Path) -> dict:
+    """The sheet's meta table (players, ruleset, ...); checks that ``path`` is a skat sheet."""
     import sqlite3
     try:
         meta = {k: json.loads(v) for k, v in con.execute("SELECT key, value FROM meta").fetchall()}
@@ -142,6 +145,7 @@ def deal_with_id(con: sqlite3.Connection, uid) -> int | None:
 
 
 def last_deal(con: sqlite3.Connection) -> int | None:
+    """The number of the last deal on the sheet (None: none yet)."""
     row = con.execute("SELECT n FROM deals ORDER BY n DESC LIMIT 1").fetchone()
     return row[0] if row else None
 
@@ -151,21 +155,25 @@ def _uid(record: dict) -> str | None:
 
 
 def add_deal(con: sqlite3.Connection, n: int, record: dict) -> None:
+    """Deal ``n`` with its ``record`` appended (the time noted)."""
     con.execute("INSERT INTO deals (n, uid, record, added) VALUES (?, ?, ?, ?)",
                 (n, _uid(record), json.dumps(record, ensure_ascii=False), now()))
     touch(con)
 
 
 def replace_deal(con: sqlite3.Connection, n: int, record: dict) -> None:
+    """Deal ``n``'s record replaced (a correction; the caller notes the time once for all)."""
     con.execute("UPDATE deals SET record = ?, uid = ? WHERE n = ?", (json.dumps(record, ensure_ascii=False), _uid(record), n))
 
 
 def remove_deal(con: sqlite3.Connection, n: int) -> None:
+    """Deal ``n`` removed (``undo``)."""
     con.execute("DELETE FROM deals WHERE n = ?", (n,))
     touch(con)
 
 
 def set_meta(con: sqlite3.Connection, key: str, value) -> None:
+    """Meta ``key`` set to ``value`` (as JSON)."""
     con.execute("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)", (key, json.dumps(value)))
 
 
@@ -175,6 +183,7 @@ def touch(con: sqlite3.Connection) -> None:
 
 
 def now() -> str:
+    """The current UTC time, ISO 8601 to the second."""
     from datetime import datetime, timezone  # not at the top: every skat --help would import it
 
     return datetime.now(timezone.utc).isoformat(timespec="seconds")

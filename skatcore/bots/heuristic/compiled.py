@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from skatcore.engine.compiled import Outcomes, Unsupported, _sheet, engine_tables
+from skatcore.engine.tricks import call_open
 from skatcore.bots.heuristic import HeuristicPlayer
 from skatcore.bots.heuristic import kernel
 from skatcore.bots.heuristic.tables import (_GRAND, _GRAND_JACKS, _LEN_BONUS, _NULL_RISK, _SIDE, _TRUMPX,
@@ -165,11 +166,7 @@ def _offers(rules, calls, says, decl: int, d, bidding) -> tuple[tuple[int, str],
     made, said = dict(d.declarations), []
 
     def legal(c, s):
-        if made.get(c.writes) == c.value or c.by != ("declarer" if s == decl else "defender"):
-            return False
-        if c.after and not made.get(c.after) or c.requires and any(made.get(k) != v for k, v in c.requires.items()):
-            return False
-        if rules.declaration_refusals.get((d.game, d.hand, c.writes)):
+        if not call_open(rules, c, made, d, "declarer" if s == decl else "defender"):
             return False
         if c.window == "next_card" and not any(name == c.after for _, name in said):
             return False
