@@ -60,7 +60,7 @@ class SolverBidding:
     DEFENCE = 17 / 120  # share of all card points real defenders give away against double-dummy ones
     FLOOR = 0.2        # contracts the heuristic gives less than this chance are not solved
     # a null's chance = sigmoid(a + b * double-dummy share + the weights of null_features), by ouvert
-    NULL_FIT = {False: (1.13, 3.37, -1.04, -0.20, -1.62), True: (0.53, 3.95, -2.15, -0.29, -1.63)}
+    NULL_FIT = {False: (1.09, 3.44, -1.09, -0.15, -1.71), True: (0.45, 4.11, -1.93, -0.35, -1.76)}
 
     # -- shared: how often a contract is won from a 12-card hand ----------------------
     def _pair(self, cand, hand12: int) -> Discard:
