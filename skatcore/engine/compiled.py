@@ -11,11 +11,15 @@ into arrays once per compiled ruleset (:func:`engine_tables`).
 Scoring stays the ruleset's: the multiplier, value and win of every
 (declaration, matadors, card-point class, schwarz class) are asked from
 ``rules.score`` when the tables are built - the card-point classes are those
-of the ruleset's thresholds, and a ruleset whose scoring reads card points or
-tricks more finely is refused.  Sheet entries of a ruleset with its own
+of the ruleset's thresholds.  Sheet entries of a ruleset with its own
 ``skat_sheet_entries`` and deals without declarer (Ramsch) are scored by
-``rules.score`` once per distinct outcome.  Explanations are built only when
-read (:meth:`Outcomes.result` replays the deal through ``Deal``).
+``rules.score`` once per distinct outcome.  Each of these answers is asked
+on recording facts (:mod:`skatcore.engine.probe`): where a plugin's scoring
+read anything outside the key (the last trick, the exact card points, the
+bid where the key has none) or answered differently within it, that key is
+not tabulated, and its deals are replayed through ``Deal`` and scored on
+their own facts (:attr:`Outcomes.own_facts`).  Explanations are built only
+when read (:meth:`Outcomes.result` replays the deal through ``Deal``).
 
 ``tests/test_compiled.py`` replays the deals action by action through
 ``Deal`` (the single source of legality) and demands the same results.
@@ -40,6 +44,7 @@ import numpy as np
 
 from skatcore.engine.deal import _PACKETS, HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Call, Deal, Declare, Discard
 from skatcore.model import SEATS, STANDARD_DECK, Declaration, RamschFacts, ScoreResult
+from skatcore.engine.probe import SHEET_KEY, VALUE_KEY, Reads, describe, recording
 from skatcore.engine.scoring import make_facts
 
 from . import kernel
@@ -61,6 +66,13 @@ class EngineTables:
     sheet: bool                          # sheet entries come from a plugin
     classes: tuple                       # (schwarz class, point class, samples (points, declarer tricks))
     hands_back: bool = False             # deals where all pass are left to Deal (a step takes over)
+    own_facts: np.ndarray | None = None  # (option, matadors, point class, schwarz class) not tabulated
+    why: str | None = None               # why a key is not tabulated (the first found)
+
+    @property
+    def keep(self) -> bool:
+        """Whether the bidding must be kept: some deals may be replayed to be scored on their own facts."""
+        return self.sheet or bool(self.why)
 
 
 def engine_tables(rules, hand_back: bool = False) -> EngineTables:
@@ -112,24 +124,27 @@ def _build(rules) -> EngineTables | Unsupported:
     mat_offset = int(n_trumps.max())
     shape = (max(1, len(options)), 2 * mat_offset + 1, 8, 3)
     value, mult, won = np.zeros(shape, np.int64), np.zeros(shape, np.int64), np.zeros(shape, np.bool_)
+    own_facts, why = np.zeros(shape, np.bool_), None
     for o, d in enumerate(options):
         c = cidx[d.game]
         if kind[c] != kernel.VALUED:
             continue
         for m in range(-int(n_trumps[c]), int(n_trumps[c]) + 1):
             for sc, pc, samples in reps:
-                got = {_score_pieces(rules, d, m, p, dt, 10 - dt) for p, dt in samples}
-                if len(got) > 1:
-                    return Unsupported(f"ruleset {rules.name!r}: the score of {d.game} reads card points or tricks "
-                                       "beyond the thresholds (win, schneider), which the compiled engine keys on")
-                value[o, m + mat_offset, pc, sc], mult[o, m + mat_offset, pc, sc], won[o, m + mat_offset, pc, sc] = got.pop()
+                cell = (o, m + mat_offset, pc, sc)
+                got = _tabulated(rules, d, samples, VALUE_KEY, matadors=m, bid=0, declarer=0)
+                if isinstance(got, str):
+                    own_facts[cell] = True
+                    why = why or f"the score of {d.game} {got}"
+                    continue
+                value[cell], mult[cell], won[cell] = got.value, got.multiplier, bool(got.won)
     hands_back = bool(rules.steps)  # all at "all_passed" (_unsupported): those deals stop as if thrown in
     all_pass = cidx[rules.all_pass] if rules.all_pass != "throw_in" and not hands_back else -1
     arrays = (np.array(_PACKETS, np.int64), np.array(rules.ladder, np.int64), bool(rules.skip_bidding), all_pass,
               kind, follow, class_mask, strength, points, trumps, n_trumps,
               route_start, route_end, opt_contract, null_value, base, factor,
               value, mult, won, point_class, mat_offset)
-    return EngineTables(contracts, options, arrays, rules.custom_sheet, tuple(reps), hands_back)
+    return EngineTables(contracts, options, arrays, rules.custom_sheet, tuple(reps), hands_back, own_facts, why)
 
 
 def _kind(contract) -> int:
@@ -171,12 +186,30 @@ def _point_classes(th):
     return point_class, reps
 
 
-def _score_pieces(rules, d: Declaration, matadors: int, points: int, dtricks: int, ftricks: int) -> tuple[int, int, bool]:
-    """(value, multiplier, won) of a valued game at bid 0, by the ruleset's own scoring."""
-    facts = make_facts(rules, rules.contracts[d.game], d, bid=0, declarer=0, matadors=matadors,
-                       declarer_points=points, declarer_tricks=dtricks, defender_tricks=ftricks)
-    r = rules.score(facts)
-    return r.value, r.multiplier, bool(r.won)
+def _tabulated(rules, d: Declaration, samples, key, **given) -> ScoreResult | str:
+    """The result of ``d`` scored on recording facts at each sample
+    (points, declarer tricks) of a card-point class, or why it cannot be
+    tabulated under ``key``: a read outside it (:mod:`skatcore.engine.probe`),
+    answers that differ within the class, or an error on a summary."""
+    contract = rules.contracts[d.game]
+    sheet = key is SHEET_KEY
+    found = []
+    for p, dt in samples:
+        reads = Reads()
+        facts = make_facts(rules, contract, d, declarer_points=p, declarer_tricks=dt, defender_tricks=10 - dt, **given)
+        try:
+            r = rules.score(recording(facts, reads))
+        except Exception as exc:  # noqa: BLE001 - the deal's own facts will say (or raise it to the user)
+            return f"cannot be scored from a summary ({type(exc).__name__})"
+        outside = reads.outside(key, sheet)
+        if outside:
+            return describe(outside)
+        found.append(r)
+    pieces = {(r.value, r.multiplier, r.won, r.overbid, *((tuple(r.scores.values()), repr(r.extra)) if sheet else ()))
+              for r in found}
+    if len(pieces) > 1:
+        return "differs within a card-point class (win and schneider lines)"
+    return found[0]
 
 
 # ---------------------------------------------------------------------------
@@ -197,7 +230,7 @@ class Outcomes:
         self.contracts = tables.contracts
         i8, i16, i32 = np.int8, np.int16, np.int32
         self.deck = np.zeros((n, 32), i8)
-        self.calls = np.zeros((n if keep else 0, 2 * len(rules.ladder) + 4), i16)
+        self.calls = np.zeros((n if keep or tables.keep else 0, 2 * len(rules.ladder) + 4), i16)
         self.discard = np.zeros((n, 2), i8)
         self.plays = np.zeros((n, 30), i8)
         self.contract, self.option = np.zeros(n, i8), np.zeros(n, i16)
@@ -211,6 +244,7 @@ class Outcomes:
         self.scores = np.zeros((n, 3), i32)
         self.said: dict[int, tuple[tuple[int, str], ...]] = {}  # deal -> table calls (seat, name), as made
         self.extra: dict[int, dict] = {}  # deal -> ScoreResult.extra of a deal scored with its calls
+        self.own_facts = np.zeros(n, np.bool_)  # deals replayed through Deal and scored on their own facts
 
     def _kernel_outputs(self):
         return (self.deck, self.calls, self.discard, self.plays, self.contract, self.option, self.declarer, self.bid,
@@ -316,57 +350,70 @@ def play_random(rules, n: int, seed: int, start: int = 0, keep: bool = False) ->
 
 def _sheet(rules, tables: EngineTables, out: Outcomes) -> None:
     """Fill ``out.scores``: the declarer's entry, or the plugins' sheet
-    entries and Ramsch scores, asked once per distinct outcome."""
+    entries and Ramsch scores, asked once per distinct outcome; deals whose
+    outcome cannot be tabulated are scored on their own facts."""
     rows = np.nonzero(out.declarer >= 0)[0]
+    own = np.zeros(out.n, np.bool_)  # deals to score on their own facts
+    point_class = tables.arrays[-2]
+    dt = out.declarer_tricks[rows].astype(np.int64)
+    sc = np.where(dt == 0, 1, np.where(out.tricks_won[rows].sum(axis=1) == dt, 2, 0))
+    if tables.why:
+        cells = (out.option[rows], out.matadors[rows] + tables.arrays[-1], point_class[out.declarer_points[rows]], sc)
+        own[rows] = tables.own_facts[cells]
     if out.said:
-        _said_entries(rules, tables, out)
-        rows = rows[~np.isin(rows, list(out.said))]
+        _said_entries(rules, tables, out, own)
+        rows, sc = rows[~np.isin(rows, list(out.said))], sc[~np.isin(rows, list(out.said))]
     if not tables.sheet:
         out.scores[rows, out.declarer[rows]] = out.score[rows]
     elif len(rows):
         # one code per (option, matadors, point class, schwarz class, bid, declarer)
-        point_class = tables.arrays[-2]
-        dt = out.declarer_tricks[rows].astype(np.int64)
-        sc = np.where(dt == 0, 1, np.where(out.tricks_won[rows].sum(axis=1) == dt, 2, 0))
         code = out.option[rows].astype(np.int64)
         for digit, size in ((out.matadors[rows] + 64, 128), (point_class[out.declarer_points[rows]], 8), (sc, 3),
                             (out.bid[rows], 1 << 15), (out.declarer[rows], 3)):
             code = code * size + digit
         unique, where = np.unique(code, return_inverse=True)
         memo = rules.cache.setdefault("compiled_engine_sheet", {})
-        entries = np.array([_declarer_entries(rules, tables, memo, int(k)) for k in unique], np.int32)
+        got = [_declarer_entries(rules, tables, memo, int(k)) for k in unique]
+        untabulated = np.array([g is None for g in got], np.bool_)
+        entries = np.array([g or (0, 0, 0) for g in got], np.int32)
         out.scores[rows] = entries[where]
         out.score[rows] = out.scores[rows, out.declarer[rows]]  # the declarer's line, as the sheet has it
+        own[rows[untabulated[where]]] = True
     without = np.nonzero((out.declarer < 0) & (out.contract >= 0))[0]
     if len(without):
         memo = rules.cache.setdefault("compiled_engine_no_declarer", {})
         for i in without:
             out.scores[i] = _no_declarer_entries(rules, out, memo, int(i))
+    for i in np.nonzero(own)[0]:
+        _score_own_facts(out, int(i))
+    out.own_facts = own
 
 
-def _declarer_entries(rules, tables, memo, code: int) -> tuple[int, int, int]:
+def _score_own_facts(out: Outcomes, i: int) -> None:
+    """Deal ``i`` replayed through ``Deal`` and scored on its own facts."""
+    r = out.replay(i).result()
+    out.value[i], out.won[i], out.overbid[i] = r.value, int(bool(r.won)), r.overbid
+    out.multiplier[i] = -1 if r.multiplier is None else r.multiplier
+    out.scores[i] = [r.scores[s] for s in SEATS]
+    out.score[i] = r.score
+    if r.extra or i in out.said:
+        out.extra[i] = r.extra
+
+
+def _declarer_entries(rules, tables, memo, code: int) -> tuple[int, int, int] | None:
     """The sheet entries of one code, by the ruleset's scoring at both ends of
-    its point class (which must agree)."""
-    got = memo.get(code)
-    if got is None:
+    its point class (None: they cannot be tabulated, :func:`_tabulated`)."""
+    if code not in memo:
         rest, decl = divmod(code, 3)
         rest, bid = divmod(rest, 1 << 15)
         rest, sc = divmod(rest, 3)
         rest, pc = divmod(rest, 8)
         o, m = divmod(rest, 128)
         d = tables.options[o]
-        contract = rules.contracts[d.game]
-        found = set()
-        for p, dt in _samples(tables, contract, sc, pc):
-            facts = make_facts(rules, contract, d, bid=bid, declarer=decl, matadors=m - 64,
-                               declarer_points=p, declarer_tricks=dt, defender_tricks=10 - dt)
-            scores = rules.score(facts).scores
-            found.add(tuple(scores[s] for s in ("forehand", "middlehand", "rearhand")))
-        if len(found) > 1:
-            raise Unsupported(f"ruleset {rules.name!r}: the sheet entries of {d.game} read card points or tricks "
-                              "beyond the thresholds (win, schneider), which the compiled engine keys on")
-        got = memo[code] = found.pop()
-    return got
+        got = _tabulated(rules, d, _samples(tables, rules.contracts[d.game], sc, pc), SHEET_KEY,
+                         matadors=m - 64, bid=bid, declarer=decl)
+        memo[code] = None if isinstance(got, str) else tuple(got.scores[s] for s in SEATS)
+    return memo[code]
 
 
 def _samples(tables, contract, sc: int, pc: int):
@@ -376,10 +423,10 @@ def _samples(tables, contract, sc: int, pc: int):
     return next(s for c, p, s in tables.classes if (c, p) == (sc, pc))
 
 
-def _said_entries(rules, tables, out: Outcomes) -> None:
+def _said_entries(rules, tables, out: Outcomes, own: np.ndarray) -> None:
     """The deals with table calls: scored by the ruleset's scoring of the
     declaration with the calls, once per distinct outcome (a call may change
-    the value as well as the entries)."""
+    the value as well as the entries); ``own`` marks those to score on their own facts."""
     point_class = tables.arrays[-2]
     memo = rules.cache.setdefault("compiled_engine_said", {})
     for i, said in out.said.items():
@@ -387,9 +434,12 @@ def _said_entries(rules, tables, out: Outcomes) -> None:
         sc = 1 if dt == 0 else 2 if int(out.tricks_won[i].sum()) == dt else 0
         key = (int(out.option[i]), int(out.matadors[i]), int(point_class[out.declarer_points[i]]), sc, int(out.bid[i]),
                int(out.declarer[i]), tuple(name for _, name in said))
-        got = memo.get(key)
+        if key not in memo:
+            memo[key] = _said_result(rules, tables, key)
+        got = memo[key]
         if got is None:
-            got = memo[key] = _said_result(rules, tables, key)
+            own[i] = True
+            continue
         scores, out.value[i], out.multiplier[i], out.won[i], out.overbid[i], out.extra[i] = got
         out.scores[i] = scores
         out.score[i] = scores[out.declarer[i]]
@@ -404,21 +454,15 @@ def with_calls(rules, d: Declaration, names) -> Declaration:
                        {**d.declarations, **{c.writes: c.value for c in calls}})
 
 
-def _said_result(rules, tables, key) -> tuple:
+def _said_result(rules, tables, key) -> tuple | None:
     o, m, pc, sc, bid, decl, names = key
     d = with_calls(rules, tables.options[o], names)
-    contract = rules.contracts[d.game]
-    found = []
-    for p, dt in _samples(tables, contract, sc, pc):
-        facts = make_facts(rules, contract, d, bid=bid, declarer=decl, matadors=m,
-                           declarer_points=p, declarer_tricks=dt, defender_tricks=10 - dt)
-        r = rules.score(facts)
-        found.append((tuple(r.scores[s] for s in SEATS), r.value, -1 if r.multiplier is None else r.multiplier,
-                      int(r.won), r.overbid, r.extra))
-    if any(f != found[0] for f in found):
-        raise Unsupported(f"ruleset {rules.name!r}: the score of {d.game} with {', '.join(names)} reads card points "
-                          "or tricks beyond the thresholds (win, schneider), which the compiled engine keys on")
-    return found[0]
+    r = _tabulated(rules, d, _samples(tables, rules.contracts[d.game], sc, pc), SHEET_KEY,
+                   matadors=m, bid=bid, declarer=decl)
+    if isinstance(r, str):
+        return None
+    return (tuple(r.scores[s] for s in SEATS), r.value, -1 if r.multiplier is None else r.multiplier,
+            int(r.won), r.overbid, r.extra)
 
 
 def _no_declarer_entries(rules, out: Outcomes, memo, i: int) -> tuple[int, int, int]:

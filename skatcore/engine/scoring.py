@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from skatcore.engine.probe import unwatch, watch
 from skatcore.errors import InputError
 from skatcore.model import SEATS, Contract, Declaration, GameFacts, RamschFacts, ScoreResult, null_label
 
@@ -120,7 +121,10 @@ def score_game(rules, facts: GameFacts) -> ScoreResult:
 
 def _enter(rules, result: ScoreResult, facts, entries: dict[int, int]) -> None:
     if rules.custom_sheet:
+        watched = watch(result, facts)  # a compiled engine's table asks what the hook reads (skatcore.engine.probe)
         entries = rules.call_hook("skat_sheet_entries", result=result, facts=facts, entries=entries)
+        if watched:
+            unwatch(result)
     result.scores = {SEATS[i]: entries.get(i, 0) for i in range(3)}
 
 

@@ -13,7 +13,9 @@ it is, so every message for a bad game stays its own.
 
 The lean path needs a ruleset the compiled engine plays (32 cards, bidding,
 no flow steps) that throws in when all pass; for another, every game goes
-through ``Deal``.
+through ``Deal``.  The facts scored here have no tricks: a game whose
+scoring reads them (a house rule about the last trick,
+:func:`skatcore.engine.probe.reads_play`) goes through ``Deal`` too.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from skatcore.engine.probe import reads_play
 from skatcore.engine.scoring import make_facts
 from skatcore.errors import InputError
 from skatcore.model import SEATS, Declaration
@@ -41,6 +44,7 @@ _OUTPUTS = ("status", "declarer", "bid", "declared", "concession", "points", "dt
 class _Tables(NamedTuple):
     arrays: tuple          # the kernel's table arguments
     declarations: list     # by the kernel's announcement key: the declaration as checked, or None
+    probe: bool            # whether a game's scoring may read the play (then such a game goes through Deal)
 
 
 def _tables(rules) -> _Tables | None:
@@ -71,7 +75,10 @@ def _build(rules) -> _Tables | None:
                     continue
                 contract = rules.contracts[d.game]
                 table.append((contracts[d.game], contract.fixed[(d.hand, d.ouvert)] if contract.no_trick else 0, d.schwarz))
-    return _Tables((np.array(table, np.int64), t.arrays[1], *t.arrays[4:9]), declared)
+    # the facts here have no tricks: where a plugin's scoring might read them (it did for some key of the
+    # compiled tables, a sheet hook is there, or a declaration the tables never asked about), each game is checked
+    probe = bool(t.why) or t.sheet or any(d is not None and d not in t.options for d in declared)
+    return _Tables((np.array(table, np.int64), t.arrays[1], *t.arrays[4:9]), declared, probe)
 
 
 def _declaration(rules, game: str, hand: bool, ouvert: bool, schneider: bool, schwarz: bool):
@@ -147,6 +154,8 @@ def _scored(record: IssRecord, o: dict, j: int, rules, t: _Tables) -> tuple[dict
     facts = make_facts(rules, rules.contracts[d.game], d, bid=o["bid"][j], declarer=decl,
                        matadors=rules.tricks[d.game].matadors(o["held"][j]), declarer_points=o["points"][j],
                        declarer_tricks=o["dtricks"][j], defender_tricks=o["ftricks"][j])
+    if t.probe and reads_play(rules, facts):
+        return None
     gone = o["gone"][j]
     how = ending(f"{SEATS[gone // 2]} {_GONE[gone % 2]}" if gone >= 0 else "",
                  o["resigned"][j][:o["n_resigned"][j]], o["claim_stands"][j])

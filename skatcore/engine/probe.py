@@ -1,0 +1,157 @@
+"""Which facts a plugin's scoring reads: the proof behind every score table.
+
+The compiled engines (:mod:`skatcore.engine.compiled`, the compiled
+heuristic, the compiled ISS replay) do not score deal by deal: they ask the
+ruleset's scoring once per *key* (the declaration, matadors, which side of
+the win and schneider lines the declarer's points fall, schwarz; for sheet
+entries also the bid and the declarer) and look the answer up.  That is
+right only where the answer depends on nothing outside the key.  A plugin's
+function may read anything of the :class:`~skatcore.model.GameFacts` - the
+last trick, the exact card points - so each key is scored once on
+*recording* facts (:func:`recording`), which note every field a plugin's
+code reads.  A key whose scoring read a field outside the key, raised, or
+answered differently at the two ends of its card-point class is not
+tabulated: its deals are scored on their own facts (:class:`Reads`).
+
+Only reads from a plugin's code count: the core's own scoring
+(:mod:`skatcore.engine.scoring`) reads the bid and the card points for the
+overbid test and the explanation, which the tables handle themselves.  A
+function must answer from the facts alone (no clock, no random, no state
+kept between calls): that is what docs/hooks.md asks of every scoring hook.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass, field
+
+from skatcore.model import GameFacts, ScoreResult
+
+#: what every score table keys on: the declaration (contract and declarations),
+#: the matadors, the card-point class (win and schneider lines) and schwarz
+VALUE_KEY = frozenset({"contract", "declaration", "matadors", "made_points", "defenders_schneider",
+                       "declarer_schneider", "defenders_schwarz", "declarer_schwarz", "seats"})
+#: the sheet entries' tables key on the bid and the declarer's seat too
+SHEET_KEY = VALUE_KEY | {"bid", "declarer"}
+#: the fields a summary of a game (a score sheet line, an ISS result) does not have
+PLAY_FIELDS = frozenset({"last_trick", "last_trick_winner", "tricks"})
+#: what a sheet-entries hook may read of the result without leaving the key
+#: (the explanation is text to extend, never to decide by)
+RESULT_OUTSIDE = frozenset({"declarer_points"})
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the skatcore package
+_CORE_FILES = frozenset(os.path.normcase(os.path.join(_ROOT, *f.split("/")))
+                        for f in ("engine/scoring.py", "engine/probe.py", "rules/compiler.py"))
+_EVERYTHING = "*"  # vars(), dataclasses.replace and asdict read every field
+
+
+@dataclass
+class Reads:
+    """Fields of the facts (and of the result, for sheet entries) that
+    plugin code read, each with where it was first read (``file:line``);
+    ``phase`` is ``score`` (multiplier items, win conditions) or ``sheet``
+    (the sheet-entries hook)."""
+
+    score: dict[str, str] = field(default_factory=dict)
+    sheet: dict[str, str] = field(default_factory=dict)
+    result: dict[str, str] = field(default_factory=dict)
+    phase: str = "score"
+
+    def note(self, name: str, where: str, of_result: bool = False) -> None:
+        book = self.result if of_result else self.sheet if self.phase == "sheet" else self.score
+        book.setdefault(name, where)
+
+    def outside(self, key: frozenset[str], sheet: bool) -> dict[str, str]:
+        """The reads outside ``key`` (with ``sheet``: the sheet hook's too)."""
+        got = {n: w for n, w in self.score.items() if n not in key}
+        if sheet:
+            got.update({n: w for n, w in self.sheet.items() if n not in key})
+            got.update({f"result.{n}": w for n, w in self.result.items() if n in RESULT_OUTSIDE or n == _EVERYTHING})
+        return got
+
+
+def _where(frame) -> str | None:
+    """``file:line`` of plugin code, None for the core's own reads."""
+    path = os.path.normcase(os.path.abspath(frame.f_code.co_filename))
+    if path in _CORE_FILES:
+        return None
+    return f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
+
+
+def _field(name: str) -> str | None:
+    if name == "__dict__":
+        return _EVERYTHING
+    return None if name.startswith("_") else name
+
+
+class _RecordingFacts(GameFacts):
+    """GameFacts that note every field plugin code reads into ``_reads``."""
+
+    def __getattribute__(self, name):
+        n = _field(name)
+        if n is not None:
+            reads = object.__getattribute__(self, "__dict__").get("_reads")
+            where = _where(sys._getframe(1)) if reads is not None else None
+            if where is not None:
+                reads.note(n, where)
+        return object.__getattribute__(self, name)
+
+
+class _RecordingResult(ScoreResult):
+    """A ScoreResult handed to ``skat_sheet_entries`` of recording facts."""
+
+    def __getattribute__(self, name):
+        n = _field(name)
+        if n is not None:
+            reads = object.__getattribute__(self, "__dict__").get("_reads")
+            where = _where(sys._getframe(1)) if reads is not None else None
+            if where is not None:
+                reads.note(n, where, of_result=True)
+        return object.__getattribute__(self, name)
+
+
+def recording(facts: GameFacts, reads: Reads) -> GameFacts:
+    """A copy of ``facts`` that notes into ``reads`` what plugin code reads."""
+    copy = _RecordingFacts(**{f: object.__getattribute__(facts, f) for f in GameFacts.__dataclass_fields__})
+    object.__setattr__(copy, "_reads", reads)
+    return copy
+
+
+def watch(result: ScoreResult, facts) -> bool:
+    """Before the sheet-entries hook: where ``facts`` are recording, note
+    the hook's reads as the ``sheet`` phase, and its reads of ``result``
+    too, until :func:`unwatch`.  False (nothing to undo) for plain facts."""
+    if type(facts) is not _RecordingFacts:
+        return False
+    reads = object.__getattribute__(facts, "_reads")
+    reads.phase = "sheet"
+    result.__class__ = _RecordingResult
+    result.__dict__["_reads"] = reads
+    return True
+
+
+def unwatch(result: ScoreResult) -> None:
+    """``result`` a plain ScoreResult again."""
+    result.__class__ = ScoreResult
+    result.__dict__.pop("_reads", None)
+
+
+def reads_play(rules, facts: GameFacts) -> bool:
+    """Whether scoring ``facts`` reads the play (the tricks), which a
+    summary of a game does not have; an error counts as reading it."""
+    reads = Reads()
+    try:
+        rules.score(recording(facts, reads))
+    except Exception:  # noqa: BLE001 - the exact path raises it again, with its message
+        return True
+    read = {*reads.score, *reads.sheet}
+    return bool(read & PLAY_FIELDS) or _EVERYTHING in read
+
+
+def describe(outside: dict[str, str]) -> str:
+    """``reads last_trick_winner (lasttrick.py:12)`` for a reason line."""
+    name, where = next(iter(outside.items()))
+    what = "every field" if name.endswith(_EVERYTHING) else name
+    more = f" and {len(outside) - 1} more" if len(outside) > 1 else ""
+    return f"reads {what} ({where}){more}"
