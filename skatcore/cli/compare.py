@@ -11,7 +11,7 @@ from skatcore.errors import InputError
 from skatcore.rules.compiler import get_rules
 from skatcore.rules.describe import rules_diff
 from skatcore.sim.compare import Comparison, compare, finding_text, stat_table
-from skatcore.sim.simulate import check_args, parse_players, print_table, progress_bar
+from skatcore.sim.simulate import check_args, parse_players, path_line, print_table, progress_bar
 
 
 def cmd_compare(args) -> int:
@@ -46,7 +46,7 @@ def cmd_compare(args) -> int:
     if args.html:
         from skatcore.sim.report import write_html
 
-        write_html(args.html, result, differ, slots if not args.games else None, games)
+        write_html(args.html, result, differ, slots if not args.games else None, games, rules)
     if args.json:
         out = result.to_json()
         out["players"] = None if args.games else list(slots)
@@ -73,6 +73,10 @@ def cmd_compare(args) -> int:
     columns, rows = stat_table(result)
     print_table("statistics (95% intervals of the paired differences; ns: not significant)", columns, rows)
     _print_summary(result)
+    if games is None:
+        print("how played (the time a run takes, never its results):")
+        for stats in result.stats:
+            print(f"  {path_line(stats)}")
     if args.per_deal:
         print(f"per deal: {args.per_deal}")
     if args.html:

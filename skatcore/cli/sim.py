@@ -86,7 +86,7 @@ def _cmd_play(args) -> int:
 
 
 def cmd_simulate(args) -> int:
-    from skatcore.sim.simulate import check_args, fmt, metric_rows, parse_players, print_table
+    from skatcore.sim.simulate import check_args, fmt, metric_rows, parse_players, path_line, print_table
     slots = parse_players(args.players)
     check_args([args.ruleset], args.deals, args.jobs, slots)
     stats = _run([args.ruleset], args, slots)[0]
@@ -99,6 +99,7 @@ def cmd_simulate(args) -> int:
     rows = [(label, fmt(v, label)) for label, v in metric_rows(s)]
     print(f"{s['ruleset']}: {args.deals} deals, seed {args.seed}, players {', '.join(slots)}")
     print_table(None, ["statistic", s["ruleset"]], rows)
+    print(f"how played: {path_line(stats)}")
     return 0
 
 

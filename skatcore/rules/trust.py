@@ -38,6 +38,11 @@ def trusting(on: bool = True):
         _trust_all.reset(token)
 
 
+def trusts_all() -> bool:
+    """Whether ``--trust`` is in force here (:func:`trusting`)."""
+    return _trust_all.get()
+
+
 def trusted_paths() -> tuple[Path, ...]:
     """The directories of ``SKAT_TRUSTED_PATHS``, resolved."""
     return tuple(Path(p).expanduser().resolve() for p in os.environ.get(TRUST_ENV, "").split(os.pathsep) if p)

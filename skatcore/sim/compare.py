@@ -19,7 +19,7 @@ from skatcore.bots import resolve_player
 from skatcore.engine.table import people
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.outcomes import Metric, Tally, deal_row, metrics_for, settling
-from skatcore.sim.fastpath import MIN_DEALS, compiled, compiled_outcomes, whole
+from skatcore.sim.fastpath import MIN_DEALS, compiled, compiled_outcomes, declined, whole
 from skatcore.sim.sheet import Sheet
 from skatcore.sim.simulate import Stats, _portable, check_args, dask_workers, map_chunks, seeded_deal, spans
 from skatcore.sim.stats import Interval
@@ -46,6 +46,7 @@ def compare_chunk(task) -> tuple[list[Stats], Tally, list[list[dict]] | None]:
     for k in range(len(rules)):
         if summed[k]:
             stats[k].add_outcomes(fast[k], start, persons[k])
+    why = {k: declined(rules[k], slots, stop - start) for k in range(len(rules)) if k not in fast}
     for i in range(start, stop):
         dealt = seeded_deal(seed, i) if shared else None
         seats = [slots[(s - i) % 3] for s in range(3)]
@@ -53,6 +54,7 @@ def compare_chunk(task) -> tuple[list[Stats], Tally, list[list[dict]] | None]:
             played = sheets[k].play(i, dealt, fast.get(k))
             if not summed[k]:
                 stats[k].add_result(played.result, i, played.all_pass, persons[k])
+                stats[k].played_as(played.path, played.why or why.get(k, ""))
             for p in played.players:
                 stats[k].bots.update(getattr(p, "counters", None) or {})
             made = played.declarations if said[k] else {}

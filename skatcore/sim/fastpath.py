@@ -18,6 +18,10 @@ from skatcore.sim.sheet import Sheet
 
 
 MIN_DEALS = 200
+#: how a deal was played and scored: on the compiled tables, in the compiled
+#: play but scored on its own facts (a house rule the tables cannot hold,
+#: :mod:`skatcore.engine.probe`), or card by card through ``Deal``
+PATHS = ("compiled", "own_facts", "exact")
 
 
 def compiled_outcomes(rules: Sequence, slots: Sequence[str], seed: int, start: int, stop: int) -> dict:
@@ -51,6 +55,21 @@ def compiled(rules: Sequence, slots: Sequence[str]) -> list[int]:
             continue
         out.append(k)
     return out
+
+
+def declined(rules, slots: Sequence[str], n: int) -> str:
+    """Why a chunk of ``n`` deals under ``rules`` at a table of ``slots`` goes
+    through ``Deal`` ("" where the compiled heuristic plays it)."""
+    if any(resolve_player(s) is not HeuristicPlayer for s in slots):
+        return "players other than the heuristic play through Deal"
+    from skatcore.bots.heuristic.compiled import heuristic_tables
+    from skatcore.engine.compiled import Unsupported
+
+    try:
+        heuristic_tables(rules, hand_back=True)
+    except Unsupported as exc:
+        return str(exc)
+    return f"chunks of fewer than {MIN_DEALS} deals play through Deal" if n < MIN_DEALS else ""
 
 
 def whole(rules, out) -> bool:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from skatcore.errors import InputError
 from skatcore.sim.compare import Comparison, finding_text, stat_table
-from skatcore.sim.simulate import Stats
+from skatcore.sim.simulate import PATH_WORDS, Stats
 
 # Okabe-Ito: told apart with any colour vision (no red next to green)
 COLORS = ("#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000")
@@ -165,11 +165,13 @@ def family_mix(result: Comparison, rules) -> dict[str, list[float]]:
     return out
 
 
-def render(result: Comparison, differ, slots: Sequence[str] | None, games=None) -> str:
+def render(result: Comparison, differ, slots: Sequence[str] | None, games=None, rules=None) -> str:
+    """The report; ``rules``: the compiled rulesets compared (by default
+    found by their names, which a local ruleset file is not found by)."""
     from skatcore.rules.compiler import get_rules
 
     names = result.names
-    rules = [get_rules(n) for n in names]
+    rules = rules or [get_rules(n) for n in names]
     columns, rows = stat_table(result)
     share = {m.key: [result.tally.value(m, i).estimate or 0.0 for i in range(len(names))]
              for m in result.metrics if m.key.startswith("contract_mix.")}
@@ -207,6 +209,13 @@ def render(result: Comparison, differ, slots: Sequence[str] | None, games=None) 
             ["ruleset", "games", "scored", "with server score", "agree with server", "not re-scored (why)"],
             [[g.ruleset, g.games, g.scored, g.server_agrees + g.server_differs, g.server_agrees,
               "; ".join(f"{w} ({k})" for w, k in g.unscored.most_common())] for g in games])
+    paths_html = ""
+    if bots:
+        paths_html = ("<h2>How the deals were played</h2><p>The path changes the time a run takes, never its results "
+                      "(every path gives the rows <code>Deal</code> gives).</p>" + _html_table(
+                          ["ruleset", "path", "deals", "why"],
+                          [[st.ruleset, PATH_WORDS.get(p["path"], p["path"]), p["deals"], p.get("why", "")]
+                           for st in result.stats for p in st.paths_json()]))
     glossary = "".join(f"<dt>{_esc(k)}</dt><dd>{_esc(v)}</dd>" for k, v in EXPLAIN.items())
     title = " vs ".join(names)
     what = (f"The same {result.deals} deals (seed {result.seed}) played under each ruleset by the same players "
@@ -244,6 +253,7 @@ paired per-deal differences; <em>ns</em> marks an interval that contains 0 (not 
 {table}
 <h2>Charts</h2>
 {chr(10).join(charts)}
+{paths_html}
 <h2>What the figures mean</h2>
 <dl>{glossary}</dl>
 </body></html>
@@ -260,8 +270,8 @@ def _html_table(columns, rows, explain: bool = False) -> str:
     return f"<table><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>"
 
 
-def write_html(path: str, result: Comparison, differ, slots: Sequence[str] | None, games=None) -> None:
+def write_html(path: str, result: Comparison, differ, slots: Sequence[str] | None, games=None, rules=None) -> None:
     try:
-        Path(path).write_text(render(result, differ, slots, games), encoding="utf-8")
+        Path(path).write_text(render(result, differ, slots, games, rules), encoding="utf-8")
     except OSError as exc:
         raise InputError(f"--html {path}: cannot write: {exc.strerror or exc}") from None

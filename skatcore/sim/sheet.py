@@ -55,6 +55,8 @@ class Played:
     row: int = -1
     factor: int = 1                   # the sheet's factor (a Bock deal: 2)
     forced: bool = False              # played with everyone passing (a Ramsch round)
+    path: str = "exact"               # how it was played and scored (skatcore.sim.fastpath.PATHS)
+    why: str = ""                     # why not on the compiled tables, where it is not
 
     @classmethod
     def of_deal(cls, deal: Deal, players) -> "Played":
@@ -62,7 +64,9 @@ class Played:
 
     @classmethod
     def of_outcome(cls, out, j: int) -> "Played":
-        return cls(out.brief(j), bool(out.bid[j] == 0), outcomes=out, row=j)
+        own = bool(out.own_facts[j])
+        return cls(out.brief(j), bool(out.bid[j] == 0), outcomes=out, row=j, path="own_facts" if own else "compiled",
+                   why=out.tables.why or "" if own else "")
 
     @property
     def declarations(self) -> dict:
@@ -110,6 +114,8 @@ class Sheet:
             first = Played.of_outcome(outcomes, j)
         else:
             first = Played.of_deal(*play_seeded(self.rules, self.factories, self.seed, i, dealt))
+            if j >= 0:
+                first.why = "all passed into a flow step" if outcomes.unfinished[j] else "all passed in a session"
         if not self.active:
             return first
         if i // SESSION_DEALS != self.block or (self.session and self.session.state.closed):
@@ -127,6 +133,8 @@ class Sheet:
             except InputError:
                 continue
             played.forced = forced
+            if forced:
+                played.why = "a Ramsch round of the session"
             return played
         return first
 

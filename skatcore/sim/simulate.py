@@ -39,13 +39,14 @@ from dataclasses import dataclass, field
 
 from skatcore.engine.deal import Deal
 from skatcore.engine.table import people
-from skatcore.errors import InputError
+from skatcore.errors import InputError, printable
 from skatcore.model import SEATS
 from skatcore.bots import resolve_player
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.play import all_passed, play, seeded_deal  # noqa: F401 (play: a public name of one deal)
-from skatcore.sim.fastpath import compiled_outcomes, whole
+from skatcore.sim.fastpath import compiled_outcomes, declined, whole
 from skatcore.sim.sheet import SESSION_DEALS, Sheet
+from skatcore.sim.workers import dask_workers, map_chunks  # noqa: F401 (dask_workers: compare's, as before)
 
 SF_WIN, SF_DEFENDER = 50, 40
 
@@ -93,6 +94,17 @@ class Stats:
     declared: list = field(default_factory=lambda: [0, 0, 0])  # per slot: declarer games
     won: list = field(default_factory=lambda: [0, 0, 0])
     people: int = 3  # persons at the table (a straw man is nobody's seat): the per-player averages divide by it
+    paths: Counter = field(default_factory=Counter, compare=False)  # (path, why) -> deals: chunking decides, not the results
+
+    def played_as(self, path: str, why: str = "", n: int = 1) -> None:
+        """Count ``n`` deals played on ``path`` (``why``: why not on the compiled tables)."""
+        if n:
+            self.paths[(path, why)] += n
+
+    def paths_json(self) -> list[dict]:
+        """How the deals were played: ``[{"path", "deals", "why"}]``, most deals first."""
+        return [{"path": p, "deals": n, **({"why": w} if w else {})}
+                for (p, w), n in sorted(self.paths.items(), key=lambda kv: (-kv[1], kv[0]))]
 
     def add(self, deal: Deal, i: int) -> None:
         self.add_result(deal.result(), i, all_passed(deal), people(deal.rules))
@@ -134,6 +146,9 @@ class Stats:
         import numpy as np
 
         n = len(out)
+        own = int(out.own_facts.sum())
+        self.played_as("compiled", "", n - own)
+        self.played_as("own_facts", out.tables.why or "", own)
         self.deals += n
         self.people = len(persons)
         self.all_pass += int((out.bid == 0).sum())
@@ -182,7 +197,7 @@ class Stats:
         self.abs_entries += other.abs_entries
         if other.deals:
             self.people = other.people
-        for a in ("games", "hand", "wins", "value", "played", "declarer_scores", "entries", "bots"):
+        for a in ("games", "hand", "wins", "value", "played", "declarer_scores", "entries", "bots", "paths"):
             getattr(self, a).update(getattr(other, a))
         for a in ("classic", "sf", "declared", "won"):
             mine, theirs = getattr(self, a), getattr(other, a)
@@ -235,6 +250,7 @@ class Stats:
         out = self.summary()
         out["declarer_score_histogram"] = {str(k): v for k, v in sorted(self.declarer_scores.items())}
         out["entry_histogram"] = {str(k): v for k, v in sorted(self.entries.items())}
+        out["paths"] = self.paths_json()
         return out
 
 
@@ -266,11 +282,14 @@ def run_chunk(task, compiled: bool = True) -> list[Stats]:
     walk = [k for k in range(len(rules)) if k not in fast or not whole(rules[k], fast[k])]
     sheets = {k: Sheet.for_chunk(rules[k], factories, seed, start) for k in walk}
     shared = any(k not in fast for k in walk)  # the cards of a deal, dealt once for the rulesets played through Deal
+    why = {k: declined(rules[k], slots, stop - start) if compiled else "the exact path was asked for"
+           for k in walk if k not in fast}
     for i in range(start, stop) if walk else ():
         dealt = seeded_deal(seed, i) if shared else None
         for k in walk:
             played = sheets[k].play(i, dealt, fast.get(k))
             stats[k].add_result(played.result, i, played.all_pass, people(rules[k]))
+            stats[k].played_as(played.path, played.why or why.get(k, ""))
             for p in played.players:
                 stats[k].bots.update(getattr(p, "counters", None) or {})
     return stats
@@ -310,71 +329,6 @@ def run(refs: Sequence[str], deals: int, seed: int, slots: Sequence[str] = ("heu
         if progress:
             progress(task[4] - task[3])
     return total
-
-
-def map_chunks(fn, tasks: Sequence[tuple], jobs: int = 1, dask: str | None = None):
-    """``(task, fn(task))`` for every task, in the order they finish: in
-    this process, in ``jobs`` local processes or on Dask (``local:N`` starts
-    a ``LocalCluster`` of N single-threaded worker processes, anything else
-    is a scheduler address).  Results merge by exact integer sums, so the
-    order never changes a digit."""
-    if dask:
-        yield from _dask_map(dask, fn, tasks)
-    elif jobs > 1 and len(tasks) > 1:
-        import multiprocessing as mp
-
-        ctx = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
-        with ctx.Pool(min(jobs, len(tasks))) as pool:
-            yield from pool.imap_unordered(_with_task(fn), tasks)
-    else:
-        for task in tasks:
-            yield task, fn(task)
-
-
-class _with_task:
-    """``fn`` returning ``(task, result)``: a picklable wrapper for imap_unordered."""
-
-    def __init__(self, fn):
-        self.fn = fn
-
-    def __call__(self, task):
-        return task, self.fn(task)
-
-
-def dask_workers(address: str, unknown: int = 8) -> int:
-    """The number of workers of ``--dask local:N``; ``unknown`` for a scheduler address."""
-    if not address.startswith("local:"):
-        return unknown
-    workers = address.partition(":")[2]
-    if not workers.isdigit() or int(workers) < 1:
-        raise InputError(f"--dask local:N needs a number of workers, not {workers!r}")
-    return int(workers)
-
-
-def _dask_map(address: str, fn, tasks):
-    try:
-        from distributed import Client, LocalCluster, as_completed
-    except ImportError:
-        raise InputError("--dask needs the cluster extra: pip install 'skatcore[cluster]'") from None
-    cluster = None
-    if address.startswith("local:"):
-        cluster = LocalCluster(n_workers=dask_workers(address), threads_per_worker=1, processes=True,
-                               dashboard_address=None, silence_logs=40)
-        address = cluster
-    try:
-        client = Client(address, timeout="5s")
-    except Exception as exc:
-        if cluster is not None:
-            cluster.close()
-        raise InputError(f"--dask: cannot reach the scheduler at {address}: {type(exc).__name__}: {exc}") from None
-    try:
-        futures = {client.submit(fn, task, pure=False): task for task in tasks}
-        for fut in as_completed(futures):
-            yield futures[fut], fut.result()
-    finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
 
 
 def _portable(ref: str) -> str:
@@ -436,6 +390,20 @@ def metric_rows(summary: dict) -> list[tuple[str, object]]:
         rows.append((f"{name}: Seeger-Fabian / 36", p["seeger_fabian_per_36"]))
         rows.append((f"{name}: declarer win rate", p["declarer_win_rate"]))
     return rows
+
+
+PATH_WORDS = {"compiled": "on the compiled tables", "own_facts": "in compiled play, scored on their own facts",
+               "exact": "card by card through Deal"}
+
+
+def path_line(stats: Stats) -> str:
+    """How a ruleset's deals were played, for people: ``lasttrick: 130 deals
+    on the compiled tables; 870 in compiled play, scored on their own facts
+    (the score of clubs reads last_trick_winner (house.py:12))``.  The
+    paths change the time a run takes, never its results."""
+    parts = [f"{p['deals']} deals {PATH_WORDS.get(p['path'], p['path'])}" + (f" ({p['why']})" if p.get("why") else "")
+             for p in stats.paths_json()]
+    return printable(f"{stats.ruleset}: {'; '.join(parts) or 'no deals'}")
 
 
 def is_share(label: str) -> bool:
