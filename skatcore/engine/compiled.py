@@ -187,29 +187,21 @@ def _point_classes(th):
 
 
 def _tabulated(rules, d: Declaration, samples, key, **given) -> ScoreResult | str:
-    """The result of ``d`` scored on recording facts at each sample
+    """The result of ``d`` scored on recording facts at one sample
     (points, declarer tricks) of a card-point class, or why it cannot be
-    tabulated under ``key``: a read outside it (:mod:`skatcore.engine.probe`),
-    answers that differ within the class, or an error on a summary."""
-    contract = rules.contracts[d.game]
-    sheet = key is SHEET_KEY
-    found = []
-    for p, dt in samples:
-        reads = Reads()
-        facts = make_facts(rules, contract, d, declarer_points=p, declarer_tricks=dt, defender_tricks=10 - dt, **given)
-        try:
-            r = rules.score(recording(facts, reads))
-        except Exception as exc:  # noqa: BLE001 - the deal's own facts will say (or raise it to the user)
-            return f"cannot be scored from a summary ({type(exc).__name__})"
-        outside = reads.outside(key, sheet)
-        if outside:
-            return describe(outside)
-        found.append(r)
-    pieces = {(r.value, r.multiplier, r.won, r.overbid, *((tuple(r.scores.values()), repr(r.extra)) if sheet else ()))
-              for r in found}
-    if len(pieces) > 1:
-        return "differs within a card-point class (win and schneider lines)"
-    return found[0]
+    tabulated under ``key``: a read outside it (:mod:`skatcore.engine.probe`:
+    a function that reads only the key answers alike for every deal of
+    it), or an error on a summary."""
+    p, dt = min(samples)
+    reads = Reads()
+    facts = make_facts(rules, rules.contracts[d.game], d, declarer_points=p, declarer_tricks=dt,
+                       defender_tricks=10 - dt, **given)
+    try:
+        r = rules.score(recording(facts, reads))
+    except Exception as exc:  # noqa: BLE001 - the deal's own facts will say (or raise it to the user)
+        return f"cannot be scored from a summary ({type(exc).__name__})"
+    outside = reads.outside(key, key is SHEET_KEY)
+    return describe(outside) if outside else r
 
 
 # ---------------------------------------------------------------------------

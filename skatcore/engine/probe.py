@@ -58,9 +58,13 @@ class Reads:
     result: dict[str, str] = field(default_factory=dict)
     phase: str = "score"
 
-    def note(self, name: str, where: str, of_result: bool = False) -> None:
+    def note(self, name: str, frame, of_result: bool = False) -> None:
+        """``name`` read by the code of ``frame`` (nothing if that is the core's)."""
         book = self.result if of_result else self.sheet if self.phase == "sheet" else self.score
-        book.setdefault(name, where)
+        if name not in book:
+            where = _plugin_file(frame.f_code)
+            if where is not None:
+                book[name] = f"{where}:{frame.f_lineno}"
 
     def outside(self, key: frozenset[str], sheet: bool) -> dict[str, str]:
         """The reads outside ``key`` (with ``sheet``: the sheet hook's too)."""
@@ -71,30 +75,31 @@ class Reads:
         return got
 
 
-def _where(frame) -> str | None:
-    """``file:line`` of plugin code, None for the core's own reads."""
-    path = os.path.normcase(os.path.abspath(frame.f_code.co_filename))
-    if path in _CORE_FILES:
-        return None
-    return f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
+_PLUGIN_FILE: dict = {}  # code object -> its file's name, None for the core's own code
 
 
-def _field(name: str) -> str | None:
-    if name == "__dict__":
-        return _EVERYTHING
-    return None if name.startswith("_") else name
+def _plugin_file(code) -> str | None:
+    got = _PLUGIN_FILE.get(code, False)
+    if got is False:
+        path = os.path.normcase(os.path.abspath(code.co_filename))
+        got = _PLUGIN_FILE[code] = None if path in _CORE_FILES else os.path.basename(code.co_filename)
+    return got
+
+
+# attribute -> the field it reads (vars(), dataclasses.replace and asdict read every field)
+_FACT_FIELDS = {**{n: n for n in GameFacts.__dataclass_fields__}, "__dict__": _EVERYTHING}
+_RESULT_FIELDS = {**{n: n for n in ScoreResult.__dataclass_fields__}, "__dict__": _EVERYTHING}
 
 
 class _RecordingFacts(GameFacts):
     """GameFacts that note every field plugin code reads into ``_reads``."""
 
     def __getattribute__(self, name):
-        n = _field(name)
+        n = _FACT_FIELDS.get(name)
         if n is not None:
             reads = object.__getattribute__(self, "__dict__").get("_reads")
-            where = _where(sys._getframe(1)) if reads is not None else None
-            if where is not None:
-                reads.note(n, where)
+            if reads is not None:
+                reads.note(n, sys._getframe(1))
         return object.__getattribute__(self, name)
 
 
@@ -102,12 +107,11 @@ class _RecordingResult(ScoreResult):
     """A ScoreResult handed to ``skat_sheet_entries`` of recording facts."""
 
     def __getattribute__(self, name):
-        n = _field(name)
+        n = _RESULT_FIELDS.get(name)
         if n is not None:
             reads = object.__getattribute__(self, "__dict__").get("_reads")
-            where = _where(sys._getframe(1)) if reads is not None else None
-            if where is not None:
-                reads.note(n, where, of_result=True)
+            if reads is not None:
+                reads.note(n, sys._getframe(1), of_result=True)
         return object.__getattribute__(self, name)
 
 
@@ -137,16 +141,24 @@ def unwatch(result: ScoreResult) -> None:
     result.__dict__.pop("_reads", None)
 
 
+def play_read(rules, facts: GameFacts) -> tuple[object, dict[str, str]]:
+    """``rules.score(facts)`` of facts without the play (a summary), and
+    what of the play (:data:`PLAY_FIELDS`) plugin code read to get it: where
+    it read any, the score is not to be trusted.  An error is the result."""
+    reads = Reads()
+    try:
+        result = rules.score(recording(facts, reads))
+    except Exception as exc:  # noqa: BLE001 - the caller decides: raise it, or take the exact path
+        result = exc
+    read = {**reads.score, **reads.sheet}
+    return result, {n: w for n, w in read.items() if n in PLAY_FIELDS or n == _EVERYTHING}
+
+
 def reads_play(rules, facts: GameFacts) -> bool:
     """Whether scoring ``facts`` reads the play (the tricks), which a
     summary of a game does not have; an error counts as reading it."""
-    reads = Reads()
-    try:
-        rules.score(recording(facts, reads))
-    except Exception:  # noqa: BLE001 - the exact path raises it again, with its message
-        return True
-    read = {*reads.score, *reads.sheet}
-    return bool(read & PLAY_FIELDS) or _EVERYTHING in read
+    result, read = play_read(rules, facts)
+    return bool(read) or isinstance(result, Exception)
 
 
 def describe(outside: dict[str, str]) -> str:

@@ -18,6 +18,7 @@ from skatcore.engine.deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Dea
 from skatcore.errors import InputError, shown
 from skatcore.model import SEATS, Declaration, RamschFacts, ScoreResult
 from skatcore.rules.ruleset import load_schema, read_document, validate
+from skatcore.engine.probe import describe, play_read
 from skatcore.engine.scoring import make_facts
 from skatcore.engine.table import people, seating
 
@@ -446,4 +447,10 @@ def _score_outcome(doc, rules, declarer, bid, contract, declaration, matadors) -
     facts = make_facts(rules, contract, declaration, bid=bid, declarer=declarer, matadors=matadors,
                        declarer_points=points, declarer_tricks=tricks,
                        defender_tricks=None if tricks is None else rules.deck.hand - tricks)
-    return rules.score(facts)
+    result, read = play_read(rules, facts)
+    if isinstance(result, Exception):  # the plugin's own words first
+        raise result
+    if read:  # a house rule about the tricks: a summary cannot say, and a guess would be a silent wrong score
+        raise InputError(f"ruleset {rules.name!r} scores from the play ({describe(read)}): give the deal's "
+                         "hands and `play`, not only its outcome", path="outcome")
+    return result

@@ -147,3 +147,15 @@ def test_a_rule_reading_the_exact_points_keeps_the_lean_iss_path(monkeypatch):
     monkeypatch.setattr(iss_fast, "score_line", lambda line, r: through_deal.append(line) or score_line(line, r))
     assert [g[0] for g in iss_fast.score_lines(lines, rules)] == want
     assert through_deal == []
+
+
+def test_a_summary_record_under_a_rule_about_the_tricks_is_refused_not_guessed():
+    from skatcore.errors import InputError
+    from skatcore.testing import score
+
+    summary = {"ruleset": "official", "dealer": 0, "declarer": "middlehand", "bid": 18, "game": {"type": "clubs"},
+               "outcome": {"declarer_points": 74, "declarer_tricks": 7, "matadors": {"with": 1}}}
+    assert score(summary).score == 24  # with 1, game 2 x 12
+    assert score(summary, compile_with("official", {"o": Over100})).score == 24  # the exact points are given
+    with pytest.raises(InputError, match=r"scores from the play \(reads last_trick_winner \(test_one_truth.py:\d+\)"):
+        score(summary, compile_with("official", {"last": LastTrick}))
