@@ -110,6 +110,12 @@ def skat_register_calls() -> Iterable[TableCall]:
     Collected; each name must come from one plugin only and should also be
     registered as a declaration.
 
+    *Reads:* a call's ``may`` gets the bidding so far, the seat and the
+    declarer.  *On each path:* ``Deal`` offers the calls while the deal is
+    played; the compiled heuristic says them as the Python heuristic does,
+    asking ``may`` on the deal's own bidding, and scores those deals with the
+    calls (tabulated as the sheet entries are).
+
     :returns: :class:`~skatcore.model.TableCall` objects.
 
     **Example**::
@@ -130,6 +136,11 @@ def skat_register_steps() -> Iterable["Step"]:
     records through them (see :mod:`skatcore.engine.steps` and
     docs/writing-plugins.md, "A flow step").
 
+    *Reads:* a step reads and changes the deal it runs in.  *On each path:*
+    steps run in ``Deal`` only; a ruleset with steps is played through
+    ``Deal`` (steps that wait for all to pass: only those deals), which
+    ``skat simulate``/``compare`` report as the path and why.
+
     :returns: :class:`~skatcore.engine.steps.Step` objects.
 
     **Example** (each defender may swap a card with the skat before the first trick)::
@@ -149,6 +160,15 @@ def skat_multiplier_items() -> Iterable[MultiplierItem]:
     makes ``ouvert`` a doubling factor).  Called once at compile time; the
     items' ``count`` functions run once per scored deal.
 
+    *Reads:* an item's ``count`` and ``label`` get the deal's
+    :class:`~skatcore.model.GameFacts` and may read any field.  They are also
+    asked at compile time on facts without tricks (bid 0, the win line's
+    card points) to derive the bid ladder and the bots' estimates: answer
+    those without failing.  *On each path:* ``Deal`` counts them on every
+    scored deal; the compiled engines count them once per key and tabulate
+    the answer where only the key's fields were read, else score the deal on
+    its own facts ("What a function may read", above).
+
     :returns: :class:`~skatcore.model.MultiplierItem` objects.
 
     **Example**::
@@ -163,6 +183,12 @@ def skat_multiplier_items() -> Iterable[MultiplierItem]:
 def skat_win_conditions() -> Iterable[WinCondition]:
     """Conditions a suit or grand declarer must all meet to win (61 points,
     announced schneider/schwarz, Spitze ...).  Collected.
+
+    *Reads:* a condition's ``check`` gets the deal's
+    :class:`~skatcore.model.GameFacts` and may read any field (its ``reason``
+    is formatted with them, for the explanation only).  *On each path:* as
+    the multiplier items: checked per scored deal in ``Deal``, tabulated by
+    the compiled engines only where the check read nothing outside the key.
 
     :returns: :class:`~skatcore.model.WinCondition` objects.
 
@@ -418,6 +444,10 @@ def skat_ramsch_scores(facts: RamschFacts) -> tuple[dict[int, int], str] | None:
     """Score a deal played without declarer (Ramsch): the entries by seat
     index and the explanation line.  First result wins.
 
+    *Reads:* the :class:`~skatcore.model.RamschFacts`, any field.  *On each
+    path:* ``Deal`` asks it per deal; the compiled engines once per distinct
+    facts (every field is the key), so every path asks it the same.
+
     **Example** (the player with most points loses them)::
 
         @hookimpl
@@ -438,6 +468,12 @@ def skat_sheet_entries(result: ScoreResult, facts: GameFacts | RamschFacts, entr
     default returns them unchanged.  Wrap this hook to double entries
     (Kontra, Bock) or move other lines (Bierlachs, Danish tournament
     settlement).  First result wins.
+
+    *Reads:* ``result`` and ``facts``, any field (``result.explanation`` is
+    text to extend, not to decide by).  *On each path:* ``Deal`` asks it per
+    scored deal; the compiled engines once per key (the score table's key,
+    the bid and the declarer), tabulated where the hook read nothing else,
+    else the deal is scored on its own facts.
 
     **Example** (Kontra doubles every entry)::
 
@@ -462,6 +498,9 @@ def skat_settled_outcome(contract: Contract, declaration: Declaration, bid: int)
     apply.  First result wins; ``None``: the deal was not settled, the
     record gives ``play`` or ``outcome``.
 
+    *Reads:* its arguments.  *On each path:* per settled deal, through
+    ``Deal`` or the record reader (the compiled engines play no settled deal).
+
     :param contract: the declared contract.
     :param declaration: the declaration, with plugin ``declarations``.
     :param bid: the final bid.
@@ -478,6 +517,7 @@ def skat_settled_outcome(contract: Contract, declaration: Declaration, bid: int)
 
 # ---------------------------------------------------------------------------
 # Per session (skatcore.records.session: a score sheet of many deals, in order)
+# Each reads the deal's result as scored (on whichever path: they agree) and its record.
 # ---------------------------------------------------------------------------
 
 

@@ -230,6 +230,36 @@ contract, hand or not, every set of announcements ...). The answers are frozen
 into `CompiledRules` tables; the deal engine never calls a hook. The hooks
 under "Per deal" run once per finished deal, when it is scored.
 
+## What a function may read, and the paths a deal takes
+
+A deal is played on one of three paths, and every path gives the same
+per-deal rows: card by card through `Deal` (the exact path: every
+`skat score`, `skat sheet`, `skat play`, small runs); in the compiled engines
+(`skat simulate`/`compare` with heuristic players in chunks of 200 deals or
+more, `skat bench`, the compiled replay of big ISS archives), which look the
+score up in tables; or in compiled play, scored on the deal's own facts.
+
+Hooks answered at compile time read only their arguments: every path reads
+the same frozen answer. The functions a hook hands back - a
+`MultiplierItem`'s `count` and `label`, a `WinCondition`'s `check`, and the
+per-deal hooks `skat_sheet_entries` and `skat_ramsch_scores` - run on each
+scored deal and may read **any field of the facts** (`GameFacts`: the last
+trick, every trick, the exact card points ...). The compiled engines ask
+them once per *key* - the declaration, the matadors, which side of the win
+and schneider lines the declarer's card points fall, schwarz, and for sheet
+entries also the bid and the declarer - on facts that record every field
+your code reads (`skatcore.engine.probe`). Where your function read only
+those, its answer is tabulated; where it read anything else, or raised,
+those deals are replayed through `Deal` and scored on their own facts. That
+costs time, never correctness; `skat simulate`/`compare` say which path each
+ruleset took and why (`paths` in `--json`). What the probe cannot see is a
+function that answers differently for the same facts: answer from the facts
+alone - no clock, no random numbers, no state kept between calls.
+
+A deal record that gives only an outcome (no `play`) has no tricks: a
+ruleset whose scoring reads them refuses it with one line naming the field
+and your plugin's line, instead of guessing.
+
 ## Kinds
 
 - **collected**: every plugin may contribute; the core merges the lists. A
@@ -307,13 +337,16 @@ def hooks_markdown() -> str:
         if banner != current:
             parts.append(f"## {banner}\n\n")
             current = banner
+        doc = _rst_to_md(inspect.cleandoc(fn.__doc__ or "(undocumented)"))
         if "(collected)" in banner or "(first result wins)" in banner:
             when = " *Called:* at compile time."
         elif banner.lower().startswith("per deal"):
             when = " *Called:* once per finished deal."
         else:
             when = ""  # the section's title says when
-        doc = _rst_to_md(inspect.cleandoc(fn.__doc__ or "(undocumented)"))
+        if "*On each path:*" not in doc and when == " *Called:* at compile time.":
+            when += (" *Reads:* its arguments. *On each path:* answered once per compiled ruleset; `Deal` and the "
+                     "compiled engines read the same frozen answer.")
         parts.append(f"### `{fn.__name__}`\n\n"
                      f"```python\n{_signature(fn)}\n```\n\n"
                      f"*Kind:* {kind}.{when}\n\n{doc}\n")
