@@ -144,14 +144,37 @@ def unwatch(result: ScoreResult) -> None:
 def play_read(rules, facts: GameFacts) -> tuple[object, dict[str, str]]:
     """``rules.score(facts)`` of facts without the play (a summary), and
     what of the play (:data:`PLAY_FIELDS`) plugin code read to get it: where
-    it read any, the score is not to be trusted.  An error is the result."""
+    it read any, the score is not to be trusted.  An error is the result.
+
+    A key whose scoring read nothing but the key's fields reads the same for
+    every summary of that key: remembered per ruleset, such summaries are
+    scored on plain facts."""
+    key = _summary_key(facts)
+    clean = rules.cache.setdefault("summary_keys_clean", set())
     reads = Reads()
     try:
+        if key is not None and key in clean:
+            return rules.score(facts), {}
         result = rules.score(recording(facts, reads))
     except Exception as exc:  # noqa: BLE001 - the caller decides: raise it, or take the exact path
-        result = exc
+        return exc, {}
     read = {**reads.score, **reads.sheet}
+    if key is not None and not reads.outside(SHEET_KEY, sheet=True):
+        clean.add(key)
     return result, {n: w for n, w in read.items() if n in PLAY_FIELDS or n == _EVERYTHING}
+
+
+def _summary_key(facts: GameFacts) -> tuple | None:
+    """The fields of :data:`SHEET_KEY` as a hashable tuple (None if a declaration's value is not hashable)."""
+    d = facts.declaration
+    key = (d.game, d.hand, d.schneider, d.schwarz, d.ouvert, tuple(sorted(d.declarations.items())), facts.matadors,
+           facts.made_points, facts.defenders_schneider, facts.declarer_schneider, facts.defenders_schwarz,
+           facts.declarer_schwarz, facts.bid, facts.declarer, facts.seats)
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def reads_play(rules, facts: GameFacts) -> bool:
