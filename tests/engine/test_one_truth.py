@@ -159,3 +159,28 @@ def test_a_summary_record_under_a_rule_about_the_tricks_is_refused_not_guessed()
     assert score(summary, compile_with("official", {"o": Over100})).score == 24  # the exact points are given
     with pytest.raises(InputError, match=r"scores from the play \(reads last_trick_winner \(test_one_truth.py:\d+\)"):
         score(summary, compile_with("official", {"last": LastTrick}))
+
+
+class OverHundredLastTrick:
+    """Over 100 card points count one more only with the last trick (reads the play only above 100)."""
+
+    params_schema = {"type": "object", "additionalProperties": False}
+
+    @hookimpl
+    def skat_multiplier_items(self):
+        return [MultiplierItem("last100", lambda f: int(f.declarer_points > 100 and f.last_trick_winner == f.declarer),
+                               "over 100 with the last trick")]
+
+
+def test_what_a_summary_key_read_is_remembered_only_where_it_read_the_key_alone():
+    from skatcore.errors import InputError
+    from skatcore.testing import score
+
+    rules = compile_with("official", {"h": OverHundredLastTrick})
+    summary = {"ruleset": "official", "dealer": 0, "declarer": "middlehand", "bid": 18, "game": {"type": "clubs"},
+               "outcome": {"declarer_points": 70, "declarer_tricks": 7, "matadors": {"with": 1}}}
+    for _ in range(2):
+        assert score(summary, rules).score == 24  # 70 points: the play is not read
+    summary["outcome"] = {"declarer_points": 101, "declarer_tricks": 7, "matadors": {"with": 1}}  # the same key
+    with pytest.raises(InputError, match="reads last_trick_winner"):
+        score(summary, rules)
