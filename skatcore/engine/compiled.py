@@ -16,8 +16,7 @@ of the ruleset's thresholds.  Sheet entries of a ruleset with its own
 ``rules.score`` once per distinct outcome.  Each of these answers is asked
 on recording facts (:mod:`skatcore.engine.probe`): where a plugin's scoring
 read anything outside the key (the last trick, the exact card points, the
-bid where the key has none) or answered differently within it, that key is
-not tabulated, and its deals are replayed through ``Deal`` and scored on
+bid where the key has none) or raised, that key is not tabulated, and its deals are replayed through ``Deal`` and scored on
 their own facts (:attr:`Outcomes.own_facts`).  Explanations are built only
 when read (:meth:`Outcomes.result` replays the deal through ``Deal``).
 
@@ -354,7 +353,8 @@ def _sheet(rules, tables: EngineTables, out: Outcomes) -> None:
         own[rows] = tables.own_facts[cells]
     if out.said:
         _said_entries(rules, tables, out, own)
-        rows, sc = rows[~np.isin(rows, list(out.said))], sc[~np.isin(rows, list(out.said))]
+        unsaid = ~np.isin(rows, list(out.said))
+        rows, sc = rows[unsaid], sc[unsaid]
     if not tables.sheet:
         out.scores[rows, out.declarer[rows]] = out.score[rows]
     elif len(rows):
