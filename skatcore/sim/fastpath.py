@@ -7,7 +7,8 @@ and deals the session rules force (a Ramsch round: :mod:`skatcore.sim.sheet`)
 play through ``Deal``, and so does everything else (other players, steps the
 engine does not model) and a chunk of fewer than :data:`MIN_DEALS` deals:
 the first compile (~15 s CPU, once per machine) would cost a small run more
-than it saves."""
+than it saves.  ``path="compiled"`` takes the compiled heuristic whatever the
+chunk's size and ``path="exact"`` never (``--verify``: :mod:`skatcore.sim.verify`)."""
 
 from __future__ import annotations
 
@@ -18,12 +19,19 @@ from skatcore.sim.sheet import Sheet
 
 
 MIN_DEALS = 200
+#: which path a chunk's deals take: ``auto`` the compiled heuristic from
+#: :data:`MIN_DEALS` deals on, ``compiled`` it whatever the size, ``exact`` every deal through ``Deal``
+PATHS = ("auto", "compiled", "exact")
 
 
-def compiled_outcomes(rules: Sequence, slots: Sequence[str], seed: int, start: int, stop: int) -> dict:
+def compiled_outcomes(rules: Sequence, slots: Sequence[str], seed: int, start: int, stop: int,
+                      path: str = "auto") -> dict:
     """``{k: Outcomes}`` of deals ``start..stop-1`` for each ruleset ``rules[k]``
-    the compiled heuristic plays; the others are left to the Python path."""
-    if stop - start < MIN_DEALS:
+    the compiled heuristic plays on ``path`` (:data:`PATHS`); the others are
+    left to the Python path."""
+    if path not in PATHS:
+        raise ValueError(f"path must be one of {', '.join(PATHS)}, not {path!r}")
+    if path == "exact" or path == "auto" and stop - start < MIN_DEALS:
         return {}
     from skatcore.bots.heuristic.compiled import play_heuristic
     from skatcore.sim.dealing import seeded_deals
