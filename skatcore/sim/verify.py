@@ -26,7 +26,7 @@ from skatcore.sim.compare import compare_chunk
 from skatcore.sim.fastpath import compiled
 from skatcore.sim.simulate import rules_of
 
-#: ``--verify N`` plays at most this many deals (each through Deal, about 1 ms a deal and ruleset)
+#: ``--verify N`` plays at most this many deals (through Deal about 2 ms a deal and ruleset)
 MAX_VERIFY = 100_000
 SAME = "same rows on the compiled path and through Deal"
 NOT_NEEDED = "exact path: nothing to verify"
