@@ -33,6 +33,10 @@ a ``conftest.py``::
 ``skat_play(rules, seed=0, deals=1)``
     Play random legal deals through :class:`~skatcore.engine.deal.Deal` (every
     bid, discard and card judged by the engine); the finished deals.
+
+:func:`assert_same_rows` demands that a ruleset gives the same per-deal rows
+on the compiled path ``skat simulate``/``compare`` take for heuristic players
+as through ``Deal``, in one chunk or several.
 """
 
 from __future__ import annotations
@@ -46,7 +50,7 @@ import pytest
 
 from skatcore.rules.trust import trusting
 
-__all__ = ["compile_with", "score", "check_vectors", "vector_tests", "play_random", "VectorFailure"]
+__all__ = ["compile_with", "score", "check_vectors", "vector_tests", "play_random", "assert_same_rows", "VectorFailure"]
 
 
 class VectorFailure(AssertionError):
@@ -219,6 +223,42 @@ def play_random(rules: Any, seed: int | random.Random = 0, deals: int = 1, playe
         deal.result()
         out.append(deal)
     return out
+
+
+def assert_same_rows(ruleset: Any = "official", deals: int = 300, seed: int = 1, players: Any = "heuristic",
+                     chunks: int = 3) -> None:
+    """Assert that ``ruleset`` gives the same per-deal rows (every field of
+    :func:`~skatcore.sim.outcomes.deal_row`: game, declarer, won, value, the
+    sheet entries ...) and statistics on every path a simulation may take:
+    the compiled path (forced, whatever the chunk's size) in one chunk and in
+    ``chunks`` chunks, and ``Deal`` in ``chunks`` chunks, each against
+    ``Deal`` in one chunk, over deals ``0..deals-1`` of ``seed``.
+
+    A scoring rule that reads the play (the last trick, the tricks) is where
+    the compiled path and ``Deal`` could part; a ruleset the compiled
+    heuristic does not play (other ``players``, a rule it refuses) is still
+    checked for chunking.
+
+    :param ruleset: a name, a YAML file or compiled rules (as :func:`compile_with` gives).
+    :param players: ``"heuristic"``, three names comma-separated, or a sequence of three.
+    :raises AssertionError: naming the ruleset, the deal, the field and both values
+        (``house: deal 17 (seed 1): field 'won' is True on the compiled path, False through Deal``).
+    """
+    __tracebackhide__ = True  # pytest shows the caller's line and the message
+    from skatcore.sim.simulate import parse_players
+    from skatcore.sim.verify import COMPILED, Way, same_rows
+
+    compiled = _rules(ruleset)
+    slots = parse_players(players) if isinstance(players, str) else tuple(players)
+    cuts = tuple(deals * k // chunks for k in range(1, chunks))  # not at sessions: a chunk may start inside one
+    ways = [COMPILED]
+    if cuts:
+        ways += [Way("compiled", cuts, f"on the compiled path in {chunks} chunks"),
+                 Way("exact", cuts, f"through Deal in {chunks} chunks")]
+    name = ruleset if isinstance(ruleset, str) else str(ruleset) if isinstance(ruleset, Path) else compiled.name
+    found = same_rows(compiled, deals, seed, slots, ways, name=name)
+    if found:
+        raise AssertionError(found)
 
 
 # ---------------------------------------------------------------------------

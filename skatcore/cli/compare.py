@@ -12,10 +12,11 @@ from skatcore.rules.compiler import get_rules
 from skatcore.rules.describe import rules_diff
 from skatcore.sim.compare import Comparison, compare, finding_text, stat_table
 from skatcore.sim.simulate import check_args, parse_players, path_line, print_table, progress_bar
+from skatcore.sim.verify import check_verify, verify_all
 
 
 def cmd_compare(args) -> int:
-    for mode, flags in (("deal", ("games", "until_ci", "per_deal", "html")), ("games", ("until_ci",))):
+    for mode, flags in (("deal", ("games", "until_ci", "per_deal", "html", "verify")), ("games", ("until_ci", "verify"))):
         given = [f for f in flags if getattr(args, f) is not None]
         if getattr(args, mode) and given:  # refused rather than left unsaid
             raise InputError(f"--{given[0].replace('_', '-')} does not go with --{mode}")
@@ -28,6 +29,8 @@ def cmd_compare(args) -> int:
         check_args(args.rulesets, 1)
     else:
         check_args(args.rulesets, args.deals, args.jobs, slots)
+        check_verify(args.verify, args.deals)
+    verified = verify_all(args.rulesets, args.verify, args.seed, slots)  # first: a difference stops the run
     writer = None
     if args.per_deal:
         from skatcore.sim.export import RowWriter
@@ -51,6 +54,8 @@ def cmd_compare(args) -> int:
         out = result.to_json()
         out["players"] = None if args.games else list(slots)
         out["rules_differ"] = [d.to_json(result.names) for d in differ]
+        for side, v in zip(out["rulesets"], verified or ()):
+            side["verify"] = v.to_json()
         if games is not None:
             out["games"] = [g.to_json() for g in games]
         for key, value in (("until_ci", args.until_ci), ("per_deal", args.per_deal), ("html", args.html)):
@@ -66,6 +71,8 @@ def cmd_compare(args) -> int:
             width = result.headline_width()
             print(f"--until-ci {args.until_ci:g}: the widest headline interval is {width:.1f} pp wide"
                   + ("" if width < args.until_ci else f", not narrower at --max-deals {args.max_deals}"))
+        for v in verified or ():
+            print(v.text())
     else:
         print(f"{' vs '.join(result.names)}: {games[0].games} real games re-scored, {result.deals} by every ruleset")
         _print_games(games)

@@ -153,12 +153,13 @@ plugins:
   expect: {{won: false, score: -80}}
 ''',
     "tests/test_{snake}.py": '''\
-"""Tests of {name}.  vector_tests and the fixtures skat_rules, skat_score
-and skat_play come from skatcore's testing kit (skatcore.testing)."""
+"""Tests of {name}.  vector_tests, assert_same_rows and the fixtures
+skat_rules, skat_score and skat_play come from skatcore's testing kit
+(skatcore.testing)."""
 
 from pathlib import Path
 
-from skatcore.testing import vector_tests
+from skatcore.testing import assert_same_rows, vector_tests
 
 from {module} import {cls}
 
@@ -177,6 +178,11 @@ def test_parameter(skat_rules, skat_score):
 def test_random_deals(skat_play):
     for deal in skat_play("{snake}", seed=1, deals=50):
         assert deal.done
+
+
+def test_same_rows_on_every_path():
+    # skat simulate/compare play heuristic players compiled and through Deal: one result either way
+    assert_same_rows("{snake}", deals=200)
 ''',
 }
 

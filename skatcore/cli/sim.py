@@ -4,6 +4,7 @@ argument parsing and output; the work is in :mod:`skatcore.sim.simulate`,
 
 from __future__ import annotations
 
+import argparse
 import json
 
 from skatcore.errors import InputError
@@ -14,6 +15,18 @@ def _positive(text: str) -> int:
         return int(text)
     except ValueError:
         raise InputError(f"expected a whole number, not {text!r}") from None
+
+
+def _verify_deals(text: str) -> int:
+    """``--verify N``: a whole number (its range is checked against ``--deals``, :func:`~skatcore.sim.verify.check_verify`)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number of deals, not {text!r}") from None
+
+
+VERIFY_HELP = ("also play the first N deals on the compiled path (whatever N) and through Deal, and stop with an "
+               "error naming the deal and field where they differ")
 
 
 def add_commands(sub) -> None:
@@ -28,6 +41,7 @@ def add_commands(sub) -> None:
     s.add_argument("--jobs", type=_positive, default=1, help="local processes (results identical for any number)")
     s.add_argument("--dask", metavar="ADDRESS", help="run the chunks on a Dask scheduler (extra skatcore[cluster])")
     s.add_argument("--json", action="store_true", help="JSON output")
+    s.add_argument("--verify", metavar="N", type=_verify_deals, help=VERIFY_HELP)
     s.set_defaults(func=cmd_simulate)
 
     s = sub.add_parser("compare", help="the same seeded deals under several rulesets, side by side")
@@ -49,6 +63,7 @@ def add_commands(sub) -> None:
                         "(percentage points for rates)")
     s.add_argument("--max-deals", type=_positive, default=1_000_000, help="upper limit for --until-ci (default 1000000)")
     s.add_argument("--per-deal", metavar="FILE", help="write one row per deal and ruleset: .jsonl, .csv or .parquet")
+    s.add_argument("--verify", metavar="N", type=_verify_deals, help=VERIFY_HELP)
     s.set_defaults(func=cmd_compare)
 
     s = sub.add_parser("duel", help="duplicate play: player A against player B on the same deals, seats swapped")
@@ -87,17 +102,24 @@ def _cmd_play(args) -> int:
 
 def cmd_simulate(args) -> int:
     from skatcore.sim.simulate import check_args, fmt, metric_rows, parse_players, path_line, print_table
+    from skatcore.sim.verify import check_verify, verify_all
     slots = parse_players(args.players)
     check_args([args.ruleset], args.deals, args.jobs, slots)
+    check_verify(args.verify, args.deals)
+    verified = verify_all([args.ruleset], args.verify, args.seed, slots)  # first: a difference stops the run
     stats = _run([args.ruleset], args, slots)[0]
     if args.json:
         out = stats.to_json()
         out["seed"] = args.seed
+        if verified:
+            out["verify"] = verified[0].to_json()
         print(json.dumps(out, ensure_ascii=False))
         return 0
     s = stats.summary()
     rows = [(label, fmt(v, label)) for label, v in metric_rows(s)]
     print(f"{s['ruleset']}: {args.deals} deals, seed {args.seed}, players {', '.join(slots)}")
+    for v in verified or ():
+        print(v.text())
     print_table(None, ["statistic", s["ruleset"]], rows)
     print(f"how played: {path_line(stats)}")
     return 0

@@ -77,7 +77,7 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
     def chunk(slots, compiled=False, size=200):
         def step():
             a = next(starts)
-            run_chunk(((ref,), slots, 1, a, a + size), compiled=compiled)
+            run_chunk(((ref,), slots, 1, a, a + size), path="auto" if compiled else "exact")
             return size
         return step
 

@@ -21,23 +21,25 @@ from skatcore.rules.compiler import get_rules
 from skatcore.sim.outcomes import Metric, Tally, deal_row, metrics_for, settling
 from skatcore.sim.fastpath import MIN_DEALS, compiled, compiled_outcomes, declined, whole
 from skatcore.sim.sheet import Sheet
-from skatcore.sim.simulate import Stats, _portable, check_args, dask_workers, map_chunks, seeded_deal, spans
+from skatcore.sim.simulate import (Stats, _portable, check_args, dask_workers, map_chunks, rules_of, seeded_deal,
+                                   spans)
 from skatcore.sim.stats import Interval
 
 SUMMARY_SIZE = 8
 
 
-def compare_chunk(task) -> tuple[list[Stats], Tally, list[list[dict]] | None]:
+def compare_chunk(task, path: str = "auto") -> tuple[list[Stats], Tally, list[list[dict]] | None]:
     """Deals ``start..stop-1`` under each ruleset: the per-ruleset
-    :class:`Stats`, the paired :class:`Tally` and (``want_rows``) the rows.
+    :class:`Stats`, the paired :class:`Tally` and (``want_rows``) the rows;
+    ``path``: where the compiled heuristic plays (:data:`~skatcore.sim.fastpath.PATHS`).
     ``task = (refs, slots, seed, start, stop, want_rows)``: plain values
-    for processes and Dask workers."""
+    for processes and Dask workers (in this process a ref may be compiled rules)."""
     refs, slots, seed, start, stop, want_rows = task
-    rules = [get_rules(r) for r in refs]
+    rules = [rules_of(r) for r in refs]
     factories = [resolve_player(p) for p in slots]
     stats = [Stats(r.name, tuple(slots)) for r in rules]
     rows: list[list[dict]] = [[] for _ in rules]
-    fast = compiled_outcomes(rules, slots, seed, start, stop)
+    fast = compiled_outcomes(rules, slots, seed, start, stop, path)
     sheets = [Sheet.for_chunk(r, factories, seed, start) for r in rules]
     said = [settling([r]) for r in rules]  # the declarations that settle a deal (Schenken): row columns
     persons = [people(r) for r in rules]
@@ -46,7 +48,7 @@ def compare_chunk(task) -> tuple[list[Stats], Tally, list[list[dict]] | None]:
     for k in range(len(rules)):
         if summed[k]:
             stats[k].add_outcomes(fast[k], start, persons[k])
-    why = {k: declined(rules[k], slots, stop - start) for k in range(len(rules)) if k not in fast}
+    why = {k: declined(rules[k], slots, stop - start, path) for k in range(len(rules)) if k not in fast}
     for i in range(start, stop):
         dealt = seeded_deal(seed, i) if shared else None
         seats = [slots[(s - i) % 3] for s in range(3)]

@@ -7,7 +7,8 @@ and deals the session rules force (a Ramsch round: :mod:`skatcore.sim.sheet`)
 play through ``Deal``, and so does everything else (other players, steps the
 engine does not model) and a chunk of fewer than :data:`MIN_DEALS` deals:
 the first compile (~15 s CPU, once per machine) would cost a small run more
-than it saves."""
+than it saves.  ``path="compiled"`` takes the compiled heuristic whatever the
+chunk's size and ``path="exact"`` never (``--verify``: :mod:`skatcore.sim.verify`)."""
 
 from __future__ import annotations
 
@@ -18,16 +19,23 @@ from skatcore.sim.sheet import Sheet
 
 
 MIN_DEALS = 200
-#: how a deal was played and scored: on the compiled tables, in the compiled
-#: play but scored on its own facts (a house rule the tables cannot hold,
-#: :mod:`skatcore.engine.probe`), or card by card through ``Deal``
-PATHS = ("compiled", "own_facts", "exact")
+#: which path a chunk's deals take: ``auto`` the compiled heuristic from
+#: :data:`MIN_DEALS` deals on, ``compiled`` it whatever the size, ``exact`` every deal through ``Deal``
+PATHS = ("auto", "compiled", "exact")
+#: how a deal was played and scored (what ``skat simulate``/``compare`` report): on the
+#: compiled tables, in compiled play but scored on its own facts (a house rule the
+#: tables cannot hold, :mod:`skatcore.engine.probe`), or card by card through ``Deal``
+PLAYED = ("compiled", "own_facts", "exact")
 
 
-def compiled_outcomes(rules: Sequence, slots: Sequence[str], seed: int, start: int, stop: int) -> dict:
+def compiled_outcomes(rules: Sequence, slots: Sequence[str], seed: int, start: int, stop: int,
+                      path: str = "auto") -> dict:
     """``{k: Outcomes}`` of deals ``start..stop-1`` for each ruleset ``rules[k]``
-    the compiled heuristic plays; the others are left to the Python path."""
-    if stop - start < MIN_DEALS:
+    the compiled heuristic plays on ``path`` (:data:`PATHS`); the others are
+    left to the Python path."""
+    if path not in PATHS:
+        raise ValueError(f"path must be one of {', '.join(PATHS)}, not {path!r}")
+    if path == "exact" or path == "auto" and stop - start < MIN_DEALS:
         return {}
     from skatcore.bots.heuristic.compiled import play_heuristic
     from skatcore.sim.dealing import seeded_deals
@@ -57,9 +65,11 @@ def compiled(rules: Sequence, slots: Sequence[str]) -> list[int]:
     return out
 
 
-def declined(rules, slots: Sequence[str], n: int) -> str:
-    """Why a chunk of ``n`` deals under ``rules`` at a table of ``slots`` goes
-    through ``Deal`` ("" where the compiled heuristic plays it)."""
+def declined(rules, slots: Sequence[str], n: int, path: str = "auto") -> str:
+    """Why a chunk of ``n`` deals under ``rules`` at a table of ``slots`` on
+    ``path`` goes through ``Deal`` ("" where the compiled heuristic plays it)."""
+    if path == "exact":
+        return "the exact path was asked for"
     if any(resolve_player(s) is not HeuristicPlayer for s in slots):
         return "players other than the heuristic play through Deal"
     from skatcore.bots.heuristic.compiled import heuristic_tables
@@ -69,7 +79,7 @@ def declined(rules, slots: Sequence[str], n: int) -> str:
         heuristic_tables(rules, hand_back=True)
     except Unsupported as exc:
         return str(exc)
-    return f"chunks of fewer than {MIN_DEALS} deals play through Deal" if n < MIN_DEALS else ""
+    return f"chunks of fewer than {MIN_DEALS} deals play through Deal" if path == "auto" and n < MIN_DEALS else ""
 
 
 def whole(rules, out) -> bool:

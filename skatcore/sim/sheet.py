@@ -55,7 +55,7 @@ class Played:
     row: int = -1
     factor: int = 1                   # the sheet's factor (a Bock deal: 2)
     forced: bool = False              # played with everyone passing (a Ramsch round)
-    path: str = "exact"               # how it was played and scored (skatcore.sim.fastpath.PATHS)
+    path: str = "exact"               # how it was played and scored (skatcore.sim.fastpath.PLAYED)
     why: str = ""                     # why not on the compiled tables, where it is not
 
     @classmethod

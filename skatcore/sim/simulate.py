@@ -42,7 +42,7 @@ from skatcore.engine.table import people
 from skatcore.errors import InputError, printable
 from skatcore.model import SEATS
 from skatcore.bots import resolve_player
-from skatcore.rules.compiler import get_rules
+from skatcore.rules.compiler import CompiledRules, get_rules
 from skatcore.sim.play import all_passed, play, seeded_deal  # noqa: F401 (play: a public name of one deal)
 from skatcore.sim.fastpath import compiled_outcomes, declined, whole
 from skatcore.sim.sheet import SESSION_DEALS, Sheet
@@ -263,27 +263,27 @@ def _r(x: float) -> float:
 # ---------------------------------------------------------------------------
 
 
-def run_chunk(task, compiled: bool = True) -> list[Stats]:
+def run_chunk(task, path: str = "auto") -> list[Stats]:
     """Deals ``start..stop-1`` of ``seed`` under each ruleset of ``refs``
     (three heuristic players through the compiled heuristic where it
-    applies, unless not ``compiled``: :mod:`skatcore.sim.fastpath`).
+    applies and ``path`` takes it: :mod:`skatcore.sim.fastpath`).
 
     A top-level function of plain arguments, so processes and Dask workers
-    can run it: ``task = (refs, slots, seed, start, stop)``.
+    can run it: ``task = (refs, slots, seed, start, stop)``; in this process
+    a ref may be compiled rules (the testing kit's).
     """
     refs, slots, seed, start, stop = task
-    rules = [get_rules(r) for r in refs]
+    rules = [rules_of(r) for r in refs]
     factories = [resolve_player(p) for p in slots]
     stats = [Stats(r.name, tuple(slots)) for r in rules]
-    fast = compiled_outcomes(rules, slots, seed, start, stop) if compiled else {}
+    fast = compiled_outcomes(rules, slots, seed, start, stop, path)
     for k, out in fast.items():
         if whole(rules[k], out):
             stats[k].add_outcomes(out, start, people(rules[k]))
     walk = [k for k in range(len(rules)) if k not in fast or not whole(rules[k], fast[k])]
     sheets = {k: Sheet.for_chunk(rules[k], factories, seed, start) for k in walk}
     shared = any(k not in fast for k in walk)  # the cards of a deal, dealt once for the rulesets played through Deal
-    why = {k: declined(rules[k], slots, stop - start) if compiled else "the exact path was asked for"
-           for k in walk if k not in fast}
+    why = {k: declined(rules[k], slots, stop - start, path) for k in walk if k not in fast}
     for i in range(start, stop) if walk else ():
         dealt = seeded_deal(seed, i) if shared else None
         for k in walk:
@@ -293,6 +293,11 @@ def run_chunk(task, compiled: bool = True) -> list[Stats]:
             for p in played.players:
                 stats[k].bots.update(getattr(p, "counters", None) or {})
     return stats
+
+
+def rules_of(ref):
+    """Compiled rules of ``ref``: a name or file (cached), or compiled rules as they are."""
+    return ref if isinstance(ref, CompiledRules) else get_rules(ref)
 
 
 def chunks(deals: int, jobs: int, size: int | None = None) -> list[tuple[int, int]]:

@@ -395,7 +395,7 @@ def test_scaffold_installs_and_its_tests_pass(tmp_path):
         proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(target)],
                               capture_output=True, text=True, cwd=target, env=env)
         assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
-        assert "5 passed" in proc.stdout  # three vectors, one test each, and two tests
+        assert "6 passed" in proc.stdout  # three vectors, one test each, and three tests
         snake = name.replace("-", "_")
         proc = subprocess.run([sys.executable, "-c", "import sys; from skatcore.cli.main import main; sys.exit(main())", "rules", snake],
                               capture_output=True, text=True, env=env)
@@ -429,4 +429,4 @@ def test_the_guides_house_rules_work_as_written(tmp_path, capsys):
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_house.py"],
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]
-    assert "6 passed" in proc.stdout  # four vectors, one test each, and two tests
+    assert "7 passed" in proc.stdout  # four vectors, one test each, and three tests

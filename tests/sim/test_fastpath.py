@@ -29,7 +29,7 @@ def test_rulesets_the_engine_plays_go_compiled():
 
 def test_simulate_chunk_gives_the_python_statistics():
     task = (REFS, ("heuristic",) * 3, 5, 100, 400)
-    fast, slow = run_chunk(task), run_chunk(task, compiled=False)
+    fast, slow = run_chunk(task), run_chunk(task, path="exact")
     assert fast == slow
     assert fast[0].deals == 300 and len(fast[0].games) >= 5 and fast[1].games["ramsch"] > 0
 

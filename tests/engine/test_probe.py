@@ -75,7 +75,7 @@ def test_recording_facts_note_what_plugin_code_reads():
     rules = compile_with("official", {"last": LastTrick})
     reads = Reads()
     rules.score(recording(_facts(rules, last_trick_winner=2), reads))
-    assert reads.score["last_trick_winner"].startswith("test_one_truth.py:")
+    assert reads.score["last_trick_winner"].startswith("test_probe.py:")
     assert set(reads.outside(VALUE_KEY, sheet=False)) == {"last_trick_winner", "declarer"}
     assert set(reads.outside(SHEET_KEY, sheet=True)) == {"last_trick_winner"}
 
@@ -96,7 +96,7 @@ def test_shipped_rulesets_tabulate_every_key(ruleset):
 @pytest.mark.parametrize("plugin, read", [(LastTrick, "last_trick_winner"), (Over100, "declarer_points")])
 def test_untabulable_keys_say_why(plugin, read):
     tables = engine_tables(compile_with("official", {"house": plugin}))
-    assert read in tables.why and "test_one_truth.py:" in tables.why
+    assert read in tables.why and "test_probe.py:" in tables.why
     assert tables.own_facts.any() and tables.keep
 
 
@@ -157,7 +157,7 @@ def test_a_summary_record_under_a_rule_about_the_tricks_is_refused_not_guessed()
                "outcome": {"declarer_points": 74, "declarer_tricks": 7, "matadors": {"with": 1}}}
     assert score(summary).score == 24  # with 1, game 2 x 12
     assert score(summary, compile_with("official", {"o": Over100})).score == 24  # the exact points are given
-    with pytest.raises(InputError, match=r"scores from the play \(reads last_trick_winner \(test_one_truth.py:\d+\)"):
+    with pytest.raises(InputError, match=r"scores from the play \(reads last_trick_winner \(test_probe.py:\d+\)"):
         score(summary, compile_with("official", {"last": LastTrick}))
 
 
