@@ -129,3 +129,31 @@ def test_house_rules_give_the_same_rows_on_every_path(rule, seed):
     # a rule the compiled engine refuses plays through Deal only (still checked): --hypothesis-show-statistics
     event("compiled path" if compiled([rules], ("heuristic",) * 3) else "refused by the compiled engine: Deal only")
     assert_same_rows(rules, deals=200, seed=seed, chunks=1)
+
+
+def _doc_example(hook: str) -> str:
+    """The code of a hookspec docstring's example (docs/hooks.md shows the same)."""
+    import inspect
+    import textwrap
+
+    from skatcore import hookspecs
+
+    doc = inspect.getdoc(getattr(hookspecs, hook))
+    block = doc.split("::\n", 1)[1]
+    return textwrap.dedent("\n".join(line for line in block.splitlines() if line.startswith("    ") or not line))
+
+
+@pytest.mark.parametrize(("hook", "base"), [("skat_multiplier_items", "official"), ("skat_win_conditions", "official"),
+                                            ("skat_sheet_entries", "official"), ("skat_ramsch_scores", "ramsch")])
+def test_the_hooks_examples_give_the_same_rows_on_every_path(hook, base):
+    """docs/hooks.md's examples of the hooks that score, as plugins: one truth."""
+    import skatcore.model as model
+    from skatcore.hookspecs import hookimpl as impl
+
+    namespace = {"hookimpl": impl, **{n: getattr(model, n) for n in dir(model) if not n.startswith("_")}}
+    body = "class Example:\n    params_schema = {'type': 'object'}\n" + "\n".join(
+        f"    {line}" for line in _doc_example(hook).splitlines())
+    exec(compile(body, f"<docs/hooks.md {hook}>", "exec"), namespace)  # noqa: S102 - our own docs' code
+    rules = compile_with(base, {"example": namespace["Example"]})
+    assert compiled([rules], ("heuristic",) * 3)  # the compiled path is taken and checked, not refused
+    assert_same_rows(rules, deals=200, seed=3, chunks=2)
