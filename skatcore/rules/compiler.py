@@ -133,6 +133,8 @@ class CompiledRules:
     step_keys: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # declaration -> its step
     series: Mapping[int, Series] = field(default_factory=lambda: MappingProxyType({}))
     table: Table = PLAIN_TABLE
+    # code of the items' and conditions' functions -> "plugin 'p': win condition 'c'", for errors
+    function_owners: Mapping[object, str] = field(default_factory=lambda: MappingProxyType({}))
 
     def contract(self, name: str) -> Contract:
         try:
@@ -208,7 +210,18 @@ class CompiledRules:
         return factor(d) if callable(factor) else factor
 
     def score(self, facts):
-        return score_without_declarer(self, facts) if not facts.contract.declarer else score_game(self, facts)
+        """The :class:`ScoreResult` of finished ``facts``.  A multiplier item or
+        win condition that raises (anything but an InputError, which is about
+        the deal) is a bug of its plugin: one line naming it."""
+        try:
+            return score_without_declarer(self, facts) if not facts.contract.declarer else score_game(self, facts)
+        except InputError:
+            raise
+        except Exception as exc:
+            what = _raiser(exc, self.function_owners)
+            if what is None:
+                raise
+            raise InputError(f"{what} failed: {type(exc).__name__}: {exc}", source=self.source) from None
 
 
 # ---------------------------------------------------------------------------
@@ -351,6 +364,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         step_keys=MappingProxyType({k: s.name for s in steps for k in s.declarations}),
         series=MappingProxyType(series),
         table=table,
+        function_owners=MappingProxyType(_function_owners(pm, items, conditions)),
     )
     for c in contracts.values():
         if c.name not in values:
@@ -363,6 +377,32 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         if problem:
             raise InputError(f"step {step.name!r}: {problem}", source=src)
     return rules
+
+
+def _function_owners(pm: SkatPluginManager, items, conditions) -> dict:
+    """The code of each multiplier item's and win condition's functions, by
+    what to call it in an error (its plugin and its name)."""
+    owners: dict = {}
+    for hook, what, objects, parts in (("skat_multiplier_items", "multiplier item", items, ("count", "label")),
+                                       ("skat_win_conditions", "win condition", conditions, ("check",))):
+        for obj in objects:
+            plugins = pm.owners(hook, obj.name)
+            who = f"plugin {plugins[0]!r}: " if plugins else ""
+            for part in parts:
+                fn = getattr(obj, part)
+                code = getattr(getattr(fn, "__func__", fn), "__code__", None)
+                if code is not None:
+                    owners.setdefault(code, f"{who}{what} {obj.name!r} ({hook})")
+    return owners
+
+
+def _raiser(exc: BaseException, owners: Mapping) -> str | None:
+    """The item or condition in whose code ``exc`` was raised (innermost)."""
+    found, tb = None, exc.__traceback__
+    while tb is not None:
+        found = owners.get(tb.tb_frame.f_code, found)
+        tb = tb.tb_next
+    return found
 
 
 def _table_problems(table: Table, deck: Deck) -> str | None:

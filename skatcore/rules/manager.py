@@ -348,6 +348,10 @@ class SkatPluginManager(pluggy.PluginManager):
                 merged[name] = item
         return merged
 
+    def owners(self, hook: str, name: str) -> list[str]:
+        """The plugins whose answer to collected ``hook`` names ``name``."""
+        return self._owners(hook, name, lambda x: x.name)
+
     def _owners(self, hook: str, name: str, key) -> list[str]:
         owners = []
         for impl in self._impls(hook):

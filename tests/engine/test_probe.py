@@ -184,3 +184,26 @@ def test_what_a_summary_key_read_is_remembered_only_where_it_read_the_key_alone(
     summary["outcome"] = {"declarer_points": 101, "declarer_tricks": 7, "matadors": {"with": 1}}  # the same key
     with pytest.raises(InputError, match="reads last_trick_winner"):
         score(summary, rules)
+
+
+class Raises:
+    """A bug: divides by zero when the declarer took the last trick."""
+
+    params_schema = {"type": "object", "additionalProperties": False}
+
+    @hookimpl
+    def skat_multiplier_items(self):
+        return [MultiplierItem("bug", lambda f: 1 // 0 if f.last_trick_winner == f.declarer else 0, "bug")]
+
+
+def test_a_function_that_raises_is_one_line_naming_its_plugin_on_every_path():
+    from skatcore.errors import InputError
+
+    rules = compile_with("official", {"buggy": Raises})
+    with pytest.raises(InputError) as deal_path:
+        play_random(rules, 300, seed=5, keep=True)
+    with pytest.raises(InputError) as compiled_path:
+        play_heuristic(rules, seeded_deals(1, 0, 250), 1, 0)
+    for err in (deal_path.value, compiled_path.value):
+        assert str(err).endswith("plugin 'buggy': multiplier item 'bug' (skat_multiplier_items) failed: "
+                                 "ZeroDivisionError: integer division or modulo by zero")
