@@ -322,7 +322,9 @@ A plugin that raises inside a hook is reported as one line naming the
 plugin, the hook and the ruleset file - `rulesets/house.yaml: plugin 'house'
 failed in skat_thresholds: ValueError: ...` - at compile time and for the
 per-deal hooks alike; the `skat` command exits with status 2, not a
-traceback.
+traceback. So does a function a hook handed back: `plugin 'house':
+win condition 'last_trick' (skat_win_conditions) failed: ZeroDivisionError:
+...`.
 
 '''
 
