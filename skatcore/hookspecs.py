@@ -428,8 +428,8 @@ def skat_trick_winner(contract: Contract, order: CardOrder, cards: tuple[int, ..
     ruleset takes the exact path everywhere: the compiled engines refuse it
     (:class:`~skatcore.engine.compiled.Unsupported`) and simulations,
     comparisons and ISS replays play its deals through ``Deal``.  The
-    double-dummy solver (``skat solve``, the ``expert`` player's search)
-    still assumes the card order.
+    ``expert`` player's double-dummy search still assumes the card order
+    (``skat solve`` declines such deals).
 
     :param contract: the contract played.
     :param order: its card order (``order.trumps`` highest first).

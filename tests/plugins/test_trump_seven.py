@@ -137,3 +137,11 @@ def test_a_failing_plugin_is_one_line_exit_2(tmp_path, monkeypatch, capsys, plug
     monkeypatch.chdir(tmp_path)
     refused(capsys, ["simulate", "--trust", "--ruleset", "bad.yaml", "--deals", "5", "--seed", "1", "--players", players],
             says, "bad.yaml")
+
+
+def test_the_solver_declines(rules):
+    from skatcore.bots.analysis import NotSolvable, analyse
+
+    with pytest.raises(NotSolvable, match="skat_trick_winner"):
+        analyse(example(rules))
+    assert analyse(example(get_rules("official")))["played"] == 61
