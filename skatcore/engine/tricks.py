@@ -160,12 +160,6 @@ class TrickPlay:
         return out
 
     def _in_window(self, c, seat: int) -> bool:
-        until, n = c.until_trick, len(self.tricks)  # the window closes in trick `until`
-        if n > until:
-            return False
-        current = self.tricks[-1]
-        if c.window == "first_lead":
-            return n < until or not current.cards
         if c.window == "next_card":
             # nothing played since the call it answers
             for who, a in reversed(self.history):
@@ -174,6 +168,12 @@ class TrickPlay:
                 if isinstance(a, Play):
                     return False
             return False
+        until, n = c.until_trick, len(self.tricks)  # the window closes in trick `until`
+        if n > until:
+            return False
+        current = self.tricks[-1]
+        if c.window == "first_lead":
+            return n < until or not current.cards
         # own_first_card: the caller has not yet played to trick `until`
         return n < until or len(current.cards) <= (seat - current.leader) % 3
 

@@ -207,10 +207,16 @@ def test_kontra_until_the_second_trick(late_kontra):
             deal.apply(deal.legal_actions()[0])
             assert Call(defender, "kontra") in deal.legal_calls(defender) or len(deal.tricks) == 2 and \
                 deal.tricks[-1].leader == defender and deal.tricks[-1].cards
-        while not deal.done and len(deal.tricks) == 2 and (defender - deal.tricks[-1].leader) % 3 >= len(deal.tricks[-1].cards):
+        while not deal.done and len(deal.tricks) == 2 and (defender - deal.tricks[-1].leader) % 3 > len(deal.tricks[-1].cards):
             assert Call(defender, "kontra") in deal.legal_calls(defender)
             deal.apply(deal.legal_actions()[0])
-        assert not deal.legal_calls(defender)  # played to trick 2: closed
+        if deal.done:  # a null lost in trick 1
+            continue
+        deal.apply(Call(defender, "kontra"))  # the defender's turn in trick 2: the last moment
+        assert Call(deal.declarer, "re") in deal.legal_calls(deal.declarer)  # Re answers at once, in trick 2 too
+        deal.apply(deal.legal_actions()[0])
+        assert not deal.legal_calls(defender) and not deal.legal_calls(deal.declarer)  # a card later: all closed
+        assert deal.declaration.declarations == {"kontra": True}
         return
     pytest.fail("no declarer game in 40 deals")
 
