@@ -24,4 +24,6 @@ BUILTIN = {
     "rum": "skatcore_plugins.variants:Rum",
     "open_contract": "skatcore_plugins.variants:OpenContract",
     "revolution": "skatcore_plugins.variants:Revolution",
+    # trick play (docs/rules/house-rules.md#b14)
+    "trump_seven": "skatcore_plugins.trump_seven:TrumpSeven",
 }

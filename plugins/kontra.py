@@ -12,9 +12,11 @@ In play the calls are :class:`~skatcore.model.TableCall` objects
 record carries them as ``game.declarations: {kontra: true, re: true}``.
 
 Parameters: ``window`` (Kontra before the defender's own first card, or
-only before the first lead), ``who`` (anyone; only a defender who bid or
-held; the "18 rule": not a defender who passed when they could have bid or
-held 18), ``supra`` (allow Supra/Resupra).
+only before the first lead), ``until_trick`` (the trick that window closes
+in: 2 for "Kontra may be said until the second trick"; such a ruleset plays
+through ``Deal`` only), ``who`` (anyone; only a defender who bid or held;
+the "18 rule": not a defender who passed when they could have bid or held
+18), ``supra`` (allow Supra/Resupra).
 """
 
 from __future__ import annotations
@@ -67,11 +69,14 @@ class Kontra:
                            "description": "the value of the 18 rule (the lowest bid)"},
             "supra": {"type": "boolean", "default": False,
                       "description": "further doublings: Supra (defender, after Re) and Resupra (declarer)"},
+            "until_trick": {"type": "integer", "minimum": 1, "default": 1,
+                            "description": "the trick the window closes in: 2 lets Kontra be said until the "
+                                           "defender's own card of trick 2 (or the second lead)"},
         },
     }
 
-    def __init__(self, window="own_first_card", who="anyone", rule_value=18, supra=False):
-        self.window, self.who, self.rule_value = window, who, rule_value
+    def __init__(self, window="own_first_card", who="anyone", rule_value=18, supra=False, until_trick=1):
+        self.window, self.who, self.rule_value, self.until_trick = window, who, rule_value, until_trick
         self.names = CHAIN if supra else CHAIN[:2]
 
     def may(self, bidding, seat, declarer) -> bool:
@@ -87,7 +92,8 @@ class Kontra:
 
     @hookimpl
     def skat_register_calls(self):
-        calls = [TableCall("kontra", by="defender", window=self.window, may=None if self.who == "anyone" else self.may)]
+        calls = [TableCall("kontra", by="defender", window=self.window, may=None if self.who == "anyone" else self.may,
+                           until_trick=self.until_trick)]
         for before, name in zip(self.names, self.names[1:]):
             calls.append(TableCall(name, by=BY[name], after=before, window="next_card"))
         return calls

@@ -1,9 +1,10 @@
 """The rules questions skatcore asks its plugins.
 
 Every hook is called while a ruleset is *compiled* (:func:`skatcore.rules.compiler.compile_rules`),
-except the per-deal hooks under the last banner, which run once per finished
-deal.  The card-by-card engine never calls a hook: it reads the frozen tables
-built from these answers.
+except the per-deal hooks, which run once per finished deal, and
+``skat_trick_winner``, which ``Deal`` asks once per finished trick where a
+plugin answers it.  Otherwise the card-by-card engine never calls a hook: it
+reads the frozen tables built from these answers.
 
 Kinds:
 
@@ -431,6 +432,50 @@ def skat_skip_bidding() -> bool | None:
         @hookimpl
         def skat_skip_bidding(self):
             return True
+    """
+
+
+# ---------------------------------------------------------------------------
+# Per trick (called by Deal after each trick, only in rulesets that answer it)
+# ---------------------------------------------------------------------------
+
+
+@hookspec(firstresult=True)
+def skat_trick_winner(contract: Contract, order: CardOrder, cards: tuple[int, ...], number: int, last: bool,
+                      leader: int, declarer: int | None, winner: int) -> int | None:
+    """Which card wins a finished trick, where a house rule overrides the
+    card order ("the seven of trumps takes the last trick", "three sevens go
+    to whoever led").
+
+    Called by :class:`~skatcore.engine.deal.Deal` once per finished trick,
+    and only in a ruleset where some plugin implements it (compiling notes
+    that as ``CompiledRules.trick_hook``; other rulesets never pay for it).
+    It may read only its arguments: the trick, never the hands.  Such a
+    ruleset takes the exact path everywhere: the compiled engines refuse it
+    (:class:`~skatcore.engine.compiled.Unsupported`) and simulations,
+    comparisons and ISS replays play its deals through ``Deal``.  The
+    ``expert`` player's double-dummy search still assumes the card order
+    (``skat solve`` declines such deals).
+
+    :param contract: the contract played.
+    :param order: its card order (``order.trumps`` highest first).
+    :param cards: the trick's card ids in play order (``skatcore.cards.name``
+        gives ``"D7"``).
+    :param number: the trick's number, 1 for the first.
+    :param last: whether it is the deal's last trick (trick 10 of 32 cards).
+    :param leader: the seat that led (0 forehand, 1 middlehand, 2 rearhand).
+    :param declarer: the declarer's seat, ``None`` without declarer (Ramsch).
+    :param winner: the index in ``cards`` of the card that wins by the card order.
+    :returns: the index in ``cards`` of the winning card, or ``None`` to let
+        another plugin answer (nobody: ``winner``).  Anything else is a
+        one-line error naming the plugin.  First result wins.
+
+    **Example** (three sevens go to whoever led)::
+
+        @hookimpl
+        def skat_trick_winner(self, cards):
+            if all(name(c)[1] == "7" for c in cards):
+                return 0
     """
 
 

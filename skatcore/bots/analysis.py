@@ -69,12 +69,16 @@ def analyse(deal) -> dict:
         who, which card, from, to, how much was given away), ``played``
         (the value actually reached), ``complete`` (whether every card was
         played) and ``target`` (the value that wins: 61 points, or 0 tricks).
-    :raises NotSolvable: a deal without declarer, or without play.
+    :raises NotSolvable: a deal without declarer, or without play, or under a
+        ruleset whose plugin decides trick winners.
     """
     if deal.contract is None or deal.declarer is None and deal.contract.declarer:
         raise NotSolvable("no game was played")
     if deal.settled or not deal.tricks:
         raise NotSolvable("settled before the first card")
+    if deal.rules.trick_hook:  # its positions would follow another trick winner than the deal did
+        raise NotSolvable("a plugin decides trick winners (skat_trick_winner): the double-dummy solver knows only "
+                          "the card order")
     goal = Goal(deal.contract, deal.table, deal.declarer)
     table = deal.table
     hands = list(deal.hands)

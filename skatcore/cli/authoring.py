@@ -228,7 +228,9 @@ Almost every hook is called **once, when a ruleset is compiled**
 (`skatcore.rules.compiler.compile_rules`), for every combination it needs (every
 contract, hand or not, every set of announcements ...). The answers are frozen
 into `CompiledRules` tables; the deal engine never calls a hook. The hooks
-under "Per deal" run once per finished deal, when it is scored.
+under "Per deal" run once per finished deal, when it is scored;
+`skat_trick_winner` ("Per trick") runs once per finished trick, only in a
+ruleset where a plugin answers it.
 
 ## What a function may read, and the paths a deal takes
 
@@ -344,6 +346,8 @@ def hooks_markdown() -> str:
             when = " *Called:* at compile time."
         elif banner.lower().startswith("per deal"):
             when = " *Called:* once per finished deal."
+        elif banner.lower().startswith("per trick"):
+            when = " *Called:* once per finished trick, by `Deal`."
         else:
             when = ""  # the section's title says when
         if "*On each path:*" not in doc and when == " *Called:* at compile time.":

@@ -52,7 +52,7 @@ _ROUTES = ("pickup", "hand")
 
 
 class Unsupported(Exception):
-    """The ruleset has a step the compiled engine does not model."""
+    """The ruleset has a rule the compiled engine does not model (a step, skat_trick_winner ...)."""
 
 
 @dataclass(frozen=True)
@@ -155,6 +155,14 @@ def _unsupported(rules) -> str | None:
         return f"a {len(rules.deck.cards)}-card deck"
     if not rules.table.plain:
         return "seats not played from their own hand"
+    if rules.trick_hook:  # the kernel takes tricks by the card order alone
+        return "a plugin decides trick winners (skat_trick_winner)"
+    during = [s.name for s in rules.steps if s.at in ("trick", "last_trick")]
+    if during:
+        return f"flow steps during the play ({', '.join(during)})"
+    late = [f"{c.name} until trick {c.until_trick}" for c in rules.calls.values() if c.until_trick > 1]
+    if late:  # the kernel's players call before the first card only
+        return f"table calls beyond the first trick ({', '.join(late)})"
     waits = [s for s in rules.steps if s.at != "all_passed" or rules.skip_bidding]
     if waits:  # plugin steps run in Deal only (skatcore.engine.steps); those after all passed: see hands_back
         return f"flow steps ({', '.join(s.name for s in waits)})"

@@ -124,6 +124,7 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
         self.state: dict = {}  # per-step state, by step name
         self.marks: dict = {}  # what steps showed every seat (SeatView.marks) and scoring reads (facts.marks)
         self.hidden: set[int] = set()  # history indices a step hides from the other seats
+        self._pending: list | None = None  # steps still to run between the tricks just played
         if rules.skip_bidding:  # every deal goes the all-pass way (e.g. every deal a Ramsch)
             self._all_passed()
         else:
@@ -277,11 +278,14 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
         card each: a step that takes a hand out of play (a dummy)."""
         self.in_play = tuple(seats)
         self._k = len(seats)  # cards per trick
+        at = self.rules.steps_at
+        self._fast3 = self._k == 3 and not (self.rules.trick_hook or at["trick"] or at["last_trick"])
         self._next = tuple(seats[(seats.index(s) + 1) % len(seats)] if s in seats else s for s in range(3))
 
     def end_step(self, then: Phase = Phase.PLAY) -> None:
         """The running step is over; the deal goes on at the core's ``then``:
-        the first trick (a ``"first_card"`` step), or the declarer's
+        the first trick (a ``"first_card"`` step), the next trick or the next
+        step between tricks (a ``"trick"`` or ``"last_trick"`` step), or the declarer's
         ``DISCARD`` or ``DECLARE`` (a declaration made before the discard
         starts play after it)."""
         self.step = None

@@ -10,7 +10,15 @@ them into ``CompiledRules.steps``.  A step waits at one moment of the deal
 * ``"all_passed"``: all passed and the all-pass contract would be played;
 * ``"skat"``: the declarer's skat decision: the step's :meth:`Step.offers`
   are listed beside *pick up* and *hand*; choosing one runs the step;
-* ``"first_card"``: the game is declared, no card played yet.
+* ``"first_card"``: the game is declared, no card played yet;
+* ``"trick"``: between tricks: a trick is over (``deal.tricks[-1]``, its
+  ``winner`` set; its number is ``len(deal.tricks)``), the next not yet led;
+  after every trick but the last;
+* ``"last_trick"``: the same, before the last trick only (after the
+  ``"trick"`` steps).  Steps of these two moments run one after the other;
+  when the last ends (``end_step()``) the winner leads the next trick.  A
+  record replays them as its cards reach them (:meth:`Step.replay` is called
+  each time the step begins; ``len(deal.tricks)`` says which time).
 
 While a step runs, ``deal.step`` is the step and
 :class:`~skatcore.engine.deal.Deal` asks it for the legal actions
@@ -51,7 +59,7 @@ if TYPE_CHECKING:
     from skatcore.engine.deal import Deal
     from skatcore.model import Declaration
 
-MOMENTS = ("start", "all_passed", "skat", "first_card")
+MOMENTS = ("start", "all_passed", "skat", "first_card", "trick", "last_trick")
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,9 +31,32 @@ class TrickPlay:
     """Part of :class:`~skatcore.engine.deal.Deal`: the tricks, table calls and concessions."""
 
     def _begin_tricks(self) -> None:
+        """The first trick, or after a step between tricks the next one."""
         self.phase = Phase.PLAY
-        self.tricks.append(Trick(leader=FOREHAND))
-        self.to_move = FOREHAND
+        if not self.tricks:
+            self.tricks.append(Trick(leader=FOREHAND))
+            self.to_move = FOREHAND
+        elif not self._between_tricks():  # the steps waiting between these tricks are over
+            leader = self.tricks[-1].winner
+            self.tricks.append(Trick(leader=leader))
+            self.to_move = leader
+
+    def _between_tricks(self) -> bool:
+        """Enter the next step waiting after the trick just finished
+        (``"trick"``; ``"last_trick"`` before the last one), one after the
+        other; ``False`` when none (more) begins."""
+        pending = self._pending
+        if pending is None:
+            at = self.rules.steps_at
+            last = at["last_trick"] if len(self.tricks) == self.rules.deck.hand - 1 else ()
+            pending = self._pending = [*at["trick"], *last]
+        while pending:
+            step = pending.pop(0)
+            if step.begins(self):
+                self._enter(step)
+                return True
+        self._pending = None
+        return False
 
     def _playable(self) -> int:
         hand = self.hands[self.to_move]
@@ -74,14 +97,16 @@ class TrickPlay:
             return
         t = self.table
         pts = t.points
-        if k == 3:
+        if self._fast3:  # three cards by the card order alone (no skat_trick_winner, no step between tricks)
             s = t.strength[t.follow[cards[0]]]
             a, b, d = s[cards[0]], s[cards[1]], s[cards[2]]
             winner = (trick.leader + (0 if a > b and a > d else 1 if b > d else 2)) % 3
             self.trick_points[winner] += pts[cards[0]] + pts[cards[1]] + pts[cards[2]]
         else:
             winner = trick.leader
-            for _ in range(t.winner_index(cards)):
+            won = self.rules.trick_winner(self.contract.name, cards, len(self.tricks), trick.leader, self.declarer) \
+                if self.rules.trick_hook else t.winner_index(cards)
+            for _ in range(won):
                 winner = self._next[winner]
             self.trick_points[winner] += sum(pts[x] for x in cards)
         trick.winner = winner
@@ -92,7 +117,7 @@ class TrickPlay:
                 self.hands[s] |= 1 << pile.pop(0)
         if len(self.tricks) == self.rules.deck.hand or (self.contract.no_trick and winner == self.declarer):
             self._finish()
-        else:
+        elif self._fast3 or not self._between_tricks():
             self.tricks.append(Trick(leader=winner))
             self.to_move = winner
 
@@ -135,9 +160,6 @@ class TrickPlay:
         return out
 
     def _in_window(self, c, seat: int) -> bool:
-        first = self.tricks[0].cards
-        if c.window == "first_lead":
-            return not first and len(self.tricks) == 1
         if c.window == "next_card":
             # nothing played since the call it answers
             for who, a in reversed(self.history):
@@ -146,9 +168,14 @@ class TrickPlay:
                 if isinstance(a, Play):
                     return False
             return False
-        # own_first_card: the caller has not yet played to the first trick
-        leader = self.tricks[0].leader
-        return len(self.tricks) == 1 and len(first) <= (seat - leader) % 3
+        until, n = c.until_trick, len(self.tricks)  # the window closes in trick `until`
+        if n > until:
+            return False
+        current = self.tricks[-1]
+        if c.window == "first_lead":
+            return n < until or not current.cards
+        # own_first_card: the caller has not yet played to trick `until`
+        return n < until or len(current.cards) <= (seat - current.leader) % 3
 
     def _call(self, action: Call) -> None:
         if action not in self.legal_calls(action.seat):

@@ -231,6 +231,11 @@ class TableCall:
     :param window: until when it may be said: ``"own_first_card"`` (before
         the caller plays to trick 1), ``"first_lead"`` (before any card), or
         ``"next_card"`` (right after ``after``, before another card is played).
+    :param until_trick: the trick those first two windows close in: 2 lets
+        Kontra be said until the caller's own card of trick 2
+        (``own_first_card``) or until trick 2 is led (``first_lead``).  A
+        ruleset with a call open beyond trick 1 plays through ``Deal`` only
+        (the compiled engines refuse it).
     :param may: optional ``(bidding, seat, declarer) -> bool`` for who may
         call, where ``bidding`` is the list of ``(seat, action)`` of the
         auction (the "18 rule").
@@ -252,6 +257,7 @@ class TableCall:
     value: object = True
     requires: Mapping[str, object] | None = None
     settles: bool = False
+    until_trick: int = 1
 
     @property
     def writes(self) -> str:

@@ -212,6 +212,7 @@ def _replay_play(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
     for i, c in enumerate(cards):
         if deal.done:
             raise InputError(f"the deal is already over after {i} cards", path=f"play[{i}]")
+        _replay_between(doc, deal, i)
         try:
             deal.apply(PLAYS[c])
         except InputError as exc:
@@ -234,6 +235,17 @@ def _replay_play(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
         raise InputError(f"{said} {given[said]} contradicts the cards, which give {'with' if matadors > 0 else 'without'} "
                          f"{abs(matadors)} (leave it out: the hands decide)", path="outcome.matadors")
     return _score_outcome(doc, rules, deal.declarer, deal.bid, contract, deal.declaration, matadors)
+
+
+def _replay_between(doc: dict, deal: Deal, i: int) -> None:
+    """Steps between tricks (``"trick"``, ``"last_trick"``) replay their part
+    of the record when the cards reach them, before card ``i``."""
+    while deal.step is not None and not deal.done:
+        step = deal.step
+        step.replay(deal, doc)
+        if deal.step is step:
+            raise InputError(f"step {step.name!r} after trick {len(deal.tricks)}: the record does not say how it goes",
+                             path=f"play[{i}]")
 
 
 def _score_without_declarer(doc: dict, rules, deal: Deal | None, contract, marks=None,

@@ -124,6 +124,7 @@ class CompiledRules:
     options: Mapping[str, tuple[Declaration, ...]]
     pm: SkatPluginManager
     custom_sheet: bool = True  # some plugin implements skat_sheet_entries (else it is skipped)
+    trick_hook: bool = False  # some plugin implements skat_trick_winner: Deal asks it per trick
     # derived constants the engine memoises per ruleset (e.g. declaration actions by bid)
     cache: dict = field(default_factory=dict, compare=False, repr=False)
     declaration_refusals: Mapping[tuple[str, bool, str], str] = field(default_factory=lambda: MappingProxyType({}))
@@ -200,6 +201,26 @@ class CompiledRules:
         about the deal (a record's declarations, a move), so the caller names
         the record, not the ruleset file."""
         return self.pm.call(hook, **kwargs)
+
+    def trick_winner(self, game: str, cards, number: int, leader: int, declarer: int | None) -> int:
+        """Index (in play order) of the card that wins the finished trick
+        ``cards`` (number ``number``, 1-based) of ``game``: the card order's
+        winner, unless a plugin's :func:`~skatcore.hookspecs.skat_trick_winner`
+        says otherwise.  A bad answer is a one-line error naming the plugin."""
+        table = self.tricks[game]
+        winner = table.winner_index(cards)
+        if not self.trick_hook:
+            return winner
+        args = dict(contract=self.contracts[game], order=table.order, cards=tuple(cards), number=number,
+                    last=number == self.deck.hand, leader=leader, declarer=declarer, winner=winner)
+        answer = self.pm.call("skat_trick_winner", **args)
+        if answer is None:
+            return winner
+        if type(answer) is not int or not 0 <= answer < len(cards):
+            who = self.pm.answerer("skat_trick_winner", args, answer)
+            raise InputError(f"plugin {who!r} answered skat_trick_winner with {answer!r}: expected the index of the "
+                             f"winning card in the trick, 0 to {len(cards) - 1}, or None", source=self.source)
+        return answer
 
     def base_value(self, d: Declaration) -> int:
         base = self.base[(d.game, d.hand, d.announced)]
@@ -314,6 +335,9 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
     for c in calls.values():
         if c.writes not in declarations:
             raise InputError(f"table call {c.name!r} writes {c.writes!r}, which is not a registered declaration", source=src)
+        if type(c.until_trick) is not int or not 1 <= c.until_trick <= deck.hand:
+            raise InputError(f"table call {c.name!r}: until_trick {c.until_trick!r}, expected a trick number 1 to "
+                             f"{deck.hand}", source=src)
     refusals: dict = {}
     for c in contracts.values():
         if not c.declarer:
@@ -357,6 +381,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         options=MappingProxyType(options),
         pm=pm,
         custom_sheet=any(i.plugin_name != "core-defaults" for i in pm.hook.skat_sheet_entries.get_hookimpls()),
+        trick_hook=bool(pm.hook.skat_trick_winner.get_hookimpls()),
         declaration_refusals=MappingProxyType(refusals),
         deck=deck,
         steps=steps,

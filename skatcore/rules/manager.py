@@ -290,6 +290,23 @@ class SkatPluginManager(pluggy.PluginManager):
                 return impl.plugin_name
         return "?"
 
+    def answerer(self, hook: str, kwargs, answer) -> str:
+        """The plugin whose implementation of a first-result ``hook`` gave
+        ``answer`` to ``kwargs`` (asked in pluggy's order); a wrapper's
+        answer names the wrappers."""
+        for impl in reversed(self._impls(hook)):
+            try:
+                got = impl.function(*[kwargs[a] for a in impl.argnames])
+                same = got is answer or bool(type(got) is type(answer) and got == answer)
+            except Exception:  # an answer that cannot be compared (an array) was not given twice alike
+                break
+            if got is not None:
+                if same:
+                    return impl.plugin_name
+                break
+        wrappers = [i.plugin_name for i in self._impls(hook, wrappers=True) if i.hookwrapper or i.wrapper]
+        return " or ".join(wrappers) or "?"
+
     def _impls(self, hook: str, wrappers: bool = False) -> list:
         impls = getattr(self.hook, hook).get_hookimpls()
         return impls if wrappers else [i for i in impls if not (i.hookwrapper or i.wrapper)]

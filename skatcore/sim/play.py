@@ -45,11 +45,12 @@ def play(rules, hands, skat, players: Sequence, aside=()) -> Deal:
     """
     deal = Deal(rules, hands, skat, aside)
     calls = bool(rules.calls) and any(hasattr(p, "call") for p in players)
+    # every TableCall window closes in its until_trick (next_card in the trick of the
+    # call it answers): no need to ask later
+    until = max((c.until_trick for c in rules.calls.values()), default=1) if calls else 0
     while not deal.done:
         if deal.phase is Phase.PLAY:
-            # every TableCall window (own_first_card, first_lead, next_card after
-            # a call) lies in the first trick: no need to ask later
-            if calls and len(deal.tricks) == 1:
+            if calls and len(deal.tricks) <= until:
                 _offer_calls(deal, players)
                 if deal.done:  # a call that settles the deal (Schenken accepted)
                     break

@@ -420,11 +420,12 @@ def _guide_files() -> dict[str, str]:
 
 def test_the_guides_house_rules_work_as_written(tmp_path, capsys):
     files = _guide_files()
-    assert set(files) == {"house.py", "house.yaml", "house-vectors.yaml", "test_house.py"}
+    assert set(files) == {"house.py", "house.yaml", "house-vectors.yaml", "test_house.py", "late-kontra.yaml"}
     for name, text in files.items():
         write(tmp_path / name, text)
     assert main(["validate", str(tmp_path / "house.yaml")]) == 0
     assert "valid ruleset 'house' (4 plugins, 6 contracts)" in capsys.readouterr().out
+    assert main(["validate", str(tmp_path / "late-kontra.yaml")]) == 0  # section 10: Kontra until the second trick
     check_vectors(tmp_path / "house-vectors.yaml", tmp_path / "house.yaml")
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_house.py"],
                           capture_output=True, text=True, cwd=tmp_path)

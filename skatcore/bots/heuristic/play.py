@@ -47,6 +47,10 @@ class CardPlay:
                 if s != view.declarer:
                     unseen &= ~cards
         goal = g.goal
+        if self.rules.trick_hook and len(trick) == len(self.rules.deck.seats) - 1:
+            card = self._last_to_trick(view, g, legal, trick)
+            if card is not None:
+                return card
         if goal == "no_trick":
             return self._play_null(view, g, legal, unseen, trick)
         if goal == "fewest_points":
@@ -54,6 +58,36 @@ class CardPlay:
         if view.seat == view.declarer:
             return self._play_declarer(view, g, legal, hand, unseen, trick)
         return self._play_defender(view, g, legal, hand, unseen, trick)
+
+    def _last_to_trick(self, view, g: _Game, legal: int, trick) -> int | None:
+        """The last card to a trick where a plugin decides who takes it
+        (``skat_trick_winner``): asked of the rules for every legal card, as
+        the deal will ask; the card that serves the seat's goal best in this
+        trick, or ``None`` where the plugin agrees with the card order."""
+        rules, me, decl = self.rules, view.seat, view.declarer
+        game = view.declaration.game if view.declaration is not None else rules.all_pass
+        leader, number = self._after(me, -len(trick)), len(view.tricks) + 1
+        order, differs = {}, False
+        for c in cards_in(legal):
+            full = (*trick, c)
+            i = rules.trick_winner(game, full, number, leader, decl)
+            differs = differs or i != g.table.winner_index(full)
+            order[c] = self._after(leader, i)
+        if not differs:
+            return None
+        pts = sum(g.points[c] for c in trick)
+
+        def key(c):
+            w = order[c]
+            if g.goal == "no_trick":
+                good = (w == decl) != (me == decl)  # the declarer ducks, the defenders make him take it
+            elif g.goal == "fewest_points" or decl is None:
+                good = w != me
+            else:
+                good = (w == decl) == (me == decl)
+            taken = pts + g.points[c] if g.goal == "card_points" else 0
+            return good, taken if good else -taken, -g.power[c]
+        return max(order, key=key)
 
     def _after(self, seat: int, n: int) -> int:
         """The seat ``n`` places after ``seat`` in play order (negative: before)."""
