@@ -9,9 +9,10 @@ right only where the answer depends on nothing outside the key.  A plugin's
 function may read anything of the :class:`~skatcore.model.GameFacts` - the
 last trick, the exact card points - so each key is scored once on
 *recording* facts (:func:`recording`), which note every field a plugin's
-code reads.  A key whose scoring read a field outside the key, raised, or
-answered differently at the two ends of its card-point class is not
-tabulated: its deals are scored on their own facts (:class:`Reads`).
+code reads.  A key whose scoring read a field outside the key, or raised,
+is not tabulated: its deals are scored on their own facts (:class:`Reads`).
+One sample per key is enough: a function that reads only the key answers
+alike for every deal of it.
 
 Only reads from a plugin's code count: the core's own scoring
 (:mod:`skatcore.engine.scoring`) reads the bid and the card points for the
@@ -36,8 +37,8 @@ VALUE_KEY = frozenset({"contract", "declaration", "matadors", "made_points", "de
 SHEET_KEY = VALUE_KEY | {"bid", "declarer"}
 #: the fields a summary of a game (a score sheet line, an ISS result) does not have
 PLAY_FIELDS = frozenset({"last_trick", "last_trick_winner", "tricks"})
-#: what a sheet-entries hook may read of the result without leaving the key
-#: (the explanation is text to extend, never to decide by)
+#: the result's fields a sheet-entries hook leaves the key by reading (the others
+#: follow from the key; the explanation is text to extend, never to decide by)
 RESULT_OUTSIDE = frozenset({"declarer_points"})
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the skatcore package
