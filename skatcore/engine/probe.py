@@ -87,33 +87,26 @@ def _plugin_file(code) -> str | None:
     return got
 
 
-# attribute -> the field it reads (vars(), dataclasses.replace and asdict read every field)
-_FACT_FIELDS = {**{n: n for n in GameFacts.__dataclass_fields__}, "__dict__": _EVERYTHING}
-_RESULT_FIELDS = {**{n: n for n in ScoreResult.__dataclass_fields__}, "__dict__": _EVERYTHING}
-
-
-class _RecordingFacts(GameFacts):
-    """GameFacts that note every field plugin code reads into ``_reads``."""
+def _recording_class(base: type, of_result: bool) -> type:
+    """``base`` (a dataclass) whose instances note into their ``_reads``
+    every field plugin code reads (vars(), dataclasses.replace and asdict
+    read ``__dict__``: every field)."""
+    fields = {**{n: n for n in base.__dataclass_fields__}, "__dict__": _EVERYTHING}
 
     def __getattribute__(self, name):
-        n = _FACT_FIELDS.get(name)
+        n = fields.get(name)
         if n is not None:
             reads = object.__getattribute__(self, "__dict__").get("_reads")
             if reads is not None:
-                reads.note(n, sys._getframe(1))
+                reads.note(n, sys._getframe(1), of_result)
         return object.__getattribute__(self, name)
 
+    return type(f"Recording{base.__name__}", (base,), {"__getattribute__": __getattribute__,
+                                                        "__doc__": f"{base.__name__} noting what plugin code reads."})
 
-class _RecordingResult(ScoreResult):
-    """A ScoreResult handed to ``skat_sheet_entries`` of recording facts."""
 
-    def __getattribute__(self, name):
-        n = _RESULT_FIELDS.get(name)
-        if n is not None:
-            reads = object.__getattribute__(self, "__dict__").get("_reads")
-            if reads is not None:
-                reads.note(n, sys._getframe(1), of_result=True)
-        return object.__getattribute__(self, name)
+_RecordingFacts = _recording_class(GameFacts, of_result=False)
+_RecordingResult = _recording_class(ScoreResult, of_result=True)  # handed to skat_sheet_entries of recording facts
 
 
 def recording(facts: GameFacts, reads: Reads) -> GameFacts:
