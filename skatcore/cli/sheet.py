@@ -30,11 +30,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
-from skatcore.errors import InputError, printable, shown
+from skatcore.errors import InputError, printable, shorten, shown
 from skatcore.records import sheet_store as store
 from skatcore.records.sheet_store import open_sheet, sheet_path, transaction
 from skatcore.rules.trust import TRUST_HELP, trusting
@@ -65,8 +64,9 @@ def cmd_sheet(args) -> int:
         with trusting(opts.trust or args.trust):
             try:
                 return globals()[f"_cmd_{action}"](opts)
-            except sqlite3.Error as exc:
-                raise InputError(store.problem(exc), source=str(sheet_path(opts.name))) from None
+            except sqlite3.Error as exc:  # what SQLite says, in the scorer's words (read-only, disk full, ...)
+                path = sheet_path(opts.name)
+                raise InputError(store.problem(exc, path), source=str(path)) from None
     parser = _Parser(prog="skat sheet", description="Print the score sheet of a session record (skat-session/1). "
                      "Live sheets: skat sheet new|add|edit|void|show|undo|export|rules NAME ...")
     parser.add_argument("file", metavar="FILE")
@@ -156,14 +156,21 @@ def _action_parser(action: str) -> _Parser:
 
 
 def _cmd_new(opts) -> int:
+    from skatcore.records.money import check_stake
     from skatcore.records.session import Session, rules_for_session
     from skatcore.records.session_record import FORMAT, check_session
+    from skatcore.records.sheet_check import folder_of
     from skatcore.rules.ruleset import freeze_ruleset, shipped_rulesets
     path = sheet_path(opts.name)
     players = [p.strip() for p in opts.players.split(",")]
     ruleset = opts.ruleset
     if ruleset not in shipped_rulesets() and Path(ruleset).is_file():
         ruleset = str(Path(ruleset).resolve())  # a file: found again from anywhere
+        folder = folder_of(path).resolve()
+        if not Path(ruleset).is_relative_to(folder):  # the sheet will name it, and a sheet names only files beside it
+            raise InputError(f"expected a shipped ruleset or a file inside the sheet's folder {shorten(str(folder))}, "
+                             f"got {shown(opts.ruleset)} (a sheet, like a record, names files only in its own folder)",
+                             path="--ruleset")
     dealer = players.index(opts.dealer) if opts.dealer in players else opts.dealer
     try:
         dealer = int(dealer)
@@ -171,8 +178,10 @@ def _cmd_new(opts) -> int:
         raise InputError(f"expected a player name or index, got {shown(opts.dealer)}", path="--dealer") from None
     doc = {"format": FORMAT, "ruleset": ruleset, "players": players, "dealer": dealer, "deals": []}
     if opts.stake is not None:
-        if not math.isfinite(opts.stake) or opts.stake < 0:
-            raise InputError(f"expected a finite amount >= 0 per point, got {opts.stake}", path="--stake")
+        try:
+            check_stake(opts.stake)
+        except InputError as exc:
+            raise exc.at("--stake") from None
         doc["stake"] = opts.stake
     if opts.title:
         doc["title"] = opts.title
@@ -201,8 +210,7 @@ def _cmd_add(opts) -> int:
     deal = deal_from(opts)
     path, con = open_sheet(opts.name)
     with transaction(con):
-        meta = store.read_meta(con, path)
-        deals = store.read_deals(con)
+        meta, deals = store.read_sheet(con, path)
         uid = deal.get("id")
         if uid is not None and (at := store.deal_with_id(con, uid)):  # a retry of a confirmed add: never count it twice
             raise InputError(f"deal id {uid!r} is on the sheet already (deal {at})", path="id")
@@ -232,13 +240,13 @@ def _report(line, st, as_json: bool, later: int | None = None) -> None:
 
 
 def _cmd_show(opts) -> int:
-    from skatcore.rules.ruleset import changed_files
-    path, con = open_sheet(opts.name)
+    from skatcore.records.sheet_check import changed_files, folder_of
+    path, con = open_sheet(opts.name, write=False)
     with transaction(con, write=False):  # one consistent snapshot of meta and deals
-        meta, deals = store.read_meta(con, path), store.read_deals(con)
+        meta, deals = store.read_sheet(con, path)
     result = store.stored_session(meta, path, deals).finish()
     _print(result, opts.json, meta.get("title"), opts.history)
-    for f in changed_files(meta.get("frozen", {})):
+    for f in changed_files(meta.get("frozen", {}), folder_of(path)):
         print(printable(f"note: {f} has changed since the sheet was started; the sheet keeps the ruleset as it was "
                         f"then (skat sheet rules {opts.name} --update re-scores with the file as it is now)"),
               file=sys.stderr)
@@ -248,11 +256,12 @@ def _cmd_show(opts) -> int:
 def _cmd_rules(opts) -> int:
     """The sheet's frozen ruleset; ``--update`` re-freezes it from the file
     and re-scores every deal in one transaction (all or nothing)."""
-    from skatcore.rules.ruleset import changed_files, freeze_ruleset
-    path, con = open_sheet(opts.name)
+    from skatcore.records.sheet_check import changed_files, folder_of, ruleset_file
+    from skatcore.rules.ruleset import freeze_ruleset
+    path, con = open_sheet(opts.name, write=opts.update)
     with transaction(con, write=opts.update):
-        meta, deals = store.read_meta(con, path), store.read_deals(con)
-        changed = changed_files(meta.get("frozen", {}))
+        meta, deals = store.read_sheet(con, path)
+        changed = changed_files(meta.get("frozen", {}), folder_of(path))
         if not opts.update:
             frozen = meta.get("frozen") or {}
             print(printable(f"{path}: ruleset {frozen.get('name', meta['ruleset'])!r} frozen from {meta['ruleset']}"))
@@ -260,7 +269,10 @@ def _cmd_rules(opts) -> int:
                 print(printable(f"  {f}{'  (changed since)' if f in changed else ''}"))
             return 0
         before = store.stored_session(meta, path, deals).state.totals
-        meta["frozen"] = freeze_ruleset(meta["ruleset"])
+        try:  # the file the sheet names, found as a record's: inside the sheet's folder
+            meta["frozen"] = freeze_ruleset(ruleset_file(meta["ruleset"], folder_of(path)))
+        except InputError as exc:
+            raise exc if exc.source else exc.at("meta.ruleset", str(path)) from None
         after = store.stored_session(meta, path, deals).state.totals  # a deal the new rules refuse stops here: nothing changes
         store.set_meta(con, "frozen", meta["frozen"])
         store.touch(con)
@@ -270,10 +282,13 @@ def _cmd_rules(opts) -> int:
 
 
 def _cmd_undo(opts) -> int:
+    from skatcore.records.sheet_check import check_sheet
     path, con = open_sheet(opts.name)
     with transaction(con):
-        store.read_meta(con, path)
-        last = store.last_deal(con)
+        check_sheet(store.read_meta(con, path), [], str(path))
+        last = store.last_deal(con)  # only the meta is checked: undo may take back a damaged last deal
+        if last is not None and type(last) is not int:
+            raise InputError(f"expected deal numbers, got {shown(last)}", source=str(path), path="deals")
         if last is None:
             raise InputError("the sheet has no deals to undo", source=str(path))
         if opts.number is not None and opts.number != last:
@@ -302,7 +317,7 @@ def _cmd_edit(opts) -> int:
         return _change(opts, f"editing deal {opts.n}", change)
     except InputError as exc:  # about the new deal itself: in the words the scorer typed
         where = f"deals[{opts.n - 1}]"
-        if opts.deal or opts.record or not (exc.path or "").startswith(where):
+        if opts.deal or opts.record or getattr(exc, "stored", False) or not (exc.path or "").startswith(where):
             raise
         exc.path = exc.path[len(where):].lstrip(".") or None
         raise in_flags(exc, opts) from None
@@ -314,9 +329,14 @@ def _change(opts, what: str, change) -> int:
     from skatcore.records.session_edit import rescored
     path, con = open_sheet(opts.name)
     with transaction(con):
-        meta, deals = store.read_meta(con, path), store.read_deals(con)
         try:
-            records = change([d for _, d in deals], store.stored_session(meta, path, deals))
+            meta, deals = store.read_sheet(con, path)
+            before = store.stored_session(meta, path, deals)
+        except InputError as exc:
+            exc.stored = True  # about the sheet as it is, not the new deal: never put in the words of the flags
+            raise
+        try:
+            records = change([d for _, d in deals], before)
         except InputError as exc:
             raise exc.at(source=str(path)) from None
         session = rescored(records, lambda recs: store.stored_session(meta, path, list(enumerate(recs, 1))), opts.n, what)
@@ -340,9 +360,9 @@ def _portable(ruleset: str) -> str:
 def _cmd_export(opts) -> int:
     import yaml
     from skatcore.records.session_record import FORMAT
-    path, con = open_sheet(opts.name)
+    path, con = open_sheet(opts.name, write=False)
     with transaction(con, write=False):
-        meta, deals = store.read_meta(con, path), store.read_deals(con)
+        meta, deals = store.read_sheet(con, path)
     doc = {"format": FORMAT, **({"title": meta["title"]} if meta.get("title") else {}), "ruleset": _portable(meta["ruleset"]),
            "players": meta["players"], "dealer": meta.get("dealer", 0)}
     if meta.get("stake") is not None:

@@ -3,10 +3,25 @@
 
 from __future__ import annotations
 
+import math
 from decimal import Decimal
 from itertools import combinations
 
+from skatcore.errors import InputError, shown
 from skatcore.model import Settlement
+
+# Money per point: far above any table's stake, and small enough that every
+# amount of a session stays exact in Decimal's 28 digits (1e27 overflowed them).
+MAX_STAKE = 1_000_000
+
+
+def check_stake(stake) -> None:
+    """Refuse a stake that is not a finite amount 0..:data:`MAX_STAKE` per point (``None``: no stake)."""
+    if stake is None:
+        return
+    if isinstance(stake, bool) or not isinstance(stake, (int, float, Decimal)) or not math.isfinite(stake) \
+            or not 0 <= stake <= MAX_STAKE:
+        raise InputError(f"expected a finite amount per point from 0 to {MAX_STAKE:,}, got {shown(stake)}")
 
 
 def pairwise(final: dict[str, int], stake: Decimal) -> Settlement:

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import math
 from dataclasses import dataclass
 from decimal import Decimal
 
@@ -33,7 +32,7 @@ from skatcore.engine.table import next_dealer, people, seating
 from skatcore.errors import InputError, shown
 from skatcore.model import Column, ScoreResult, SessionState, Settlement, SheetLine
 from skatcore.records.deal import as_deal_record, score_record
-from skatcore.records.money import json_number
+from skatcore.records.money import check_stake, json_number
 from skatcore.records.session_record import check_session, deal_doc, split_deal
 from skatcore.rules.compiler import rules_for
 
@@ -112,8 +111,10 @@ class Session:
             seating(len(players), dealer if 0 <= dealer < len(players) else 0, people(rules))  # a table this ruleset is played at
         except InputError as exc:
             raise exc.at("players", source) from None
-        if stake is not None and not (isinstance(stake, (int, float, Decimal)) and math.isfinite(stake) and stake >= 0):
-            raise InputError(f"expected a finite amount >= 0 per point, got {stake}", source=source, path="stake")
+        try:
+            check_stake(stake)
+        except InputError as exc:
+            raise exc.at("stake", source) from None
         self.source = source
         self.state = SessionState(rules=rules, players=players, stake=None if stake is None else Decimal(str(stake)),
                                   first_dealer=dealer, dealer=dealer, totals={p: 0 for p in players})

@@ -11,10 +11,12 @@ leaves the sheet as it was before or after the change, never half of it.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from contextlib import contextmanager
 from pathlib import Path
 
-from skatcore.errors import InputError, shorten
+from skatcore.errors import InputError, shorten, shown
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing or sqlite3 (skat --help stays light)
 if TYPE_CHECKING:
@@ -34,45 +36,147 @@ CREATE TABLE IF NOT EXISTS deals (
 """
 
 
-def problem(exc: sqlite3.Error) -> str:
-    """What an SQLite error means to the scorer; nothing was written (the transaction rolled back)."""
+MAGIC = b"SQLite format 3\x00"  # the first bytes of every SQLite file
+_FREE_BYTES = 1 << 20  # less free space than this, and SQLite's "disk I/O error" means a full disk
+
+
+def problem(exc: sqlite3.Error, path: Path | None = None) -> str:
+    """What an SQLite error means to the scorer, from its code and the file
+    system; nothing was written (the transaction rolled back)."""
+    name = getattr(exc, "sqlite_errorname", "") or ""
     text = str(exc).lower()
-    for words, meaning in (("locked", "the sheet is busy: another scorer held it for over 60 s; nothing was changed, try again"),
-                           ("readonly", "the sheet is read-only: nothing was changed"),
-                           ("full", "the disk is full: nothing was changed"),
-                           ("unable to open", "cannot open the sheet file")):
-        if words in text:
-            return meaning
+    if "BUSY" in name or "LOCKED" in name or "locked" in text:
+        return "the sheet is busy: another scorer held it for over 60 s; nothing was changed, try again"
+    if name.startswith("SQLITE_FULL") or "disk is full" in text or (("IOERR" in name or "i/o error" in text)
+                                                                    and _free(path) < _FREE_BYTES):
+        return "the disk is full: nothing was changed"
+    if "READONLY" in name or "readonly" in text or ("CANTOPEN" in name or "unable to open" in text) and _read_only_fs(path):
+        return ("the sheet is read-only: the file system is mounted read-only; nothing was changed"
+                if _read_only_fs(path) else "the sheet is read-only (no permission to write it): nothing was changed")
+    if "CANTOPEN" in name or "unable to open" in text:
+        return _why_not_open(path)
+    if "IOERR" in name or "i/o error" in text:
+        return f"disk I/O error (sqlite: {shorten(str(exc))}): nothing was changed"
+    if "NOTADB" in name or "not a database" in text:
+        return "not a skat sheet (not an SQLite database)"
     return f"not a skat sheet, or a damaged one (sqlite: {shorten(str(exc))})"
+
+
+def _statvfs(path: Path | None):
+    for p in (path, path and path.parent) if path else ():
+        try:
+            return os.statvfs(p or ".")
+        except (OSError, ValueError):
+            continue
+    return None
+
+
+def _read_only_fs(path: Path | None) -> bool:
+    st = _statvfs(path)
+    return bool(st and st.f_flag & os.ST_RDONLY)
+
+
+def _free(path: Path | None) -> int:
+    st = _statvfs(path)
+    return st.f_bavail * st.f_frsize if st else _FREE_BYTES
+
+
+def _why_not_open(path: Path | None) -> str:
+    """SQLite's "unable to open database file", said for what it is."""
+    if path is None:
+        return "cannot open the sheet file"
+    folder = path.parent if str(path.parent) else Path(".")
+    if not folder.is_dir():
+        return f"no such folder {shorten(str(folder))!r}"
+    if path.is_dir():
+        return "a directory, not a skat sheet"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return "no permission to write in the sheet's folder (SQLite keeps its -wal and -shm files beside the sheet)"
+    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
+        return "no permission to read and write the sheet file"
+    return "cannot open the sheet file (sqlite: unable to open database file)"
 
 
 def sheet_path(name: str) -> Path:
     """The file of sheet ``name`` (``.sqlite`` added when it has no suffix)."""
     if not name.strip():
         raise InputError("expected a sheet name, got an empty one", path="NAME")
+    if "\x00" in name:
+        raise InputError(f"expected a file name, got one with a NUL character: {shown(name)}", path="NAME")
     path = Path(name)
+    if name.endswith(("/", os.sep)) or path.name in ("", ".", ".."):
+        raise InputError(f"expected a file name for the sheet, got the folder {shown(name)}", path="NAME")
     return path if path.suffix else path.with_suffix(".sqlite")
 
 
-def connect(path: Path) -> sqlite3.Connection:
-    """An autocommit connection (transactions are explicit), WAL, FULL sync."""
+def connect(path: Path, new: bool = False) -> sqlite3.Connection:
+    """An autocommit connection (transactions are explicit), FULL sync; a
+    ``new`` sheet is put in WAL mode (which the file keeps)."""
     import sqlite3
     try:
         con = sqlite3.connect(str(path), timeout=60, isolation_level=None)
         con.execute("PRAGMA busy_timeout = 60000")
-        con.execute("PRAGMA journal_mode = WAL")
+        if new:
+            con.execute("PRAGMA journal_mode = WAL")
+        else:  # open it now (a read-only file system says so here, where a read-only fallback can follow)
+            con.execute("SELECT 1 FROM sqlite_master LIMIT 1")
         con.execute("PRAGMA synchronous = FULL")
-    except sqlite3.DatabaseError as exc:
-        raise InputError(f"not a skat sheet ({exc})", source=str(path)) from None
+    except sqlite3.Error as exc:
+        raise InputError(problem(exc, path), source=str(path)) from None
     return con
 
 
-def open_sheet(name: str) -> tuple[Path, sqlite3.Connection]:
-    """The file and a connection of an existing sheet (one line naming ``skat sheet new`` if there is none)."""
+def _read_only(path: Path) -> sqlite3.Connection | None:
+    """A read-only connection where the sheet cannot be written (a read-only
+    file system): ``show`` and ``export`` still work.  ``immutable`` only
+    when no write-ahead log holds deals the file itself lacks."""
+    import sqlite3
+    from urllib.parse import quote
+
+    wal = path.with_name(path.name + "-wal")
+    uri = f"file:{quote(str(path.resolve()))}?mode=ro"
+    for extra in ("", "&immutable=1"):
+        if extra and wal.exists() and wal.stat().st_size:
+            return None
+        try:
+            con = sqlite3.connect(uri + extra, uri=True, timeout=60, isolation_level=None)
+            con.execute("SELECT 1 FROM sqlite_master LIMIT 1")
+            return con
+        except sqlite3.Error:
+            continue
+    return None
+
+
+def open_sheet(name: str, write: bool = True) -> tuple[Path, sqlite3.Connection]:
+    """The file and a connection of an existing sheet (one line naming ``skat
+    sheet new`` if there is none, or saying what the file is instead)."""
     path = sheet_path(name)
-    if not path.is_file():
-        raise InputError(f"no such sheet (start one with: skat sheet new {name} --ruleset R --players A,B,C)", source=str(path))
-    return path, connect(path)
+    try:
+        st = path.stat()
+    except FileNotFoundError:
+        raise InputError(f"no such sheet (start one with: skat sheet new {name} --ruleset R --players A,B,C)",
+                         source=str(path)) from None
+    except OSError as exc:
+        raise InputError(f"cannot open the sheet ({exc.strerror})", source=str(path)) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise InputError("a directory, not a skat sheet", source=str(path))
+    if not stat.S_ISREG(st.st_mode):  # a FIFO or device: never opened (it could block or never end)
+        raise InputError("not a skat sheet (not a regular file)", source=str(path))
+    try:
+        with open(path, "rb") as f:
+            head = f.read(len(MAGIC))
+    except OSError as exc:
+        raise InputError(f"cannot read the sheet ({exc.strerror})", source=str(path)) from None
+    if head != MAGIC:  # never let SQLite touch (or leave -wal files beside) someone else's file
+        raise InputError("not a skat sheet (an empty file)" if not head else "not a skat sheet (not an SQLite database)",
+                         source=str(path))
+    try:
+        return path, connect(path)
+    except InputError:
+        con = None if write else _read_only(path)
+        if con is None:
+            raise
+        return path, con
 
 
 @contextmanager
@@ -96,46 +200,105 @@ def transaction(con: sqlite3.Connection, write: bool = True):
 
 def create(path: Path, meta: dict) -> None:
     """A new sheet file with ``meta`` (``format`` added); refused if a sheet
-    of this name exists (an unfinished ``new`` that left an empty file may retry)."""
-    if path.exists() and path.stat().st_size:
-        con = connect(path)
+    or another file of this name exists (an unfinished ``new`` that left an
+    empty file may retry).  A failure leaves no file behind that was not there."""
+    import sqlite3
+    if path.is_dir():
+        raise InputError("a directory, not a skat sheet", source=str(path))
+    existed = path.exists()
+    if existed and path.stat().st_size:
+        with open(path, "rb") as f:
+            if f.read(len(MAGIC)) != MAGIC:
+                raise InputError("a file of this name exists already (not a skat sheet): choose another name",
+                                 source=str(path))
+    try:
+        con = connect(path, new=True)
         try:
-            has = con.execute("SELECT 1 FROM sqlite_master WHERE name = 'meta'").fetchone()
-            if has and con.execute("SELECT 1 FROM meta WHERE key = 'format'").fetchone():
+            con.execute("BEGIN IMMEDIATE")
+            for stmt in SCHEMA.split(";"):  # not executescript: it would commit first
+                if stmt.strip():
+                    con.execute(stmt)
+            if con.execute("SELECT 1 FROM meta WHERE key = 'format'").fetchone():
+                con.execute("ROLLBACK")
                 raise InputError("a sheet of this name exists already", source=str(path))
+            con.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
+                            [(k, json.dumps(v)) for k, v in {"format": DB_FORMAT, **meta}.items()])
+            con.execute("COMMIT")
         finally:
             con.close()
-    con = connect(path)
+    except BaseException as exc:
+        if not existed:  # ours alone: nobody else has a -wal file beside a file that was not there
+            for p in (path, *(path.with_name(path.name + x) for x in ("-wal", "-shm", "-journal"))):
+                try:
+                    p.unlink(missing_ok=True)
+                except OSError:
+                    pass
+        if isinstance(exc, sqlite3.Error):
+            raise InputError(problem(exc, path), source=str(path)) from None
+        if isinstance(exc, OSError) and not isinstance(exc, InputError):
+            raise InputError(f"cannot write the sheet ({exc.strerror or exc})", source=str(path)) from None
+        raise
+
+
+def read_sheet(con: sqlite3.Connection, path: Path) -> tuple[dict, list[tuple[int, dict]]]:
+    """The sheet's meta values and deals, checked as untrusted input
+    (:func:`~skatcore.records.sheet_check.check_sheet`)."""
+    from skatcore.records.sheet_check import check_sheet
+
+    meta, deals = read_meta(con, path), read_deals(con, path)
+    check_sheet(meta, deals, str(path))
+    return meta, deals
+
+
+def _rows(con: sqlite3.Connection, sql: str, path: Path | None, table: str) -> list:
+    import sqlite3
     try:
-        con.execute("BEGIN IMMEDIATE")
-        for stmt in SCHEMA.split(";"):  # not executescript: it would commit first
-            if stmt.strip():
-                con.execute(stmt)
-        if con.execute("SELECT 1 FROM meta WHERE key = 'format'").fetchone():
-            con.execute("ROLLBACK")
-            raise InputError("a sheet of this name exists already", source=str(path))
-        con.executemany("INSERT INTO meta (key, value) VALUES (?, ?)",
-                        [(k, json.dumps(v)) for k, v in {"format": DB_FORMAT, **meta}.items()])
-        con.execute("COMMIT")
-    finally:
-        con.close()
+        return con.execute(sql).fetchall()
+    except sqlite3.DatabaseError as exc:
+        if "no such" in str(exc):  # table or column
+            raise InputError(f"not a skat sheet (expected a table {table}: {shorten(str(exc))})",
+                             source=str(path)) from None
+        raise
+
+
+def _json(value, source: str, where: str):
+    from skatcore.rules.reading import read_json
+
+    if not isinstance(value, str):
+        kind = "nothing" if value is None else f"{type(value).__name__} {shorten(repr(value), 40)}"
+        raise InputError(f"expected JSON text, got {kind}", source=source, path=where)
+    try:
+        return read_json(value, source)
+    except InputError as exc:
+        raise exc.at(where) from None
 
 
 def read_meta(con: sqlite3.Connection, path: Path) -> dict:
     """The sheet's meta table (players, ruleset, ...); checks that ``path`` is a skat sheet."""
-    import sqlite3
-    try:
-        meta = {k: json.loads(v) for k, v in con.execute("SELECT key, value FROM meta").fetchall()}
-    except (sqlite3.DatabaseError, ValueError) as exc:
-        raise InputError(f"not a skat sheet ({exc})", source=str(path)) from None
+    meta: dict = {}
+    for key, value in _rows(con, "SELECT key, value FROM meta", path, "meta(key, value)"):
+        where = f"meta.{shorten(str(key), 40)}"
+        if not isinstance(key, str) or key in meta:
+            raise InputError("expected a key given once" if key in meta else "expected a text key",
+                             source=str(path), path=where)
+        meta[key] = _json(value, str(path), where)
     if meta.get("format") != DB_FORMAT:
         raise InputError(f"not a skat sheet (expected format {DB_FORMAT!r})", source=str(path))
     return meta
 
 
-def read_deals(con: sqlite3.Connection) -> list[tuple[int, dict]]:
-    """``(n, record)`` of every deal on the sheet, in order."""
-    return [(n, json.loads(rec)) for n, rec in con.execute("SELECT n, record FROM deals ORDER BY n")]
+def read_deals(con: sqlite3.Connection, path: Path | None = None) -> list[tuple[int, dict]]:
+    """``(n, record)`` of every deal on the sheet, numbered 1, 2, 3 ... in order."""
+    out = []
+    for i, (n, rec) in enumerate(_rows(con, "SELECT n, record FROM deals ORDER BY n", path, "deals(n, record)")):
+        if type(n) is not int or n != i + 1:
+            raise InputError(f"expected deal number {i + 1} (the deals numbered 1, 2, 3 ...), got {shorten(repr(n), 40)}",
+                             source=str(path), path=f"deals[{i}]")
+        record = _json(rec, str(path), f"deals[{i}]")
+        if not isinstance(record, dict):
+            raise InputError("expected a deal record (a mapping)", source=str(path), path=f"deals[{i}]")
+        out.append((n, record))
+    return out
 
 
 def deal_with_id(con: sqlite3.Connection, uid) -> int | None:
@@ -190,14 +353,11 @@ def now() -> str:
 
 
 def stored_rules(meta: dict, path: Path):
-    """The sheet's ruleset as frozen at ``sheet new`` (a sheet from before: the file as it is)."""
-    from skatcore.rules.compiler import compile_rules, get_rules
-    from skatcore.rules.ruleset import thaw_ruleset
+    """The sheet's ruleset as frozen at ``sheet new`` (a sheet from before: the
+    file as it is), under the trust and folder rules of a record (sheet_check)."""
+    from skatcore.records.sheet_check import sheet_rules
 
-    try:
-        return compile_rules(thaw_ruleset(meta["frozen"])) if "frozen" in meta else get_rules(meta["ruleset"])
-    except InputError as exc:
-        raise exc.at(source=str(path)) if not exc.source else exc from None
+    return sheet_rules(meta, path)
 
 
 def stored_session(meta: dict, path: Path, deals, rules=None) -> Session:
