@@ -39,6 +39,7 @@ directly, without registering it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from functools import lru_cache, partial
 from typing import Protocol, runtime_checkable
@@ -87,20 +88,48 @@ def player_factories() -> Mapping[str, Factory]:
 def resolve_player(name: str) -> Factory:
     """A registered player's factory, or ``module:attr``; ``name:key=value``
     (more options after further colons, e.g. ``expert:worlds=20:ms=50``)
-    passes options to a registered player's factory."""
+    passes options to a registered player's factory.  Checked before any
+    deal is played: the factory takes ``rules=`` and ``seed=`` (and the
+    options given), a class has ``act``; option numbers are finite and >= 0."""
     factories = player_factories()
     if name in factories:
         return factories[name]
     head, _, rest = name.partition(":")
     if head in factories and rest and all("=" in part for part in rest.split(":")):
         options = dict(_option(part, name) for part in rest.split(":"))
+        _check_factory(factories[head], name, options)
         return partial(factories[head], **options)
     if ":" in name:
         obj = import_attr(name, "player")
-        if not callable(obj):
-            raise InputError(f"player {name!r} is not a factory")
+        _check_factory(obj, name, {})
         return obj
     raise InputError(f"unknown player {name!r} (expected one of: {', '.join(sorted(factories))}, or module:attr)")
+
+
+_NOT_A_FACTORY = "expected a player factory: a callable taking rules= and seed= that returns an object with act(view)"
+
+
+def _check_factory(obj, spec: str, options: dict) -> None:
+    """A factory that cannot take ``rules=``, ``seed=`` and the options would fail at the first deal, as exit 1."""
+    import inspect
+
+    if not callable(obj) or isinstance(obj, type) and not callable(getattr(obj, "act", None)):
+        raise InputError(f"player {spec!r}: {_NOT_A_FACTORY}")
+    try:
+        signature = inspect.signature(obj)
+    except (TypeError, ValueError):  # a builtin without a signature (os:getpid)
+        raise InputError(f"player {spec!r}: {_NOT_A_FACTORY}") from None
+    try:
+        signature.bind(rules=None, seed=None, **options)
+    except TypeError:
+        if options and not any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values()):
+            known = [k for k, p in signature.parameters.items() if k not in ("rules", "seed", "self")
+                     and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)]
+            unknown = [k for k in options if k not in known]
+            if unknown:
+                hint = f"expected one of: {', '.join(known)}" if known else "it takes no options"
+                raise InputError(f"player {spec!r}: unknown option {unknown[0]!r} ({hint})") from None
+        raise InputError(f"player {spec!r}: {_NOT_A_FACTORY}") from None
 
 
 def _option(text: str, spec: str) -> tuple[str, object]:
@@ -109,9 +138,12 @@ def _option(text: str, spec: str) -> tuple[str, object]:
         raise InputError(f"player {spec!r}: option {text!r}: expected key=value")
     for kind in (int, float):
         try:
-            return key, kind(value)
+            number = kind(value)
         except ValueError:
-            pass
+            continue
+        if not (math.isfinite(number) and number >= 0):  # worlds=nan, ms=-1: no count or budget means that
+            raise InputError(f"player {spec!r}: option {key}: expected a finite number >= 0, not {value!r}")
+        return key, number
     return key, value
 
 

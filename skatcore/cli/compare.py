@@ -22,8 +22,6 @@ def cmd_compare(args) -> int:
             raise InputError(f"--{given[0].replace('_', '-')} does not go with --{mode}")
     if args.deal:
         return _compare_deal(args)
-    if args.until_ci is not None and args.until_ci <= 0:
-        raise InputError(f"--until-ci must be a positive width, not {args.until_ci}")
     slots = parse_players(args.players)
     if args.games:
         check_args(args.rulesets, 1)

@@ -227,11 +227,13 @@ def _rules_page(source: Path) -> str | None:
 def cmd_validate(args) -> int:
     from skatcore.records.deal import check_record, score_record
     from skatcore.rules.compiler import rules_for
-    from skatcore.rules.ruleset import find_ruleset, load_ruleset, read_yaml
+    from skatcore.rules.ruleset import find_ruleset, load_ruleset, read_document
     path = Path(args.file)
     if not path.exists() and "/" not in args.file and not path.suffix:
         path = find_ruleset(args.file)  # a ruleset name, as `skat rules NAME` takes it
-    doc = read_yaml(path)
+    if path.suffix in (".jsonl", ".sgf"):  # read and judged as `skat score` does, a line at a time
+        return _validate_lines(str(path), args.ruleset)
+    doc = read_document(path)  # JSON if .json, else YAML: the reader `skat score` uses
     if isinstance(doc, dict) and doc.get("format") == "skat-session/1":  # a score sheet (skatcore/session.py)
         from skatcore.records.session import validate_session_file
 
@@ -247,6 +249,20 @@ def cmd_validate(args) -> int:
 
         rules = compile_rules(load_ruleset(path))
         print(f"{path}: valid ruleset {rules.name!r} ({len(rules.plugins)} plugins, {len(rules.contracts)} contracts)")
+    return 0
+
+
+def _validate_lines(file: str, ruleset: str | None) -> int:
+    """``skat validate`` of a ``.jsonl`` or ``.sgf`` file: every line scored, streamed; the first bad one is the error."""
+    from skatcore.records.stream import score_files
+
+    n = 0
+    for item in score_files([file], ruleset):
+        if isinstance(item, InputError):
+            raise item
+        n += 1
+    kind = "ISS game records" if file.endswith(".sgf") else "deal records"
+    print(printable(f"{file}: {n} valid {kind}"))
     return 0
 
 

@@ -4,25 +4,9 @@ argument parsing and output; the work is in :mod:`skatcore.sim.simulate`,
 
 from __future__ import annotations
 
-import argparse
 import json
 
-from skatcore.errors import InputError
-
-
-def _positive(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise InputError(f"expected a whole number, not {text!r}") from None
-
-
-def _verify_deals(text: str) -> int:
-    """``--verify N``: a whole number (its range is checked against ``--deals``, :func:`~skatcore.sim.verify.check_verify`)."""
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number of deals, not {text!r}") from None
+from skatcore.cli import numbers
 
 
 VERIFY_HELP = ("also play the first N deals on the compiled path (whatever N) and through Deal, and stop with an "
@@ -33,23 +17,23 @@ def add_commands(sub) -> None:
     """Register the simulation commands on the ``skat`` sub-parsers."""
     s = sub.add_parser("simulate", help="play seeded deals with bots and show statistics")
     s.add_argument("--ruleset", default="official", help="ruleset name or file (default official)")
-    s.add_argument("--deals", type=_positive, default=1000, help="number of deals (default 1000)")
-    s.add_argument("--seed", type=_positive, default=1, help="seed; deal i is seeded by (seed, i) (default 1)")
+    s.add_argument("--deals", type=numbers.deals, default=1000, help="number of deals (default 1000)")
+    s.add_argument("--seed", type=numbers.seed, default=1, help="seed; deal i is seeded by (seed, i) (default 1)")
     s.add_argument("--players", default="heuristic",
                    help="player name for all three seats, or three comma-separated (heuristic,random,random); "
                         "registered players or module:factory (default heuristic)")
-    s.add_argument("--jobs", type=_positive, default=1, help="local processes (results identical for any number)")
+    s.add_argument("--jobs", type=numbers.jobs, default=1, help="local processes (results identical for any number)")
     s.add_argument("--dask", metavar="ADDRESS", help="run the chunks on a Dask scheduler (extra skatcore[cluster])")
     s.add_argument("--json", action="store_true", help="JSON output")
-    s.add_argument("--verify", metavar="N", type=_verify_deals, help=VERIFY_HELP)
+    s.add_argument("--verify", metavar="N", type=numbers.verify, help=VERIFY_HELP)
     s.set_defaults(func=cmd_simulate)
 
     s = sub.add_parser("compare", help="the same seeded deals under several rulesets, side by side")
     s.add_argument("rulesets", nargs="+", metavar="RULESET")
-    s.add_argument("--deals", type=_positive, default=1000, help="number of deals (default 1000)")
-    s.add_argument("--seed", type=_positive, default=1, help="seed (default 1)")
+    s.add_argument("--deals", type=numbers.deals, default=1000, help="number of deals (default 1000)")
+    s.add_argument("--seed", type=numbers.seed, default=1, help="seed (default 1)")
     s.add_argument("--players", default="heuristic", help="as for simulate (default heuristic)")
-    s.add_argument("--jobs", type=_positive, default=1, help="local processes (results identical for any number)")
+    s.add_argument("--jobs", type=numbers.jobs, default=1, help="local processes (results identical for any number)")
     s.add_argument("--dask", metavar="ADDRESS",
                    help="run the chunks on Dask: local:N starts a LocalCluster of N workers, else a scheduler address "
                         "(extra skatcore[cluster])")
@@ -58,27 +42,27 @@ def add_commands(sub) -> None:
     s.add_argument("--deal", metavar="FILE", help="score one recorded deal under each ruleset instead")
     s.add_argument("--games", metavar="FILE", nargs="+",
                    help="re-score real games instead: ISS archives (.sgf), deal records (.yaml/.json), JSON Lines (.jsonl)")
-    s.add_argument("--until-ci", metavar="X", type=float,
+    s.add_argument("--until-ci", metavar="X", type=numbers.width,
                    help="deal on (doubling) until every headline interval is narrower than X "
                         "(percentage points for rates)")
-    s.add_argument("--max-deals", type=_positive, default=1_000_000, help="upper limit for --until-ci (default 1000000)")
+    s.add_argument("--max-deals", type=numbers.deals, default=1_000_000, help="upper limit for --until-ci (default 1000000)")
     s.add_argument("--per-deal", metavar="FILE", help="write one row per deal and ruleset: .jsonl, .csv or .parquet")
-    s.add_argument("--verify", metavar="N", type=_verify_deals, help=VERIFY_HELP)
+    s.add_argument("--verify", metavar="N", type=numbers.verify, help=VERIFY_HELP)
     s.set_defaults(func=cmd_compare)
 
     s = sub.add_parser("duel", help="duplicate play: player A against player B on the same deals, seats swapped")
     s.add_argument("a", metavar="A", help="player A (a registered player, name:key=value options, or module:factory)")
     s.add_argument("b", metavar="B", help="player B")
     s.add_argument("--ruleset", default="official", help="ruleset name or file (default official)")
-    s.add_argument("--deals", type=_positive, default=200, help="number of deals, each played twice (default 200)")
-    s.add_argument("--seed", type=_positive, default=1, help="seed (default 1)")
-    s.add_argument("--jobs", type=_positive, default=1, help="local processes (results identical for any number)")
+    s.add_argument("--deals", type=numbers.deals, default=200, help="number of deals, each played twice (default 200)")
+    s.add_argument("--seed", type=numbers.seed, default=1, help="seed (default 1)")
+    s.add_argument("--jobs", type=numbers.jobs, default=1, help="local processes (results identical for any number)")
     s.add_argument("--json", action="store_true", help="JSON output")
     s.set_defaults(func=cmd_duel)
 
     s = sub.add_parser("bench", help="measure deals per second (random and heuristic players, ruleset official)")
     s.add_argument("--ruleset", default="official", help="ruleset (default official)")
-    s.add_argument("--seconds", type=float, default=2.0, help="time per measurement (default 2)")
+    s.add_argument("--seconds", type=numbers.seconds, default=2.0, help="time per measurement (default 2)")
     s.add_argument("--json", action="store_true", help="JSON: the last line is one object with the figures")
     s.add_argument("--compare-openspiel", action="store_true",
                    help="measure OpenSpiel's C++ skat rollouts in the same run (needs pip install open_spiel)")
@@ -86,8 +70,8 @@ def add_commands(sub) -> None:
 
     s = sub.add_parser("play", help="play in the terminal against two heuristic players")
     s.add_argument("--ruleset", default="official", help="ruleset name or file (default official)")
-    s.add_argument("--seed", type=int, default=None, help="seed of the first deal (default: random)")
-    s.add_argument("--deals", type=_positive, default=0, help="stop after this many deals (default: ask)")
+    s.add_argument("--seed", type=numbers.seed, default=None, help="seed of the first deal (default: random)")
+    s.add_argument("--deals", type=numbers.deals_or_none, default=0, help="stop after this many deals (default: ask)")
     s.set_defaults(func=_cmd_play)
 
 
@@ -144,8 +128,6 @@ def cmd_compare(args) -> int:
 def cmd_bench(args) -> int:
     from skatcore.sim.bench import bench
 
-    if args.seconds <= 0:
-        raise InputError(f"--seconds must be positive, not {args.seconds}")
     figures = bench(args.ruleset, args.seconds, log=None if args.json else print, compare_openspiel=args.compare_openspiel)
     if args.json:
         print(json.dumps(figures))

@@ -192,6 +192,8 @@ class Session:
         if st.closed:
             raise InputError(f"no more deals: {st.closed}", source=self.source, path=where)
         seats = seating(len(st.players), st.dealer, people(st.rules))
+        # the line names its players from its record (`add` wrote them; a simulated deal's record has none)
+        doc.setdefault("players", list(st.players))
         base = {p: 0 for p in st.players}
         for seat, player in seats.items():
             base[st.players[player]] = result.scores.get(seat, 0)

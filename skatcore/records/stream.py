@@ -82,17 +82,14 @@ def _deal(file: str, ruleset: str | None, doc: dict | None = None, source: str |
     return out, result.explanation
 
 
-def lines(path: str) -> Iterator[tuple[int, str]]:
-    """The non-blank lines of a text file with their numbers, read lazily."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            for n, line in enumerate(f, start=1):
-                if line.strip():
-                    yield n, line
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror or type(exc).__name__})", source=path) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason})", source=path) from None
+def lines(path: str) -> Iterator[tuple[int, str | InputError]]:
+    """The non-blank lines of a text file with their numbers, read lazily; a
+    line too long or not UTF-8 is its :class:`InputError` (the one line
+    reader: :func:`skatcore.rules.reading.read_lines`)."""
+    from skatcore.rules.reading import read_lines
+
+    for n, line, _ in read_lines(path):
+        yield n, line
 
 
 def _at_line(exc: InputError, n: int, file: str) -> InputError:
@@ -107,6 +104,9 @@ def _json_lines(file: str, ruleset: str | None) -> Iterator[Scored | InputError]
     seen = False
     for n, line in lines(file):
         seen = True
+        if isinstance(line, InputError):
+            yield _at_line(line, n, file)
+            continue
         try:
             doc = read_json(line, file)
             if isinstance(doc, dict):
@@ -130,13 +130,15 @@ def _sgf(file: str, ruleset: str | None) -> Iterator[Scored | InputError]:
     seen = False
     for batch in _batches(lines(file), ISS_BATCH):
         seen = True
-        texts = [line for _, line in batch]
+        texts = [line for _, line in batch if not isinstance(line, InputError)]
         if fast:
             from skatcore.records.iss_fast import score_lines
 
-            items = score_lines(texts, rules)
+            scored = iter(score_lines(texts, rules))
         else:
-            items = [score_line(line, rules) for line in texts]
+            scored = (score_line(line, rules) for line in texts)
+        # a line the reader refused is its own error, in its place
+        items = [line if isinstance(line, InputError) else next(scored) for _, line in batch]
         for (n, _), item in zip(batch, items):
             if isinstance(item, InputError):
                 yield _at_line(item, n, file)

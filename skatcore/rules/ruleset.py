@@ -25,6 +25,7 @@ from skatcore.rules.trust import inside
 RULESET_ENTRY_POINT_GROUP = "skat.rulesets"  # name -> module:attr holding the path of an installed ruleset file
 RULESET_PACKAGE = "skatcore_rulesets"
 NO_PARAMS: dict = {"type": "object", "additionalProperties": False, "properties": {}}
+MAX_EXTENDS = 20  # rulesets in one extends chain (shipped chains are 2 long); a chain of 1,000 files overflowed the stack
 
 
 @dataclass(frozen=True)
@@ -275,6 +276,9 @@ def _load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
         except InputError as exc:
             raise exc.at(source=source, path="extends") from None
         # reported at the `extends` that closes the cycle, naming the chain
+        if len(seen) >= MAX_EXTENDS:
+            raise InputError(f"extends chain longer than {MAX_EXTENDS} rulesets (expected at most {MAX_EXTENDS})",
+                             source=source, path="extends")
         if parent_path.resolve() in seen:
             chain = " -> ".join(p.name for p in (*seen, parent_path.resolve()))
             raise InputError(f"extends cycle {chain} (expected a chain of rulesets ending in one without extends)",
@@ -283,6 +287,9 @@ def _load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
         plugins, sources, layers = parent["plugins"], parent["_sources"], parent["_layers"]
         depth, chain = parent["_depth"] + 1, parent["_chain"]
     for key, params in (doc.get("plugins") or {}).items():
+        if not isinstance(key, str):  # `1:` is an integer to YAML; a plugin is named by text
+            raise InputError(f"expected a plugin name, got the number {key} (quote it if it is a name)",
+                             source=source, path=f"plugins[{key}]")
         if key not in plugins or plugins[key] is False:
             layers[key] = depth  # listed (again) here first
         if params is False or params is None or key not in plugins or plugins[key] is False:

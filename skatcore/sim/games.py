@@ -16,7 +16,6 @@ archive of millions of games runs in constant memory.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -28,6 +27,7 @@ from skatcore.model import SEATS
 from skatcore.records.deal import check_record, read_record, score_record
 from skatcore.records.iss import NotScorable, parse_sgf, replay
 from skatcore.rules.compiler import get_rules
+from skatcore.rules.reading import read_json, read_lines
 from skatcore.sim.outcomes import Tally, deal_row, metrics_for
 
 CHUNK = 500
@@ -81,23 +81,17 @@ def read_games(paths: Sequence[str], progress: Callable[[int], None] | None = No
 
 
 def _lines(p: Path, progress) -> Iterator[Game]:
-    try:
-        with p.open("rb") as f:
-            for n, raw in enumerate(f, start=1):
-                if progress:
-                    progress(len(raw))
-                line = raw.decode("utf-8").strip()
-                if not line:
-                    continue
-                try:
-                    yield _sgf_game(line, str(p), n) if p.suffix == ".sgf" else _json_game(line, str(p), n)
-                except InputError as exc:
-                    exc.path = f"line {n}, {exc.path}" if exc.path else f"line {n}"
-                    raise exc.at(source=str(p)) from None
-    except UnicodeDecodeError as exc:
-        raise InputError(f"not UTF-8 text ({exc.reason})", source=str(p)) from None
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror})", source=str(p)) from None
+    for n, line, size in read_lines(str(p)):  # the one line reader of skat score: bounded lines
+        if progress:
+            progress(size)
+        try:
+            if isinstance(line, InputError):
+                raise line
+            line = line.strip()
+            yield _sgf_game(line, str(p), n) if p.suffix == ".sgf" else _json_game(line, str(p), n)
+        except InputError as exc:
+            exc.path = f"line {n}, {exc.path}" if exc.path else f"line {n}"
+            raise exc.at(source=str(p)) from None
 
 
 def _sgf_game(line: str, source: str, n: int) -> Game:
@@ -112,10 +106,7 @@ def _sgf_game(line: str, source: str, n: int) -> Game:
 
 
 def _json_game(line: str, source: str, n: int) -> Game:
-    try:
-        doc = json.loads(line)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"malformed JSON: {exc}") from None
+    doc = read_json(line, source)
     if isinstance(doc, dict):
         doc.setdefault("format", "skat-deal/1")
     check_record(doc, source)

@@ -115,6 +115,17 @@ def test_skat_simulate_runs_full_deals(examples_installed, name, players, capsys
         assert "ramsch" in out["contract_mix"]
 
 
+def test_a_series_under_session_rules_validates_and_simulates(examples_installed, tmp_path, capsys):
+    """Räuberskat's series under pub's session rules (issue 25): `validate`
+    accepted it and `simulate` crashed (a simulated deal's record named no
+    players); both accept it now."""
+    path = tmp_path / "pub-raeuber.yaml"
+    path.write_text("extends: pub\nplugins:\n  raeuberskat: {}\n", encoding="utf-8")
+    assert main(["validate", str(path)]) == 0
+    assert main(["simulate", "--ruleset", str(path), "--deals", "80", "--seed", "2", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["deals"] == 80
+
+
 def test_written_records_read_back_under_every_example_ruleset(examples_installed):
     """Each example's steps write their part of a played deal's record
     (``Step.record``): the soloist's choice, Schmegegge's swaps with the dummy."""

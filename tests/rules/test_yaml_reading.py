@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skatcore.errors import InputError
-from skatcore.rules.reading import _check_nodes, _Loader, read_yaml
+from skatcore.rules.reading import _check_nodes, _Loader, read_yaml, whole
 
 
 def by_pyyaml(text: str):
@@ -22,9 +22,20 @@ def by_pyyaml(text: str):
         if node is None:
             return None
         _check_nodes(node, "x.yaml")
-        return loader.construct_document(node)
+        return wholes(loader.construct_document(node))
     finally:
         loader.dispose()
+
+
+def wholes(doc):
+    """PyYAML's values with whole floats as integers (JSON Schema's integers, as read_yaml reads them)."""
+    if isinstance(doc, float):
+        return whole(doc)
+    if isinstance(doc, list):
+        doc[:] = [wholes(x) for x in doc]
+    elif isinstance(doc, dict):
+        doc.update({k: wholes(v) for k, v in doc.items()})
+    return doc
 
 
 def same(a, b) -> bool:
