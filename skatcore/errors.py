@@ -30,7 +30,7 @@ class InputError(Exception):
 
     def __str__(self) -> str:
         parts = [p for p in (self.source and shorten(self.source, 160), self.path and shorten(self.path, 160)) if p]
-        return printable(": ".join([*parts, shorten(self.message, 280)]).replace("\n", " "))
+        return printable(": ".join([*parts, shorten(self.message, 280)]))
 
 
 # What must not reach a terminal raw: C0 and C1 control characters and DEL (cursor moves, and the
@@ -39,7 +39,7 @@ class InputError(Exception):
 # Python and to some terminals), and lone surrogates (a file name that is not UTF-8: unprintable)
 _BEYOND_C0 = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
 _CONTROL = re.compile(f"[\x00-\x1f{_BEYOND_C0}]")
-_RAW_IN_JSON = re.compile(f"[{_BEYOND_C0}]")  # json.dumps escapes C0 itself; a raw one is its own layout (indent)
+_RAW_IN_DOCUMENT = re.compile(f"[{_BEYOND_C0}]")  # JSON and YAML escape C0 themselves; their "\n" is layout
 
 
 def printable(text: str) -> str:
@@ -60,16 +60,24 @@ def json_text(value, indent: int | None = None) -> str:
     They can only stand inside JSON strings, so the text stays valid JSON and
     reads back the same."""
     text = _json(value) if indent is None else json.dumps(value, ensure_ascii=False, indent=indent)
-    return _RAW_IN_JSON.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    return _RAW_IN_DOCUMENT.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
 def yaml_text(value) -> str:
-    """``value`` as block YAML for output, escaped like :func:`json_text`."""
+    """``value`` as block YAML for output, escaped like :func:`json_text`: a
+    string holding a control character is written double-quoted (``"\\n"``,
+    not a line of its own), and non-ASCII escaped too when PyYAML would
+    write bidi controls raw (it counts them as printable)."""
     import yaml
 
-    text = yaml.safe_dump(value, sort_keys=False, allow_unicode=True, default_flow_style=None)
-    if _CONTROL.search(text):  # PyYAML writes bidi overrides and separators raw: then all non-ASCII is escaped
-        text = yaml.safe_dump(value, sort_keys=False, allow_unicode=False, default_flow_style=None)
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    Dumper.add_representer(str, lambda d, s: d.represent_scalar(
+        "tag:yaml.org,2002:str", s, style='"' if _CONTROL.search(s) else None))
+    text = yaml.dump(value, Dumper=Dumper, sort_keys=False, allow_unicode=True, default_flow_style=None)
+    if _RAW_IN_DOCUMENT.search(text):
+        text = yaml.dump(value, Dumper=Dumper, sort_keys=False, allow_unicode=False, default_flow_style=None)
     return text
 
 
