@@ -30,17 +30,55 @@ class InputError(Exception):
 
     def __str__(self) -> str:
         parts = [p for p in (self.source and shorten(self.source, 160), self.path and shorten(self.path, 160)) if p]
-        return printable(": ".join([*parts, shorten(self.message, 280)]).replace("\n", " "))
+        return printable(": ".join([*parts, shorten(self.message, 280)]))
 
 
-# C0 and C1 control characters, DEL, and the bidirectional overrides that reorder a terminal line
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# What must not reach a terminal raw: C0 and C1 control characters and DEL (cursor moves, and the
+# breaks \x0b \x0c \x1c-\x1e \x85 of str.splitlines), the bidirectional marks, embeddings, overrides
+# and isolates that reorder a line, the line and paragraph separators U+2028/U+2029 (line breaks to
+# Python and to some terminals), and lone surrogates (a file name that is not UTF-8: unprintable)
+_BEYOND_C0 = "\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff"
+_CONTROL = re.compile(f"[\x00-\x1f{_BEYOND_C0}]")
+_RAW_IN_DOCUMENT = re.compile(f"[{_BEYOND_C0}]")  # JSON and YAML escape C0 themselves; their "\n" is layout
 
 
 def printable(text: str) -> str:
-    """``text`` with control characters escaped (``\\x1b``), so a name or value
-    read from a file can neither move the cursor nor forge a line of output."""
+    """``text`` with control characters escaped (``\\x1b``, ``\\u202e``), so a name
+    or value read from a file can neither move the cursor, reorder the line nor
+    forge a line of output.  Every string from a file, a name or an argument
+    goes through it on its way to the terminal; JSON and YAML output through
+    :func:`json_text` and :func:`yaml_text`."""
     return _CONTROL.sub(lambda m: m.group().encode("unicode_escape").decode("ascii"), text)
+
+
+_json = json.JSONEncoder(ensure_ascii=False).encode  # one encoder, not a new one per line (skat score streams)
+
+
+def json_text(value, indent: int | None = None) -> str:
+    """``value`` as JSON for output: UTF-8 as it is, but the characters of
+    :func:`printable` escaped as ``\\u202e`` (JSON escapes only C0 itself).
+    They can only stand inside JSON strings, so the text stays valid JSON and
+    reads back the same."""
+    text = _json(value) if indent is None else json.dumps(value, ensure_ascii=False, indent=indent)
+    return _RAW_IN_DOCUMENT.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def yaml_text(value) -> str:
+    """``value`` as block YAML for output, escaped like :func:`json_text`: a
+    string holding a control character is written double-quoted (``"\\n"``,
+    not a line of its own), and non-ASCII escaped too when PyYAML would
+    write bidi controls raw (it counts them as printable)."""
+    import yaml
+
+    class Dumper(yaml.SafeDumper):
+        pass
+
+    Dumper.add_representer(str, lambda d, s: d.represent_scalar(
+        "tag:yaml.org,2002:str", s, style='"' if _CONTROL.search(s) else None))
+    text = yaml.dump(value, Dumper=Dumper, sort_keys=False, allow_unicode=True, default_flow_style=None)
+    if _RAW_IN_DOCUMENT.search(text):
+        text = yaml.dump(value, Dumper=Dumper, sort_keys=False, allow_unicode=False, default_flow_style=None)
+    return text
 
 
 def shorten(text: str, limit: int = 80) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import re
 
-from skatcore.errors import InputError
+from skatcore.errors import InputError, json_text, printable
 from skatcore.cli.scaffold import cmd_plugin_new
 
 # ---------------------------------------------------------------------------
@@ -109,18 +109,15 @@ def format_plugin(info: PluginInfo) -> str:
     lines = [f"{info.name}  [{info.origin}]"]
     if info.error:
         lines.append(f"  error: {info.error}")
-        return "\n".join(lines)
-    props = info.params.get("properties", {})
-    if props:
-        lines.append("  parameters:")
+    else:
+        props = info.params.get("properties", {})
+        lines.append("  parameters:" if props else "  parameters: none")
         for key, schema in props.items():
             desc = f" - {schema['description']}" if isinstance(schema, dict) and schema.get("description") else ""
             lines.append(f"    {key}: {_describe_param(schema) if isinstance(schema, dict) else 'a value'}{desc}")
-    else:
-        lines.append("  parameters: none")
-    hooks = ", ".join(h["name"] + (" (wrapper)" if h["wrapper"] else "") for h in info.hooks)
-    lines.append(f"  hooks: {hooks or 'none'}")
-    return "\n".join(lines)
+        hooks = ", ".join(h["name"] + (" (wrapper)" if h["wrapper"] else "") for h in info.hooks)
+        lines.append(f"  hooks: {hooks or 'none'}")
+    return "\n".join(printable(line) for line in lines)  # names, file names and descriptions come from files
 
 
 def cmd_plugins(args) -> int:
@@ -131,7 +128,7 @@ def cmd_plugins(args) -> int:
             known = ", ".join(i.name for i in registered_plugins(getattr(args, "ruleset", None)))
             raise InputError(f"unknown plugin {args.name!r} (expected one of: {known})")
     if getattr(args, "json", False):
-        print(json.dumps([i.to_json() for i in infos], indent=2, ensure_ascii=False))
+        print(json_text([i.to_json() for i in infos], indent=2))
     else:
         print("\n\n".join(format_plugin(i) for i in infos))
     return 0

@@ -5,9 +5,7 @@ simulated deals, re-scored real games (``--games``) and one recorded deal
 
 from __future__ import annotations
 
-import json
-
-from skatcore.errors import InputError
+from skatcore.errors import InputError, json_text, printable
 from skatcore.rules.compiler import get_rules
 from skatcore.rules.describe import rules_diff
 from skatcore.sim.compare import Comparison, compare, finding_text, stat_table
@@ -61,18 +59,18 @@ def cmd_compare(args) -> int:
                 out[key] = value
         if args.until_ci is not None:
             out["headline_width"] = round(result.headline_width(), 4)
-        print(json.dumps(out, ensure_ascii=False))
+        print(json_text(out))
         return 0
     if games is None:
-        print(f"{' vs '.join(result.names)}: the same {result.deals} deals, seed {args.seed}, players {', '.join(slots)}")
+        print(printable(f"{' vs '.join(result.names)}: the same {result.deals} deals, seed {args.seed}, players {', '.join(slots)}"))
         if args.until_ci is not None:
             width = result.headline_width()
             print(f"--until-ci {args.until_ci:g}: the widest headline interval is {width:.1f} pp wide"
                   + ("" if width < args.until_ci else f", not narrower at --max-deals {args.max_deals}"))
         for v in verified or ():
-            print(v.text())
+            print(printable(v.text()))
     else:
-        print(f"{' vs '.join(result.names)}: {games[0].games} real games re-scored, {result.deals} by every ruleset")
+        print(printable(f"{' vs '.join(result.names)}: {games[0].games} real games re-scored, {result.deals} by every ruleset"))
         _print_games(games)
     _print_rules(result.names, differ)
     columns, rows = stat_table(result)
@@ -83,9 +81,9 @@ def cmd_compare(args) -> int:
         for stats in result.stats:
             print(f"  {path_line(stats)}")
     if args.per_deal:
-        print(f"per deal: {args.per_deal}")
+        print(printable(f"per deal: {args.per_deal}"))
     if args.html:
-        print(f"report: {args.html}")
+        print(printable(f"report: {args.html}"))
     return 0
 
 
@@ -129,7 +127,7 @@ def _print_summary(result: Comparison) -> None:
     print("In short (significant differences, clearest first):" if findings else
           "In short: no difference is significant at 95% (deal more, or --until-ci).")
     for name, m, iv in findings:
-        print(f"  - {finding_text(name, m, iv, result.names[0])}")
+        print(printable(f"  - {finding_text(name, m, iv, result.names[0])}"))
 
 
 def _print_rules(names, differ) -> None:
@@ -171,15 +169,15 @@ def _compare_deal(args) -> int:
     if all(r is None for _, r, _ in out):
         raise InputError(f"no ruleset scores this deal ({'; '.join(f'{n}: {e}' for n, _, e in out)})", source=args.deal)
     if args.json:
-        print(json.dumps([r.to_json() if r else {"ruleset": n, "refused": e} for n, r, e in out], ensure_ascii=False))
+        print(json_text([r.to_json() if r else {"ruleset": n, "refused": e} for n, r, e in out]))
         return 0
     for name, r, error in out:
         if r is None:
-            print(f"{name}: refuses this deal")
-            print(f"  {error}")
+            print(printable(f"{name}: refuses this deal"))
+            print(printable(f"  {error}"))
             continue
         entries = ", ".join(f"{s} {r.scores[s]:+d}" for s in SEATS if r.scores.get(s))
-        print(f"{r.ruleset}: {r.game}")
-        print(f"  {r.explanation}")
+        print(printable(f"{r.ruleset}: {r.game}"))
+        print(printable(f"  {r.explanation}"))  # built from plugin labels
         print(f"  sheet: {entries or 'nothing'}")
     return 0

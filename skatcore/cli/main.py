@@ -19,7 +19,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def _show_warning(message, category, filename, lineno, file=None, line=None):
-    print(f"skat: warning: {message}", file=sys.stderr)
+    print(printable(f"skat: warning: {message}"), file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -41,7 +41,7 @@ def _main(argv: list[str] | None) -> int:
     except SystemExit as exc:  # --help/--version: main(argv) returns the status instead of exiting
         return exc.code if isinstance(exc.code, int) else 0
     except InputError as exc:
-        print(f"skat: error: {exc}", file=sys.stderr)
+        print(printable(f"skat: error: {exc}"), file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
@@ -50,7 +50,7 @@ def _main(argv: list[str] | None) -> int:
         print(printable(f"skat: error: {name}cannot use this file ({exc.strerror or type(exc).__name__})"), file=sys.stderr)
         return 2
     except Exception as exc:  # a bug of ours: say so in one line, not a traceback
-        print(f"skat: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(printable(f"skat: internal error: {type(exc).__name__}: {exc}"), file=sys.stderr)
         return 1
 
 
@@ -127,7 +127,7 @@ def cmd_rules(args) -> int:
     print(printable(f"source: {rules.source}"))
     page = _rules_page(Path(rules.source))
     if page:
-        print(f"rules explained: {page}")
+        print(printable(f"rules explained: {page}"))
     print("\nplugins and parameters:")
     for spec in rules.plugins:
         print(printable(f"  {spec.key}  [{spec.origin}]"))
@@ -135,27 +135,27 @@ def cmd_rules(args) -> int:
             print(printable(f"    {key:22} {param_text(value)}"))
     parent = (read_yaml(rules.source) or {}).get("extends")
     if parent:
-        print(f"\ndiffers from {parent}:")
+        print(f"\ndiffers from {printable(str(parent))}:")
         for line in _differences(load_ruleset(find_ruleset(parent, Path(rules.source).parent)), rules):
-            print(f"  {line}")
+            print(printable(f"  {line}"))
     print("\ncontracts:")
     for c in rules.contracts.values():
         if c.base is not None:
             forms = "; ".join(f"{label} {rules.base_value(d)} (lost x{rules.lost_factor_of(d)})" for label, d in contract_forms(rules, c))
-            print(f"  {c.name:18} matadors up to {len(rules.tricks[c.name].trumps):<2}  {forms}")
+            print(printable(f"  {c.name:18} matadors up to {len(rules.tricks[c.name].trumps):<2}  {forms}"))
         elif c.fixed:
             for (hand, ouvert), v in sorted(c.fixed.items(), key=lambda kv: kv[1]):
                 factor = rules.lost_factor_of(Declaration(c.name, hand, ouvert=ouvert))
-                print(f"  {null_label(hand, ouvert):18} fixed {v:<3} lost {-factor * v}")
+                print(printable(f"  {null_label(hand, ouvert):18} fixed {v:<3} lost {-factor * v}"))
         else:
-            print(f"  {c.name:18} ({c.family}, no declarer)")
+            print(printable(f"  {c.name:18} ({c.family}, no declarer)"))
     th = rules.thresholds
     print(f"\nthresholds: win {th.win}, defenders schneider at {th.schneider}, declarer out of schneider at {th.out_of_schneider}")
     items = ", ".join(i.name.replace("_", " ") for i in rules.multiplier_items)
-    print(f"multiplier items: {items}")
-    print(f"all pass: {all_pass_text(rules)}")
+    print(printable(f"multiplier items: {items}"))  # names and texts of plugins, local ones too
+    print(printable(f"all pass: {all_pass_text(rules)}"))
     for line in _table_lines(rules):
-        print(line)
+        print(printable(line))
     print(f"\nbid ladder (first 40 of {len(rules.ladder)}):")
     print("  " + " ".join(str(v) for v in rules.ladder[:40]))
     return 0
@@ -237,18 +237,18 @@ def cmd_validate(args) -> int:
     if isinstance(doc, dict) and doc.get("format") == "skat-session/1":  # a score sheet (skatcore/session.py)
         from skatcore.records.session import validate_session_file
 
-        print(validate_session_file(path, doc, args.ruleset))
+        print(printable(validate_session_file(path, doc, args.ruleset)))
         return 0
     # a deal record, also one that lacks `format` (else it was judged as a ruleset: "unknown key 'game'")
     if isinstance(doc, dict) and ("format" in doc or "plugins" not in doc and "game" in doc):
         check_record(doc, str(path))
         score_record(doc, rules_for(doc, str(path), args.ruleset), str(path))
-        print(f"{path}: valid deal record")
+        print(printable(f"{path}: valid deal record"))
     else:
         from skatcore.rules.compiler import compile_rules
 
         rules = compile_rules(load_ruleset(path))
-        print(f"{path}: valid ruleset {rules.name!r} ({len(rules.plugins)} plugins, {len(rules.contracts)} contracts)")
+        print(printable(f"{path}: valid ruleset {rules.name!r} ({len(rules.plugins)} plugins, {len(rules.contracts)} contracts)"))
     return 0
 
 
@@ -275,7 +275,7 @@ def cmd_score(args) -> int:
     for item in score_output(args.files, args.ruleset, args.json):
         if isinstance(item, InputError):
             bad += 1
-            print(f"skat: error: {item}", file=sys.stderr, flush=True)
+            print(printable(f"skat: error: {item}"), file=sys.stderr, flush=True)
         else:
             print(item)
     return 2 if bad else 0

@@ -23,7 +23,7 @@ from rich.markup import escape
 from skatcore.cards import cards_in, parse_card
 from skatcore.engine.deal import Bid, Call, Deal, Declare, Discard, Hold, Pass, Phase, PickUp, Play, Unseen
 from skatcore.engine.table import people, seating
-from skatcore.errors import InputError
+from skatcore.errors import InputError, printable
 from skatcore.model import SEATS
 from skatcore.bots import HeuristicPlayer
 from skatcore.cli.play_text import cards_markup, d_text, declaration_values, sort_hand
@@ -69,15 +69,15 @@ class TerminalGame:
         self.session = Session(rules, self.names, dealer=len(self.names) - 1)
 
     # -- io ----------------------------------------------------------------------
-    def say(self, text: str = "") -> None:
-        self.console.print(text)
+    def say(self, text: str = "") -> None:  # markup; its texts (explanations, labels) may come from a local ruleset
+        self.console.print(printable(text))
         self.stdout.flush()
 
     def cards(self, cards) -> str:
         return cards_markup(cards, self.symbols)
 
     def ask(self, prompt: str) -> str:
-        self.console.print(prompt, end=" ")
+        self.console.print(printable(prompt), end=" ")
         self.stdout.flush()
         line = self.stdin.readline()
         if not line:

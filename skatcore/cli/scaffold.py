@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from skatcore.errors import InputError
+from skatcore.errors import InputError, printable
 
 _NAME = re.compile(r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
 
@@ -205,8 +205,9 @@ def scaffold(name: str, directory: str | Path | None = None) -> tuple[Path, list
 def cmd_plugin_new(args) -> int:
     root, written = scaffold(args.name, args.dir)
     n = scaffold_names(args.name)
-    for path in written:
-        print(f"wrote {path}")
-    print(f"\nnext: pip install -e '{root}[test]' && pytest {root}\n"
-          f"then: skat rules {n['snake']}; edit {root / 'src' / n['module'] / '__init__.py'}")
+    for path in written:  # --dir is the user's, escaped like any argument
+        print(printable(f"wrote {path}"))
+    print()
+    print(printable(f"next: pip install -e '{root}[test]' && pytest {root}"))
+    print(printable(f"then: skat rules {n['snake']}; edit {root / 'src' / n['module'] / '__init__.py'}"))
     return 0

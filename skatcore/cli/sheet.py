@@ -29,11 +29,10 @@ the same ``add`` twice (a retry after a crash) never counts a deal twice;
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from skatcore.errors import InputError, printable, shorten, shown
+from skatcore.errors import InputError, json_text, printable, shorten, shown, yaml_text
 from skatcore.records import sheet_store as store
 from skatcore.records.sheet_store import open_sheet, sheet_path, transaction
 from skatcore.rules.trust import TRUST_HELP, trusting
@@ -93,7 +92,7 @@ def _print(result, as_json: bool, title=None, history: bool = False) -> None:
     from skatcore.records.session_edit import history_lines
     from skatcore.records.session_text import sheet_text
     if as_json:
-        print(json.dumps(result.to_json(), ensure_ascii=False, indent=2))
+        print(json_text(result.to_json(), indent=2))
     else:
         print(sheet_text(result, title))
         for line in history_lines(result.state.sheet_lines) if history else ():
@@ -236,7 +235,7 @@ def _cmd_add(opts) -> int:
 def _report(line, st, as_json: bool, later: int | None = None) -> None:
     """What ``add``/``edit``/``void`` did (``later``: deals re-scored after it)."""
     from skatcore.records.session_text import change_text
-    print(json.dumps(line.to_json(), ensure_ascii=False) if as_json else change_text(line, st, later))
+    print(json_text(line.to_json()) if as_json else change_text(line, st, later))
 
 
 def _cmd_show(opts) -> int:
@@ -294,7 +293,7 @@ def _cmd_undo(opts) -> int:
         if opts.number is not None and opts.number != last:
             raise InputError(f"the last deal is deal {last}, not {opts.number}", path="--deal")
         store.remove_deal(con, last)
-    print(f"{path}: deal {last} removed")
+    print(printable(f"{path}: deal {last} removed"))
     return 0
 
 
@@ -358,7 +357,6 @@ def _portable(ruleset: str) -> str:
 
 
 def _cmd_export(opts) -> int:
-    import yaml
     from skatcore.records.session_record import FORMAT
     path, con = open_sheet(opts.name, write=False)
     with transaction(con, write=False):
@@ -369,7 +367,7 @@ def _cmd_export(opts) -> int:
         doc["stake"] = meta["stake"]
     doc["deals"] = [d for _, d in deals]
     if opts.json:
-        print(json.dumps(doc, ensure_ascii=False, indent=2))
+        print(json_text(doc, indent=2))
     else:
-        print(yaml.safe_dump(doc, sort_keys=False, allow_unicode=True, default_flow_style=None), end="")
+        print(yaml_text(doc), end="")
     return 0

@@ -4,9 +4,13 @@ argument parsing and output; the work is in :mod:`skatcore.sim.simulate`,
 
 from __future__ import annotations
 
-import json
+from typing import TYPE_CHECKING
 
 from skatcore.cli import numbers
+from skatcore.errors import json_text, printable
+
+if TYPE_CHECKING:
+    from skatcore.sim.simulate import Stats
 
 
 VERIFY_HELP = ("also play the first N deals on the compiled path (whatever N) and through Deal, and stop with an "
@@ -97,13 +101,13 @@ def cmd_simulate(args) -> int:
         out["seed"] = args.seed
         if verified:
             out["verify"] = verified[0].to_json()
-        print(json.dumps(out, ensure_ascii=False))
+        print(json_text(out))
         return 0
     s = stats.summary()
     rows = [(label, fmt(v, label)) for label, v in metric_rows(s)]
-    print(f"{s['ruleset']}: {args.deals} deals, seed {args.seed}, players {', '.join(slots)}")
+    print(printable(f"{s['ruleset']}: {args.deals} deals, seed {args.seed}, players {', '.join(slots)}"))
     for v in verified or ():
-        print(v.text())
+        print(printable(v.text()))
     print_table(None, ["statistic", s["ruleset"]], rows)
     print(f"how played: {path_line(stats)}")
     return 0
@@ -130,7 +134,7 @@ def cmd_bench(args) -> int:
 
     figures = bench(args.ruleset, args.seconds, log=None if args.json else print, compare_openspiel=args.compare_openspiel)
     if args.json:
-        print(json.dumps(figures))
+        print(json_text(figures))
     return 0
 
 
@@ -145,7 +149,7 @@ def cmd_duel(args) -> int:
         stats = duel(args.ruleset, args.a, args.b, args.deals, args.seed, args.jobs, lambda n: bar.advance(task, n))
     out = stats.to_json()
     if args.json:
-        print(json.dumps(out, ensure_ascii=False))
+        print(json_text(out))
         return 0
     a, b = args.a, args.b
 
@@ -161,7 +165,7 @@ def cmd_duel(args) -> int:
     def rate(x: dict) -> str:
         return "-" if x["estimate"] is None else f"{100 * x['estimate']:.1f}% of {x['n']}"
 
-    print(f"{a} vs {b}: {out['ruleset']}, {out['deals']} deals played twice with the seats swapped, seed {args.seed}")
+    print(printable(f"{a} vs {b}: {out['ruleset']}, {out['deals']} deals played twice with the seats swapped, seed {args.seed}"))
     rows = [("score per deal, A - B (classic)", ci(out["score_diff"])),
             ("Seeger-Fabian per deal, A - B", ci(out["seeger_fabian_diff"])),
             ("declarer wins, A", rate(out["declarer_win_rate"]["A"])),

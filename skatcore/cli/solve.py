@@ -3,7 +3,7 @@ with hands, ISS ``.sgf`` files); the work is in :mod:`skatcore.bots.analysis`.""
 
 from __future__ import annotations
 
-import json
+from skatcore.errors import json_text, printable
 
 
 def register(sub) -> None:
@@ -49,9 +49,10 @@ def cmd_solve(args) -> int:
             results.append(_solve(doc.get("id", file), lambda: replay_record(doc, rules, file)))
     for out in results:
         if args.json:
-            print(json.dumps(out, ensure_ascii=False, indent=2 if len(results) == 1 else None))
+            print(json_text(out, indent=2 if len(results) == 1 else None))
         elif not out["solved"]:
-            print(f"{out['id']}: not solved: {out['reason']}")
+            print(printable(f"{out['id']}: not solved: {out['reason']}"))
         else:
-            print(f"{out['id']}: " + "\n".join(describe(out)))
+            first, *rest = describe(out)
+            print("\n".join(printable(line) for line in (f"{out['id']}: {first}", *rest)))
     return 0

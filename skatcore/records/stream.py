@@ -12,15 +12,13 @@ becomes its one :class:`~skatcore.errors.InputError` (naming the file and
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from skatcore.errors import InputError, printable
+from skatcore.errors import InputError, json_text, printable
 
 Scored = tuple[dict, str]  # (the result as JSON, the explanation line)
-_json_line = json.JSONEncoder(ensure_ascii=False).encode  # json.dumps(..., ensure_ascii=False) without a new encoder each time
 ISS_BATCH = 500  # ISS games replayed together (memory stays flat)
 # an .sgf file this big (~8,000 games) takes the compiled replay: loading numba and it costs ~0.9 s CPU once,
 # which the games' ~110 µs each saved pay back; a smaller file goes one game at a time through Deal
@@ -36,7 +34,7 @@ def score_output(files: list[str], ruleset: str | None = None, as_json: bool = F
         if isinstance(item, InputError):
             yield item
         elif as_json:
-            yield _json_line(item[0]) if not pretty else json.dumps(item[0], ensure_ascii=False, indent=2)
+            yield json_text(item[0], indent=2 if pretty else None)
         else:
             yield "\n".join(printable(line) for line in _human(*item))
 

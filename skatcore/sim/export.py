@@ -7,11 +7,10 @@ renamed to ``FILE`` when the run is over: a failed run leaves no half file."""
 from __future__ import annotations
 
 import csv
-import json
 import os
 from pathlib import Path
 
-from skatcore.errors import InputError
+from skatcore.errors import InputError, json_text
 from skatcore.sim.outcomes import ROW_KEYS
 
 SUFFIXES = (".jsonl", ".csv", ".parquet")
@@ -48,7 +47,7 @@ class RowWriter:
         rows = [{k: r.get(k) for k in self.columns} for r in rows]
         self.rows += len(rows)
         if self.suffix == ".jsonl":
-            self._file.writelines(json.dumps(r, ensure_ascii=False) + "\n" for r in rows)
+            self._file.writelines(json_text(r) + "\n" for r in rows)
         elif self._csv:
             self._csv.writerows(rows)
         elif rows:

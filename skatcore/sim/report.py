@@ -9,7 +9,7 @@ from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 
-from skatcore.errors import InputError
+from skatcore.errors import InputError, printable
 from skatcore.sim.compare import Comparison, finding_text, stat_table
 from skatcore.sim.simulate import PATH_WORDS, Stats
 
@@ -36,7 +36,8 @@ EXPLAIN = {
 
 
 def _esc(x) -> str:
-    return html.escape(str(x))
+    # names and labels come from files: a bidi override would reorder the page, a control character is no HTML
+    return html.escape(printable(str(x)))
 
 
 def nice_ticks(vmin: float, vmax: float, count: int = 5) -> list[float]:

@@ -450,9 +450,10 @@ def print_table(title: str, columns: Sequence[str], rows: Iterable[Sequence[str]
     from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=title, show_lines=False)
+    # plain text, not markup (a value such as [schneider, schwarz]), escaped: names and values come from files
+    table = Table(title=title and Text(printable(title)), show_lines=False)
     for i, c in enumerate(columns):
-        table.add_column(Text(c), justify="left" if i == 0 else "right")
+        table.add_column(Text(printable(c)), justify="left" if i == 0 else "right")
     for r in rows:
-        table.add_row(*(Text(str(c)) for c in r))  # plain text: a value such as [schneider, schwarz] is no markup
+        table.add_row(*(Text(printable(str(c))) for c in r))
     Console(file=file or sys.stdout, width=200 if not (file or sys.stdout).isatty() else None).print(table)
