@@ -4,13 +4,8 @@ argument parsing and output; the work is in :mod:`skatcore.sim.simulate`,
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from skatcore.cli import numbers
 from skatcore.errors import json_text, printable
-
-if TYPE_CHECKING:
-    from skatcore.sim.simulate import Stats
 
 
 VERIFY_HELP = ("also play the first N deals on the compiled path (whatever N) and through Deal, and stop with an "
@@ -113,7 +108,7 @@ def cmd_simulate(args) -> int:
     return 0
 
 
-def _run(refs, args, slots) -> list[Stats]:
+def _run(refs, args, slots) -> list:  # one skatcore.sim.simulate.Stats per ruleset (imported by the command)
     from skatcore.sim.simulate import run, run_with_progress
     if getattr(args, "dask", None) or args.deals * len(refs) >= 2000:
         return run_with_progress(refs, args.deals, args.seed, slots, args.jobs, args.dask)
