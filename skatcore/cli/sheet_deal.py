@@ -11,6 +11,7 @@ from skatcore.model import SEATS
 from skatcore.records.deal import as_deal_record
 from skatcore.records.session import Session
 from skatcore.rules.ruleset import read_document, read_yaml
+from skatcore.rules.reading import max_bytes
 
 
 def deal_from(opts) -> dict:
@@ -20,7 +21,12 @@ def deal_from(opts) -> dict:
         raise InputError("give one deal: a deal record file (or - for stdin), --record 'YAML', or inline options "
                          "(--declarer, --bid, --game, --points, --matadors; --passed; --ramsch)")
     if opts.deal == "-":
-        doc = read_yaml("<stdin>", sys.stdin.read())
+        limit = max_bytes()
+        text = sys.stdin.read(limit + 1)  # no more than the limit is ever held
+        if len(text) > limit:
+            raise InputError(f"larger than {limit:,} characters (expected a deal record within SKAT_MAX_DOCUMENT_BYTES)",
+                             source="<stdin>")
+        doc = read_yaml("<stdin>", text)
         source = "<stdin>"
     elif opts.deal:
         doc = read_document(opts.deal)

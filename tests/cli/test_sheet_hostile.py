@@ -299,3 +299,16 @@ def test_a_disk_io_error_on_a_full_disk_says_so(sheet, capsys, monkeypatch):
     refused(capsys, ["sheet", "show", path], "c.sqlite: disk I/O error (sqlite: disk I/O error): nothing was changed")
     _fake_fs(monkeypatch, free=8 * 1024)
     refused(capsys, ["sheet", "add", path, *ADD], "c.sqlite: the disk is full: nothing was changed")
+
+
+def test_a_deal_from_stdin_is_bounded(tmp_path, capsys, monkeypatch):
+    import io
+
+    path = tmp_path / "s.sqlite"
+    assert main(["sheet", "new", str(path), "--ruleset", "pub", "--players", "A,B,C"]) == 0
+    monkeypatch.setenv("SKAT_MAX_DOCUMENT_BYTES", "1000")
+    monkeypatch.setattr("sys.stdin", io.StringIO("declarer: forehand\n" + "# padding\n" * 200))
+    refused(capsys, ["sheet", "add", str(path), "-"], "<stdin>: larger than 1,000 characters")
+    monkeypatch.setattr("sys.stdin", io.StringIO("declarer: forehand\nbid: 18\ngame: {type: grand}\n"
+                                                 "outcome: {declarer_points: 70, matadors: {with: 1}}\n"))
+    assert main(["sheet", "add", str(path), "-"]) == 0
