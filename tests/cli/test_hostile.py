@@ -64,10 +64,17 @@ def _quoted(s: str) -> str:
     return json.dumps(s)  # a YAML double-quoted scalar (JSON's escapes are YAML's)
 
 
+ISS = (Path(__file__).parent.parent / "records" / "iss-13577.sgf").read_text("utf-8").strip()
+
+
 @st.composite
 def documents(draw) -> tuple[str, str]:
-    """``(suffix, text)``: a deal record, a session record or a ruleset, with some fields hostile."""
-    kind = draw(st.sampled_from(["deal", "session", "ruleset"]))
+    """``(suffix, text)``: a deal record, a session record, a ruleset or an ISS game, with some fields hostile."""
+    kind = draw(st.sampled_from(["deal", "session", "ruleset", "iss"]))
+    if kind == "iss":  # a tag's value hostile: the id, a player, the result, a move
+        tag = draw(st.sampled_from(["ID[13577]", "P0[bert]", "R[d:1", "1 18 0", "DT[2008"]))
+        hostile = draw(st.sampled_from(HOSTILE_STRINGS + HOSTILE_SCALARS)).replace("]", "")
+        return ".sgf", ISS.replace(tag, tag[:3] + hostile + tag[3:] if draw(st.booleans()) else hostile, 1) + "\n"
     fields = dict(GOOD)
     for name in draw(st.lists(st.sampled_from(FIELDS), min_size=1, max_size=3, unique=True)):
         if draw(st.booleans()):
@@ -120,6 +127,8 @@ ROOTS = tuple({os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, os.pat
 
 def commands(f: Path, suffix: str) -> list[list[str]]:
     cmds = [["score", str(f)], ["validate", str(f)]]
+    if suffix == ".sgf":
+        cmds += [["score", "--json", str(f)], ["solve", str(f)]]
     if suffix == ".yaml":
         cmds += [["sheet", str(f)], ["rules", str(f)], ["compare", "official", "--deal", str(f)]]
     return cmds
