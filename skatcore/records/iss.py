@@ -273,6 +273,8 @@ def _step(state: _Replay, move: IssMove) -> None:
     if tok in _CARD:
         deal.apply(PLAYS[_CARD[tok]])
     elif tok.isascii() and tok.isdigit():
+        if len(tok) > 6:  # no ladder goes that high (and Python refuses to read 4,300 digits)
+            raise InputError(f"a bid of {len(tok):,} digits (expected a value of the bid ladder)")
         deal.apply(Bid(int(tok)))
     elif tok in ("y", "p"):
         deal.apply(HOLD if tok == "y" else PASS)
