@@ -40,6 +40,7 @@ directly, without registering it.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Callable, Mapping
 from functools import lru_cache, partial
 from typing import Protocol, runtime_checkable
@@ -121,6 +122,9 @@ def _check_factory(obj, spec: str, options: dict) -> None:
         raise InputError(f"player {spec!r}: {_NOT_A_FACTORY}") from None
     try:
         signature.bind(rules=None, seed=None, **options)
+        for key, value in options.items():
+            if isinstance(value, str) and key in signature.parameters and _numeric(signature.parameters[key]):
+                raise InputError(f"player {spec!r}: option {key}: expected a finite number >= 0, not {value!r}")
     except TypeError:
         if options and not any(p.kind is p.VAR_KEYWORD for p in signature.parameters.values()):
             known = [k for k, p in signature.parameters.items() if k not in ("rules", "seed", "self")
@@ -132,19 +136,31 @@ def _check_factory(obj, spec: str, options: dict) -> None:
         raise InputError(f"player {spec!r}: {_NOT_A_FACTORY}") from None
 
 
+_NUMBER = re.compile(r"[0-9]{1,18}(\.[0-9]{1,18})?([eE][-+]?[0-9]{1,3})?\Z")  # plain ASCII, bounded
+
+
 def _option(text: str, spec: str) -> tuple[str, object]:
+    """``key=value``: a plain decimal number (finite, >= 0: no count or
+    budget means worlds=nan or ms=-1) or, for an option that is not a
+    number, the text."""
     key, _, value = text.partition("=")
     if not key.isidentifier():
         raise InputError(f"player {spec!r}: option {text!r}: expected key=value")
-    for kind in (int, float):
-        try:
-            number = kind(value)
-        except ValueError:
-            continue
-        if not (math.isfinite(number) and number >= 0):  # worlds=nan, ms=-1: no count or budget means that
-            raise InputError(f"player {spec!r}: option {key}: expected a finite number >= 0, not {value!r}")
-        return key, number
-    return key, value
+    if _NUMBER.match(value):
+        number = int(value) if value.isdigit() else float(value)
+        if math.isfinite(number):
+            return key, number
+    elif not any(c.isdigit() for c in value) and value.lower().lstrip("+-") not in ("nan", "inf", "infinity"):
+        return key, value
+    raise InputError(f"player {spec!r}: option {key}: expected a finite number >= 0, not {value!r}")
+
+
+def _numeric(parameter) -> bool:
+    """Whether a factory's parameter takes a number (by its default or its annotation)."""
+    default = parameter.default
+    if isinstance(default, (int, float)) and not isinstance(default, bool):
+        return True
+    return any(t in str(parameter.annotation) for t in ("int", "float"))
 
 
 def make_player(name_or_factory, rules: CompiledRules, seed: int | None = None) -> Player:

@@ -176,6 +176,12 @@ def test_hostile_documents(tmp_path, capsys, doc):
     ["bench", "--seconds", "nan"],
     ["compare", "official", "texas", "--until-ci", "nan", "--deals", "5"],
     ["duel", "heu\x1bristic", "random", "--deals", "2"],
+    ["simulate", "--players", "expert:worlds=1\\x1c", "--deals", "1"],
+    ["simulate", "--players", "expert:worlds=abc", "--deals", "1"],
+    ["simulate", "--players", "expert:worlds=1_0", "--deals", "1"],
+    ["simulate", "--players", "expert:worlds=1e999", "--deals", "1"],
+    ["simulate", "--players", "expert:worlds=" + "9" * 5000, "--deals", "1"],
+    ["simulate", "--players", "random:x=1", "--deals", "1"],
 ])
 def test_hostile_arguments(capsys, argv):
     rc = main(argv)
