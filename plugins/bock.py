@@ -126,7 +126,7 @@ class Bock:
     def _check_ramsch_deal(self, state, line, s: _State) -> None:
         rec, result = line.record, line.result
         where = f"Ramsch round {s.ramsch_no} (deal {s.ramsch_size - s.ramsch_left + 1} of {s.ramsch_size})"
-        if "bidding" in rec or "declarer" in rec and "pushes" not in (rec.get("game") or {}):
+        if "bidding" in rec or ("declarer" in rec and "pushes" not in (rec.get("game") or {})):
             raise InputError(f"{where}: there is no bidding, every deal is a Ramsch (or a grand hand instead of pushing)",
                              path="bidding" if "bidding" in rec else "declarer")
         if result.declarer is not None:

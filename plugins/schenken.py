@@ -116,7 +116,7 @@ class Schenken:
     @hookimpl
     def skat_settled_outcome(self, contract, declaration, bid):
         said = self.said(declaration)
-        if said == "accepted" or said is None and self.conceded_automatically(contract, declaration, bid):
+        if said == "accepted" or (said is None and self.conceded_automatically(contract, declaration, bid)):
             return {"declarer_points": self.thresholds.win}
         if said == "schneider":
             return {"declarer_points": self.thresholds.schneider}

@@ -87,7 +87,7 @@ class OpenContract:
 
     def doubles(self, declaration) -> bool:
         when = self.shown(declaration)
-        return bool(when) and (self.scoring == "double" or self.scoring == "by_time" and when == "first_lead")
+        return bool(when) and (self.scoring == "double" or (self.scoring == "by_time" and when == "first_lead"))
 
     @hookimpl
     def skat_register_declarations(self):

@@ -27,5 +27,5 @@ def __getattr__(name: str):
         return value
     raise AttributeError(f"module 'skatcore' has no attribute {name!r}")
 
-__all__ = ["Deal", "deal_cards", "InputError", "hookimpl", "CompiledRules", "compile_rules", "get_rules"]
+__all__ = ["CompiledRules", "Deal", "InputError", "compile_rules", "deal_cards", "get_rules", "hookimpl"]
 __version__ = "0.1.0"

@@ -20,7 +20,7 @@ class InputError(Exception):
         self.source = source
         self.path = path
 
-    def at(self, path: str | None = None, source: str | None = None) -> "InputError":
+    def at(self, path: str | None = None, source: str | None = None) -> InputError:
         """Prefix a path (outer layers know the outer part) and set the source if unset."""
         if path:
             self.path = join_path(path, self.path) if self.path else path

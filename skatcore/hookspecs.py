@@ -31,9 +31,25 @@ from typing import TYPE_CHECKING
 
 import pluggy
 
-from skatcore.model import (CardOrder, Column, Contract, Declaration, Deck, GameFacts, MultiplierItem, RamschFacts,
-                            ScoreResult, Series, SessionState, Settlement, SheetLine, Table, TableCall, Thresholds,
-                            WinCondition)
+from skatcore.model import (
+    CardOrder,
+    Column,
+    Contract,
+    Deck,
+    Declaration,
+    GameFacts,
+    MultiplierItem,
+    RamschFacts,
+    ScoreResult,
+    Series,
+    SessionState,
+    Settlement,
+    SheetLine,
+    Table,
+    TableCall,
+    Thresholds,
+    WinCondition,
+)
 
 if TYPE_CHECKING:  # a step is engine code; the engine imports the hooks, not the other way round
     from skatcore.engine.steps import Step
@@ -128,7 +144,7 @@ def skat_register_calls() -> Iterable[TableCall]:
 
 
 @hookspec
-def skat_register_steps() -> Iterable["Step"]:
+def skat_register_steps() -> Iterable[Step]:
     """Stages this plugin adds to how a deal runs: a round before the first
     card, a game without bidding, another way through the skat.  Collected;
     each step name must come from one plugin only.  Called once at compile
@@ -567,7 +583,7 @@ def skat_settled_outcome(contract: Contract, declaration: Declaration, bid: int)
 
 
 @hookspec
-def skat_session_start(state: "SessionState") -> None:
+def skat_session_start(state: SessionState) -> None:
     """A session (score sheet) begins: check the table and set up this
     plugin's bookkeeping in ``state.data[<plugin name>]``.
 
@@ -587,7 +603,7 @@ def skat_session_start(state: "SessionState") -> None:
 
 
 @hookspec
-def skat_session_deal(state: "SessionState", line: "SheetLine") -> None:
+def skat_session_deal(state: SessionState, line: SheetLine) -> None:
     """One deal enters the sheet: adjust its line before the running totals
     are updated.
 
@@ -617,7 +633,7 @@ def skat_session_deal(state: "SessionState", line: "SheetLine") -> None:
 
 
 @hookspec
-def skat_session_after_deal(state: "SessionState", line: "SheetLine") -> None:
+def skat_session_after_deal(state: SessionState, line: SheetLine) -> None:
     """After a deal's entries went into the running totals (``line.totals``,
     ``state.totals``): look at the result and the totals and decide what
     the next deals are (queue Bock rounds, end a Bierlachs game).
@@ -633,7 +649,7 @@ def skat_session_after_deal(state: "SessionState", line: "SheetLine") -> None:
 
 
 @hookspec
-def skat_session_extra(state: "SessionState") -> Iterable["Column"] | None:
+def skat_session_extra(state: SessionState) -> Iterable[Column] | None:
     """Columns added to the sheet at the end of the session: extra points
     (Seeger-Fabian), which count towards the final totals, or money
     (the pot), which counts towards the settlement.
@@ -653,7 +669,7 @@ def skat_session_extra(state: "SessionState") -> Iterable["Column"] | None:
 
 
 @hookspec(firstresult=True)
-def skat_session_settlement(state: "SessionState", final: Mapping[str, int]) -> "Settlement | None":
+def skat_session_settlement(state: SessionState, final: Mapping[str, int]) -> Settlement | None:
     """The money settlement of the final totals (docs/rules/official.md#a9: between every
     pair the lower total pays the difference times the stake).
 

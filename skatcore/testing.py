@@ -50,7 +50,7 @@ import pytest
 
 from skatcore.rules.trust import trusting
 
-__all__ = ["compile_with", "score", "check_vectors", "vector_tests", "play_random", "assert_same_rows", "VectorFailure"]
+__all__ = ["VectorFailure", "assert_same_rows", "check_vectors", "compile_with", "play_random", "score", "vector_tests"]
 
 
 class VectorFailure(AssertionError):
@@ -129,7 +129,7 @@ def score(record: Any, rules: Any = "official"):
     from skatcore.rules.ruleset import read_yaml
 
     source = "<record>"
-    if isinstance(record, Path) or isinstance(record, str) and "\n" not in record and Path(record).suffix in (".yaml", ".yml", ".json"):
+    if isinstance(record, Path) or (isinstance(record, str) and "\n" not in record and Path(record).suffix in (".yaml", ".yml", ".json")):
         source = str(record)
         doc = read_record(record)
     else:

@@ -18,13 +18,11 @@ from pathlib import Path
 import jsonschema
 import pytest
 import yaml
+from records.test_sessions import mismatches, run_file  # tests/records/test_sessions.py
 
 from skatcore.cli import docgen
-
 from skatcore.records.vectors import evaluate, load_vectors, rules_for
 from skatcore.rules.ruleset import read_yaml, shipped_rulesets
-
-from records.test_sessions import mismatches, run_file  # tests/records/test_sessions.py
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES_DOCS = ROOT / "docs" / "rules"
@@ -196,7 +194,8 @@ def test_record_block(page, lang, body, tmp_path):
     from skatcore.records.deal import check_record, score_record
     from skatcore.records.session import rules_for_session, score_session
     from skatcore.records.session_record import check_session
-    from skatcore.rules.compiler import compile_rules, rules_for as record_rules
+    from skatcore.rules.compiler import compile_rules
+    from skatcore.rules.compiler import rules_for as record_rules
     from skatcore.rules.ruleset import load_ruleset
 
     source = str(tmp_path / "block.yaml")

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from skatcore.bots.solver import Position, Solver
 from skatcore.cards import CARD_NAMES, cards_in
 from skatcore.model import SEATS
-from skatcore.bots.solver import Position, Solver
 
 
 class NotSolvable(Exception):
@@ -72,7 +72,7 @@ def analyse(deal) -> dict:
     :raises NotSolvable: a deal without declarer, or without play, or under a
         ruleset whose plugin decides trick winners.
     """
-    if deal.contract is None or deal.declarer is None and deal.contract.declarer:
+    if deal.contract is None or (deal.declarer is None and deal.contract.declarer):
         raise NotSolvable("no game was played")
     if deal.settled or not deal.tricks:
         raise NotSolvable("settled before the first card")

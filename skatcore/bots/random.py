@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+import random
 
 from skatcore.engine.deal import Call, SeatView
 from skatcore.rules.compiler import CompiledRules
-import random
 
 
 class RandomPlayer:

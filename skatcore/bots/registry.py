@@ -114,7 +114,7 @@ def _check_factory(obj, spec: str, options: dict) -> None:
     """A factory that cannot take ``rules=``, ``seed=`` and the options would fail at the first deal, as exit 1."""
     import inspect
 
-    if not callable(obj) or isinstance(obj, type) and not callable(getattr(obj, "act", None)):
+    if not callable(obj) or (isinstance(obj, type) and not callable(getattr(obj, "act", None))):
         raise InputError(f"player {spec!r}: {_NOT_A_FACTORY}")
     try:
         signature = inspect.signature(obj)

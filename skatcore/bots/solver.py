@@ -82,7 +82,7 @@ class Flat:
             cards >>= 8
         return m
 
-    def spread(self, pos: "Position", legal: int, out: np.ndarray) -> dict[int, int]:
+    def spread(self, pos: Position, legal: int, out: np.ndarray) -> dict[int, int]:
         """By card id, each legal card's answer in ``out`` (by solver id): a
         card not searched takes the answer of the equivalent card above it."""
         T = self.T
@@ -127,7 +127,7 @@ class Position:
         f = hand & table.class_mask[table.follow[self.trick[0]]]
         return f or hand
 
-    def play(self, card: int, table) -> tuple["Position", int | None]:
+    def play(self, card: int, table) -> tuple[Position, int | None]:
         """The position after ``card``, and the seat that won the trick it completed (or None)."""
         hands = list(self.hands)
         hands[self.to_move] &= ~(1 << card)

@@ -10,8 +10,8 @@ from __future__ import annotations
 import json
 import re
 
-from skatcore.errors import InputError, json_text, printable
 from skatcore.cli.scaffold import cmd_plugin_new
+from skatcore.errors import InputError, json_text, printable
 
 # ---------------------------------------------------------------------------
 # skat plugins
@@ -142,6 +142,7 @@ def cmd_plugins(args) -> int:
 def hookspec_functions() -> list[tuple[str, object, str]]:
     """``(banner, function, kind)`` of every hookspec, in source order."""
     import inspect  # here, not at the top: skat --help needs neither
+
     from skatcore import hookspecs
     source = inspect.getsource(hookspecs)
     banners: list[tuple[int, str]] = []
@@ -172,7 +173,7 @@ def _signature(fn) -> str:
 def _rst_to_md(text: str) -> str:
     """The docstrings' reST bits in Markdown: roles, literals, example blocks."""
     import textwrap
-    from skatcore import hookspecs
+
     text = re.sub(r":(?:func|class|meth|data|mod):`~?([\w.]+)`", lambda m: f"`{m.group(1).split('.')[-1]}`", text)
     text = re.sub(r"``([^`]+)``", r"`\1`", text)
     out: list[str] = []
@@ -331,7 +332,7 @@ win condition 'last_trick' (skat_win_conditions) failed: ZeroDivisionError:
 def hooks_markdown() -> str:
     """The text of ``docs/hooks.md``, rendered from the hookspecs."""
     import inspect
-    from skatcore import hookspecs
+
     parts = [HOOKS_INTRO]
     current = None
     for banner, fn, kind in hookspec_functions():

@@ -88,7 +88,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_sim_commands(sub)
 
-    from skatcore.cli.sheet import register as register_sheet  # skat sheet: session records and live sheets (their storage: records/sheet_store.py)
+    from skatcore.cli.sheet import (
+        register as register_sheet,  # skat sheet: session records and live sheets (their storage: records/sheet_store.py)
+    )
 
     register_sheet(sub)
     add_trust_flag(p)
@@ -119,8 +121,8 @@ def cmd_rulesets(args) -> int:
 def cmd_rules(args) -> int:
     from skatcore.model import Declaration, null_label
     from skatcore.rules.compiler import get_rules
-    from skatcore.rules.describe import forms as contract_forms
     from skatcore.rules.describe import all_pass_text, param_text
+    from skatcore.rules.describe import forms as contract_forms
     from skatcore.rules.ruleset import find_ruleset, load_ruleset, read_yaml
     rules = get_rules(args.name)
     print(printable(f"{rules.name}: {rules.description}"))
@@ -240,7 +242,7 @@ def cmd_validate(args) -> int:
         print(printable(validate_session_file(path, doc, args.ruleset)))
         return 0
     # a deal record, also one that lacks `format` (else it was judged as a ruleset: "unknown key 'game'")
-    if isinstance(doc, dict) and ("format" in doc or "plugins" not in doc and "game" in doc):
+    if isinstance(doc, dict) and ("format" in doc or ("plugins" not in doc and "game" in doc)):
         check_record(doc, str(path))
         score_record(doc, rules_for(doc, str(path), args.ruleset), str(path))
         print(printable(f"{path}: valid deal record"))

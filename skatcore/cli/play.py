@@ -20,13 +20,13 @@ import sys
 
 from rich.markup import escape
 
+from skatcore.bots import HeuristicPlayer
 from skatcore.cards import cards_in, parse_card
+from skatcore.cli.play_text import cards_markup, d_text, declaration_values, sort_hand
 from skatcore.engine.deal import Bid, Call, Deal, Declare, Discard, Hold, Pass, Phase, PickUp, Play, Unseen
 from skatcore.engine.table import people, seating
 from skatcore.errors import InputError, printable
 from skatcore.model import SEATS
-from skatcore.bots import HeuristicPlayer
-from skatcore.cli.play_text import cards_markup, d_text, declaration_values, sort_hand
 from skatcore.records.session import Session
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.sheet import Passing, session_record
@@ -364,4 +364,4 @@ def cmd_play(args) -> int:
     return game.run(args.deals)
 
 
-__all__ = ["TerminalGame", "cmd_play", "sort_hand", "Call", "Unseen"]
+__all__ = ["Call", "TerminalGame", "Unseen", "cmd_play", "sort_hand"]

@@ -10,8 +10,8 @@ from skatcore.errors import InputError, shown
 from skatcore.model import SEATS
 from skatcore.records.deal import as_deal_record
 from skatcore.records.session import Session
-from skatcore.rules.ruleset import read_document, read_yaml
 from skatcore.rules.reading import max_bytes
+from skatcore.rules.ruleset import read_document, read_yaml
 
 
 def deal_from(opts) -> dict:

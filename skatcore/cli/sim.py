@@ -7,7 +7,6 @@ from __future__ import annotations
 from skatcore.cli import numbers
 from skatcore.errors import json_text, printable
 
-
 VERIFY_HELP = ("also play the first N deals on the compiled path (whatever N) and through Deal, and stop with an "
                "error naming the deal and field where they differ")
 
@@ -135,9 +134,8 @@ def cmd_bench(args) -> int:
 
 
 def cmd_duel(args) -> int:
-    from skatcore.sim.simulate import print_table
     from skatcore.sim.duel import duel
-    from skatcore.sim.simulate import progress_bar
+    from skatcore.sim.simulate import print_table, progress_bar
 
     with progress_bar(args.deals, "deals") as bar:
         task = bar.add_task(f"{args.deals} deals x 2", total=args.deals)

@@ -42,9 +42,9 @@ from typing import NamedTuple
 import numpy as np
 
 from skatcore.engine.deal import _PACKETS, HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Call, Deal, Declare, Discard
-from skatcore.model import SEATS, STANDARD_DECK, Declaration, RamschFacts, ScoreResult
 from skatcore.engine.probe import SHEET_KEY, VALUE_KEY, Reads, describe, recording
 from skatcore.engine.scoring import make_facts
+from skatcore.model import SEATS, STANDARD_DECK, Declaration, RamschFacts, ScoreResult
 
 from . import kernel
 
@@ -205,7 +205,7 @@ def _tabulated(rules, d: Declaration, samples, key, **given) -> ScoreResult | st
                        defender_tricks=10 - dt, **given)
     try:
         r = rules.score(recording(facts, reads))
-    except Exception as exc:  # noqa: BLE001 - the deal's own facts will say (or raise it to the user)
+    except Exception as exc:
         return f"cannot be scored from a summary ({type(exc).__name__})"
     outside = reads.outside(key, key is SHEET_KEY)
     return describe(outside) if outside else r
@@ -301,7 +301,7 @@ class Outcomes:
         """Deal ``i``'s full result by the ruleset's scoring, explanation included."""
         return self.replay(i).result()
 
-    def brief(self, i: int) -> "Brief":
+    def brief(self, i: int) -> Brief:
         """Deal ``i``'s result as the statistics read it, without a replay."""
         d = int(self.declarer[i])
         scores = dict(zip(SEATS, self.scores[i].tolist()))

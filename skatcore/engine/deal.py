@@ -15,16 +15,34 @@ import random
 from collections.abc import Sequence
 
 from skatcore.cards import cards_in, mask_of, name, names
-from skatcore.errors import InputError
-from skatcore.model import FOREHAND, MIDDLEHAND, SEATS, STANDARD_DECK, Declaration, ScoreResult
-from skatcore.engine.actions import (HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, UNSEEN, Action, Bid, Call, Concede, Declare, Discard,  # noqa: F401
-                                     Hold, Pass, Phase, PickUp, Play, PlayHand, Unseen)
+from skatcore.engine.actions import (  # noqa: F401
+    HOLD,
+    PASS,
+    PICK_UP,
+    PLAY_HAND,
+    PLAYS,
+    UNSEEN,
+    Action,
+    Bid,
+    Call,
+    Concede,
+    Declare,
+    Discard,
+    Hold,
+    Pass,
+    Phase,
+    PickUp,
+    Play,
+    PlayHand,
+    Unseen,
+)
 from skatcore.engine.bidding import Bidding, bids_above
 from skatcore.engine.facts import DealFacts
 from skatcore.engine.seating import Seating
 from skatcore.engine.tricks import PLAYS_BY_BYTE, TrickPlay
-from skatcore.engine.view import SeatView, Trick  # noqa: F401 (re-exported: the deal's public names)
-
+from skatcore.engine.view import SeatView, Trick
+from skatcore.errors import InputError
+from skatcore.model import FOREHAND, MIDDLEHAND, SEATS, STANDARD_DECK, Declaration, ScoreResult
 
 
 def deal_cards(seed: int | random.Random | None = None, deck=None) -> tuple[list[int], list[int]]:
@@ -139,7 +157,7 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
     def hand_of(self, seat: int) -> list[int]:
         return list(cards_in(self.hands[seat]))
 
-    def view(self, seat: int) -> "SeatView":
+    def view(self, seat: int) -> SeatView:
         """What ``seat`` may know now: its own cards, every public call and
         card played, the declarer's cards in an ouvert game,
         and what the steps showed (``marks``), and its own discards - never other hands or the skat."""
@@ -336,7 +354,7 @@ class Discards(Sequence):
     """The legal discards (every pair of the cards allowed), built lazily:
     66 Discard objects per pickup would cost more than the rest of the deal."""
 
-    __slots__ = ("cards", "_n")
+    __slots__ = ("_n", "cards")
 
     def __init__(self, cards: tuple[int, ...]):
         self.cards = cards

@@ -43,8 +43,8 @@ class Seating:
         if seat == me:
             return True
         for moment, to in self.rules.table.seats[seat].shown:
-            if self._reached(moment) and (to == "all" or to == "declarer" and me == self.declarer
-                                          or to == "controller" and self.controller(seat) == me):
+            if self._reached(moment) and (to == "all" or (to == "declarer" and me == self.declarer)
+                                          or (to == "controller" and self.controller(seat) == me)):
                 return True
         return False
 

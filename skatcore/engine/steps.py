@@ -72,7 +72,7 @@ class Outlook:
     """
 
     card: int
-    declarations: tuple["Declaration", ...]
+    declarations: tuple[Declaration, ...]
 
 
 class Step:
@@ -105,16 +105,16 @@ class Step:
         ...), or ``None``.  A step may also build its tables here."""
         return None
 
-    def begins(self, deal: "Deal") -> bool:
+    def begins(self, deal: Deal) -> bool:
         """Whether the step runs in this deal when its moment comes (not asked
         for ``"skat"`` steps, which run when an offer is chosen)."""
         return True
 
-    def enter(self, deal: "Deal") -> None:
+    def enter(self, deal: Deal) -> None:
         """Set up the step's state (``deal.state[self.name]``) and whose turn
         it is (``deal.to_move``)."""
 
-    def offers(self, deal: "Deal") -> Sequence[Any]:
+    def offers(self, deal: Deal) -> Sequence[Any]:
         """``"skat"`` steps: actions offered to the declarer beside *pick up*
         and *hand*; choosing one enters the step and applies it."""
         return ()
@@ -126,25 +126,25 @@ class Step:
         players cannot judge: the shipped bots leave it alone."""
         return {}
 
-    def declarable(self, deal: "Deal") -> Sequence["Declaration"]:
+    def declarable(self, deal: Deal) -> Sequence[Declaration]:
         """For players: the declarations the declarer will choose from once
         the decision the step asks for now is made (a discard is judged by
         them; :attr:`SeatView.declarable`).  Empty: not known, or the usual
         ones after picking up the skat."""
         return ()
 
-    def legal(self, deal: "Deal") -> Sequence[Any]:
+    def legal(self, deal: Deal) -> Sequence[Any]:
         """What the player to move may do in this step now."""
         return ()
 
-    def apply(self, deal: "Deal", action: Any) -> None:
+    def apply(self, deal: Deal, action: Any) -> None:
         """Do ``action`` for ``deal.to_move``, or raise
         :class:`~skatcore.errors.InputError` saying why it is not possible.
         When the step is over it moves the deal on (``end_step``,
         ``declare``, ``start_play`` ...)."""
         raise NotImplementedError
 
-    def replay(self, deal: "Deal", record: Mapping) -> "Declaration | None":
+    def replay(self, deal: Deal, record: Mapping) -> Declaration | None:
         """Drive ``deal`` through this step from a deal record (docs/formats.md#deal-record).
 
         With ``hands`` in the record the step applies the record's actions to
@@ -155,7 +155,7 @@ class Step:
         (``InputError(..., path="game.pushes[1]")``)."""
         raise NotImplementedError(f"step {self.name!r} cannot replay a record")
 
-    def record(self, deal: "Deal") -> Mapping[str, Any]:
+    def record(self, deal: Deal) -> Mapping[str, Any]:
         """The reverse of :meth:`replay`: this step's part of the deal record
         of a played ``deal``, as record fields; a ``game`` mapping is merged
         into the game the core writes (``{"game": {"pushes": [...]}}``).
@@ -175,7 +175,7 @@ class Step:
         step (e.g. names the step's declaration)."""
         return False
 
-    def forms(self, rules, contract) -> Sequence[tuple[str, "Declaration"]]:
+    def forms(self, rules, contract) -> Sequence[tuple[str, Declaration]]:
         """Ways ``contract`` is declared through this step, as ``(label,
         declaration)``, for the contract table of ``skat rules``."""
         return ()

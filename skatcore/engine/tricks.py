@@ -3,7 +3,7 @@ decided game, table calls (Kontra ...) and concessions."""
 
 from __future__ import annotations
 
-from skatcore.cards import CARD_NAMES, cards_in, names, name
+from skatcore.cards import CARD_NAMES, cards_in, name, names
 from skatcore.engine.actions import PLAYS, Bid, Call, Hold, Pass, Phase, Play
 from skatcore.engine.view import Trick
 from skatcore.errors import InputError
@@ -72,7 +72,7 @@ class TrickPlay:
         hand = self.hands[seat]
         bit = 1 << c
         if not hand & bit:
-            if c in self.piles.get(seat, ()) or self.beneath and c in self.dealt[seat] and self.unplayed() & bit:
+            if c in self.piles.get(seat, ()) or (self.beneath and c in self.dealt[seat] and self.unplayed() & bit):
                 raise InputError(f"{name(c)} is not turned up yet: {SEATS[seat]} plays only its open cards")
             raise InputError(f"{SEATS[seat]} does not hold {name(c)}")
         trick = self.tricks[-1]
@@ -201,7 +201,7 @@ class TrickPlay:
         if defenders <= self.conceded:
             self.concession_by = "defenders"
         elif self.declarer in self.conceded and (
-            seat == self.declarer and self.hands[self.declarer].bit_count() >= self.rules.deck.hand - 1 or self.conceded & defenders
+            (seat == self.declarer and self.hands[self.declarer].bit_count() >= self.rules.deck.hand - 1) or self.conceded & defenders
         ):
             self.concession_by = "declarer"
         if self.concession_by:

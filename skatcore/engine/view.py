@@ -41,8 +41,28 @@ class SeatView:
     - ``legal``: what the seat may do now (actions below, or table calls).
     """
 
-    __slots__ = ("seat", "phase", "to_move", "hand", "bid", "declarer", "declaration", "trick", "declarer_hand",
-                 "discard", "step", "marks", "declarable", "legal", "others", "_deal", "_n_history", "_n_tricks", "_history", "_tricks")
+    __slots__ = (
+        "_deal",
+        "_history",
+        "_n_history",
+        "_n_tricks",
+        "_tricks",
+        "bid",
+        "declarable",
+        "declaration",
+        "declarer",
+        "declarer_hand",
+        "discard",
+        "hand",
+        "legal",
+        "marks",
+        "others",
+        "phase",
+        "seat",
+        "step",
+        "to_move",
+        "trick",
+    )
 
     def __init__(self, deal, seat: int, legal):  # deal: the Deal seen (it builds its views)
         self.seat, self.phase, self.to_move = seat, deal.phase, deal.to_move
@@ -83,7 +103,7 @@ class SeatView:
             self._tricks = tuple((t.leader, tuple(t.cards), t.winner) for t in self._deal.tricks[:self._n_tricks])
         return self._tricks
 
-    def with_legal(self, legal) -> "SeatView":
+    def with_legal(self, legal) -> SeatView:
         """The same view offering other choices (e.g. the table calls)."""
         other = object.__new__(SeatView)
         for slot in SeatView.__slots__:

@@ -15,12 +15,12 @@ from typing import Any
 
 from skatcore.cards import CARD_IDS, CARD_NAMES, cards_in, parse_card
 from skatcore.engine.deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Deal, Declare, Discard, Phase, deal_cards
-from skatcore.errors import InputError, shown
-from skatcore.model import SEATS, Declaration, RamschFacts, ScoreResult
-from skatcore.rules.ruleset import load_schema, read_document, validate
 from skatcore.engine.probe import describe, play_read
 from skatcore.engine.scoring import make_facts
 from skatcore.engine.table import people, seating
+from skatcore.errors import InputError, shown
+from skatcore.model import SEATS, Declaration, RamschFacts, ScoreResult
+from skatcore.rules.ruleset import load_schema, read_document, validate
 
 FORMAT = "skat-deal/1"
 _CALLS = {"yes": HOLD, "y": HOLD, True: HOLD, "pass": PASS, "p": PASS}  # YAML 1.1 reads a bare yes as true
@@ -346,7 +346,7 @@ def _bidding(doc: dict, rules) -> Deal:
             rules.contract(game["type"])
         except InputError as exc:
             raise exc.at("game.type") from None
-    if "bidding" not in doc and (contract and not contract.declarer or any(s.claims(doc) for s in rules.steps_at["all_passed"])):
+    if "bidding" not in doc and ((contract and not contract.declarer) or any(s.claims(doc) for s in rules.steps_at["all_passed"])):
         while deal.phase is Phase.BIDDING:  # a Ramsch record (or a step's after all passed) may leave out the three passes
             deal.apply(PASS)
     elif "bidding" in doc:

@@ -30,8 +30,16 @@ from skatcore.engine.scoring import make_facts
 from skatcore.errors import InputError
 from skatcore.model import SEATS, Declaration
 from skatcore.records import iss_kernel as K
-from skatcore.records.iss import (GAME_LETTERS, IssRecord, _parse_result, ending, gone_early, not_scorable, score_line,
-                                  scored)
+from skatcore.records.iss import (
+    GAME_LETTERS,
+    IssRecord,
+    _parse_result,
+    ending,
+    gone_early,
+    not_scorable,
+    score_line,
+    scored,
+)
 
 _TAGS = frozenset(("GM", "PC", "CO", "SE", "ID", "DT", "P0", "P1", "P2", "R0", "R1", "R2", "MV", "R"))
 _SPLIT_TAG = methodcaller("split", "[", 1)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from skatcore.engine.kernel import NULL, _lowest, _popcount, trick_winner
+from skatcore.engine.kernel import NULL, _popcount, trick_winner
 
 # move codes: cards are 0..31, a bid is BID + value
 Y, P, S, RE, SC, HIDDEN, SHOWN, DISCARD, ANNOUNCE = 32, 33, 34, 35, 36, 37, 38, 39, 40
@@ -191,7 +191,7 @@ def _concede(seat, decl, conceded, hand_size):
     defenders = 7 & ~(1 << decl)
     if conceded & defenders == defenders:
         return conceded, BY_DEFENDERS
-    if conceded >> decl & 1 and (seat == decl and hand_size >= 9 or conceded & defenders):
+    if conceded >> decl & 1 and ((seat == decl and hand_size >= 9) or conceded & defenders):
         return conceded, BY_DECLARER
     return conceded, NONE
 
@@ -280,7 +280,7 @@ def _one(i, text, p, end, declarations, ladder, kind, follow, class_mask, streng
                     phase = _DONE
             elif m == SHOWN and phase == _DISCARD:  # the skat shown to the declarer: the skat dealt?
                 a, z = extra[3], extra[4]
-                if a != -2 and z != -2 and not (a == deck[30] and z == deck[31] or a == deck[31] and z == deck[30]):
+                if a != -2 and z != -2 and not ((a == deck[30] and z == deck[31]) or (a == deck[31] and z == deck[30])):
                     return FALLBACK
             else:
                 return FALLBACK

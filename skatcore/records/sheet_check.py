@@ -183,7 +183,7 @@ def sheet_rules(meta: dict, path: Path):
     for i, (key, params, src, layer) in enumerate(frozen["plugins"]):
         where = f"meta.frozen.plugins[{i}]"
         try:
-            if ":" in key or key.endswith(".py") and key not in builtin_plugins() and key not in entry_point_plugins():
+            if ":" in key or (key.endswith(".py") and key not in builtin_plugins() and key not in entry_point_plugins()):
                 real = readable(src, folder)  # code: only from a file the sheet may name
                 if real is None and (key.endswith(".py") or ".py:" in key):
                     raise InputError(f"plugin {shorten(key)!r} is a file beside {shorten(src)!r}, outside the sheet's "

@@ -50,7 +50,7 @@ def problem(exc: sqlite3.Error, path: Path | None = None) -> str:
     if name.startswith("SQLITE_FULL") or "disk is full" in text or (("IOERR" in name or "i/o error" in text)
                                                                     and _free(path) < _FREE_BYTES):
         return "the disk is full: nothing was changed"
-    if "READONLY" in name or "readonly" in text or ("CANTOPEN" in name or "unable to open" in text) and _read_only_fs(path):
+    if "READONLY" in name or "readonly" in text or (("CANTOPEN" in name or "unable to open" in text) and _read_only_fs(path)):
         return ("the sheet is read-only: the file system is mounted read-only; nothing was changed"
                 if _read_only_fs(path) else "the sheet is read-only (no permission to write it): nothing was changed")
     if "CANTOPEN" in name or "unable to open" in text:
@@ -347,9 +347,9 @@ def touch(con: sqlite3.Connection) -> None:
 
 def now() -> str:
     """The current UTC time, ISO 8601 to the second."""
-    from datetime import datetime, timezone  # not at the top: every skat --help would import it
+    from datetime import UTC, datetime  # not at the top: every skat --help would import it
 
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def stored_rules(meta: dict, path: Path):

@@ -38,7 +38,7 @@ def deal_record(deal: Deal, summary: bool = False) -> dict:
         _merge(doc, step.record(deal))
     # a summary gives a declarer game's declarer and bid; all passed goes without saying when the game
     # played on implies it (a Ramsch, a step's after all passed)
-    calls = [] if summary and deal.bid or deal.bid == 0 and _passes_implied(deal, doc) else bidding(deal)
+    calls = [] if (summary and deal.bid) or (deal.bid == 0 and _passes_implied(deal, doc)) else bidding(deal)
     if calls:
         doc["bidding"] = calls
     if deal.declarer is not None and deal.contract.declarer:

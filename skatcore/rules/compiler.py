@@ -14,11 +14,25 @@ from types import MappingProxyType
 from typing import Any
 
 from skatcore.cards import CARD_NAMES, DECK, POINTS, SUITS, parse_card
-from skatcore.errors import InputError
 from skatcore.engine.scoring import score_game, score_without_declarer
 from skatcore.engine.steps import MOMENTS, Step, check_steps
-from skatcore.model import (ANNOUNCEMENTS, PLAIN_TABLE, STANDARD_DECK, CardOrder, Contract, Declaration, Deck, MultiplierItem, Series,
-                    Table, TableCall, Thresholds, WinCondition, null_label)
+from skatcore.errors import InputError
+from skatcore.model import (
+    ANNOUNCEMENTS,
+    PLAIN_TABLE,
+    STANDARD_DECK,
+    CardOrder,
+    Contract,
+    Deck,
+    Declaration,
+    MultiplierItem,
+    Series,
+    Table,
+    TableCall,
+    Thresholds,
+    WinCondition,
+    null_label,
+)
 from skatcore.rules.ladder import contract_values
 from skatcore.rules.manager import PluginSpec, SkatPluginManager
 from skatcore.rules.ruleset import Ruleset, find_ruleset, load_ruleset, validate
@@ -47,7 +61,7 @@ class TrickTable:
     points: tuple[int, ...] = POINTS
 
     @classmethod
-    def build(cls, order: CardOrder, cards: tuple[int, ...] = DECK) -> "TrickTable":
+    def build(cls, order: CardOrder, cards: tuple[int, ...] = DECK) -> TrickTable:
         """The table of ``order`` for the deck ``cards`` (card ids).
 
         :raises ValueError: when a card of the deck is neither a trump nor of

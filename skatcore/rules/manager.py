@@ -185,7 +185,7 @@ class SkatPluginManager(pluggy.PluginManager):
         self.layers: dict[str, int] = {}
 
     @classmethod
-    def for_ruleset(cls, plugins: Iterable[PluginSpec], source: str) -> "SkatPluginManager":
+    def for_ruleset(cls, plugins: Iterable[PluginSpec], source: str) -> SkatPluginManager:
         """The manager of one ruleset: the core's defaults, then its plugins
         as parametrised instances, in the ruleset's order."""
         pm = cls(source)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from importlib import metadata, resources
 from pathlib import Path
 from typing import Any
@@ -41,7 +41,7 @@ class Ruleset:
 # ---------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_schema(name: str) -> dict:
     return json.loads(resources.files("skatcore").joinpath("schemas", name).read_text("utf-8"))
 

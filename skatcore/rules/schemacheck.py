@@ -72,7 +72,7 @@ def _equal(a: Any, b: Any) -> bool:
         return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
     if isinstance(a, (list, dict)) or isinstance(b, (list, dict)):
         return False
-    return type(a) is type(b) and a == b or (isinstance(a, (int, float)) and isinstance(b, (int, float)) and a == b)
+    return (type(a) is type(b) and a == b) or (isinstance(a, (int, float)) and isinstance(b, (int, float)) and a == b)
 
 
 class _Compiler:

@@ -18,11 +18,10 @@ from dataclasses import dataclass
 from skatcore.bots import resolve_player
 from skatcore.engine.table import people
 from skatcore.rules.compiler import get_rules
-from skatcore.sim.outcomes import Metric, Tally, deal_row, metrics_for, settling
 from skatcore.sim.fastpath import MIN_DEALS, compiled, compiled_outcomes, declined, whole
+from skatcore.sim.outcomes import Metric, Tally, deal_row, metrics_for, settling
 from skatcore.sim.sheet import Sheet
-from skatcore.sim.simulate import (Stats, _portable, check_args, dask_workers, map_chunks, rules_of, seeded_deal,
-                                   spans)
+from skatcore.sim.simulate import Stats, _portable, check_args, dask_workers, map_chunks, rules_of, seeded_deal, spans
 from skatcore.sim.stats import Interval
 
 SUMMARY_SIZE = 8

@@ -41,7 +41,7 @@ class DuelStats:
     plays: int = 0
     bots: list = field(default_factory=lambda: [Counter(), Counter()])
 
-    def merge(self, other: "DuelStats") -> "DuelStats":
+    def merge(self, other: DuelStats) -> DuelStats:
         self.classic.merge(other.classic)
         self.sf.merge(other.sf)
         self.wins.merge(other.wins)

@@ -17,7 +17,6 @@ from collections.abc import Sequence
 from skatcore.bots import HeuristicPlayer, resolve_player
 from skatcore.sim.sheet import Sheet
 
-
 MIN_DEALS = 200
 #: which path a chunk's deals take: ``auto`` the compiled heuristic from
 #: :data:`MIN_DEALS` deals on, ``compiled`` it whatever the size, ``exact`` every deal through ``Deal``
@@ -35,7 +34,7 @@ def compiled_outcomes(rules: Sequence, slots: Sequence[str], seed: int, start: i
     left to the Python path."""
     if path not in PATHS:
         raise ValueError(f"path must be one of {', '.join(PATHS)}, not {path!r}")
-    if path == "exact" or path == "auto" and stop - start < MIN_DEALS:
+    if path == "exact" or (path == "auto" and stop - start < MIN_DEALS):
         return {}
     from skatcore.bots.heuristic.compiled import play_heuristic
     from skatcore.sim.dealing import seeded_deals

@@ -239,7 +239,7 @@ class Tally:
     def __getstate__(self):  # the metrics' functions stay behind: a merged tally needs only the sums
         return {**self.__dict__, "metrics": [m.key for m in self.metrics]}
 
-    def merge(self, other: "Tally") -> "Tally":
+    def merge(self, other: Tally) -> Tally:
         for key, sums in other.means.items():
             self.means[key].merge(sums)
         for key, boot in other.ratios.items():

@@ -14,7 +14,6 @@ from skatcore.bots import call_view
 from skatcore.engine.deal import Deal, Phase, deal_cards
 from skatcore.model import STANDARD_DECK
 
-
 # ---------------------------------------------------------------------------
 # One deal
 # ---------------------------------------------------------------------------

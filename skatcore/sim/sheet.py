@@ -59,11 +59,11 @@ class Played:
     why: str = ""                     # why not on the compiled tables, where it is not
 
     @classmethod
-    def of_deal(cls, deal: Deal, players) -> "Played":
+    def of_deal(cls, deal: Deal, players) -> Played:
         return cls(deal.result(), all_passed(deal), deal, players)
 
     @classmethod
-    def of_outcome(cls, out, j: int) -> "Played":
+    def of_outcome(cls, out, j: int) -> Played:
         own = bool(out.own_facts[j])
         return cls(out.brief(j), bool(out.bid[j] == 0), outcomes=out, row=j, path="own_facts" if own else "compiled",
                    why=out.tables.why or "" if own else "")
@@ -90,7 +90,7 @@ class Sheet:
         return any(getattr(rules.pm.hook, h).get_hookimpls() for h in ("skat_session_deal", "skat_session_after_deal"))
 
     @classmethod
-    def for_chunk(cls, rules, factories, seed: int, start: int) -> "Sheet":
+    def for_chunk(cls, rules, factories, seed: int, start: int) -> Sheet:
         """The sheet of a chunk starting at deal ``start``: the session's deals before it played already."""
         sheet = cls(rules, factories, seed)
         if sheet.active:

@@ -31,20 +31,19 @@ Statistics (all from integer sums, so chunking never changes a digit):
 from __future__ import annotations
 
 import math
-import random
 import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
+from skatcore.bots import resolve_player
 from skatcore.engine.deal import Deal
 from skatcore.engine.table import people
 from skatcore.errors import InputError, printable
 from skatcore.model import SEATS
-from skatcore.bots import resolve_player
 from skatcore.rules.compiler import CompiledRules, get_rules
-from skatcore.sim.play import all_passed, play, seeded_deal  # noqa: F401 (play: a public name of one deal)
 from skatcore.sim.fastpath import compiled_outcomes, declined, whole
+from skatcore.sim.play import all_passed, play, seeded_deal  # noqa: F401 (play: a public name of one deal)
 from skatcore.sim.sheet import SESSION_DEALS, Sheet
 from skatcore.sim.workers import dask_workers, map_chunks  # noqa: F401 (dask_workers: compare's, as before)
 
@@ -190,7 +189,7 @@ class Stats:
             self.declared[k] += int((dslot == k).sum())
             self.won[k] += int(((dslot == k) & won).sum())
 
-    def merge(self, other: "Stats") -> "Stats":
+    def merge(self, other: Stats) -> Stats:
         self.deals += other.deals
         self.all_pass += other.all_pass
         self.overbid += other.overbid

@@ -124,7 +124,7 @@ class MeanSums:
         self.total += v.sum(axis=1)
         self.cross += v @ v.T
 
-    def merge(self, other: "MeanSums") -> "MeanSums":
+    def merge(self, other: MeanSums) -> MeanSums:
         self.n += other.n
         self.total = self.total + other.total
         self.cross = self.cross + other.cross
@@ -232,7 +232,7 @@ class RatioBoot:
         self.boot_num += weighted_sums(num, w)
         self.boot_den += weighted_sums(den, w)
 
-    def merge(self, other: "RatioBoot") -> "RatioBoot":
+    def merge(self, other: RatioBoot) -> RatioBoot:
         self.n += other.n
         for a in ("num", "den", "boot_num", "boot_den"):
             setattr(self, a, getattr(self, a) + getattr(other, a))

@@ -32,7 +32,7 @@ def test_samples_cover_both_routes():
 
 def test_grand_features_of_a_hand():
     from skatcore.cards import parse_card
-    hand = sum(1 << parse_card(c) for c in "CJ HJ CA CT C9 C8 SA HK H9 D7".split())
+    hand = sum(1 << parse_card(c) for c in ["CJ", "HJ", "CA", "CT", "C9", "C8", "SA", "HK", "H9", "D7"])
     # club jack, -, heart jack, -, 2+ jacks, -, voids, aces, tens with ace, guarded tens, long-suit cards, forehand
     assert refit.grand_features(hand, True) == [1, 0, 1, 0, 1, 0, 0, 2, 1, 0, 1, 1]
     assert len(refit.GRAND_FEATURES) == len(refit.grand_features(hand, False))

@@ -113,6 +113,7 @@ def test_compiled_search_matches_its_source():
     """numba's machine code walks the same tree as the Python source: same
     answers, same node counts (a miscompiled branch shows as a difference)."""
     import numpy as np
+
     from skatcore.bots import solver as mod
     from skatcore.bots import solver_kernel as kernel
 

@@ -40,13 +40,12 @@ LOCAL = ("from skatcore.hookspecs import hookimpl\n\n\nclass P:\n"
          "    @hookimpl\n    def skat_register_declarations(self):\n        return {}\n")
 # danish-aarhus B11: hearts with music (Spitze), the last trick won with H7: the label is in the explanation
 MUSIC = {"format": "skat-deal/1", "ruleset": "house.yaml",
-         "hands": {"forehand": "HJ DJ HA HT HK HQ H9 H8 H7 CA".split(),
-                   "middlehand": "CJ SJ CT CK CQ C9 C8 C7 SA ST".split(),
-                   "rearhand": "SK SQ S9 S8 DA DT DK DQ D9 D8".split()},
+         "hands": {"forehand": ["HJ", "DJ", "HA", "HT", "HK", "HQ", "H9", "H8", "H7", "CA"],
+                   "middlehand": ["CJ", "SJ", "CT", "CK", "CQ", "C9", "C8", "C7", "SA", "ST"],
+                   "rearhand": ["SK", "SQ", "S9", "S8", "DA", "DT", "DK", "DQ", "D9", "D8"]},
          "skat": ["S7", "D7"], "declarer": "forehand", "bid": 18,
          "game": {"type": "hearts", "discard": ["S7", "D7"], "declarations": {"spitze": True}},
-         "play": ("HK CJ DA C8 DK CA DJ SJ DT C9 S8 HA HJ SA DQ HT CT SK HQ CK SQ H8 ST D8 "
-                  "H9 CQ D9 H7 C7 S9").split()}
+         "play": ["HK", "CJ", "DA", "C8", "DK", "CA", "DJ", "SJ", "DT", "C9", "S8", "HA", "HJ", "SA", "DQ", "HT", "CT", "SK", "HQ", "CK", "SQ", "H8", "ST", "D8", "H9", "CQ", "D9", "H7", "C7", "S9"]}
 
 
 def clean(text: str) -> None:
@@ -116,7 +115,7 @@ def test_json_and_yaml_text_escape_inside_strings_and_read_back():
 
 def test_solve_escapes_the_record_id(tmp_path, capsys):
     f = files(tmp_path, HOSTILE)
-    assert f"iX\\x1b[2J\\u202e\\x9b\\u2028" in run(capsys, "solve", f["record"])[1]
+    assert "iX\\x1b[2J\\u202e\\x9b\\u2028" in run(capsys, "solve", f["record"])[1]
     out = run(capsys, "solve", "--json", f["record"])[1]
     assert '"iX\\u001b[2J\\u202e\\u009b\\u2028' in out and json.loads(out)["id"] == f"i{HOSTILE}"
 

@@ -6,12 +6,10 @@ from __future__ import annotations
 import sqlite3
 
 import pytest
-
-from skatcore.records import sheet_store
-from skatcore.cli.main import main
 from cli_checks import refused as one_line
 
-
+from skatcore.cli.main import main
+from skatcore.records import sheet_store
 
 
 def new_sheet(tmp_path) -> str:

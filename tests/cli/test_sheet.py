@@ -9,7 +9,6 @@ processes add at once and no deal is lost or counted twice.
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sqlite3
 import subprocess

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from cli_checks import refused
+
 from skatcore.cli.main import main
 
 # Anna deals at a 3-table: Bernd forehand, Clara middlehand, Anna rearhand

@@ -12,8 +12,8 @@ import shutil
 import sqlite3
 
 import pytest
-
 from cli_checks import refused
+
 from skatcore.cli.main import main
 from skatcore.records import sheet_check, sheet_store
 

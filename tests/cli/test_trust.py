@@ -5,12 +5,11 @@ terminal raw, stakes are finite."""
 
 from __future__ import annotations
 
-
 import pytest
 import yaml
+from cli_checks import refused
 
 from skatcore.cli.main import main
-from cli_checks import refused
 
 # a plugin that leaves a trace when its module runs
 EVIL = "from pathlib import Path\nPath(__file__).with_name('ran').write_text('yes')\nclass Plugin:\n    pass\n"

@@ -5,8 +5,8 @@ deal is scored on its own facts, exactly as Deal scores it."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
+from engine.test_compiled import assert_same_as_deal
 
 from skatcore import get_rules
 from skatcore.bots.heuristic.compiled import play_heuristic
@@ -20,8 +20,6 @@ from skatcore.records.iss import score_line
 from skatcore.sim.dealing import seeded_deals
 from skatcore.sim.speed import _deals, iss_line
 from skatcore.testing import compile_with
-
-from engine.test_compiled import assert_same_as_deal
 
 SHIPPED_COMPILED = ["official", "texas", "danish", "danish-petersen", "pre1999", "danish-aarhus", "tournament",
                     "ramsch", "pub"]

@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from skatcore.cards import CARD_NAMES
 from skatcore.engine.deal import Bid, Deal, Hold, Pass, Phase, deal_cards
 from skatcore.errors import InputError
-from skatcore.records.deal import score_record, points_possible
+from skatcore.records.deal import points_possible, score_record
 from skatcore.rules.compiler import get_rules
 
 RULES = get_rules("official")

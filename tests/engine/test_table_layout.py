@@ -11,10 +11,10 @@ import random
 import pytest
 
 from skatcore.cards import POINTS, cards_in, mask_of, parse_card
-from skatcore.engine.deal import PASS, PLAY_HAND, Bid, Deal, Declare, Hold, Phase, Play, deal_cards
+from skatcore.engine.deal import PASS, PLAY_HAND, Bid, Deal, Declare, Hold, Play, deal_cards
 from skatcore.errors import InputError
 from skatcore.hookspecs import hookimpl
-from skatcore.model import Declaration, Deck, SeatPlan, Table
+from skatcore.model import Deck, Declaration, SeatPlan, Table
 from skatcore.testing import compile_with
 
 

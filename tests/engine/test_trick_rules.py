@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from skatcore.bots import HeuristicPlayer, RandomPlayer
 from skatcore.engine.compiled import Unsupported, engine_tables
 from skatcore.engine.deal import PLAYS, Call, Deal, Phase, deal_cards
 from skatcore.engine.steps import Step
@@ -18,10 +19,9 @@ from skatcore.hookspecs import hookimpl
 from skatcore.records.deal import apply_at, score_record
 from skatcore.records.writer import deal_record
 from skatcore.rules.compiler import get_rules
-from skatcore.sim.play import play, seeded_deal
-from skatcore.bots import HeuristicPlayer, RandomPlayer
-from skatcore.testing import compile_with, play_random
 from skatcore.sim.fastpath import MIN_DEALS
+from skatcore.sim.play import play, seeded_deal
+from skatcore.testing import compile_with, play_random
 
 OFFICIAL = get_rules("official")
 
@@ -205,8 +205,8 @@ def test_kontra_until_the_second_trick(late_kontra):
         assert Call(defender, "kontra") in deal.legal_calls(defender)
         while len(deal.tricks) < 2:  # the whole first trick: still open
             deal.apply(deal.legal_actions()[0])
-            assert Call(defender, "kontra") in deal.legal_calls(defender) or len(deal.tricks) == 2 and \
-                deal.tricks[-1].leader == defender and deal.tricks[-1].cards
+            assert Call(defender, "kontra") in deal.legal_calls(defender) or (len(deal.tricks) == 2 and \
+                deal.tricks[-1].leader == defender and deal.tricks[-1].cards)
         while not deal.done and len(deal.tricks) == 2 and (defender - deal.tricks[-1].leader) % 3 > len(deal.tricks[-1].cards):
             assert Call(defender, "kontra") in deal.legal_calls(defender)
             deal.apply(deal.legal_actions()[0])

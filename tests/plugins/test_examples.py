@@ -15,13 +15,13 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from round_trip import check_round_trips
+
 from skatcore.cli.main import main
 from skatcore.engine.deal import Deal, deal_cards
+from skatcore.records.vectors import evaluate, load_vectors
 from skatcore.rules.compiler import compile_rules
 from skatcore.rules.ruleset import installed_rulesets, load_ruleset
-from skatcore.records.vectors import evaluate, load_vectors
 
 ROOT = Path(__file__).resolve().parents[2]
 # the examples with one ruleset each, named like the package (examples/twohand: tests/plugins/test_twohand.py)

@@ -16,15 +16,15 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from rules_by_hand import POINTS, augen_scores, cards, check_ramsch_tricks, names, play_random, score_cli
+
 from skatcore.cards import parse_card
 from skatcore.engine.deal import PASS, PICK_UP, PLAYS, Deal, Declare, Discard, Phase, deal_cards
-from skatcore_plugins.ramsch import PUSH_BLIND
 from skatcore.errors import InputError
 from skatcore.model import SEATS, Declaration
 from skatcore.records.deal import check_record, score_record
 from skatcore.rules.compiler import get_rules
+from skatcore_plugins.ramsch import PUSH_BLIND
 
 TEST_RULESETS = Path(__file__).parents[1] / "vectors" / "params"
 SETTINGS = settings(deadline=None, max_examples=120, suppress_health_check=[HealthCheck.too_slow])

@@ -104,8 +104,8 @@ def test_official_has_no_table_calls():
 
 def test_random_tables_with_schenken_calls_finish_and_score():
     """Random players also make the calls; a settled deal ends the game loop."""
-    from skatcore.engine.deal import deal_cards
     from skatcore.bots import RandomPlayer
+    from skatcore.engine.deal import deal_cards
     from skatcore.sim.simulate import play
 
     rules = get_rules(str(RULES))

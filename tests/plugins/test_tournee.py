@@ -9,15 +9,15 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from rules_by_hand import cards, check_ramsch_tricks, play_random, score_cli, texas_scores
+
 from skatcore.cards import CARD_NAMES
 from skatcore.engine.deal import PICK_UP, PLAY_HAND, Deal, Declare, Discard, Phase, deal_cards
-from skatcore_plugins.tournee import FIRST_CARD, SECOND_CARD, TURN_UP, TurnChoice
 from skatcore.errors import InputError
 from skatcore.model import SEATS, Declaration
 from skatcore.records.deal import score_record
 from skatcore.rules.compiler import get_rules
+from skatcore_plugins.tournee import FIRST_CARD, SECOND_CARD, TURN_UP, TurnChoice
 
 SETTINGS = settings(deadline=None, max_examples=120, suppress_health_check=[HealthCheck.too_slow])
 SUIT = {"C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds"}

@@ -4,14 +4,13 @@ step aside, the bots play it through Deal, a plugin's failure is one line."""
 
 from __future__ import annotations
 
-
 import pytest
-
 from cli_checks import refused
+
 from skatcore.cards import parse_card
 from skatcore.cli.main import main
 from skatcore.engine.compiled import Unsupported, engine_tables
-from skatcore.engine.deal import PLAYS, Bid, Declare, Deal, Discard, PASS, PICK_UP
+from skatcore.engine.deal import PASS, PICK_UP, PLAYS, Bid, Deal, Declare, Discard
 from skatcore.model import Declaration
 from skatcore.records.deal import score_record
 from skatcore.rules.compiler import get_rules
@@ -22,7 +21,7 @@ RULESET = "name: trump-seven\nextends: official\nplugins:\n  trump_seven: {}\n"
 HANDS = {"forehand": "CQ D7 H8 S7 SJ C9 DK DA SA SK", "middlehand": "CK DT H9 D8 S8 HJ HA CJ DQ H7",
          "rearhand": "ST HQ HT HK S9 CT C7 C8 SQ CA"}
 SKAT = "D9 DJ"
-PLAY = ("SA CJ S9 HJ C7 SJ C9 DJ C8 D8 SQ DK S7 H7 ST CA CQ D9 HA HQ H8 H9 HT SK CT DA DQ D7 DT HK").split()
+PLAY = ["SA", "CJ", "S9", "HJ", "C7", "SJ", "C9", "DJ", "C8", "D8", "SQ", "DK", "S7", "H7", "ST", "CA", "CQ", "D9", "HA", "HQ", "H8", "H9", "HT", "SK", "CT", "DA", "DQ", "D7", "DT", "HK"]
 
 
 def cards(text):

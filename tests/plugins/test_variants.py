@@ -19,12 +19,12 @@ from hypothesis import strategies as st
 
 from skatcore.cards import parse_card
 from skatcore.engine.deal import Deal, deal_cards
+from skatcore.engine.scoring import make_facts
 from skatcore.errors import InputError
 from skatcore.model import Declaration
 from skatcore.records.deal import check_record, score_record
 from skatcore.rules.compiler import compile_rules, get_rules
 from skatcore.rules.ruleset import load_ruleset
-from skatcore.engine.scoring import make_facts
 
 VARIANTS = ("texas", "pre1999", "danish", "danish-aarhus", "danish-petersen")
 _names = count()

@@ -16,9 +16,8 @@ import pytest
 
 from skatcore import get_rules
 from skatcore.cards import CARD_NAMES
-from skatcore.records import iss_fast, iss_kernel
+from skatcore.records import iss_fast, iss_kernel, stream
 from skatcore.records.iss import score_line
-from skatcore.records import stream
 from skatcore.records.stream import score_output
 from skatcore.sim.speed import _deals, iss_line
 

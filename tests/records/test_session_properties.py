@@ -12,9 +12,9 @@ from hypothesis import strategies as st
 
 from skatcore.cards import POINTS
 from skatcore.model import Deck
-from skatcore.rules.compiler import get_rules
 from skatcore.records.money import pairwise
 from skatcore.records.session import Session
+from skatcore.rules.compiler import get_rules
 
 SETTINGS = settings(deadline=None, max_examples=120, suppress_health_check=[HealthCheck.too_slow])
 

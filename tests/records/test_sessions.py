@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 
 from skatcore.errors import InputError
-from skatcore.rules.ruleset import read_yaml
 from skatcore.records.session import rules_for_session, score_session
 from skatcore.records.session_record import check_session
+from skatcore.rules.ruleset import read_yaml
 
 SESSION_DIR = Path(__file__).parents[1] / "sessions"
 FILES = sorted(SESSION_DIR.glob("*.yaml"))

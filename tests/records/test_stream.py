@@ -32,7 +32,7 @@ def test_iss_early_end_is_complete_and_scored_as_the_server_did(capsys):
 
 def test_a_deal_is_decided_when_defenders_take_a_trick_against_announced_schwarz():
     """Play may go on (A8: "may stop"); the deal only says it is decided."""
-    from skatcore.engine.deal import Deal, Declare, PLAY_HAND
+    from skatcore.engine.deal import PLAY_HAND, Deal, Declare
     from skatcore.model import Declaration
 
     record = parse_sgf(GAME_13577.read_text("utf-8"))

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from round_trip import check_round_trips, played, same_result
+
 from skatcore.cards import names
 from skatcore.engine.deal import Discard
 from skatcore.records.deal import score_record

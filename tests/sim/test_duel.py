@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 
 from skatcore.cli.main import main
+from skatcore.model import ScoreResult
 from skatcore.sim.duel import duel
 from skatcore.sim.simulate import seat_points
-from skatcore.model import ScoreResult
 
 
 def test_a_player_against_itself_scores_exactly_even():

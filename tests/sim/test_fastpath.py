@@ -6,6 +6,7 @@ and session rules too (those deals the compiled engine leaves go through Deal)."
 import numpy as np
 import pytest
 
+from skatcore.rules import get_rules
 from skatcore.sim import compare as compare_mod
 from skatcore.sim.compare import compare_chunk
 from skatcore.sim.dealing import seeded_deals
@@ -13,7 +14,6 @@ from skatcore.sim.fastpath import compiled_outcomes
 from skatcore.sim.play import seeded_deal
 from skatcore.sim.sheet import outcome_record, session_record
 from skatcore.sim.simulate import run_chunk
-from skatcore.rules import get_rules
 
 # tournament: session rules (a series); pub: Kontra/Re, pushes when all pass, Bock and Ramsch rounds;
 # danish-petersen: pushes when all pass

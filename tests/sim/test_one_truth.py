@@ -13,7 +13,8 @@ from __future__ import annotations
 import operator
 
 import pytest
-from hypothesis import HealthCheck, Phase, event, example, given, note, settings, strategies as st
+from hypothesis import HealthCheck, Phase, event, example, given, note, settings
+from hypothesis import strategies as st
 
 from skatcore.hookspecs import hookimpl
 from skatcore.model import MultiplierItem, WinCondition
@@ -153,7 +154,7 @@ def test_the_hooks_examples_give_the_same_rows_on_every_path(hook, base):
     namespace = {"hookimpl": impl, **{n: getattr(model, n) for n in dir(model) if not n.startswith("_")}}
     body = "class Example:\n    params_schema = {'type': 'object'}\n" + "\n".join(
         f"    {line}" for line in _doc_example(hook).splitlines())
-    exec(compile(body, f"<docs/hooks.md {hook}>", "exec"), namespace)  # noqa: S102 - our own docs' code
+    exec(compile(body, f"<docs/hooks.md {hook}>", "exec"), namespace)
     rules = compile_with(base, {"example": namespace["Example"]})
     assert compiled([rules], ("heuristic",) * 3)  # the compiled path is taken and checked, not refused
     assert_same_rows(rules, deals=200, seed=3, chunks=2)

@@ -16,11 +16,11 @@ import re
 
 import pytest
 
+from skatcore.bots import HeuristicPlayer, RandomPlayer, call_view, make_player, player_factories
 from skatcore.cli.main import main
 from skatcore.engine.deal import Deal, Phase
-from skatcore.bots import HeuristicPlayer, RandomPlayer, call_view, make_player, player_factories
-from skatcore.rules.ruleset import shipped_rulesets
 from skatcore.rules.compiler import get_rules
+from skatcore.rules.ruleset import shipped_rulesets
 from skatcore.sim.sheet import SESSION_DEALS
 from skatcore.sim.simulate import Stats, play, run, seeded_deal, spans
 

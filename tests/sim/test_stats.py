@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skatcore.sim.stats import Z, MeanSums, RatioBoot, mean_ci, paired_ci, poisson_weights, ratio_diff_ci
+from skatcore.sim.stats import MeanSums, RatioBoot, Z, mean_ci, paired_ci, poisson_weights, ratio_diff_ci
 
 
 def test_closed_form_paired_interval_by_hand():

@@ -9,14 +9,14 @@ import json
 from pathlib import Path
 
 import pytest
-
 from cli_checks import refused
+
 from skatcore.cli.main import main
+from skatcore.rules import get_rules
 from skatcore.sim import compare as compare_mod
 from skatcore.sim.fastpath import compiled_outcomes
 from skatcore.sim.simulate import Stats
 from skatcore.sim.verify import NOT_NEEDED, SAME
-from skatcore.rules import get_rules
 from skatcore.testing import assert_same_rows
 
 ROOT = Path(__file__).resolve().parents[2]

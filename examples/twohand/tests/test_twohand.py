@@ -38,7 +38,7 @@ def hidden_from(form: str, deal, person: int) -> set[int]:
     first = deal.tricks[0] if deal.tricks else None
     if form == "skat-en-deux" and d is not None:
         unseen -= third  # shown once the game is announced
-    elif form == "strohmann" and d is not None and (person != deal.declarer or first is not None and first.winner is not None):
+    elif form == "strohmann" and d is not None and (person != deal.declarer or (first is not None and first.winner is not None)):
         unseen -= third  # the defender sees the straw man he plays; the declarer after the first trick
     elif form == "piloten-skat" and first is not None and first.cards:
         unseen -= third  # turned up when the first card is led

@@ -10,11 +10,11 @@ import time
 from collections import Counter
 
 from skatcore.bots.expert.bidding import SolverBidding
-from skatcore.cards import cards_in
 from skatcore.bots.expert.worlds import Knowledge, all_equivalent, bidding_levels, sample
 from skatcore.bots.heuristic import HeuristicPlayer
 from skatcore.bots.heuristic.play import PLAY_CARD
 from skatcore.bots.solver import Position, Solver
+from skatcore.cards import cards_in
 from skatcore.engine.deal import Phase, SeatView
 from skatcore.rules.compiler import CompiledRules
 
@@ -88,7 +88,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         contract = self.rules.contracts[game]
         goal = contract.goal
         if goal not in SOLVABLE or (goal != "fewest_points") != (view.declarer is not None) \
-                or not self._open_table or goal == "fewest_points" and view.hand.bit_count() > self.FEWEST_POINTS_TRICKS:
+                or not self._open_table or (goal == "fewest_points" and view.hand.bit_count() > self.FEWEST_POINTS_TRICKS):
             self.counters["fallback_moves"] += 1
             return fallback
         table = self.rules.tricks[game]

@@ -265,8 +265,8 @@ class SolverBidding:
         best = None
         rows = []
         for cand in self.info.cands["pickup"]:
-            if cand.d.ouvert and not cand.null or cand.g.family not in ("suit", "grand", "null") \
-                    or cand.null and cand.value(0) < bid:
+            if (cand.d.ouvert and not cand.null) or cand.g.family not in ("suit", "grand", "null") \
+                    or (cand.null and cand.value(0) < bid):
                 continue
             pair = self._pair(cand, hand)
             rest = hand

@@ -31,7 +31,7 @@ class Knowledge:
     aside: int = 0                 # cards laid aside unseen (a deck that lays some aside)
 
     @classmethod
-    def of(cls, view: SeatView, table, deck) -> "Knowledge":
+    def of(cls, view: SeatView, table, deck) -> Knowledge:
         me = view.seat
         follow, class_mask, points = table.follow, table.class_mask, table.points
         played = [0, 0, 0]
@@ -142,7 +142,7 @@ def all_equivalent(table, legal: int, live: int, points: bool) -> bool:
     cards = cards_in(legal)
     k = table.follow[cards[0]]
     members = table.class_mask[k]
-    if legal & ~members or points and len({table.points[c] for c in cards}) > 1:
+    if legal & ~members or (points and len({table.points[c] for c in cards}) > 1):
         return False
     strength = table.strength[k]
     lo, hi = min(strength[c] for c in cards), max(strength[c] for c in cards)

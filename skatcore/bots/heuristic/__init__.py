@@ -4,13 +4,13 @@ enough for simulations.  Its parts live in :mod:`.evaluation`, :mod:`.bidding`,
 
 from __future__ import annotations
 
-from skatcore.engine.deal import Phase, SeatView
-from skatcore.rules.compiler import CompiledRules
-from skatcore.bots.heuristic.evaluation import Evaluation
 from skatcore.bots.heuristic.bidding import Bidding
 from skatcore.bots.heuristic.discard import Discarding
-from skatcore.bots.heuristic.play import CardPlay, PLAY_CARD
+from skatcore.bots.heuristic.evaluation import Evaluation
+from skatcore.bots.heuristic.play import PLAY_CARD, CardPlay
 from skatcore.bots.heuristic.tables import _Game, _info
+from skatcore.engine.deal import Phase, SeatView
+from skatcore.rules.compiler import CompiledRules
 
 
 class HeuristicPlayer(Evaluation, Bidding, Discarding, CardPlay):

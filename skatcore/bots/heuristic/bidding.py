@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-
-from skatcore.engine.deal import PASS, PICK_UP, PLAY_HAND, Bid, Call, Declare, Hold, SeatView
 from skatcore.bots.heuristic.tables import BIT, DOUBLING_CALLS, JACK_MASK
+from skatcore.engine.deal import PASS, PICK_UP, PLAY_HAND, Bid, Call, Declare, Hold, SeatView
 
 
 class Bidding:

@@ -20,12 +20,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from skatcore.bots.heuristic import HeuristicPlayer, kernel
+from skatcore.bots.heuristic.tables import (
+    _GRAND,
+    _GRAND_JACKS,
+    _LEN_BONUS,
+    _NULL_RISK,
+    _SIDE,
+    _TRUMPX,
+    DOUBLING_CALLS,
+    GRAND_FORE,
+    JACK_MASK,
+    _info,
+)
 from skatcore.engine.compiled import Outcomes, Unsupported, _sheet, engine_tables
 from skatcore.engine.tricks import call_open
-from skatcore.bots.heuristic import HeuristicPlayer
-from skatcore.bots.heuristic import kernel
-from skatcore.bots.heuristic.tables import (_GRAND, _GRAND_JACKS, _LEN_BONUS, _NULL_RISK, _SIDE, _TRUMPX,
-                                            DOUBLING_CALLS, GRAND_FORE, JACK_MASK, _info)
 
 _FAMILY = {"suit": kernel.SUIT, "grand": kernel.GRAND, "null": kernel.NULLF}
 _WHEN = {"pre": kernel.PRE, "post": kernel.POST, "hand": kernel.HAND}

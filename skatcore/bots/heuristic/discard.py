@@ -5,10 +5,20 @@ from __future__ import annotations
 
 from itertools import combinations
 
+from skatcore.bots.heuristic.tables import (
+    _LEN_BONUS,
+    _RANK,
+    ACE,
+    BIT,
+    NCARDS,
+    SUIT_MASKS,
+    _Cand,
+    _Game,
+    cards_in,
+    declaration_key,
+)
 from skatcore.engine.deal import Discard, Discards, SeatView
 from skatcore.rules.compiler import TRUMP
-from skatcore.bots.heuristic.tables import (_LEN_BONUS, _RANK, ACE, BIT, NCARDS, SUIT_MASKS, _Cand, _Game, cards_in,
-                                            declaration_key)
 
 
 class Discarding:
@@ -26,7 +36,7 @@ class Discarding:
         suits = sorted((c for c in cands if c.g.family == "suit"), key=lambda c: -(hand & c.g.trump).bit_count())[:2]
         for cand in cands:
             g = cand.g
-            if cand.null and cand.value(0) < bid or g.family == "suit" and cand not in suits:
+            if (cand.null and cand.value(0) < bid) or (g.family == "suit" and cand not in suits):
                 continue
             pair = pairs.get(g.name)
             if pair is None:

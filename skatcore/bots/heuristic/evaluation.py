@@ -6,10 +6,27 @@ from __future__ import annotations
 
 import math
 
+from skatcore.bots.heuristic.tables import (
+    _GRAND,
+    _GRAND_JACKS,
+    _NULL_RISK,
+    _SIDE,
+    _TRUMPX,
+    ACE,
+    CJ,
+    GRAND_FORE,
+    HJ,
+    JACK_MASK,
+    SJ,
+    TEN,
+    _Game,
+    _grand_side,
+    _p,
+    declaration_key,
+    jack_bits,
+)
 from skatcore.model import Declaration
 from skatcore.rules.compiler import TRUMP
-from skatcore.bots.heuristic.tables import (_GRAND, _GRAND_JACKS, _NULL_RISK, _SIDE, _TRUMPX, ACE, CJ, GRAND_FORE, HJ,
-                                            JACK_MASK, SJ, TEN, _Game, _grand_side, _p, declaration_key, jack_bits)
 
 
 class Evaluation:

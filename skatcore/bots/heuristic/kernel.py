@@ -19,9 +19,19 @@ import math
 import numpy as np
 from numba import njit
 
-from skatcore.engine.kernel import (HOLD, NULL, PASS, _lowest, _nth, _popcount, part_over, score_deal, take_trick,
-                                    trick_winner)
 from skatcore.bots.heuristic.kernel_play import JACKS, play_declarer, play_defender, play_fewest_points, play_null
+from skatcore.engine.kernel import (
+    HOLD,
+    NULL,
+    PASS,
+    _lowest,
+    _nth,
+    _popcount,
+    part_over,
+    score_deal,
+    take_trick,
+    trick_winner,
+)
 
 SUIT, GRAND, NULLF = 0, 1, 2        # heuristic families (3: none it judges)
 PRE, POST, HAND = 0, 1, 2          # when a win probability is estimated
@@ -228,7 +238,7 @@ def discard(held, bid, fore, H, points, power, follow, class_mask):
         c = cand_c[q]
         f = hfam[c]
         null = f == NULLF
-        if null and cand_value[q, mat_offset] < bid or f == SUIT and q != s1 and q != s2:
+        if (null and cand_value[q, mat_offset] < bid) or (f == SUIT and q != s1 and q != s2):
             continue
         if null:
             if not null_pair:
@@ -274,7 +284,7 @@ def declare(hand, known, bid, lo, hi, plan, fore, H, D, opt_contract, opt_null_v
     if not found or key < 0:
         # reach the bid if the best plain game cannot: an announcement may
         for o in range(lo, hi):
-            if not fallback[o] or opt_null_value[o] != 0 and opt_null_value[o] < bid:
+            if not fallback[o] or (opt_null_value[o] != 0 and opt_null_value[o] < bid):
                 continue
             c = opt_contract[o]
             f = hfam[c]

@@ -3,11 +3,10 @@ and fewest points (all against all, Ramsch)."""
 
 from __future__ import annotations
 
-
+from skatcore.bots.heuristic.tables import BIT, JACK_MASK, NCARDS, _Game, _high, _low, cards_in
 from skatcore.cards import CARD_NAMES
 from skatcore.engine.deal import Play, SeatView
 from skatcore.rules.compiler import TRUMP
-from skatcore.bots.heuristic.tables import BIT, JACK_MASK, NCARDS, _Game, _high, _low, cards_in
 
 
 class CardPlay:

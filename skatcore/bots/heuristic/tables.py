@@ -6,9 +6,9 @@ from __future__ import annotations
 import math
 
 from skatcore.cards import CARD_NAMES, SUITS
+from skatcore.engine.scoring import fold_multiplier, make_facts
 from skatcore.model import Declaration
 from skatcore.rules.compiler import TRUMP, CompiledRules
-from skatcore.engine.scoring import fold_multiplier, make_facts
 
 NCARDS = len(CARD_NAMES)  # 32, plus the sixes (ids 32-35) of a 36-card deck
 BIT = tuple(1 << c for c in range(NCARDS))
@@ -37,8 +37,26 @@ def cards_in(mask: int) -> tuple[int, ...]:
 class _Game:
     """Per-contract tables the heuristic player reads (built once per ruleset)."""
 
-    __slots__ = ("name", "family", "goal", "table", "trump", "plain", "power", "higher", "lower", "points",
-                 "follow", "class_mask", "strength", "trumps", "by_power", "trump_ace", "trump_ten", "std")
+    __slots__ = (
+        "by_power",
+        "class_mask",
+        "family",
+        "follow",
+        "goal",
+        "higher",
+        "lower",
+        "name",
+        "plain",
+        "points",
+        "power",
+        "std",
+        "strength",
+        "table",
+        "trump",
+        "trump_ace",
+        "trump_ten",
+        "trumps",
+    )
 
     def __init__(self, name: str, family: str, table, goal: str):
         self.name, self.family, self.goal, self.table = name, family, goal, table
@@ -105,7 +123,7 @@ class _RulesInfo:
         self.step_cands: dict = {}  # the declarations a step offers after its discard -> their candidates
         self.rows: dict = {}  # (route, when) -> candidate rows with their coefficients
 
-    def _route_cands(self, route: str) -> tuple["_Cand", ...]:
+    def _route_cands(self, route: str) -> tuple[_Cand, ...]:
         """The plain declarations of a skat route (null also ouvert)."""
         rules, hand = self.rules, route == "hand"
         out = []
@@ -148,7 +166,7 @@ def declaration_key(d: Declaration) -> tuple:
 class _Cand:
     """A declaration the heuristic considers, with its lost factor and values."""
 
-    __slots__ = ("d", "g", "info", "lost", "base", "null", "_values")
+    __slots__ = ("_values", "base", "d", "g", "info", "lost", "null")
 
     def __init__(self, info: _RulesInfo, d: Declaration):
         self.d, self.info = d, info

@@ -258,7 +258,7 @@ class Schmegegge:
                                 "description": "cards the half-dummy shows face up"}},
     }
 
-    def __init__(self, open: int = 5):  # noqa: A002 - the parameter's name in the ruleset
+    def __init__(self, open: int = 5):
         self.table = third_hand(SeatPlan(controller="defender", bids=False, shown=(("deal", "all"),),
                                          arrangement="pile", open=open))
 
