@@ -21,6 +21,8 @@ the "18 rule": not a defender who passed when they could have bid or held
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from skatcore.engine.deal import Bid, Hold, Pass
 from skatcore.errors import InputError
 from skatcore.hookspecs import hookimpl
@@ -94,7 +96,7 @@ class Kontra:
     def skat_register_calls(self):
         calls = [TableCall("kontra", by="defender", window=self.window, may=None if self.who == "anyone" else self.may,
                            until_trick=self.until_trick)]
-        for before, name in zip(self.names, self.names[1:]):
+        for before, name in pairwise(self.names):
             calls.append(TableCall(name, by=BY[name], after=before, window="next_card"))
         return calls
 

@@ -5,6 +5,7 @@ between tricks ("trick", "last_trick"), table calls open beyond trick 1
 from __future__ import annotations
 
 import random
+from itertools import pairwise
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -74,7 +75,7 @@ def test_the_hook_sees_every_trick_once():
             break
     mine = seen
     assert [n for _, _, n, *_ in mine] == list(range(1, 11)) and [x[3] for x in mine] == [False] * 9 + [True]
-    for t, (game, cards, _, _, leader, declarer, winner) in zip(deal.tricks, mine):
+    for t, (game, cards, _, _, leader, declarer, winner) in zip(deal.tricks, mine, strict=True):
         assert (game, cards, leader, declarer) == (deal.contract.name, tuple(t.cards), t.leader, deal.declarer)
         assert winner == deal.table.winner_index(t.cards)
 
@@ -152,7 +153,7 @@ STEPPED = compile_with("official", plugins={"between": Between})
 def test_steps_run_between_tricks_and_the_winner_leads_on():
     deal = next(d for d in play_random(STEPPED, 5, deals=30) if d.declarer is not None and len(d.tricks) == 10)
     assert deal.state["count"] == list(range(1, 10)) and deal.state["knock"] in ("quiet", "knock")
-    for before, after in zip(deal.tricks, deal.tricks[1:]):
+    for before, after in pairwise(deal.tricks):
         assert after.leader == before.winner
     # a step between tricks: play is paused, the trick just taken is the last one listed
     hands, skat, *_ = seeded_deal(1, 0)

@@ -25,7 +25,7 @@ if not SAMPLE.is_file():
 
 LINES = [(n, line) for n, line in enumerate(SAMPLE.read_text("utf-8").splitlines(), start=1) if line.strip()]
 IDS = [m.group(1) if (m := re.search(r"ID\[([^\]]*)\]", line)) else f"line{n}" for n, line in LINES]
-BY_ID = dict(zip(IDS, (line for _, line in LINES)))
+BY_ID = dict(zip(IDS, (line for _, line in LINES), strict=True))
 NOT_SCORABLE = {"30": "player 2 (rearhand) left during bidding"}
 
 

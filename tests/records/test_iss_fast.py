@@ -50,7 +50,7 @@ def _lean_statuses(lines, rules) -> list[int]:
 
 def assert_same(lines, rules):
     fast = iss_fast.score_lines(lines, rules)
-    for line, got, want in zip(lines, fast, (score_line(line, rules) for line in lines)):
+    for line, got, want in zip(lines, fast, (score_line(line, rules) for line in lines), strict=True):
         assert _text(got) == _text(want), line
 
 
@@ -61,7 +61,7 @@ def test_real_and_random_games_score_as_through_deal(ruleset, random_games):
 
 
 def test_the_lean_path_takes_every_real_game():
-    status = dict(zip(REAL, _lean_statuses(REAL, get_rules("official"))))
+    status = dict(zip(REAL, _lean_statuses(REAL, get_rules("official")), strict=True))
     # the game abandoned during the bidding is not scorable, and the lean path says so (as Deal would)
     assert {line: s for line, s in status.items() if s != iss_kernel.OK} == \
         {line: iss_kernel.GONE_BIDDING for line in REAL if "ID[30]" in line}

@@ -26,7 +26,7 @@ totals = st.lists(st.integers(-5000, 5000), min_size=3, max_size=4)
 @SETTINGS
 @given(totals, stakes)
 def test_pairwise_settlement_is_zero_sum(values, stake):
-    final = dict(zip(NAMES, values))
+    final = dict(zip(NAMES, values, strict=False))
     s = pairwise(final, stake)
     assert sum(s.net.values()) == 0
     n, total = len(final), sum(final.values())
@@ -56,7 +56,7 @@ def deal(draw, ramsch: bool):
         pts[last] += sum(cards[30:])
         seats = ("forehand", "middlehand", "rearhand")
         return {"game": {"type": "ramsch"}, "outcome": {
-            "points": dict(zip(seats, pts)), "tricks": dict(zip(seats, tricks)), "last_trick": seats[last]}}
+            "points": dict(zip(seats, pts, strict=True)), "tricks": dict(zip(seats, tricks, strict=True)), "last_trick": seats[last]}}
     game, _ = draw(st.sampled_from(GAMES))
     calls = draw(st.sampled_from([{}, {"kontra": True}, {"kontra": True, "re": True}]))
     return {

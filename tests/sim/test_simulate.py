@@ -13,6 +13,7 @@ from __future__ import annotations
 import io
 import json
 import re
+from itertools import pairwise
 
 import pytest
 
@@ -214,7 +215,7 @@ def test_chunks_start_where_a_session_starts(start, stop, size):
     would replay the session's earlier deals), and the chunks cover every deal once."""
     got = spans(start, stop, size)
     assert got[0][0] == start and got[-1][1] == stop
-    assert all(a < b and b == c for (a, b), (c, _) in zip(got, got[1:]))
+    assert all(a < b and b == c for (a, b), (c, _) in pairwise(got))
     assert all(a % SESSION_DEALS == 0 for a, _ in got[1:])
     assert all(b - a <= max(size, SESSION_DEALS) for a, b in got)
     assert len(got) <= (stop - start) // max(SESSION_DEALS, size - size % SESSION_DEALS) + 2

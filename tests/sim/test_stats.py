@@ -98,7 +98,7 @@ def test_bootstrap_chunks_merge_exactly():
 @settings(max_examples=40, deadline=None)
 @given(st.lists(st.tuples(st.integers(-100, 100), st.integers(-100, 100)), min_size=2, max_size=60))
 def test_paired_interval_contains_its_estimate_and_is_antisymmetric(pairs):
-    a, b = zip(*pairs)
+    a, b = zip(*pairs, strict=True)
     ci, back = paired_ci(a, b), paired_ci(b, a)
     assert ci.low <= ci.estimate <= ci.high
     assert back.estimate == pytest.approx(-ci.estimate) and back.low == pytest.approx(-ci.high)
