@@ -158,7 +158,7 @@ def test_command_blocks_run(page, tmp_path):
 
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ.get('PATH', '')}",
            "COLUMNS": "120"}
-    for lang, body, line, name in blocks(page):
+    for _lang, body, _line, name in blocks(page):
         if name:
             (tmp_path / name).write_text(body, encoding="utf-8")
     if page.name == "README.md":  # the README's examples run in a clone

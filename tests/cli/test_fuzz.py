@@ -99,7 +99,7 @@ def mutated(draw):
 
 def run_cli(capsys, argv) -> tuple[int, str]:
     rc = main(argv)
-    out, err = capsys.readouterr()
+    _out, err = capsys.readouterr()
     return rc, err
 
 

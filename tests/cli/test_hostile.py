@@ -195,5 +195,5 @@ def test_an_iss_bid_of_thousands_of_digits(tmp_path, capsys):
     f.write_text(ISS.replace(" 1 18 0", " 1 1" + "9" * 5000 + " 0") + "\n", encoding="utf-8")
     for argv in (["score", str(f)], ["validate", str(f)], ["solve", str(f)]):
         rc = main(argv)
-        out, err = capsys.readouterr()
+        _out, err = capsys.readouterr()
         assert rc == 2 and err.count("\n") == 1 and "a bid of 5,001 digits (expected a value of the bid ladder)" in err

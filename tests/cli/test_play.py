@@ -79,7 +79,7 @@ def test_cards_have_suit_symbols_and_colours(official):
 
 
 def test_two_full_deals_to_the_end(official):
-    raw, text = official
+    _raw, text = official
     deals = deals_of(text)
     assert len(deals) == 2 and "you are forehand" in deals[0] and "you are rearhand" in deals[1]
     for deal in deals:
@@ -98,7 +98,7 @@ def test_two_full_deals_to_the_end(official):
 def test_the_hand_is_sorted_as_a_player_sorts_it(official):
     """Before the game: jacks first, then clubs, hearts, spades, diamonds;
     in a clubs game the clubs join the jacks and red and black alternate."""
-    raw, text = official
+    _raw, text = official
     rules = get_rules("official")
     for deal in deals_of(text):
         game = re.search(r"you \(\w+\) declares (\w+)", deal)[1]
@@ -112,14 +112,14 @@ def test_the_hand_is_sorted_as_a_player_sorts_it(official):
 
 
 def test_the_hand_is_printed_once_per_decision(official):
-    raw, text = official
+    _raw, text = official
     for block in re.split(r"\n(?:your choice|play|two numbers): ", text)[1:-1]:
         hands = block.count("your hand:") + block.count("put 2 cards away")
         assert hands == 1, block[-600:]
 
 
 def test_the_skat_when_picked_up_and_what_was_put_away(official):
-    raw, text = official
+    _raw, text = official
     for deal in deals_of(text):
         picked = re.search(r"you pick up the skat: (.*)", deal)[1]
         put = re.search(r"you put away (.*)", deal)[1]
@@ -135,7 +135,7 @@ def test_each_declaration_shows_its_value_by_hand(official):
     """Every suit game and grand: with/without N, game N+1, times the base
     value; reaches the bid or not.  The matadors are those of the hand and
     the cards put away (checked here from the screen)."""
-    raw, text = official
+    _raw, text = official
     jacks = cards("CJ", "SJ", "HJ", "DJ")
     for deal in deals_of(text):
         bid = int(re.search(r"declare \(bid (\d+)\)", deal)[1])
@@ -160,7 +160,7 @@ def test_each_declaration_shows_its_value_by_hand(official):
 
 
 def test_a_card_you_must_play_is_played_for_you(official):
-    raw, text = official
+    _raw, text = official
     forced = re.findall(r"trick (\d+): .*; you play (\S+) \(the only card you may play\)", text)
     assert forced
     for n, card in forced:  # then the trick goes on without asking
@@ -169,7 +169,7 @@ def test_a_card_you_must_play_is_played_for_you(official):
 
 
 def test_running_totals_add_up(official):
-    raw, text = official
+    _raw, text = official
     total = 0
     for deal in deals_of(text):
         mine = re.search(r"  you \(\w+\): ([+-]\d+)", deal)
@@ -180,7 +180,7 @@ def test_running_totals_add_up(official):
 def test_a_lost_kontra_makes_the_next_deal_bock_under_pub(pub):
     """pub: a successful Kontra brings a Bock round, and the next deal counts
     double on the sheet, as ``skat sheet`` counts it."""
-    raw, text = pub
+    _raw, text = pub
     first, second = deals_of(text)
     assert "calls kontra!" in first and re.search(r"lost .*; kontra: x2 = -96", first)
     assert "sheet: -> Bock: Kontra successful" in first and "score sheet: you -96," in first

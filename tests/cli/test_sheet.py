@@ -86,7 +86,7 @@ def test_sheet_text_one_line_per_deal_with_markers(capsys, tmp_path):
 
 def new_sheet(capsys, tmp_path, ruleset="pub", players="Anna,Bernd,Clara,Dieter", *more):
     path = tmp_path / "evening.sqlite"
-    rc, out, err = run(capsys, "sheet", "new", path, "--ruleset", ruleset, "--players", players, *more)
+    rc, _out, err = run(capsys, "sheet", "new", path, "--ruleset", ruleset, "--players", players, *more)
     assert rc == 0, err
     return path
 
@@ -158,11 +158,11 @@ def test_a_deal_id_is_entered_once(capsys, tmp_path):
 
 def test_a_bad_deal_writes_nothing(capsys, tmp_path):
     path = new_sheet(capsys, tmp_path, "pub")
-    rc, out, err = run(capsys, "sheet", "add", path, "--declarer", "forehand", "--bid", 18, "--game", "clubs",
-                       "--points", 75)
+    rc, _out, err = run(capsys, "sheet", "add", path, "--declarer", "forehand", "--bid", 18, "--game", "clubs",
+                        "--points", 75)
     assert rc == 2 and err.count("\n") == 1 and "--matadors: give --matadors" in err
-    rc, out, err = run(capsys, "sheet", "add", path, "--declarer", "Anna", "--bid", 18, "--game", "clubs",
-                       "--points", 75, "--matadors", "with1")
+    rc, _out, err = run(capsys, "sheet", "add", path, "--declarer", "Anna", "--bid", 18, "--game", "clubs",
+                        "--points", 75, "--matadors", "with1")
     assert rc == 2 and "Anna deals and sits out this deal" in err
     doc = json.loads(run(capsys, "sheet", "show", path, "--json")[1])
     assert doc["deals"] == []
@@ -205,7 +205,7 @@ def test_sheet_command_errors_are_one_line(capsys, tmp_path, argv, message):
 def test_not_a_sheet(capsys, tmp_path):
     bogus = tmp_path / "bogus.sqlite"
     bogus.write_text("this is no database, only text that is long enough to be read as a header" * 20)
-    rc, out, err = run(capsys, "sheet", "show", bogus)
+    rc, _out, err = run(capsys, "sheet", "show", bogus)
     assert rc == 2 and "not a skat sheet" in err and err.count("\n") == 1
 
 

@@ -54,7 +54,7 @@ def evening(capsys, tmp_path) -> Path:
     path = tmp_path / "evening.sqlite"
     assert run(capsys, "sheet", "new", path, "--ruleset", "pub", "--players", "A,B,C")[0] == 0
     for deal in ([*CLUBS, "--points", 75], [*CLUBS, "--points", 75], [*CLUBS, "--points", 60], *[RAMSCH] * 6):
-        rc, out, err = run(capsys, "sheet", "add", path, *deal)
+        rc, _out, err = run(capsys, "sheet", "add", path, *deal)
         assert rc == 0, err
     doc = sheet(capsys, path)
     assert doc["totals"] == {"A": -198, "B": -126, "C": -126}
@@ -130,7 +130,8 @@ def test_void_in_the_middle_takes_its_bock_round_away(capsys, evening):
 
 def test_a_void_reason_cannot_forge_lines(capsys, evening):
     assert run(capsys, "sheet", "void", evening, 5, "--reason", "gone\x1b[2J\nforged")[0] == 0
-    rc, out, err = run(capsys, "sheet", "show", evening, "--history")
+    rc, out, _err = run(capsys, "sheet", "show", evening, "--history")
+    assert rc == 0
     assert "\x1b" not in out and "\nforged" not in out and "(gone\\x1b[2J\\nforged)" in out
 
 
@@ -147,8 +148,8 @@ def test_void_the_last_deal_and_the_same_dealer_deals_again(capsys, evening):
 
 def test_edit_restores_a_voided_deal(capsys, evening):
     assert run(capsys, "sheet", "void", evening, 3)[0] == 0
-    rc, out, err = run(capsys, "sheet", "edit", evening, 3, "--declarer", "A", "--bid", 18, "--game", "clubs",
-                       "--points", 60, "--matadors", "with1")
+    rc, _out, err = run(capsys, "sheet", "edit", evening, 3, "--declarer", "A", "--bid", 18, "--game", "clubs",
+                        "--points", 60, "--matadors", "with1")
     assert rc == 0, err
     doc = sheet(capsys, evening)
     assert doc["totals"] == {"A": -198, "B": -126, "C": -126}  # the evening as first entered
@@ -193,7 +194,7 @@ def test_an_edit_keeps_ids_unique(capsys, evening):
     assert run(capsys, "sheet", "edit", evening, 1, "--id", "first", *CLUBS, "--points", 75)[0] == 0
     refused(capsys, ["sheet", "edit", str(evening), "2", "--id", "first", *CLUBS, "--points", "75"],
             "id: deal id 'first' is on the sheet already")
-    rc, out, err = run(capsys, "sheet", "edit", evening, 1, *CLUBS, "--points", 80)  # no --id: the deal keeps its id
+    rc, _out, err = run(capsys, "sheet", "edit", evening, 1, *CLUBS, "--points", 80)  # no --id: the deal keeps its id
     assert rc == 0, err
     assert sheet(capsys, evening)["deals"][0]["id"] == "first"
     refused(capsys, ["sheet", "add", str(evening), "--id", "first", *RAMSCH], "deal id 'first' is on the sheet already")

@@ -98,7 +98,7 @@ def test_a_crafted_sheet_is_one_line_in_every_command(sheet, capsys, sql, expect
     for command in COMMANDS:
         path = sheet(*sql)
         rc = main(["sheet", command[0], path, *command[1:]])
-        out, err = capsys.readouterr()
+        _out, err = capsys.readouterr()
         assert rc in (0, 2) and "Traceback" not in err, (command, rc, err)
         if rc == 2:
             assert err.count("\n") == 1 and err.startswith("skat: error: "), (command, err)

@@ -320,13 +320,13 @@ def test_cli_ramsch_record_under_official_is_refused(tmp_path, capsys, record):
 
 
 def test_cli_ramsch_record_scores_under_ramsch(tmp_path, capsys):
-    rc, out, err = score_cli(tmp_path, capsys, {**RAMSCH_SUMMARY, "ruleset": "ramsch"})
+    rc, out, _err = score_cli(tmp_path, capsys, {**RAMSCH_SUMMARY, "ruleset": "ramsch"})
     assert rc == 0 and "middlehand -54" in out
 
 
 def test_cli_jack_pushed_in_a_summary_is_refused(tmp_path, capsys):
     record = {**RAMSCH_SUMMARY, "ruleset": "schieberamsch", "game": {"type": "ramsch", "pushes": [["CJ", "D7"]]}}
-    rc, out, err = score_cli(tmp_path, capsys, record)
+    rc, _out, err = score_cli(tmp_path, capsys, record)
     assert rc == 2 and "game.pushes[0][0]: CJ may not be pushed" in err
 
 

@@ -98,7 +98,7 @@ def test_ramsch_rounds_need_a_ramsch_ruleset(tmp_path, capsys):
     path = tmp_path / "evening.json"
     path.write_text(json.dumps(session(ruleset="house.yaml")), encoding="utf-8")
     assert main(["sheet", str(path)]) == 2
-    out, err = capsys.readouterr()
+    _out, err = capsys.readouterr()
     assert "Ramsch rounds need a Ramsch when all pass, but ruleset 'house' throws in" in err and err.count("\n") == 1
 
 

@@ -91,7 +91,8 @@ def test_terminal_rules_table_shows_lists_as_written(capsys):
 
 def test_session_rules_in_the_statistics(capsys, tmp_path):
     rows = tmp_path / "pub.jsonl"
-    rc, out, err = cli(capsys, "compare", "official", "pub", "--deals", 144, "--seed", 5, "--json", "--per-deal", rows)
+    rc, out, _err = cli(capsys, "compare", "official", "pub", "--deals", 144, "--seed", 5, "--json", "--per-deal", rows)
+    assert rc == 0
     data = json.loads(out)
     pub = data["intervals"]["pub"]
     assert {"calls.kontra_rate", "calls.re_rate", "calls.kontra_win_rate"} <= set(pub)
@@ -138,7 +139,7 @@ def test_per_deal_parquet_equals_json_lines(tmp_path, capsys):
     pq = pytest.importorskip("pyarrow.parquet")
     jl, pa = tmp_path / "deals.jsonl", tmp_path / "deals.parquet"
     for path in (jl, pa):
-        rc, out, err = cli(capsys, "compare", "official", "pub", "--deals", 108, "--seed", 5, "--per-deal", path)
+        rc, _out, err = cli(capsys, "compare", "official", "pub", "--deals", 108, "--seed", 5, "--per-deal", path)
         assert rc == 0, err
     rows = [json.loads(line) for line in jl.read_text().splitlines()]
     assert {r["sheet_factor"] for r in rows} >= {1, 2} and any(r["ramsch_round"] for r in rows)
@@ -188,16 +189,16 @@ def test_until_ci_deals_on_until_narrow_enough():
 
 
 def test_until_ci_says_whether_it_got_there(capsys):
-    rc, out, err = cli(capsys, "compare", "official", "texas", "--deals", 40, "--seed", 2, "--until-ci", 14)
+    rc, out, _err = cli(capsys, "compare", "official", "texas", "--deals", 40, "--seed", 2, "--until-ci", 14)
     result = compare(["official", "texas"], 40, 2, until_ci=14)
     assert rc == 0 and f"the same {result.deals} deals" in out
     assert f"--until-ci 14: the widest headline interval is {result.headline_width():.1f} pp wide\n" in out
-    rc, out, err = cli(capsys, "compare", "official", "texas", "--deals", 40, "--seed", 2, "--until-ci", 1,
-                       "--max-deals", 80, "--json")
+    rc, out, _err = cli(capsys, "compare", "official", "texas", "--deals", 40, "--seed", 2, "--until-ci", 1,
+                        "--max-deals", 80, "--json")
     data = json.loads(out)
     assert data["deals"] == 80 and data["until_ci"] == 1 and data["headline_width"] > 1
-    rc, out, err = cli(capsys, "compare", "official", "texas", "--deals", 40, "--seed", 2, "--until-ci", 1,
-                       "--max-deals", 80)
+    rc, out, _err = cli(capsys, "compare", "official", "texas", "--deals", 40, "--seed", 2, "--until-ci", 1,
+                        "--max-deals", 80)
     assert "pp wide, not narrower at --max-deals 80" in out
 
 
@@ -273,7 +274,7 @@ def test_games_stream_in_constant_memory(tmp_path, monkeypatch):
 def test_games_bad_file_is_one_line(tmp_path, capsys):
     bad = tmp_path / "x.sgf"
     bad.write_text("(;GM[Skat]ID[1];)\n")
-    rc, out, err = cli(capsys, "compare", "official", "texas", "--games", bad)
+    rc, _out, err = cli(capsys, "compare", "official", "texas", "--games", bad)
     assert rc == 2 and err.startswith(f"skat: error: {bad}: line 1") and err.count("\n") == 1
 
 
@@ -284,7 +285,7 @@ def test_report_ticks_palette_and_error_bars(tmp_path, capsys):
     assert nice_ticks(-13, 42) == [-20, 0, 20, 40, 60]
     assert "#d62728" not in COLORS and "#2ca02c" not in COLORS  # no red next to green
     path = tmp_path / "r.html"
-    rc, out, err = cli(capsys, "compare", "official", "texas", "--deals", 60, "--html", path)
+    assert cli(capsys, "compare", "official", "texas", "--deals", 60, "--html", path)[0] == 0
     page = path.read_text()
     assert 'class="e"' in page and "people online (official)" in page and "The rules that differ" in page
     ticks = re.findall(r'text-anchor="end" class="a">([^<]*)%</text>', page)

@@ -278,7 +278,7 @@ def test_compare_terminal_table_has_difference_column(capsys):
 
 def test_compare_html_report_is_self_contained(capsys, tmp_path):
     path = tmp_path / "report.html"
-    rc, out, err = cli(capsys, "compare", "official", "texas", "--deals", 80, "--seed", 1, "--html", path)
+    rc, _out, err = cli(capsys, "compare", "official", "texas", "--deals", 80, "--seed", 1, "--html", path)
     assert rc == 0, err
     page = path.read_text("utf-8")
     assert page.startswith("<!DOCTYPE html>") and page.count("<svg") >= 3
@@ -460,10 +460,10 @@ def test_play_through_the_cli_with_stdin(monkeypatch, capsys):
 
 def test_play_quits_on_q_and_on_end_of_input(monkeypatch, capsys):
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
-    rc, out, err = cli(capsys, "play", "--seed", 1)
+    rc, out, _err = cli(capsys, "play", "--seed", 1)
     assert rc == 0 and "stopped." in out
     monkeypatch.setattr("sys.stdin", io.StringIO(""))
-    rc, out, err = cli(capsys, "play", "--seed", 1)
+    rc, out, _err = cli(capsys, "play", "--seed", 1)
     assert rc == 0 and "stopped." in out
 
 

@@ -128,7 +128,7 @@ def test_offiziersskat_no_bidding_the_non_dealer_announces_seeing_the_face_up_ca
 
 def test_piloten_skat_reduced_lays_the_third_hand_aside(skat_rules):
     rules = skat_rules(VECTORS / "piloten-skat-reduced.yaml")
-    hands, skat, aside = deal_cards(random.Random(9), rules.deck)
+    hands, _skat, aside = deal_cards(random.Random(9), rules.deck)
     assert [len(h) for h in hands] == [10, 10, 0] and len(aside) == 10 and rules.deck.aside_to == "nobody"
 
 
