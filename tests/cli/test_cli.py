@@ -51,7 +51,7 @@ def run(capsys, *argv):
 def test_rulesets_lists_official_with_description(capsys):
     rc, out, err = run(capsys, "rulesets")
     assert rc == 0 and err == ""
-    line = next(l for l in out.splitlines() if l.split()[0] == "official")
+    line = next(ln for ln in out.splitlines() if ln.split()[0] == "official")
     assert "International Skat Order 1999" in line
 
 
@@ -72,10 +72,10 @@ def test_rules_official(capsys):
 
     # the contract table
     table = {}
-    for l in lines[lines.index("contracts:") + 1:]:
-        if not l.strip():
+    for ln in lines[lines.index("contracts:") + 1:]:
+        if not ln.strip():
             break
-        name, rest = re.split(r"\s{2,}", l.strip(), maxsplit=1)
+        name, rest = re.split(r"\s{2,}", ln.strip(), maxsplit=1)
         table[name] = rest
     assert set(table) == {"clubs", "spades", "hearts", "diamonds", "grand",
                           "null", "null hand", "null ouvert", "null ouvert hand"}
@@ -87,11 +87,11 @@ def test_rules_official(capsys):
         assert table[game].split()[:2] == ["fixed", str(value)]
         assert f"lost {-2 * value}" in table[game]
 
-    thresholds = next(l for l in lines if l.startswith("thresholds:"))
+    thresholds = next(ln for ln in lines if ln.startswith("thresholds:"))
     assert "win 61" in thresholds and "schneider at 90" in thresholds and "out of schneider at 31" in thresholds
 
     # exactly the first 40 rungs of the ladder
-    i = next(i for i, l in enumerate(lines) if l.startswith("bid ladder"))
+    i = next(i for i, ln in enumerate(lines) if ln.startswith("bid ladder"))
     assert "first 40 of 63" in lines[i]
     assert [int(v) for v in lines[i + 1].split()] == LADDER_40
 
@@ -102,8 +102,8 @@ def test_rules_differences_from_the_parent(capsys):
     diff = out.split("differs from official:\n", 1)[1].split("\n\n", 1)[0].splitlines()
     assert "    official.grand_base: 24 -> 16" in diff
     assert "    official.schneider_at: 90 -> 91" in diff
-    assert any(l.startswith("  + announcements  {after_pickup: [schneider, schwarz, ouvert]") for l in diff), diff
-    assert any(l.startswith("  + ramsch  {") and "scoring: texas" in l for l in diff), diff
+    assert any(ln.startswith("  + announcements  {after_pickup: [schneider, schwarz, ouvert]") for ln in diff), diff
+    assert any(ln.startswith("  + ramsch  {") and "scoring: texas" in ln for ln in diff), diff
     assert "rules explained: docs/rules/texas.md" in out
 
 
@@ -161,7 +161,7 @@ def test_score_json_fields(capsys):
 def test_score_human_output(capsys):
     rc, out, err = run(capsys, "score", EXAMPLE)
     assert rc == 0 and err == ""
-    lines = [l.strip() for l in out.splitlines()]
+    lines = [ln.strip() for ln in out.splitlines()]
     assert lines[0] == f"{EXAMPLE}: clubs by middlehand, bid 46"
     assert EXPECTED["explanation"] in lines
     assert "sheet: middlehand -96" in lines

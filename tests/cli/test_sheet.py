@@ -73,7 +73,7 @@ def test_sheet_text_one_line_per_deal_with_markers(capsys, tmp_path):
     rc, out, _ = run(capsys, "sheet", stripped(SESSIONS / "pub-evening-4-table.yaml", tmp_path))
     assert rc == 0
     lines = out.splitlines()
-    deal_lines = [l for l in lines if l[:3].strip().isdigit()]
+    deal_lines = [ln for ln in lines if ln[:3].strip().isdigit()]
     assert len(deal_lines) == 20
     assert "Bock" in deal_lines[1] and "Ramsch round 1 (1/4)" in deal_lines[5]
     assert "still to play out: 14 Bock deals" in out
@@ -284,7 +284,7 @@ def test_sigkill_at_random_moments_loses_nothing_confirmed(capsys, tmp_path):
         time.sleep(delay)
         proc.send_signal(signal.SIGKILL)
         out, err = proc.communicate(timeout=60)
-        confirmed = [l.split()[1] for l in out.splitlines() if l.startswith("confirmed ")]
+        confirmed = [ln.split()[1] for ln in out.splitlines() if ln.startswith("confirmed ")]
         uids = [u for _, u in sheet_rows(path)]
         assert all(u in uids for u in confirmed)
         assert len(uids) - len(set(uids)) == 0

@@ -87,6 +87,6 @@ def test_random_pub_sheets_keep_their_books(players, n, stake, data):
             assert line.entries[line.sitting_out] == 0
     result = session.finish()
     for p in session.state.players:
-        assert result.state.totals[p] == sum(l.entries[p] for l in session.state.lines)
+        assert result.state.totals[p] == sum(ln.entries[p] for ln in session.state.lines)
     assert sum(result.settlement.net.values()) == 0
     assert sum(result.net.values()) == 0

@@ -92,7 +92,7 @@ def one_line_error(capsys, *argv) -> str:
 
 def ladder(out: str) -> list[int]:
     lines = out.splitlines()
-    i = next(i for i, l in enumerate(lines) if l.startswith("bid ladder"))
+    i = next(i for i, ln in enumerate(lines) if ln.startswith("bid ladder"))
     return [int(v) for v in lines[i + 1].split()]
 
 
