@@ -25,7 +25,7 @@ def minimax(table, pos: Position, declarer: int, tricks_goal: bool = False, inve
             nxt, winner = pos.play(c, table)
             got = 0
             if winner is not None and (winner == declarer) != invert:
-                got = 1 if tricks_goal else sum(table.points[x] for x in pos.trick + (c,))
+                got = 1 if tricks_goal else sum(table.points[x] for x in (*pos.trick, c))
             v = got + minimax(table, nxt, declarer, tricks_goal, invert)
             if best is None or (v > best if maxing else v < best):
                 best = v
@@ -77,7 +77,7 @@ def test_exact_values_match_minimax(ruleset, contract):
             nxt, winner = pos.play(c, table)
             got = 0
             if winner is not None and (winner == declarer) != invert:
-                got = 1 if tricks_goal else sum(table.points[x] for x in pos.trick + (c,))
+                got = 1 if tricks_goal else sum(table.points[x] for x in (*pos.trick, c))
             assert v == got + minimax(table, nxt, declarer, tricks_goal, invert)
         assert max(values.values()) == want if pos.to_move == declarer else min(values.values()) == want
 
@@ -98,7 +98,8 @@ def test_hand_computed_ending():
     """Grand, forehand declarer leads CJ then HA; the defenders hold only low
     cards: he takes all three tricks, 2+11+10+... points as counted here."""
     table = get_rules("official").tricks["grand"]
-    cards = lambda text: mask_of(parse_card(t) for t in text.split())
+    def cards(text):
+        return mask_of(parse_card(t) for t in text.split())
     pos = Position((cards("CJ HA HT"), cards("H7 S7 S8"), cards("H8 D7 D8")), 0, ())
     s = Solver(table, 0)
     assert s.value(pos) == 2 + 11 + 10  # no defender card counts

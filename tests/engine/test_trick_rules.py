@@ -180,7 +180,7 @@ def test_a_record_that_leaves_the_step_out_is_refused():
     deal = next(d for d in play_random(STEPPED, 6, deals=30) if d.declarer is not None and len(d.tricks) == 10)
     record = deal_record(deal)
     del record["game"]["steps"]
-    with pytest.raises(InputError, match="game.steps"):
+    with pytest.raises(InputError, match=r"game\.steps"):
         score_record(record, STEPPED)
 
 

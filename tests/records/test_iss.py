@@ -149,7 +149,7 @@ def test_bad_record(tmp_path, rules, change, expected):
 def test_record_ending_before_the_declaration(tmp_path, rules):
     line = BY_ID["541932"]
     cut = line[:line.index(" w H8.CK")] + line[line.index(" ]R["):]  # ends after rearhand's `s`
-    with pytest.raises(InputError, match="line 1, MV: the record ends before the deal is over .rearhand to discard"):
+    with pytest.raises(InputError, match=r"line 1, MV: the record ends before the deal is over \(rearhand to discard"):
         score_sgf_file(_sgf(tmp_path, cut), rules)
 
 

@@ -143,7 +143,7 @@ def test_skat_score_streams_in_batches_with_line_numbers(tmp_path, random_games,
     monkeypatch.setattr(stream, "FAST_ISS_BYTES", fast_bytes)
     batches = []
     monkeypatch.setattr(iss_fast, "score_lines", lambda lines, rules: batches.append(len(lines)) or lean(lines, rules))
-    lines = random_games[:60] + ["", "not a record", REAL[0].replace("v:-54", "v:-5")] + random_games[:3]
+    lines = [*random_games[:60], "", "not a record", REAL[0].replace("v:-54", "v:-5"), *random_games[:3]]
     path = tmp_path / "games.sgf"
     path.write_text("\n".join(lines) + "\n", "utf-8")
     got = [str(item) for item in score_output([str(path)], as_json=True)]

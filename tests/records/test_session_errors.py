@@ -141,7 +141,7 @@ def test_a_series_ends_the_sheet(tmp_path, capsys):
     doc = json.loads(capsys.readouterr().out)
     assert doc["closed"] == "the series is over after 6 deals"
     assert doc["totals"] == {"A": 48 + 23, "B": 48 + 23, "C": 48 + 23}
-    path = series_session(tmp_path, deals + [grand("forehand")])
+    path = series_session(tmp_path, [*deals, grand("forehand")])
     assert main(["sheet", str(path)]) == 2
     assert "deals[6]: no more deals: the series is over after 6 deals" in capsys.readouterr().err
 

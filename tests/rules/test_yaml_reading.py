@@ -91,5 +91,5 @@ def test_an_alias_is_one_object_as_in_pyyaml():
 
 @pytest.mark.parametrize("text", ["a: !!python/name:os.system x\n", "a: !custom 1\n", "a: !!float x\n"])
 def test_unknown_or_bad_tags_are_refused_as_before(text):
-    with pytest.raises(InputError, match="x.yaml"):
+    with pytest.raises(InputError, match=r"x\.yaml"):
         read_yaml("x.yaml", text)
