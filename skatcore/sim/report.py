@@ -7,6 +7,7 @@ import html
 import math
 from collections import Counter
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
 
 from skatcore.errors import InputError, printable
@@ -193,7 +194,7 @@ def render(result: Comparison, differ, slots: Sequence[str] | None, games=None, 
                                   "Declarer win rate by contract (95% intervals)", True))
     if result.stats:
         edges = score_edges(result.stats)
-        labels = [f"{a}..{b - 1}" for a, b in zip(edges, edges[1:])]
+        labels = [f"{a}..{b - 1}" for a, b in pairwise(edges)]
         dist = [(st.ruleset, [n / (sum(st.declarer_scores.values()) or 1) for n in _bins(st.declarer_scores, edges)])
                 for st in result.stats]
         charts.append(bar_chart(labels, dist, "Declarer's sheet entry per declarer game (distribution; tails clipped into the end bins)",

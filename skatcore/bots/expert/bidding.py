@@ -139,8 +139,8 @@ class SolverBidding:
         hand per layout, or one for all), on average."""
         if cand.null:
             a, b, *w = self.NULL_FIT[bool(cand.d.ouvert)]
-            x = [sum(f) / len(kept) for f in zip(*map(null_features, kept))]
-            return _p(a + b * wins / n + sum(wi * xi for wi, xi in zip(w, x)))
+            x = [sum(f) / len(kept) for f in zip(*map(null_features, kept), strict=True)]
+            return _p(a + b * wins / n + sum(wi * xi for wi, xi in zip(w, x, strict=True)))
         prior = self.PRIOR.get(cand.g.family, 2.0)
         return (prior * p_heuristic + wins) / (prior + n)
 

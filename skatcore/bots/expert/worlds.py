@@ -40,7 +40,7 @@ class Knowledge:
         tricks = [(leader, cards) for leader, cards, _ in view.tricks]
         leader = (me - len(view.trick)) % 3
         tricks.append((leader, view.trick))
-        for (lead, cards), winner in zip(tricks, [w for _, _, w in view.tricks] + [None]):
+        for (lead, cards), winner in zip(tricks, [w for _, _, w in view.tricks] + [None], strict=True):
             if not cards:
                 continue
             k = follow[cards[0]]
