@@ -48,7 +48,7 @@ def nice_ticks(vmin: float, vmax: float, count: int = 5) -> list[float]:
     mag = 10 ** math.floor(math.log10(raw))
     step = next(k * mag for k in (1, 2, 2.5, 5, 10) if k * mag >= raw)
     lo, hi = math.floor(vmin / step) * step, math.ceil(vmax / step) * step
-    return [round(lo + k * step, 10) for k in range(int(round((hi - lo) / step)) + 1)]
+    return [round(lo + k * step, 10) for k in range(round((hi - lo) / step) + 1)]
 
 
 def _tick_label(v: float, ticks: list[float], percent: bool) -> str:
@@ -70,7 +70,7 @@ def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[fl
     plot_w, plot_h = width - left - right, height - top - bottom
     ends = [v for _, vals in series for v in vals if v is not None]
     ends += [e for errs in errors or () for pair in errs if pair for e in pair]
-    ticks = nice_ticks(min(ends + [0]), max(ends + [0]))
+    ticks = nice_ticks(min([*ends, 0]), max([*ends, 0]))
     vmin, vmax = ticks[0], ticks[-1]
     span = (vmax - vmin) or 1
     y = lambda v: top + plot_h * (vmax - v) / span  # noqa: E731

@@ -59,9 +59,9 @@ class Knowledge:
             known[seat] |= cards
         if view.declarer_hand is not None and view.declarer != me:
             known[view.declarer] = view.declarer_hand
-        elif (turned := view.marks.get("turned")) is not None and view.declarer is not None and view.declarer != me:
-            if not all_played >> turned & 1 and not view.hand >> turned & 1:
-                known[view.declarer] |= 1 << turned  # a skat card a step turned up, held by the declarer
+        elif (turned := view.marks.get("turned")) is not None and view.declarer is not None and view.declarer != me \
+                and not all_played >> turned & 1 and not view.hand >> turned & 1:
+            known[view.declarer] |= 1 << turned  # a skat card a step turned up, held by the declarer
         skat_known = 0
         if view.declarer == me and view.discard:
             skat_known = sum(1 << c for c in view.discard)
