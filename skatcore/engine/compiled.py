@@ -329,7 +329,7 @@ class Brief(NamedTuple):
     score: int
     scores: dict[str, int]
     declarer_points: int | None
-    extra: dict = {}
+    extra: dict = {}  # noqa: RUF012 - a NamedTuple field's default, not a class attribute; never changed in place
 
 
 def play_random(rules, n: int, seed: int, start: int = 0, keep: bool = False) -> Outcomes:
