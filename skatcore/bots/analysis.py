@@ -92,7 +92,7 @@ def analyse(deal) -> dict:
     for n, t in enumerate(deal.tricks, start=1):
         for c in t.cards:
             seat = pos.to_move
-            trick = pos.trick + (c,)
+            trick = (*pos.trick, c)
             pos, winner = pos.play(c, table)
             if winner is not None:
                 taken += goal.gained(trick, winner)

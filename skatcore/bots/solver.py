@@ -53,7 +53,8 @@ class Flat:
     def __init__(self, table):
         power = [table.strength[table.follow[c]][c] for c in range(NC)]
         in_class = [bool(table.class_mask[table.follow[c]] >> c & 1) for c in range(NC)]
-        rank = lambda c: (4 - table.follow[c] if in_class[c] else -1, power[c])
+        def rank(c):
+            return (4 - table.follow[c] if in_class[c] else -1, power[c])
         self.outer = sorted(range(NC), key=rank)  # solver id -> card id
         self.inner = [0] * NC                     # card id -> solver id
         for i, c in enumerate(self.outer):
@@ -131,7 +132,7 @@ class Position:
         """The position after ``card``, and the seat that won the trick it completed (or None)."""
         hands = list(self.hands)
         hands[self.to_move] &= ~(1 << card)
-        trick = self.trick + (card,)
+        trick = (*self.trick, card)
         if len(trick) < 3:
             return Position(tuple(hands), self.leader, trick), None
         winner = (self.leader + table.winner_index(trick)) % 3

@@ -93,10 +93,7 @@ def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d)
         if tricks_goal == 1:
             pts = 0
         if ntr == 0:  # lead a sure winner with points, else something low
-            if above & ~hand == 0:
-                sc = 100 + pts
-            else:
-                sc = -pts - (T[POWER, c] >> 2)
+            sc = 100 + pts if above & ~hand == 0 else -pts - (T[POWER, c] >> 2)
         elif friendly:
             sc = pts  # smear
         elif T[STRENGTH + lead_k, c] > best_s:

@@ -363,7 +363,7 @@ def cmd_hooks(args) -> int:
     if getattr(args, "markdown", False):
         print(hooks_markdown(), end="")
         return 0
-    for banner, fn, kind in hookspec_functions():
+    for _banner, fn, kind in hookspec_functions():
         summary = inspect.cleandoc(fn.__doc__ or "").split("\n\n")[0].replace("\n", " ")
         summary = re.sub(r":\w+:`~?([\w.]+)`", lambda m: m.group(1).split(".")[-1], summary).replace("``", "")
         print(f"{fn.__name__:28} {kind:13} {textwrap.shorten(summary, 100, placeholder=' ...')}")

@@ -50,7 +50,7 @@ def cmd_compare(args) -> int:
         out = result.to_json()
         out["players"] = None if args.games else list(slots)
         out["rules_differ"] = [d.to_json(result.names) for d in differ]
-        for side, v in zip(out["rulesets"], verified or ()):
+        for side, v in zip(out["rulesets"], verified or (), strict=False):  # no --verify: nothing to add
             side["verify"] = v.to_json()
         if games is not None:
             out["games"] = [g.to_json() for g in games]

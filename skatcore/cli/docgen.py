@@ -194,7 +194,7 @@ def _class_doc(cls, where: str, fields: bool = True) -> str:
         elif (getter := getattr(member, "fget", None) or getattr(member, "func", None)) and getter.__doc__:
             members.append(f"- `{name}` (property): {_rest(_first_paragraph(getter))}")
     if members:
-        out += members + [""]
+        out += [*members, ""]
     return "\n".join(out)
 
 

@@ -314,8 +314,9 @@ class TerminalGame:
         trick = deal.tricks[-1]
         cards = sort_hand([a.card for a in legal], deal.table)
         calls = deal.legal_calls(me) if self.rules.calls else []
+        order = self.trick_order(deal, trick.leader)  # every seat; the trick has the cards played so far: fewer
         lead = "you lead" if not trick.cards else ", ".join(
-            f"{SEATS[s]} {self.cards([c])}" for s, c in zip(self.trick_order(deal, trick.leader), trick.cards))
+            f"{SEATS[s]} {self.cards([c])}" for s, c in zip(order, trick.cards, strict=False))
         if len(cards) == 1 and not calls:
             whose = "" if deal.controller(me) == me else f" for {SEATS[me]}"  # a straw man's card
             self.say(f"trick {len(deal.tricks)}: {lead}; you play {self.cards(cards)}{whose} (the only card you may play)")

@@ -339,7 +339,7 @@ def _change(opts, what: str, change) -> int:
         except InputError as exc:
             raise exc.at(source=str(path)) from None
         session = rescored(records, lambda recs: store.stored_session(meta, path, list(enumerate(recs, 1))), opts.n, what)
-        for (n, old), new in zip(deals, records):
+        for (n, old), new in zip(deals, records, strict=True):
             if new != old:
                 store.replace_deal(con, n, new)
         store.touch(con)

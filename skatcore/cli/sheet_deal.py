@@ -72,7 +72,7 @@ def _inline(opts) -> dict:
         if not opts.ramsch:
             return deal
     if opts.ramsch:
-        seats_of = lambda text, what: dict(zip(SEATS, _ints(text, what)))  # noqa: E731
+        seats_of = lambda text, what: dict(zip(SEATS, _ints(text, what), strict=True))  # noqa: E731
         deal["game"] = {"type": opts.game or "ramsch"}
         outcome = {"points": seats_of(opts.ramsch, "--ramsch")}
         if opts.ramsch_tricks:

@@ -24,29 +24,38 @@ def _solve(deal_id: str, replay) -> dict:
     return {"id": deal_id, "solved": True, **out}
 
 
+def _solve_sgf(file: str, rules) -> list[dict]:
+    from skatcore.records.iss import NotScorable, map_sgf_file, replay
+
+    def one(record):
+        try:
+            deal = replay(record, rules)
+        except NotScorable as exc:
+            return {"id": record.id, "solved": False, "reason": exc.reason}
+        return _solve(record.id, lambda: deal)
+
+    return map_sgf_file(file, one)
+
+
+def _solve_record(file: str, ruleset: str | None) -> dict:
+    from skatcore.records.deal import read_record, replay_record
+    from skatcore.rules.compiler import rules_for
+
+    doc = read_record(file)
+    rules = rules_for(doc, file, ruleset)
+    return _solve(doc.get("id", file), lambda: replay_record(doc, rules, file))
+
+
 def cmd_solve(args) -> int:
     from skatcore.bots.analysis import describe
-    from skatcore.records.deal import read_record, replay_record
-    from skatcore.records.iss import NotScorable, map_sgf_file, replay
-    from skatcore.rules.compiler import get_rules, rules_for
+    from skatcore.rules.compiler import get_rules
 
     results = []  # everything is read and solved before anything is written
     for file in args.files:
         if file.endswith(".sgf"):
-            rules = get_rules(args.ruleset or "official")
-
-            def one(record):
-                try:
-                    deal = replay(record, rules)
-                except NotScorable as exc:
-                    return {"id": record.id, "solved": False, "reason": exc.reason}
-                return _solve(record.id, lambda: deal)
-
-            results += map_sgf_file(file, one)
+            results += _solve_sgf(file, get_rules(args.ruleset or "official"))
         else:
-            doc = read_record(file)
-            rules = rules_for(doc, file, args.ruleset)
-            results.append(_solve(doc.get("id", file), lambda: replay_record(doc, rules, file)))
+            results.append(_solve_record(file, args.ruleset))
     for out in results:
         if args.json:
             print(json_text(out, indent=2 if len(results) == 1 else None))

@@ -304,7 +304,7 @@ class Outcomes:
     def brief(self, i: int) -> Brief:
         """Deal ``i``'s result as the statistics read it, without a replay."""
         d = int(self.declarer[i])
-        scores = dict(zip(SEATS, self.scores[i].tolist()))
+        scores = dict(zip(SEATS, self.scores[i].tolist(), strict=True))
         if d < 0:
             return Brief(self.rules.name, self.game(i), None, None, False, None, False, 0, 0, scores, None)
         option = self.tables.options[self.option[i]]
@@ -329,7 +329,7 @@ class Brief(NamedTuple):
     score: int
     scores: dict[str, int]
     declarer_points: int | None
-    extra: dict = {}
+    extra: dict = {}  # noqa: RUF012 - a NamedTuple field's default, not a class attribute; never changed in place
 
 
 def play_random(rules, n: int, seed: int, start: int = 0, keep: bool = False) -> Outcomes:

@@ -93,7 +93,8 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
         self.hands = [mask_of(h) for h in hands]
         deck = rules.deck
         sizes = [deck.hand if s in deck.seats else 0 for s in range(3)]
-        if len(hands) != 3 or any(len(h) != n or m.bit_count() != n for h, m, n in zip(hands, self.hands, sizes)) \
+        if len(hands) != 3 \
+                or any(len(h) != n or m.bit_count() != n for h, m, n in zip(hands, self.hands, sizes, strict=True)) \
                 or len(skat) != deck.skat or len(aside) != deck.aside \
                 or (self.hands[0] | self.hands[1] | self.hands[2] | mask_of(skat) | mask_of(aside)) != deck.mask:
             _check_cards([list(h) for h in hands], list(skat), deck, list(aside))  # says what is wrong

@@ -218,7 +218,7 @@ def play_deals(seed, start, n,
         held = hands[decl] | skat if decl >= 0 else 0  # the declarer's cards with the skat, for matadors
         leader, n_played, pts0, pts1, pts2, won0, won1, won2 = 0, 0, 0, 0, 0, 0, 0, 0
         last = -1
-        for t in range(10):
+        for _t in range(10):
             for j in range(3):
                 seat = (leader + j) % 3
                 hand = hands[seat]

@@ -162,7 +162,7 @@ class TrickPlay:
     def _in_window(self, c, seat: int) -> bool:
         if c.window == "next_card":
             # nothing played since the call it answers
-            for who, a in reversed(self.history):
+            for _who, a in reversed(self.history):
                 if isinstance(a, Call) and a.name == c.after:
                     return True
                 if isinstance(a, Play):

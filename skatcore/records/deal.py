@@ -266,7 +266,7 @@ def _score_without_declarer(doc: dict, rules, deal: Deal | None, contract, marks
     points = tuple(outcome["points"][s] for s in SEATS)
     tricks = tuple(outcome["tricks"][s] for s in SEATS)
     in_play = rules.deck.seats if in_play is None else in_play
-    for i, (seat, t) in enumerate(zip(SEATS, tricks)):
+    for i, (seat, t) in enumerate(zip(SEATS, tricks, strict=True)):
         if t < 0:
             raise InputError(f"expected a number of tricks >= 0, got {t}", path=f"outcome.tricks.{seat}")
         if i not in in_play and (t or points[i]):
@@ -301,7 +301,7 @@ def _check_seat_points(rules, contract, points, tricks, skat_max: int, per_trick
     """Each seat's card points must fit its tricks: ``per_trick`` cards a trick,
     at least the lowest and at most the highest cards of the deck (plus the
     skat for a seat that took a trick and may have been given it)."""
-    for seat, p, t in zip(SEATS, points, tricks):
+    for seat, p, t in zip(SEATS, points, tricks, strict=True):
         low, high = points_possible(rules, contract, t * per_trick)
         high = high + skat_max if t else 0
         if not low <= p <= high:

@@ -114,7 +114,7 @@ def parse_sgf(line: str) -> IssRecord:
     if len(words) % 2:
         raise InputError(f"MV must be `who move` pairs, but has {len(words)} words")
     moves = []
-    for i, (who, token) in enumerate(zip(words[::2], words[1::2]), start=1):
+    for i, (who, token) in enumerate(zip(words[::2], words[1::2], strict=True), start=1):
         if who not in _WHO:
             raise InputError(f"MV move {i} `{who} {token}`: expected w, 0, 1 or 2 before the move")
         moves.append(IssMove(_WHO[who], token))
@@ -397,7 +397,7 @@ def scored(record: IssRecord, rules, facts, ending: str, concession_by: str | No
         explanation += f" [the server's R[] differs: {'; '.join(differs)}]"
     out["explanation"] = explanation
     out["id"] = record.id
-    out["players"] = dict(zip(SEATS, record.players))
+    out["players"] = dict(zip(SEATS, record.players, strict=True))
     return out, explanation
 
 

@@ -107,7 +107,7 @@ def score_lines(lines: list[str], rules) -> list[tuple[dict, str] | InputError]:
     lean = [g for g in games if g is not None]
     outputs = _replay(lean, t) if lean else None
     out, j = [], 0
-    for line, game in zip(lines, games):
+    for line, game in zip(lines, games, strict=True):
         got = None
         if game is not None:
             got = _scored(game[0], outputs, j, rules, t)

@@ -329,7 +329,7 @@ def _one(i, text, p, end, declarations, ladder, kind, follow, class_mask, streng
                 phase = _DONE
             else:
                 leader = to_move = winner
-        elif m >= BID or m == Y or m == P:  # bidding (docs/rules/official.md#a4, as Bidding._bid)
+        elif m >= BID or m in (Y, P):  # bidding (docs/rules/official.md#a4, as Bidding._bid)
             if phase != _BIDDING:
                 return FALLBACK
             survivor = -1

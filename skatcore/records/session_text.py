@@ -41,7 +41,7 @@ def sheet_text(res: SessionResult, title: str | None = None) -> str:
     out = [head]
     cols = "".join(f"{p:>{w + 7}}" for p in players)
     out.append(f"{'#':>3}  {'dealer':<{w}}  {'declarer':<{w}}  {'game':<{g}}{'value':>6}{cols}  marks")
-    for line, game in zip(lines, games):
+    for line, game in zip(lines, games, strict=True):
         r = line.result
         cells = ""
         for p in players:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import stat
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from skatcore.errors import InputError, shorten, shown
@@ -229,10 +229,8 @@ def create(path: Path, meta: dict) -> None:
     except BaseException as exc:
         if not existed:  # ours alone: nobody else has a -wal file beside a file that was not there
             for p in (path, *(path.with_name(path.name + x) for x in ("-wal", "-shm", "-journal"))):
-                try:
+                with suppress(OSError):
                     p.unlink(missing_ok=True)
-                except OSError:
-                    pass
         if isinstance(exc, sqlite3.Error):
             raise InputError(problem(exc, path), source=str(path)) from None
         if isinstance(exc, OSError) and not isinstance(exc, InputError):

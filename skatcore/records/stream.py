@@ -137,7 +137,7 @@ def _sgf(file: str, ruleset: str | None) -> Iterator[Scored | InputError]:
             scored = (score_line(line, rules) for line in texts)
         # a line the reader refused is its own error, in its place
         items = [line if isinstance(line, InputError) else next(scored) for _, line in batch]
-        for (n, _), item in zip(batch, items):
+        for (n, _), item in zip(batch, items, strict=True):
             if isinstance(item, InputError):
                 yield _at_line(item, n, file)
                 continue

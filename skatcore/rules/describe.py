@@ -86,7 +86,7 @@ class RuleDifference:
     values: tuple[str, ...]
 
     def to_json(self, names: Sequence[str]) -> dict:
-        return {"section": self.section, "item": self.item, "values": dict(zip(names, self.values))}
+        return {"section": self.section, "item": self.item, "values": dict(zip(names, self.values, strict=True))}
 
 
 def rules_diff(rules: Sequence) -> list[RuleDifference]:

@@ -13,7 +13,7 @@ import os
 import re
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import yaml
 
@@ -229,7 +229,7 @@ class _Loader(getattr(yaml, "CSafeLoader", yaml.SafeLoader)):  # libyaml's parse
     """YAML without timestamps: no format has a date type, so a session's
     ``date: 2026-11-27`` stays the text it was written as."""
 
-    _tags: dict = {}  # (text, implicit) -> tag of a short scalar: records repeat the same card names
+    _tags: ClassVar[dict] = {}  # (text, implicit) -> tag of a short scalar: records repeat the same card names
 
     def resolve(self, kind, value, implicit):  # (no path resolvers here: a scalar's tag depends on its text alone)
         if kind is not yaml.ScalarNode or len(value) > 16:

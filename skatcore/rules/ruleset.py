@@ -270,7 +270,7 @@ def _load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
     layers: dict[str, int] = {}
     depth, chain = 0, ()
     if "extends" in doc:
-        seen = seen + (path.resolve(),)
+        seen = (*seen, path.resolve())
         try:
             parent_path = find_ruleset(doc["extends"], path.parent)
         except InputError as exc:

@@ -67,7 +67,7 @@ def _equal(a: Any, b: Any) -> bool:
     if isinstance(a, bool) or isinstance(b, bool):
         return isinstance(a, bool) and isinstance(b, bool) and a == b
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(_equal(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_equal(a[k], b[k]) for k in a)
     if isinstance(a, (list, dict)) or isinstance(b, (list, dict)):
@@ -103,10 +103,7 @@ class _Compiler:
             return checks[0]
 
         def every(v):
-            for c in checks:
-                if not c(v):
-                    return False
-            return True
+            return all(c(v) for c in checks)
         return every
 
     def _strings_check(self, schema: dict) -> Check | None:
@@ -124,10 +121,7 @@ class _Compiler:
         def strings(v):
             if not isinstance(v, list) or not lo <= len(v) <= hi:
                 return False
-            for x in v:
-                if not isinstance(x, str) or not shortest <= len(x) <= longest:
-                    return False
-            return True
+            return all(isinstance(x, str) and shortest <= len(x) <= longest for x in v)
         return strings
 
     # -- keywords ------------------------------------------------------------

@@ -133,7 +133,8 @@ def solver_figures(rules, seconds: float, seed: int = 1) -> dict:
         nonlocal nodes
         hands, skat = deal_cards(rng, rules.deck)
         mine = set(hands[0]) | set(skat)
-        trumps = lambda c: len(mine & set(rules.tricks[c.name].trumps))
+        def trumps(c):
+            return len(mine & set(rules.tricks[c.name].trumps))
         best = max(games, key=trumps)
         if any(c.family == "grand" for c in games) and len(mine & {3, 11, 19, 27}) >= 2 and rng.random() < 0.35:
             best = next(c for c in games if c.family == "grand")

@@ -162,7 +162,7 @@ def _play(result: Comparison, refs, slots, seed, start, stop, jobs, dask, progre
     pending: dict[int, list] = {}
     next_start = start
     for task, (stats, tally, rows) in map_chunks(compare_chunk, tasks, jobs, dask):
-        for total, part in zip(result.stats, stats):
+        for total, part in zip(result.stats, stats, strict=True):
             total.merge(part)
         result.tally.merge(tally)
         if on_rows is not None:  # chunks finish in any order; rows go out in deal order

@@ -45,11 +45,11 @@ class DuelStats:
         self.classic.merge(other.classic)
         self.sf.merge(other.sf)
         self.wins.merge(other.wins)
-        for mine, theirs in zip(self.contracts, other.contracts):
+        for mine, theirs in zip(self.contracts, other.contracts, strict=True):
             mine.update(theirs)
         self.passed += other.passed
         self.plays += other.plays
-        for mine, theirs in zip(self.bots, other.bots):
+        for mine, theirs in zip(self.bots, other.bots, strict=True):
             mine.update(theirs)
         return self
 

@@ -148,7 +148,7 @@ def rescore(refs: Sequence[str], paths: Sequence[str], seed: int = 1, progress: 
 
     for game in read_games(paths, progress):
         rows = []
-        for rs, count in zip(rules, counts):
+        for rs, count in zip(rules, counts, strict=True):
             count.games += 1
             try:
                 result, all_pass = game.score(rs)
@@ -169,7 +169,7 @@ def rescore(refs: Sequence[str], paths: Sequence[str], seed: int = 1, progress: 
         if on_rows:
             on_rows([r for r in rows if r is not None])
         if all(r is not None for r in rows):
-            for side, row in zip(chunk, rows):
+            for side, row in zip(chunk, rows, strict=True):
                 side.append(row)
             if len(chunk[0]) >= CHUNK:
                 flush()

@@ -263,5 +263,6 @@ class Tally:
 def _scaled(iv: Interval, scale: float) -> Interval:
     if scale == 1.0:
         return iv
-    f = (lambda x: None if x is None else x * scale)
+    def f(x):
+        return None if x is None else x * scale
     return Interval(f(iv.estimate), f(iv.low), f(iv.high), iv.n, iv.method)

@@ -7,6 +7,7 @@ import html
 import math
 from collections import Counter
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
 
 from skatcore.errors import InputError, printable
@@ -47,7 +48,7 @@ def nice_ticks(vmin: float, vmax: float, count: int = 5) -> list[float]:
     mag = 10 ** math.floor(math.log10(raw))
     step = next(k * mag for k in (1, 2, 2.5, 5, 10) if k * mag >= raw)
     lo, hi = math.floor(vmin / step) * step, math.ceil(vmax / step) * step
-    return [round(lo + k * step, 10) for k in range(int(round((hi - lo) / step)) + 1)]
+    return [round(lo + k * step, 10) for k in range(round((hi - lo) / step) + 1)]
 
 
 def _tick_label(v: float, ticks: list[float], percent: bool) -> str:
@@ -69,7 +70,7 @@ def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[fl
     plot_w, plot_h = width - left - right, height - top - bottom
     ends = [v for _, vals in series for v in vals if v is not None]
     ends += [e for errs in errors or () for pair in errs if pair for e in pair]
-    ticks = nice_ticks(min(ends + [0]), max(ends + [0]))
+    ticks = nice_ticks(min([*ends, 0]), max([*ends, 0]))
     vmin, vmax = ticks[0], ticks[-1]
     span = (vmax - vmin) or 1
     y = lambda v: top + plot_h * (vmax - v) / span  # noqa: E731
@@ -193,7 +194,7 @@ def render(result: Comparison, differ, slots: Sequence[str] | None, games=None, 
                                   "Declarer win rate by contract (95% intervals)", True))
     if result.stats:
         edges = score_edges(result.stats)
-        labels = [f"{a}..{b - 1}" for a, b in zip(edges, edges[1:])]
+        labels = [f"{a}..{b - 1}" for a, b in pairwise(edges)]
         dist = [(st.ruleset, [n / (sum(st.declarer_scores.values()) or 1) for n in _bins(st.declarer_scores, edges)])
                 for st in result.stats]
         charts.append(bar_chart(labels, dist, "Declarer's sheet entry per declarer game (distribution; tails clipped into the end bins)",

@@ -35,6 +35,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 from skatcore.bots import resolve_player
 from skatcore.engine.deal import Deal
@@ -152,10 +153,11 @@ class Stats:
         self.people = len(persons)
         self.all_pass += int((out.bid == 0).sum())
         names = [*out.contracts, "passed"]  # contract -1: thrown in
-        self.games.update({names[c]: int(k) for c, k in zip(*np.unique(out.contract, return_counts=True))})
+        self.games.update({names[c]: int(k) for c, k in zip(*np.unique(out.contract, return_counts=True), strict=True)})
         entries = out.scores.astype(np.int64)
         self.abs_entries += int(np.abs(entries).sum())
-        self.entries.update({int(e): int(k) for e, k in zip(*np.unique(entries[entries != 0], return_counts=True))})
+        self.entries.update({int(e): int(k)
+                             for e, k in zip(*np.unique(entries[entries != 0], return_counts=True), strict=True)})
         rows = np.arange(n)
         slot_of = (np.arange(3)[None, :] - (start + rows)[:, None]) % 3  # deal, seat -> slot
         declared = out.declarer >= 0  # compiled rulesets: every declarer game has a win or a loss
@@ -183,7 +185,8 @@ class Stats:
                 self.hand[name] += int((mine & hand).sum())
             if (mine & won).any():
                 self.wins[name] += int((mine & won).sum())
-        self.declarer_scores.update({int(e): int(k) for e, k in zip(*np.unique(out.score[declared], return_counts=True))})
+        self.declarer_scores.update({int(e): int(k)
+                                     for e, k in zip(*np.unique(out.score[declared], return_counts=True), strict=True)})
         self.overbid += int(out.overbid[declared].sum())
         for k in range(3):
             self.declared[k] += int((dslot == k).sum())
@@ -314,7 +317,7 @@ def spans(start: int, stop: int, size: int) -> list[tuple[int, int]]:
     (:meth:`Sheet.for_chunk`), so only a ``start`` inside one does."""
     size = max(SESSION_DEALS, size - size % SESSION_DEALS)
     cuts = [start, *range((start // size + 1) * size, stop, size), stop]
-    return list(zip(cuts, cuts[1:]))
+    return list(pairwise(cuts))
 
 
 def run(refs: Sequence[str], deals: int, seed: int, slots: Sequence[str] = ("heuristic",) * 3, jobs: int = 1,
@@ -328,7 +331,7 @@ def run(refs: Sequence[str], deals: int, seed: int, slots: Sequence[str] = ("heu
     tasks = [(refs, slots, seed, a, b) for a, b in chunks(deals, jobs if not dask else 64, chunk_size)]
     total = [Stats(get_rules(r).name, slots) for r in refs]
     for task, results in map_chunks(run_chunk, tasks, jobs, dask):
-        for t, s in zip(total, results):
+        for t, s in zip(total, results, strict=True):
             t.merge(s)
         if progress:
             progress(task[4] - task[3])

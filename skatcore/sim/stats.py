@@ -69,7 +69,8 @@ class Interval:
         return abs(self.estimate) / hw if hw else (math.inf if self.estimate else 0.0)
 
     def to_json(self, digits: int = 4) -> dict:
-        r = (lambda x: None if x is None else round(x, digits))
+        def r(x):
+            return None if x is None else round(x, digits)
         return {"estimate": r(self.estimate), "low": r(self.low), "high": r(self.high), "n": self.n,
                 "method": self.method, "significant": self.significant}
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from skatcore.errors import InputError, shown
 from skatcore.sim.compare import compare_chunk
@@ -51,7 +52,7 @@ class Way:
         bounds = [0, *(c for c in self.cuts if 0 < c < deals), deals]
         rows: list[dict] = []
         stats = None
-        for a, b in zip(bounds, bounds[1:]):
+        for a, b in pairwise(bounds):
             part, _, got = compare_chunk(((rules,), tuple(slots), seed, a, b, True), self.path)
             rows += got[0]
             stats = part[0] if stats is None else stats.merge(part[0])
@@ -115,7 +116,7 @@ def same_rows(rules, deals: int, seed: int, slots: Sequence[str], ways: Sequence
 
 def row_difference(rows: Sequence[dict], want: Sequence[dict], here: str, there: str) -> str | None:
     """The first field of the first deal that differs, in words, and how many deals differ."""
-    differ = [(a, b) for a, b in zip(rows, want) if a != b]
+    differ = [(a, b) for a, b in zip(rows, want, strict=True) if a != b]
     if not differ:
         return None
     a, b = differ[0]

@@ -93,3 +93,27 @@ def test_record_without_hands_is_bad_input(tmp_path, capsys):
     rc, out, err = solve(capsys, str(f))
     assert rc == 2 and out == ""
     assert err.strip() == f"skat: error: {f}: hands: the record gives no hands: nothing to replay"
+
+
+def test_several_files_each_solved_with_its_own_record_and_rules(tmp_path, capsys):
+    """``skat solve A B``: every file is replayed with its own record and its
+    own ruleset, exactly as when it is solved alone (the closures built in
+    the loop over the files bind that file's values, not the last one's)."""
+    made, lost = tmp_path / "made.yaml", tmp_path / "lost.yaml"
+    made.write_text(NULL_RECORD.format(c1="C7", c2="CA"))
+    lost.write_text(NULL_RECORD.format(c1="CA", c2="C7").replace("ruleset: official", "ruleset: pub"))
+    alone = []
+    for f in (made, lost):
+        rc, out, _ = solve(capsys, str(f), "--json")
+        assert rc == 0
+        alone.append(json.loads(out))
+    rc, out, _ = solve(capsys, str(made), str(lost), "--json")
+    assert rc == 0
+    assert [json.loads(line) for line in out.splitlines()] == alone
+    assert alone[0] != alone[1] and alone[0]["solved"] and alone[1]["solved"]
+    if SAMPLE is not None:
+        rc, out, _ = solve(capsys, str(SAMPLE), "--json")
+        sgf = [json.loads(line) for line in out.splitlines()]
+        rc, out, _ = solve(capsys, str(SAMPLE), str(made), str(lost), "--json")
+        assert rc == 0
+        assert [json.loads(line) for line in out.splitlines()] == [*sgf, *alone]

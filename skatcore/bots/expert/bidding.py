@@ -6,6 +6,7 @@ reacts to a variant's incentives)."""
 from __future__ import annotations
 
 import random
+from typing import ClassVar  # loaded already: the engine's dataclasses import it
 
 from skatcore.bots.heuristic.tables import BIT, NULL_GAP, _p, cards_in
 from skatcore.bots.solver import Position
@@ -56,11 +57,11 @@ class SolverBidding:
 
     # the heuristic's win probability counts as this many layouts; its grand estimate is fitted on
     # double-dummy outcomes (61 against defenders who see every card, what DEFENCE corrects): none
-    PRIOR = {"suit": 2.0, "grand": 0.0}
+    PRIOR: ClassVar[dict[str, float]] = {"suit": 2.0, "grand": 0.0}
     DEFENCE = 17 / 120  # share of all card points real defenders give away against double-dummy ones
     FLOOR = 0.2        # contracts the heuristic gives less than this chance are not solved
     # a null's chance = sigmoid(a + b * double-dummy share + the weights of null_features), by ouvert
-    NULL_FIT = {False: (1.09, 3.44, -1.09, -0.15, -1.71), True: (0.45, 4.11, -1.93, -0.35, -1.76)}
+    NULL_FIT: ClassVar[dict[bool, tuple[float, ...]]] = {False: (1.09, 3.44, -1.09, -0.15, -1.71), True: (0.45, 4.11, -1.93, -0.35, -1.76)}
 
     # -- shared: how often a contract is won from a 12-card hand ----------------------
     def _pair(self, cand, hand12: int) -> Discard:
@@ -139,8 +140,8 @@ class SolverBidding:
         hand per layout, or one for all), on average."""
         if cand.null:
             a, b, *w = self.NULL_FIT[bool(cand.d.ouvert)]
-            x = [sum(f) / len(kept) for f in zip(*map(null_features, kept))]
-            return _p(a + b * wins / n + sum(wi * xi for wi, xi in zip(w, x)))
+            x = [sum(f) / len(kept) for f in zip(*map(null_features, kept), strict=True)]
+            return _p(a + b * wins / n + sum(wi * xi for wi, xi in zip(w, x, strict=True)))
         prior = self.PRIOR.get(cand.g.family, 2.0)
         return (prior * p_heuristic + wins) / (prior + n)
 

@@ -40,7 +40,7 @@ class Knowledge:
         tricks = [(leader, cards) for leader, cards, _ in view.tricks]
         leader = (me - len(view.trick)) % 3
         tricks.append((leader, view.trick))
-        for (lead, cards), winner in zip(tricks, [w for _, _, w in view.tricks] + [None]):
+        for (lead, cards), winner in zip(tricks, [w for _, _, w in view.tricks] + [None], strict=True):
             if not cards:
                 continue
             k = follow[cards[0]]
@@ -59,9 +59,9 @@ class Knowledge:
             known[seat] |= cards
         if view.declarer_hand is not None and view.declarer != me:
             known[view.declarer] = view.declarer_hand
-        elif (turned := view.marks.get("turned")) is not None and view.declarer is not None and view.declarer != me:
-            if not all_played >> turned & 1 and not view.hand >> turned & 1:
-                known[view.declarer] |= 1 << turned  # a skat card a step turned up, held by the declarer
+        elif (turned := view.marks.get("turned")) is not None and view.declarer is not None and view.declarer != me \
+                and not all_played >> turned & 1 and not view.hand >> turned & 1:
+            known[view.declarer] |= 1 << turned  # a skat card a step turned up, held by the declarer
         skat_known = 0
         if view.declarer == me and view.discard:
             skat_known = sum(1 << c for c in view.discard)

@@ -4,6 +4,8 @@ enough for simulations.  Its parts live in :mod:`.evaluation`, :mod:`.bidding`,
 
 from __future__ import annotations
 
+from typing import ClassVar  # loaded already: the engine's dataclasses import it
+
 from skatcore.bots.heuristic.bidding import Bidding
 from skatcore.bots.heuristic.discard import Discarding
 from skatcore.bots.heuristic.evaluation import Evaluation
@@ -46,12 +48,12 @@ class HeuristicPlayer(Evaluation, Bidding, Discarding, CardPlay):
     # outcomes (tables._grand_jacks), the coefficients refitted on them, 1,000
     # seeded deals x 3 seats x 2 routes (`python tools/refit_heuristic.py
     # --deals 1000 --seed 1 --families grand`).
-    COEF = {
+    COEF: ClassVar[dict[tuple[str, str], tuple[float, float]]] = {
         ("suit", "pre"): (0.80, 0.89), ("suit", "post"): (0.97, -0.13), ("suit", "hand"): (1.07, 0.02),
         ("grand", "pre"): (0.58, 1.08), ("grand", "post"): (0.91, 0.06), ("grand", "hand"): (0.79, 0.08),
         ("null", "pre"): (0.41, 1.33), ("null", "post"): (1.11, 1.59), ("null", "hand"): (0.83, 1.39),
     }
-    TRUMP_GAIN = {"suit": 1.0, "grand": 1.3}  # strength one more trump adds (a jack in grand)
+    TRUMP_GAIN: ClassVar[dict[str, float]] = {"suit": 1.0, "grand": 1.3}  # strength one more trump adds (a jack in grand)
     GAME_BONUS = 50       # a won game is worth this much more than its value (Seeger-Fabian), a lost one less
 
     def __init__(self, rules: CompiledRules, seed: int | None = None):

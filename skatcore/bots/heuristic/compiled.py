@@ -101,9 +101,9 @@ def _build(rules, coef) -> HeuristicTables:
     opts = tables.options
     fam = [info.games[d.game].family for d in opts]
     D = (np.array([not (d.schneider or d.schwarz or (d.ouvert and f != "null")) and f in _FAMILY
-                   for d, f in zip(opts, fam)], np.bool_),
-         np.array([f in ("suit", "grand") and d.schneider and not d.schwarz and not d.ouvert for d, f in zip(opts, fam)],
-                  np.bool_),
+                   for d, f in zip(opts, fam, strict=True)], np.bool_),
+         np.array([f in ("suit", "grand") and d.schneider and not d.schwarz and not d.ouvert
+                   for d, f in zip(opts, fam, strict=True)], np.bool_),
          np.array([values(d) for d in opts], np.int64).reshape(len(opts), width),
          np.array([info.lost_factor(d) for d in opts], np.int64),
          np.array([rules.contracts[d.game].base or 0 for d in opts], np.int64),

@@ -143,7 +143,7 @@ class Discarding:
     def _shed_scores(self, hand: int) -> list[float]:
         """How much each card wants to be passed on before the game without
         declarer (the all-pass contract): points, power and trumps."""
-        g = self.info.games[self.rules.all_pass] if self.rules.all_pass in self.info.games else None
+        g = self.info.games.get(self.rules.all_pass)
         score = [0.0] * NCARDS
         for c in cards_in(hand):
             pts = g.points[c] if g else 0

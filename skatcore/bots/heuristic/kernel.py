@@ -221,8 +221,8 @@ def _null_pair(held, null_t):
 @njit(cache=True)
 def discard(held, bid, fore, H, points, power, follow, class_mask):
     """Discarding._discard: (the two cards as a mask, the contract they were chosen for)."""
-    (hfam, hstd, side_t, grand_t, trumpx_t, null_t, len_bonus, coef, bonus, trumps, n_trumps, mat_offset,
-     cand_c, cand_ouvert, cand_lost, cand_base, cand_value, cand_end, jacks_t, grand_fore) = H
+    (hfam, _hstd, _side_t, _grand_t, _trumpx_t, null_t, _len_bonus, coef, bonus, trumps, n_trumps, mat_offset,
+     cand_c, cand_ouvert, cand_lost, cand_base, cand_value, cand_end, _jacks_t, _grand_fore) = H
     s1, s2, n1, n2 = -1, -1, 0, 0  # the two suit games with the most trumps (a stable sort)
     for q in range(cand_end[0]):
         c = cand_c[q]
@@ -381,7 +381,7 @@ def play_deals(hands_in, skat_in, H, D, power, higher, lower,
             followed[k] = -1
         leader, n_played, pts0, pts1, pts2, won0, won1, won2 = 0, 0, 0, 0, 0, 0, 0, 0
         played, last = 0, -1
-        for t in range(10):
+        for _t in range(10):
             for j in range(3):
                 seat = (leader + j) % 3
                 hand = hands[seat]

@@ -154,7 +154,7 @@ def play_declarer(c, legal, unseen, trick, n, follow, class_mask, strength, poin
         if mine_t and not opp_t:
             return _low(c, mine_t, points, power, follow)
         return _high(c, legal, power, follow)
-    wi, ws, led = _winning(c, trick, n, follow, strength)
+    _wi, ws, led = _winning(c, trick, n, follow, strength)
     tpts = 0
     for i in range(n):
         tpts += points[c, trick[i]]
@@ -267,9 +267,8 @@ def play_null(c, seat, decl, legal, unseen, trick, n, follow, class_mask, streng
             while x:
                 card = _lowest(x)
                 x &= x - 1
-                if higher[c, card] & unseen and not (lower[c, card] & unseen):
-                    if best < 0 or power[c, card] < bk:
-                        best, bk = card, power[c, card]
+                if higher[c, card] & unseen and not (lower[c, card] & unseen) and (best < 0 or power[c, card] < bk):
+                    best, bk = card, power[c, card]
             if best >= 0:
                 return best
         return _by_power(c, legal, power, False)
@@ -321,7 +320,7 @@ def play_fewest_points(c, legal, unseen, trick, n, follow, class_mask, strength,
             if best < 0 or (a, b, d, e) < (k1, k2, k3, k4):
                 best, k1, k2, k3, k4 = card, a, b, d, e
         return best
-    wi, ws, led = _winning(c, trick, n, follow, strength)
+    _wi, ws, led = _winning(c, trick, n, follow, strength)
     under = 0
     x = legal
     while x:

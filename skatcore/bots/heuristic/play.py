@@ -136,7 +136,7 @@ class CardPlay:
             if mine_t and not opp_t:
                 return _low(g, mine_t)
             return _high(g, legal)
-        wi, ws, s = self._winning(g, trick)
+        _wi, ws, s = self._winning(g, trick)
         tpts = sum(pts[c] for c in trick)
         winners = [c for c in cards_in(legal) if s[c] > ws]
         if len(trick) == 2:
@@ -160,10 +160,8 @@ class CardPlay:
         pts = g.points
         seat, decl = view.seat, view.declarer
         partner = 3 - seat - decl
-        if view.declarer_hand is not None:  # ouvert: the declarer's cards are known
-            unseen_decl = view.declarer_hand
-        else:
-            unseen_decl = unseen
+        # ouvert: the declarer's cards are known
+        unseen_decl = view.declarer_hand if view.declarer_hand is not None else unseen
         if not trick:
             side = legal & ~g.trump
             for c in cards_in(side):
@@ -272,7 +270,7 @@ class CardPlay:
                 if bk is None or k < bk:
                     best, bk = c, k
             return best
-        wi, ws, s = self._winning(g, trick)
+        _wi, ws, s = self._winning(g, trick)
         follows = g.follow[trick[0]]
         cards = list(cards_in(legal))
         under = [c for c in cards if s[c] < ws]

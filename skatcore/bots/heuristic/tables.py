@@ -83,7 +83,7 @@ class _Game:
             if table.trumps == (CJ, SJ, HJ, DJ) and family == "grand":
                 self.std = 4
             for k in range(4):
-                if family == "suit" and table.trumps == (CJ, SJ, HJ, DJ) + tuple(8 * k + i for i in (0, 4, 1, 2, 5, 6, 7)):
+                if family == "suit" and table.trumps == (CJ, SJ, HJ, DJ, *(8 * k + i for i in (0, 4, 1, 2, 5, 6, 7))):
                     self.std = k
 
 
