@@ -245,7 +245,7 @@ def test_wheel_carries_rulesets_schemas_and_plugins(tmp_path):
         names = set(zf.namelist())
         top_level = next((zf.read(n).decode() for n in names if n.endswith(".dist-info/top_level.txt")), "")
     for required in ("skatcore_rulesets/official.yaml", "skatcore/schemas/deal.schema.json",
-                     "skatcore/schemas/ruleset.schema.json", "skatcore_plugins/official.py"):
+                     "skatcore/schemas/ruleset.schema.json", "skatcore_plugins/official.py", "skatcore/py.typed"):
         assert required in names, f"{required} missing from {wheel.name}"
     modules = {p.relative_to(ROOT).as_posix() for p in (ROOT / "skatcore").rglob("*.py")}
     assert not modules - names, f"modules missing from {wheel.name} (pyproject packages?): {sorted(modules - names)}"
