@@ -63,7 +63,7 @@ class EngineTables:
     options: tuple[Declaration, ...]     # pickup options, then hand options
     arrays: tuple                        # the kernel's table arguments, in order
     sheet: bool                          # sheet entries come from a plugin
-    classes: tuple                       # (schwarz class, point class, samples (points, declarer tricks))
+    classes: tuple                       # (schwarz class, point class, a sample (points, declarer tricks))
     hands_back: bool = False             # deals where all pass are left to Deal (a step takes over)
     own_facts: np.ndarray | None = None  # (option, matadors, point class, schwarz class) not tabulated
     why: str | None = None               # why a key is not tabulated (the first found)
@@ -129,9 +129,9 @@ def _build(rules) -> EngineTables | Unsupported:
         if kind[c] != kernel.VALUED:
             continue
         for m in range(-int(n_trumps[c]), int(n_trumps[c]) + 1):
-            for sc, pc, samples in reps:
+            for sc, pc, sample in reps:
                 cell = (o, m + mat_offset, pc, sc)
-                got = _tabulated(rules, d, samples, VALUE_KEY, matadors=m, bid=0, declarer=0)
+                got = _tabulated(rules, d, sample, VALUE_KEY, matadors=m, bid=0, declarer=0)
                 if isinstance(got, str):
                     own_facts[cell] = True
                     why = why or f"the score of {d.game} {got}"
@@ -178,9 +178,11 @@ def _unsupported(rules) -> str | None:
 
 def _point_classes(th):
     """``point_class[p]`` for declarer points 0..120 (win / schneider lines),
-    and per (schwarz class, point class) the sample (points, declarer tricks)
-    at both ends of the class: 0 neither side schwarz, 1 the declarer took no
-    trick (at most the skat's 22 points), 2 the defenders took none."""
+    and per (schwarz class, point class) one sample (points, declarer tricks)
+    of the class: 0 neither side schwarz, 1 the declarer took no trick (at
+    most the skat's 22 points), 2 the defenders took none.  One is enough:
+    a key is tabulated only where its scoring read nothing finer
+    (:mod:`skatcore.engine.probe`)."""
     def cls(p):
         return (p >= th.win) + 2 * (p >= th.schneider) + 4 * (p < th.out_of_schneider)
 
@@ -189,17 +191,17 @@ def _point_classes(th):
     for sc, (lo, hi), tricks in ((0, (0, 120), (1, 9)), (1, (0, 22), (0,)), (2, (120, 120), (10,))):
         for pc in sorted({cls(p) for p in range(lo, hi + 1)}):
             ps = [p for p in range(lo, hi + 1) if cls(p) == pc]
-            reps.append((sc, pc, {(p, dt) for p in (ps[0], ps[-1]) for dt in tricks}))
+            reps.append((sc, pc, (ps[0], tricks[0])))
     return point_class, reps
 
 
-def _tabulated(rules, d: Declaration, samples, key, **given) -> ScoreResult | str:
-    """The result of ``d`` scored on recording facts at one sample
-    (points, declarer tricks) of a card-point class, or why it cannot be
-    tabulated under ``key``: a read outside it (:mod:`skatcore.engine.probe`:
-    a function that reads only the key answers alike for every deal of
-    it), or an error on a summary."""
-    p, dt = min(samples)
+def _tabulated(rules, d: Declaration, sample: tuple[int, int], key, **given) -> ScoreResult | str:
+    """The result of ``d`` scored on recording facts at ``sample`` (points,
+    declarer tricks) of a card-point class, or why it cannot be tabulated
+    under ``key``: a read outside it (:mod:`skatcore.engine.probe`: a
+    function that reads only the key answers alike for every deal of it),
+    or an error on a summary."""
+    p, dt = sample
     reads = Reads()
     facts = make_facts(rules, rules.contracts[d.game], d, declarer_points=p, declarer_tricks=dt,
                        defender_tricks=10 - dt, **given)
@@ -401,8 +403,8 @@ def _score_own_facts(out: Outcomes, i: int) -> None:
 
 
 def _declarer_entries(rules, tables, memo, code: int) -> tuple[int, int, int] | None:
-    """The sheet entries of one code, by the ruleset's scoring at both ends of
-    its point class (None: they cannot be tabulated, :func:`_tabulated`)."""
+    """The sheet entries of one code, by the ruleset's scoring of a sample
+    of its point class (None: they cannot be tabulated, :func:`_tabulated`)."""
     if code not in memo:
         rest, decl = divmod(code, 3)
         rest, bid = divmod(rest, 1 << 15)
@@ -410,16 +412,16 @@ def _declarer_entries(rules, tables, memo, code: int) -> tuple[int, int, int] | 
         rest, pc = divmod(rest, 8)
         o, m = divmod(rest, 128)
         d = tables.options[o]
-        got = _tabulated(rules, d, _samples(tables, rules.contracts[d.game], sc, pc), SHEET_KEY,
+        got = _tabulated(rules, d, _sample(tables, rules.contracts[d.game], sc, pc), SHEET_KEY,
                          matadors=m - 64, bid=bid, declarer=decl)
         memo[code] = None if isinstance(got, str) else tuple(got.scores[s] for s in SEATS)
     return memo[code]
 
 
-def _samples(tables, contract, sc: int, pc: int):
-    """(declarer points, declarer tricks) at both ends of a schwarz and point class."""
+def _sample(tables, contract, sc: int, pc: int) -> tuple[int, int]:
+    """(declarer points, declarer tricks) of a schwarz and point class."""
     if contract.no_trick:  # a null game counts only whether the declarer took a trick
-        return [(0, 0)] if sc == 1 else [(0, 1)]
+        return (0, 0) if sc == 1 else (0, 1)
     return next(s for c, p, s in tables.classes if (c, p) == (sc, pc))
 
 
@@ -457,7 +459,7 @@ def with_calls(rules, d: Declaration, names) -> Declaration:
 def _said_result(rules, tables, key) -> tuple | None:
     o, m, pc, sc, bid, decl, names = key
     d = with_calls(rules, tables.options[o], names)
-    r = _tabulated(rules, d, _samples(tables, rules.contracts[d.game], sc, pc), SHEET_KEY,
+    r = _tabulated(rules, d, _sample(tables, rules.contracts[d.game], sc, pc), SHEET_KEY,
                    matadors=m, bid=bid, declarer=decl)
     if isinstance(r, str):
         return None

@@ -35,6 +35,7 @@ VALUE_KEY = frozenset({"contract", "declaration", "matadors", "made_points", "de
                        "declarer_schneider", "defenders_schwarz", "declarer_schwarz", "seats"})
 #: the sheet entries' tables key on the bid and the declarer's seat too
 SHEET_KEY = VALUE_KEY | {"bid", "declarer"}
+_SHEET_FIELDS = tuple(sorted(SHEET_KEY))
 #: the fields a summary of a game (a score sheet line, an ISS result) does not have
 PLAY_FIELDS = frozenset({"last_trick", "last_trick_winner", "tricks"})
 #: the result's fields a sheet-entries hook leaves the key by reading (the others
@@ -145,10 +146,10 @@ def play_read(rules, facts: GameFacts) -> tuple[object, dict[str, str]]:
     scored on plain facts."""
     key = _summary_key(facts)
     clean = rules.cache.setdefault("summary_keys_clean", set())
-    reads = Reads()
     try:
         if key is not None and key in clean:
             return rules.score(facts), {}
+        reads = Reads()
         result = rules.score(recording(facts, reads))
     except Exception as exc:
         return exc, {}
@@ -161,9 +162,9 @@ def play_read(rules, facts: GameFacts) -> tuple[object, dict[str, str]]:
 def _summary_key(facts: GameFacts) -> tuple | None:
     """The fields of :data:`SHEET_KEY` as a hashable tuple (None if a declaration's value is not hashable)."""
     d = facts.declaration
-    key = (d.game, d.hand, d.schneider, d.schwarz, d.ouvert, tuple(sorted(d.declarations.items())), facts.matadors,
-           facts.made_points, facts.defenders_schneider, facts.declarer_schneider, facts.defenders_schwarz,
-           facts.declarer_schwarz, facts.bid, facts.declarer, facts.seats)
+    flat = {"contract": facts.contract.name,
+            "declaration": (d.game, d.hand, d.schneider, d.schwarz, d.ouvert, tuple(sorted(d.declarations.items())))}
+    key = tuple(flat[f] if f in flat else object.__getattribute__(facts, f) for f in _SHEET_FIELDS)
     try:
         hash(key)
     except TypeError:

@@ -49,19 +49,7 @@ def compiled_outcomes(rules: Sequence, slots: Sequence[str], seed: int, start: i
 def compiled(rules: Sequence, slots: Sequence[str]) -> list[int]:
     """The rulesets ``rules[k]`` the compiled heuristic plays at a table of
     ``slots`` (their tables built here, once per compiled ruleset)."""
-    if any(resolve_player(s) is not HeuristicPlayer for s in slots):
-        return []
-    from skatcore.bots.heuristic.compiled import heuristic_tables
-    from skatcore.engine.compiled import Unsupported
-
-    out = []
-    for k, r in enumerate(rules):
-        try:
-            heuristic_tables(r, hand_back=True)
-        except Unsupported:
-            continue
-        out.append(k)
-    return out
+    return [k for k, r in enumerate(rules) if not _refused(r, slots)]
 
 
 def declined(rules, slots: Sequence[str], n: int, path: str = "auto") -> str:
@@ -69,6 +57,14 @@ def declined(rules, slots: Sequence[str], n: int, path: str = "auto") -> str:
     ``path`` goes through ``Deal`` ("" where the compiled heuristic plays it)."""
     if path == "exact":
         return "the exact path was asked for"
+    why = _refused(rules, slots)
+    if not why and path == "auto" and n < MIN_DEALS:
+        why = f"chunks of fewer than {MIN_DEALS} deals play through Deal"
+    return why
+
+
+def _refused(rules, slots: Sequence[str]) -> str:
+    """Why the compiled heuristic never plays ``rules`` at a table of ``slots`` ("" where it does)."""
     if any(resolve_player(s) is not HeuristicPlayer for s in slots):
         return "players other than the heuristic play through Deal"
     from skatcore.bots.heuristic.compiled import heuristic_tables
@@ -78,7 +74,7 @@ def declined(rules, slots: Sequence[str], n: int, path: str = "auto") -> str:
         heuristic_tables(rules, hand_back=True)
     except Unsupported as exc:
         return str(exc)
-    return f"chunks of fewer than {MIN_DEALS} deals play through Deal" if path == "auto" and n < MIN_DEALS else ""
+    return ""
 
 
 def whole(rules, out) -> bool:
