@@ -183,5 +183,5 @@ def describe(outside: dict[str, str]) -> str:
     """``reads last_trick_winner (lasttrick.py:12)`` for a reason line."""
     name, where = next(iter(outside.items()))
     what = "every field" if name.endswith(_EVERYTHING) else name
-    more = f" and {len(outside) - 1} more" if len(outside) > 1 else ""
+    more = f" and {len(outside) - 1} more field{'s' if len(outside) > 2 else ''}" if len(outside) > 1 else ""
     return f"reads {what} ({where}){more}"

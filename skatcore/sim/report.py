@@ -217,7 +217,7 @@ def render(result: Comparison, differ, slots: Sequence[str] | None, games=None, 
                       "(every path gives the rows <code>Deal</code> gives).</p>" + _html_table(
                           ["ruleset", "path", "deals", "why"],
                           [[st.ruleset, PATH_WORDS.get(p["path"], p["path"]), p["deals"], p.get("why", "")]
-                           for st in result.stats for p in st.paths_json()]))
+                           for st in result.stats for p in st.paths_json()], words=True))
     glossary = "".join(f"<dt>{_esc(k)}</dt><dd>{_esc(v)}</dd>" for k, v in EXPLAIN.items())
     title = " vs ".join(names)
     what = (f"The same {result.deals} deals (seed {result.seed}) played under each ruleset by the same players "
@@ -237,6 +237,7 @@ th:first-child, tr th {{ text-align: left; font-weight: normal; }}
 thead th {{ font-weight: bold; border-bottom: 2px solid #999; }}
 tr th[title]:not([title=""]) {{ text-decoration: underline dotted; cursor: help; }}
 td.ns {{ color: #888; }}
+table.words td {{ text-align: left; }}
 svg {{ max-width: 100%; height: auto; display: block; margin: 1.5em 0; }}
 svg .t {{ font: bold 13px sans-serif; }} svg .a {{ font: 11px sans-serif; fill: #444; }}
 svg .g {{ stroke: #e5e5e5; }} svg .z {{ stroke: #888; }} svg .e {{ stroke: #222; stroke-width: 1.2; fill: none; }}
@@ -262,14 +263,16 @@ paired per-deal differences; <em>ns</em> marks an interval that contains 0 (not 
 """
 
 
-def _html_table(columns, rows, explain: bool = False) -> str:
+def _html_table(columns, rows, explain: bool = False, words: bool = False) -> str:
+    """A table, the first column the row's name; ``words``: cells of text, left-aligned (not figures)."""
     head = "".join(f"<th>{_esc(c)}</th>" for c in columns)
     body = []
     for r in rows:
         tip = EXPLAIN.get(r[0], "") if explain else ""
         cells = "".join(f'<td class="ns">{_esc(c)}</td>' if str(c).endswith(" ns") else f"<td>{_esc(c)}</td>" for c in r[1:])
         body.append(f'<tr><th title="{_esc(tip)}">{_esc(r[0])}</th>{cells}</tr>')
-    return f"<table><thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>"
+    table = '<table class="words">' if words else "<table>"
+    return f"{table}<thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(body) + "\n</tbody></table>"
 
 
 def write_html(path: str, result: Comparison, differ, slots: Sequence[str] | None, games=None, rules=None) -> None:
