@@ -1,0 +1,3 @@
+"""Fixtures shared by every test folder: ``browser`` (headless Chromium, tests/browser.py)."""
+
+pytest_plugins = ["browser"]
