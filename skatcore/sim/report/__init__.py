@@ -84,7 +84,7 @@ differences; <em>ns</em> (grey, open marks) marks an interval that contains 0. s
 <h2 id="key-figures">Key figures</h2>
 <div class="grid">{''.join(_key_table(result, group, [x for x in metrics if x[0].group == group]) for group in GROUPS)}</div>
 <h2 id="differences">Every difference with its 95% interval</h2>
-<div class="grid">{''.join(_forest(result, metrics))}</div>
+{_forest_legend(result.names)}<div class="grid">{''.join(_forest(result, metrics))}</div>
 <h2 id="charts">Charts</h2>
 <div class="grid">{''.join(_charts(result, rules, bots))}</div>
 <h2 id="rules">The rules that differ</h2>
@@ -150,14 +150,18 @@ def _forest(result: Comparison, metrics) -> list[str]:
                  for side, d in enumerate(diffs, 1) if d.estimate is not None]
         if marks:
             panels.setdefault((m.group, unit), [scale, []])[1].append((m.label, marks))
-    legend = "" if len(result.names) < 3 else " · ".join(
-        f'<span style="color:{COLORS[side % len(COLORS)]}">■ {esc(n)} − {esc(result.names[0])}</span>'
-        for side, n in enumerate(result.names[1:], 1))
-    out = [f"<p class=\"sub\">{legend}</p>"] if legend else []
     order = list(GROUPS)
-    for (group, unit), (scale, rows) in sorted(panels.items(), key=lambda kv: order.index(kv[0][0])):
-        out.append(forest_plot(f"{GROUPS[group]}: Δ in {unit}", rows, scale))
-    return out
+    return [forest_plot(f"{GROUPS[group]}: Δ in {unit}", rows, scale)
+            for (group, unit), (scale, rows) in sorted(panels.items(), key=lambda kv: order.index(kv[0][0]))]
+
+
+def _forest_legend(names) -> str:
+    """Which colour is which difference, where there are several."""
+    if len(names) < 3:
+        return f'<p class="sub">{esc(names[1])} − {esc(names[0])}: filled squares significant, open circles ns.</p>'
+    marks = " · ".join(f'<span style="color:{COLORS[side % len(COLORS)]}">■ {esc(n)} − {esc(names[0])}</span>'
+                       for side, n in enumerate(names[1:], 1))
+    return f'<p class="sub">{marks}; filled squares significant, open circles ns.</p>'
 
 
 def _interval_chart(result: Comparison, keys: Sequence[tuple[str, str]], title: str, percent: bool, **kw) -> str:
