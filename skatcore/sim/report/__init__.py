@@ -16,7 +16,7 @@ from skatcore.errors import InputError
 from skatcore.sim.compare import Comparison, diff_parts, figure, finding_text, shown
 from skatcore.sim.outcomes import GROUPS, Metric
 from skatcore.sim.report.charts import COLORS, HUMAN, _bins, bar_chart, esc, forest_plot, nice_ticks, score_edges
-from skatcore.sim.report.words import HUMAN_MIX, METHODS, TERMS, Provenance, explain
+from skatcore.sim.report.words import HUMAN_MIX, HUMAN_SOURCE, METHODS, TERMS, Provenance, explain
 from skatcore.sim.simulate import PATH_WORDS
 
 __all__ = ["COLORS", "HUMAN_MIX", "Provenance", "bar_chart", "family_mix", "forest_plot", "nice_ticks", "render",
@@ -87,6 +87,7 @@ differences; <em>ns</em> (grey, open marks) marks an interval that contains 0. s
 {_forest_legend(result.names)}<div class="grid">{''.join(_forest(result, metrics))}</div>
 <h2 id="charts">Charts</h2>
 <div class="grid">{''.join(_charts(result, rules, bots))}</div>
+{f'<p class="sub">People online: {esc(HUMAN_SOURCE)}.</p>' if bots else ""}
 <h2 id="rules">The rules that differ</h2>
 {_rules(names, differ)}
 {_games(games)}{_paths(result) if bots else ""}
