@@ -116,6 +116,11 @@ def test_pub_labels_say_with_or_without_bock_as_the_glossary_does(pub):
         row = glossary.split(f"<th>{html.escape(label)}</th>", 1)[1].split("</tr>", 1)[0]
         assert ("Bock doubling included" in row) == label.endswith("(with Bock)")
         assert ("before any Bock doubling" in row) == label.endswith("(without Bock)")
+    # the session has charts of its own: seats (as on the sheet) and how often Kontra, Bock, Ramsch rounds came
+    assert 'aria-label="Scores by seat per 36 deals (with Bock) (95% intervals)"' in page
+    session = page.split('aria-label="Session and calls (95% intervals)"', 1)[1].split("</svg>", 1)[0]
+    for word in ("kontra rate", "Bock deals", "Ramsch-round deals"):
+        assert f">{word}</text>" in session, word
     # official alone has no Bock: its labels carry no such word
     alone = render(compare(["official", "texas"], 12, 1), [], ["heuristic"] * 3)
     assert "Bock" not in "".join(key_rows(alone))

@@ -39,7 +39,7 @@ thead th { font-weight: 600; border-bottom: 1.5px solid #888; }
 caption { text-align: left; font-weight: 600; padding-bottom: .2em; }
 td.iv { text-align: left; color: #555; } td.ns, td.ns + td.iv { color: #999; }
 small.n { color: #888; font-size: .8em; margin-left: .3em; }
-table.words td, table.words th { text-align: left; white-space: normal; }
+table.words td, table.words th { text-align: left; white-space: normal; } table.words thead th { white-space: nowrap; }
 svg { max-width: 100%; height: auto; display: block; margin: .6em 0; }
 svg .t { font: 600 13px sans-serif; } svg .a { font: 11px sans-serif; fill: #444; } svg .l { font: 12px sans-serif; fill: #222; }
 svg .v { font: 11px sans-serif; fill: #222; } svg .v.ns { fill: #999; }
@@ -224,8 +224,8 @@ def _charts(result: Comparison, rules, bots: bool) -> list[str]:
              if m.key.startswith(("per_seat_per_36.", "settlement_per_36."))]
     bock = " (with Bock)" if any(m.label.endswith(" (with Bock)") for m in result.metrics) else ""
     charts.append(_interval_chart(result, seats, f"Scores by seat per 36 deals{bock} (95% intervals)", False, **size))
-    session = [(m.key, m.label.split(" (", 1)[0]) for m, values, _ in shown(result)
-               if m.group == "session" and m.share and any(v.estimate for v in values)]
+    session = [(m.key, m.label.split(" (", 1)[0]) for m, values, _ in shown(result)  # how often, not who won then
+               if m.group == "session" and m.share and not m.key.endswith("_win_rate") and any(v.estimate for v in values)]
     if session:
         charts.append(_interval_chart(result, session, "Session and calls (95% intervals)", True, **size))
     return charts
