@@ -1,11 +1,12 @@
 """Schmegegge's Ramsch (docs/rules/house-rules.md#b13): if both players pass,
-the half-dummy turns up two more cards for information and both may bid
-again; if both pass again, each player (forehand first) may swap two cards
-for the dummy's top two unseen face-down cards (beneath the two shown; the
-two given go under its pile, face down), and the two play a Ramsch of two-card tricks, the dummy out
-of play.  The two cards shown stay on top of the dummy's pile: it shows five open
-cards whatever is played after a second round of bidding.  Two flow steps at the all-pass moment; the Ramsch itself and its
-scoring are the ruleset's all-pass contract (plugin ``ramsch``).
+the half-dummy shows its next two cards for information and both may bid
+again; they stay on top of its pile, so in a game bid now it still shows
+five open cards (B13).  If both pass again, each player (forehand first) may
+swap two cards for the dummy's two unseen face-down cards beneath the two
+shown (the two given go under its pile, face down), and the two play a
+Ramsch of two-card tricks, the dummy out of play.  Two flow steps at the
+all-pass moment; the Ramsch itself and its scoring are the ruleset's
+all-pass contract (plugin ``ramsch``).
 
 A deal record lists both bidding rounds in ``bidding`` (``[pass, pass, pass,
 pass]``) and the swaps in ``game.steps.dummy_swap``, forehand first: ``keep``
@@ -48,7 +49,7 @@ class DummyShows(Step):
 
     name = "dummy_shows"
     at = "all_passed"
-    description = "both passed: the dummy turns up two more cards, and both may bid again"
+    description = "both passed: the dummy shows its next two cards (they stay on its pile), and both may bid again"
 
     def begins(self, deal) -> bool:
         return SHOWN not in deal.marks

@@ -40,7 +40,7 @@ Offiziersskat      ``deals``, ``target`` (none): a session of that many deals,
 Schmegegge         ``open`` (5): the cards the half-dummy shows
 =================  ==========================================================
 
-Schmegegge's Ramsch (both pass: the dummy turns up two more cards and both
+Schmegegge's Ramsch (both pass: the dummy shows its next two cards and both
 may bid again; both pass again: each may swap two cards with the dummy's
 face-down ones, then two-card tricks without the dummy) is in
 ``dummy_ramsch``; the ruleset ``schmegegge`` scores it as an Augenramsch
