@@ -3,7 +3,7 @@ sorted as a player sorts it, and what each declaration would be worth."""
 
 from __future__ import annotations
 
-from skatcore.cards import CARD_NAMES, SUITS
+from skatcore.cards import CARD_NAMES, SUIT_NAMES, SUITS
 from skatcore.engine.scoring import game_value
 from skatcore.rules.compiler import TRUMP
 
@@ -20,6 +20,11 @@ def card_markup(c: int, symbols: bool = True) -> str:
     suit, rank = name[0], name[1]
     text = f"{SYMBOL[suit]}{RANK.get(rank, rank)}" if symbols else name
     return f"[{COLOUR[suit]}]{text}[/{COLOUR[suit]}]"
+
+
+def suit_markup(suit: str, symbols: bool = True) -> str:
+    """A suit as rich markup: ``[red]♥[/red]`` (``hearts`` without symbols)."""
+    return f"[{COLOUR[suit]}]{SYMBOL[suit] if symbols else SUIT_NAMES[suit]}[/{COLOUR[suit]}]"
 
 
 def cards_markup(cards, symbols: bool = True) -> str:
