@@ -84,7 +84,9 @@ class TerminalGame(Turns):
         self.console = _console(self.stdout)
         self.symbols = _symbols(self.stdout)
         self.people = list(people(rules))  # a straw man's seat is nobody's
-        self.kinds = kinds or ["heuristic"] * (len(self.people) - 1)
+        self.kinds = list(kinds or ["heuristic"])
+        if len(self.kinds) == 1:  # one player for every bot
+            self.kinds *= len(self.people) - 1
         self.names = ["you", *BOTS[:len(self.people) - 1]]  # you, then the bots clockwise
         # the sheet, under the session rules; you are forehand in the first deal: the player before you deals
         self.session = Session(rules, self.names, dealer=len(self.names) - 1)
@@ -130,7 +132,7 @@ class TerminalGame(Turns):
 
     def who(self, seat: int) -> str:
         """``you``, ``Ann``, or the seat nobody plays (a straw man)."""
-        return self.names[self.slot(seat)] if seat in self.people else f"{SEATS[seat]} (straw man)"
+        return self.names[self.slot(seat)] if seat in self.people else "straw man"
 
     def name(self, seat: int) -> str:
         return f"{self.who(seat)} ({SEATS[seat]})" if seat in self.people else self.who(seat)

@@ -39,6 +39,15 @@ def played(cards, order, who: Callable[[int], str], symbols: bool, thought: dict
     return " · ".join(out)
 
 
+def cards_left(deal) -> dict[int, int]:
+    """Each seat's cards not yet played, open or not (stacks, a pile)."""
+    left = dict.fromkeys(deal.rules.deck.seats, deal.rules.deck.hand)
+    for t in deal.tricks:
+        for s in seats_in_order(deal, t.leader)[:len(t.cards)]:
+            left[s] -= 1
+    return left
+
+
 def card_points(deal, me: int, who: Callable[[int], str]) -> str:
     """The card points taken in tricks so far, by side as a player counts
     them: the declarer against the defenders, or each on his own (Ramsch)."""
@@ -77,7 +86,8 @@ def card_table(deal, me: int, who: Callable[[int], str], symbols: bool, title: s
     seats = Table.grid(expand=True)
     for side in ("left", "right")[:len(others)]:
         seats.add_column(justify=side, ratio=1)
-    seats.add_row(*(f"{escape(who(s))} ({SEATS[s]}) · {deal.hands[s].bit_count()} cards" for s in others))
+    left = cards_left(deal)
+    seats.add_row(*(f"{escape(who(s))} ({SEATS[s]}) · {left[s]} card{'s' if left[s] != 1 else ''}" for s in others))
     shown = []
     for s in others:
         cards = view.others.get(s) or (view.declarer_hand if s == view.declarer else None)
@@ -95,7 +105,8 @@ def contract_title(deal, who: Callable[[int], str]) -> str:
     """``Ann plays clubs hand (bid 24)``; a deal nobody declared: its game."""
     if deal.declarer is None:
         return f"{deal.rules.all_pass} (nobody declared)"
-    return f"{who(deal.declarer)} {'play' if who(deal.declarer) == 'you' else 'plays'} {d_text(deal.declaration)} (bid {deal.bid})"
+    bid = f" (bid {deal.bid})" if deal.bid else ""  # no bidding (Offiziersskat): no bid to name
+    return f"{who(deal.declarer)} {'play' if who(deal.declarer) == 'you' else 'plays'} {d_text(deal.declaration)}{bid}"
 
 
 __all__ = ["card_points", "card_table", "contract_title", "hand_row", "played", "seats_in_order"]

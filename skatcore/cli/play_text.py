@@ -73,6 +73,9 @@ def declaration_values(rules, options, known: int, bid: int, hand_game: bool) ->
     away), and whether that reaches the bid."""
     out = []
     for d in options:
+        if not rules.contracts[d.game].declarer:  # all against all (a Ramsch declared): no game value to reach
+            out.append(f"{d_text(d)}  [dim]each plays for himself: fewest card points[/dim]")
+            continue
         table = rules.tricks[d.game]
         value, how = game_value(rules, d, table.matadors(known))
         verdict = "[green]reaches the bid[/green]" if value >= bid else f"[red]below the bid {bid}: overbid[/red]"
