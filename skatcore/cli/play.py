@@ -91,7 +91,7 @@ class TerminalGame(Turns):
         # the sheet, under the session rules; you are forehand in the first deal: the player before you deals
         self.session = Session(rules, self.names, dealer=len(self.names) - 1)
         self.quiet = False  # replaying a deal after an undo: nothing is said
-        self.waits: list[tuple[str, float]] = []  # (player kind, seconds) of every bot decision a person waited for
+        self.waits: list[tuple[str, str, float]] = []  # (player kind, phase, seconds): each bot decision a person waited for
         self.helped = False  # the help line is shown once
 
     # -- io ----------------------------------------------------------------------
@@ -196,7 +196,7 @@ class TerminalGame(Turns):
                 action = bot.act(deal.view(seat))
                 secs = time.perf_counter() - start
                 if not self.quiet:
-                    self.waits.append((kind, secs))
+                    self.waits.append((kind, deal.phase.name.lower(), secs))
                 if isinstance(action, Play):
                     self.thought.setdefault(len(deal.tricks) - 1, {})[seat] = secs
             before = deal.phase

@@ -17,7 +17,7 @@ from skatcore.model import SEATS
 MAX_BIDS_SHOWN = 8
 QUIT = ("q", "quit", "exit")
 HINT = ("?", "hint")
-HELP = "a number or a card (♣A, CA, club ace, Kreuz As) · ? hint · last trick · undo · q stop"
+HELP = "a number or a card (♣A, CA, club ace, Kreuz As) · ? hint · last · undo · q stop"
 
 
 class Quit(Exception):

@@ -259,7 +259,7 @@ def test_thinking_time_is_shown_only_where_a_person_waits():
     tricks = re.findall(r"  trick \d+: (.*) → ", text)
     assert tricks and all(re.search(r"Ann \S+ \(0\.\d s\)", t) for t in tricks)  # Ann thinks at every card
     assert not re.search(r"Bob \S+ \(", text) and not re.search(r"you \S+ \(", text)
-    assert {kind for kind, _ in game.waits} == {f"{__name__}:Slow", "heuristic"}
+    assert {kind for kind, _phase, _secs in game.waits} == {f"{__name__}:Slow", "heuristic"}
 
 
 def test_expert_opponents_and_a_mixed_table():
@@ -270,7 +270,7 @@ def test_expert_opponents_and_a_mixed_table():
             opponents(bad, get_rules("official"))
     game, text = play("official", 7, 1, kinds=["expert", "heuristic"])
     assert "opponents: Ann expert, Bob heuristic" in text and "result: " in text
-    assert any(kind == "expert" for kind, _ in game.waits)
+    assert any(kind == "expert" and phase == "play" for kind, phase, _secs in game.waits)
 
 
 def test_a_ramsch_table_counts_each_player_alone():
