@@ -144,7 +144,7 @@ class TerminalGame(Turns):
         self.dealt = seeded_deal(self.seed, k, rules.deck)
         ahead = self.session.next_deal()  # None: the session rules say nobody bids (a Ramsch round)
         self.no_bidding = ahead is None
-        self.adviser = None  # the expert who gives hints, made when first asked
+        self.advisers: dict = {}  # seat -> the expert who gives hints, made when first asked
         marks = "" if ahead is None or not ahead.marks else escape(f" [{', '.join(ahead.marks)}]")
         self.title = f"deal {len(st.lines) + 1} ({rules.name})"
         self.say("")
@@ -315,9 +315,9 @@ class TerminalGame(Turns):
     # -- hints -------------------------------------------------------------------------
     def hint(self, deal: Deal, seat: int):
         """The expert's choice for ``seat`` now (made once per deal, from the seat's seed)."""
-        if self.adviser is None:
-            self.adviser = make_player("expert", self.rules, self.seeds[seat])
-        return self.adviser.act(deal.view(seat))
+        if seat not in self.advisers:
+            self.advisers[seat] = make_player("expert", self.rules, self.seeds[seat])
+        return self.advisers[seat].act(deal.view(seat))
 
 
 def rules_all_pass(deal: Deal) -> str:

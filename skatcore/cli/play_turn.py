@@ -34,10 +34,13 @@ class Turns:
     def ask(self, prompt: str) -> str:
         self.console.print(prompt, end=" ")
         self.stdout.flush()
-        line = self.stdin.readline()
+        line = self.stdin.readline(MAX_INPUT)
         if not line:
             raise Quit
-        line = line[:MAX_INPUT].strip()
+        rest = line
+        while rest and not rest.endswith("\n"):  # the rest of an overlong line is not read as the next answers
+            rest = self.stdin.readline(MAX_INPUT)
+        line = line.strip()
         if line.lower() in QUIT:
             raise Quit
         return line
@@ -117,7 +120,7 @@ class Turns:
         while True:
             text = self.ask("put away:")
             if text.lower() in HINT:
-                self.say(f"  the expert would put away {self.cards(self.hint(deal, me).cards)}")
+                self.say(f"  the expert would put away {self.cards(sort_hand(self.hint(deal, me).cards))}")
                 continue
             try:
                 picks = sorted(set(pick_cards(text, cards)))

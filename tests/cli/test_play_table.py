@@ -193,6 +193,16 @@ def test_the_table_fits_80_columns(session):
     assert tables and all(len(line) <= 80 for t in tables for line in t.splitlines())
 
 
+def test_expert_opponents_in_the_terminal():
+    child = spawn("--ruleset", "official", "--seed", "9", "--deals", "1", "--opponents", "expert")
+    while (i := child.expect(["\nyour choice: ", "\nplay: ", "\nput away: ", pexpect.EOF])) != 3:
+        child.sendline("1 2" if i == 2 else "1")
+    child.close()
+    text = ANSI.sub("", child.logfile_read.getvalue())
+    assert child.exitstatus == 0, text[-2000:]
+    assert "opponents: Ann expert, Bob expert" in text and text.count("result: ") == 1 and "score sheet: " in text
+
+
 # -- in process ------------------------------------------------------------------------------
 class Answers(io.StringIO):
     """A player who answers the last question on ``out``: the first option,
