@@ -149,8 +149,7 @@ class TerminalGame(Turns):
         self.title = f"deal {len(st.lines) + 1} ({rules.name})"
         self.say("")
         self.say(f"=== {self.title}: you are {SEATS[self.me]}{marks} ===")
-        if len(self.people) > 2:
-            self.say("opponents: " + ", ".join(f"{n} {escape(self.kinds[i])}" for i, n in enumerate(self.names[1:])))
+        self.say("opponents: " + ", ".join(f"{n} {escape(self.kinds[i])}" for i, n in enumerate(self.names[1:])))
         if self.no_bidding:
             self.say("a round without bidding (the session rules): everyone passes")
         self.script: list = []  # your choices in this deal, in order: an undo replays them

@@ -16,6 +16,7 @@ from rich.table import Table
 
 from skatcore.cards import cards_in
 from skatcore.cli.play_text import card_markup, cards_markup, d_text, sort_hand
+from skatcore.errors import printable
 from skatcore.model import SEATS
 
 WIDTH = 78  # the table fits an 80-column terminal
@@ -98,7 +99,7 @@ def card_table(deal, me: int, who: Callable[[int], str], symbols: bool, title: s
     on_table = played(trick.cards, order, who, symbols, thought) if trick.cards else f"{escape(who(me))} to lead"
     middle = Align.center(f"trick {len(deal.tricks)}:  {on_table}")
     points = f"[dim]card points in tricks:[/dim] {card_points(deal, me, who)}"
-    return Panel(Group(seats, *shown, "", middle, "", points), title=escape(title), title_align="left", width=WIDTH)
+    return Panel(Group(seats, *shown, "", middle, "", points), title=escape(printable(title)), title_align="left", width=WIDTH)
 
 
 def contract_title(deal, who: Callable[[int], str]) -> str:

@@ -336,3 +336,16 @@ def test_strohmann_shows_the_straw_man_after_the_first_trick(strohmann):
             number = int(re.search(r"trick (\d+):", part)[1])
             assert ("straw man shows" in part) == (number > 1), part
 
+
+
+@pytest.mark.parametrize(("spec", "said"), [
+    ("nobody", "unknown player 'nobody'"),
+    ("expert,heuristic,random", "expected one player or 2 (Ann, Bob), not 3"),
+    ("\x1b[31mx", "unknown player '\\x1b[31mx'"),
+])
+def test_bad_opponents_are_one_line_exit_2(spec, said, capsys):
+    from skatcore.cli.main import main
+
+    assert main(["play", "--opponents", spec, "--deals", "1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err and "\x1b" not in err
