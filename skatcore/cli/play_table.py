@@ -24,8 +24,8 @@ WAIT_SHOWN = 0.1  # seconds: a bot's thinking time is shown where a person waits
 
 
 def seats_in_order(deal, leader: int) -> list[int]:
-    """The seats that play to a trick, from ``leader`` clockwise."""
-    seats = deal.rules.deck.seats
+    """The seats that play to a trick (a dummy out of play does not), from ``leader`` clockwise."""
+    seats = deal.in_play
     return [seats[(seats.index(leader) + i) % len(seats)] for i in range(len(seats))]
 
 
@@ -42,7 +42,7 @@ def played(cards, order, who: Callable[[int], str], symbols: bool, thought: dict
 
 def cards_left(deal) -> dict[int, int]:
     """Each seat's cards not yet played, open or not (stacks, a pile)."""
-    left = dict.fromkeys(deal.rules.deck.seats, deal.rules.deck.hand)
+    left = dict.fromkeys(deal.in_play, deal.rules.deck.hand)
     for t in deal.tricks:
         for s in seats_in_order(deal, t.leader)[:len(t.cards)]:
             left[s] -= 1
@@ -53,7 +53,7 @@ def card_points(deal, me: int, who: Callable[[int], str]) -> str:
     """The card points taken in tricks so far, by side as a player counts
     them: the declarer against the defenders, or each on his own (Ramsch)."""
     pts = deal.trick_points
-    seats = deal.rules.deck.seats
+    seats = deal.in_play
     if deal.declarer is None:
         return " · ".join(f"{escape(who(s))} {pts[s]}" for s in seats)
     d = deal.declarer
