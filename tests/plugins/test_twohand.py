@@ -88,9 +88,10 @@ def test_skat_play_schmegegge_both_pass_twice_then_swap_and_ramsch():
     text = out.getvalue()
     assert "both passed twice" in text and "dummy_swap:" in text and "you put away ♣K ♣Q" in text
     taken = {"forehand": 0, "rearhand": 0}
-    for seat, pts in re.findall(r"-> (?:you|Ann \(bot\)) \((\w+)\) takes? (\d+)", text):
-        taken[seat] += int(pts)
-    assert len(re.findall(r"trick \d+: \S+ \S+ -> ", text)) == 10  # ten tricks of two cards
+    assert "you are forehand" in text
+    for who, pts in re.findall(r"→ (you|Ann) takes? (\d+)", text):
+        taken["forehand" if who == "you" else "rearhand"] += int(pts)
+    assert len(re.findall(r"trick \d+: \w+ \S+ · \w+ \S+ → ", text)) == 10  # ten tricks of two cards
     assert taken == {"forehand": 88, "rearhand": 5}  # + the skat's 3 (HQ C8) to forehand, who took the last trick
     assert "result: points forehand 91, middlehand 0, rearhand 5; forehand loses their points: -91" in text
 

@@ -403,7 +403,7 @@ class Script(io.StringIO):
         if self.asked > 2000:
             return ""
         last = self.out.getvalue().rstrip().splitlines()[-1]
-        if last.startswith("two numbers:"):
+        if last.startswith("put away:"):
             return "1 2\n"
         if "another deal" in last:
             return "n\n"
