@@ -284,15 +284,15 @@ class TerminalGame(Turns):
         self.show_sheet()
 
     def aside_line(self, deal: Deal) -> str:
-        """The cards laid aside and whose card points they became (``Deck.aside_to``)."""
+        """The cards laid aside and whose card points they became (the
+        engine's ``Deal.aside_to``, set when the deal is scored)."""
         pts = deal.table.points if deal.table is not None else POINTS
-        to, why = deal.rules.deck.aside_to, ""
-        if deal.declarer is None or deal.contract is None or to == "nobody":
+        deal.result()
+        to = deal.aside_to
+        if deal.declarer is None or to in (None, "nobody"):
             went = "they count for nobody"
         else:
-            if to == "more_points":  # to the side with more card points in play (a tie: the defenders)
-                in_play = sum(pts[c] for c in deal.rules.deck.cards) - sum(pts[c] for c in deal.aside)
-                to, why = ("declarer" if 2 * deal.facts().declarer_points > in_play else "defenders"), " (more card points)"
+            why = " (more card points)" if deal.rules.deck.aside_to == "more_points" else ""
             side = [deal.declarer] if to == "declarer" else [s for s in deal.rules.deck.seats if s != deal.declarer]
             went = f"to the {to}{why}: {' and '.join(escape(self.who(s)) for s in side)}"
         return f"  laid aside: {self.cards(sort_hand(deal.aside))} ({sum(pts[c] for c in deal.aside)} points), {went}"

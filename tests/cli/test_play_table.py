@@ -9,12 +9,10 @@ to, checked by hand from the result line."""
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import re
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -295,21 +293,8 @@ def test_a_ramsch_table_counts_each_player_alone():
 
 
 # -- two players ------------------------------------------------------------------------------
-def _examples():
-    """The example packages' installer (tests/plugins/conftest.py), while
-    the two-player forms come from examples/twohand."""
-    path = Path(__file__).resolve().parents[1] / "plugins" / "conftest.py"
-    spec = importlib.util.spec_from_file_location("play_examples_conftest", path)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module.examples_installed
-
-
-examples_installed = _examples()
-
-
 @pytest.fixture(scope="module")
-def strohmann(examples_installed):
+def strohmann():
     return [play("strohmann", seed, 1) for seed in (1, 2, 3, 4)]
 
 
