@@ -121,6 +121,26 @@ class Column:
 
 
 @dataclass
+class Outlook:
+    """What a session rule says of the deals to come (see
+    :func:`~skatcore.hookspecs.skat_session_outlook`).
+
+    :param next: the next deal in words, empty when it is an ordinary one
+        (``"Bock"``, ``"Ramsch round 2 (1/4): a Ramsch, or a grand hand
+        instead of pushing"``).
+    :param bidding: whether the next deal is bid (a Ramsch round: no).
+    :param factor: the session multiplier the next deal will have.
+    :param owed: deals still to play by kind, as the rule foresees them now
+        (``{"Bock": 8, "Ramsch round": 12}``); kinds with none left out.
+    """
+
+    next: str = ""
+    bidding: bool = True
+    factor: int = 1
+    owed: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
 class Settlement:
     """Who pays whom at the end (see :func:`~skatcore.hookspecs.skat_session_settlement`).
 
