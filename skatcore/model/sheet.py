@@ -78,6 +78,30 @@ class SheetLine:
         """The dealer at a 4-table, who takes no cards."""
         return self.players[self.dealer] if len(self.players) == 4 else None
 
+    @property
+    def ouvert(self) -> bool:
+        """Whether the game was played open (null ouvert, grand ouvert ...)."""
+        game = self.record.get("game")
+        return isinstance(game, dict) and game.get("ouvert") is True
+
+    @property
+    def announced(self) -> list[str]:
+        """What the declarer announced, as scored (``["schneider", "schwarz"]``):
+        an ouvert suit or grand announces both, schwarz announces schneider."""
+        items = {name for name, _ in self.result.items}
+        return [a for a in ("schneider", "schwarz") if f"{a} announced" in items]
+
+    @property
+    def label(self) -> str:
+        """The game as a player says it: ``clubs hand schneider announced``,
+        ``grand ouvert hand``, ``null ouvert``."""
+        r = self.result
+        words = [r.game, *(["ouvert"] if self.ouvert and "ouvert" not in r.game else []),
+                 *(["hand"] if r.hand and "hand" not in r.game else [])]
+        if self.announced and not self.ouvert:  # ouvert says schwarz announced already
+            words.append(f"{self.announced[-1]} announced")
+        return " ".join(words)
+
     def to_json(self) -> dict:
         r = self.result
         return {
@@ -86,6 +110,9 @@ class SheetLine:
             "declarer": self.declarer,
             "game": r.game,
             "hand": r.hand,
+            "ouvert": self.ouvert,
+            "announced": self.announced,
+            "label": self.label,
             "bid": r.bid,
             "won": r.won,
             "value": r.value,

@@ -19,9 +19,8 @@ def _game_text(line: SheetLine) -> str:
         return f"VOID {r.game}"
     if r.game == "passed":
         return "passed (thrown in)"
-    game = r.game
+    game = line.label
     if r.declarer is not None:
-        game += " hand" if r.hand and "hand" not in game else ""
         game += " won" if r.won else " lost"
     calls = r.extra.get("calls")
     return f"{game} ({', '.join(calls)})" if calls else game
@@ -87,6 +86,7 @@ def change_text(line: SheetLine, st, later: int | None = None, outlook: Outlook 
     again = "" if later is None else f"; {later} later deal{'s' * (later != 1)} re-scored"
     ahead = [x for x in (outlook and outlook.next and f"next deal: {outlook.next}",
                          outlook and outlook.owed and f"still owed: {owed_text(outlook.owed)}") if x]
+    game = f"{line.label}: " if line.label != line.result.game and not line.void else ""  # hand, ouvert, announced
     return "\n".join(printable(text) for text in (
-        f"deal {line.index}: {line.result.explanation}{marks}", f"  sheet: {entries}{again}",
+        f"deal {line.index}: {game}{line.result.explanation}{marks}", f"  sheet: {entries}{again}",
         f"  totals: {totals}; next dealer {st.players[st.dealer]}", *(["  " + "; ".join(ahead)] if ahead else [])))
