@@ -134,6 +134,10 @@ def _action_parser(action: str) -> _Parser:
         g.add_argument("--ramsch", metavar="F,M,R", help="Ramsch card points per seat (forehand, middlehand, rearhand)")
         g.add_argument("--ramsch-tricks", metavar="F,M,R", help="Ramsch tricks per seat")
         g.add_argument("--last-trick", help="seat or player who took the last trick (Ramsch)")
+        g.add_argument("--pushes", metavar="blind,seen,...",
+                       help="Schieberamsch: each push in turn, blind, seen or pass (no card names)")
+        g.add_argument("--instead", action="store_true",
+                       help="a grand hand declared instead of pushing: no --bid; after the --pushes given")
     elif action == "rules":
         p.add_argument("--update", action="store_true",
                        help="freeze the ruleset file as it is now and re-score every deal with it")
