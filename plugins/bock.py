@@ -41,8 +41,7 @@ from dataclasses import dataclass, field
 
 from skatcore.errors import InputError
 from skatcore.hookspecs import hookimpl
-from skatcore.model import Outlook
-from skatcore.records.session_text import owed_text
+from skatcore.model import Outlook, owed_words
 
 KEY = "bock"
 
@@ -233,7 +232,7 @@ class Bock:
             return None
         owed = self.owed(state)
         if owed:
-            what = owed_text(owed)
+            what = owed_words(owed)
             if self.unfinished == "drop":
                 state.notes.append(f"unfinished rounds dropped: {what}")
             else:

@@ -167,6 +167,11 @@ class Outlook:
     owed: dict[str, int] = field(default_factory=dict)
 
 
+def owed_words(owed: dict[str, int]) -> str:
+    """Deals owed in words: ``8 Bock deals, 12 Ramsch-round deals``."""
+    return ", ".join(f"{n} {kind.replace(' ', '-')} deal{'s' * (n != 1)}" for kind, n in owed.items())
+
+
 @dataclass
 class Settlement:
     """Who pays whom at the end (see :func:`~skatcore.hookspecs.skat_session_settlement`).

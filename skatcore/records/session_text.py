@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from skatcore.errors import printable
-from skatcore.model import Outlook, SheetLine
+from skatcore.model import Outlook, SheetLine, owed_words
 from skatcore.records.money import money_text
 
 if TYPE_CHECKING:
@@ -141,11 +141,6 @@ def narrow_text(res: SessionResult, title: str | None = None, width: int = 80) -
     return "\n".join(out)
 
 
-def owed_text(owed: dict[str, int]) -> str:
-    """``8 Bock deals, 12 Ramsch-round deals``."""
-    return ", ".join(f"{n} {kind.replace(' ', '-')} deal{'s' * (n != 1)}" for kind, n in owed.items())
-
-
 def change_text(line: SheetLine, st, later: int | None = None, outlook: Outlook | None = None) -> str:
     """What ``sheet add``/``edit``/``void`` did: the deal's line, its entries,
     the totals now (``later``: how many deals after it were re-scored) and,
@@ -155,7 +150,7 @@ def change_text(line: SheetLine, st, later: int | None = None, outlook: Outlook 
     marks = f" [{', '.join(line.marks)}]" if line.marks else ""
     again = "" if later is None else f"; {later} later deal{'s' * (later != 1)} re-scored"
     ahead = [x for x in (outlook and outlook.next and f"next deal: {outlook.next}",
-                         outlook and outlook.owed and f"still owed: {owed_text(outlook.owed)}") if x]
+                         outlook and outlook.owed and f"still owed: {owed_words(outlook.owed)}") if x]
     game = f"{line.label}: " if line.label != line.result.game and not line.void else ""  # hand, ouvert, announced
     return "\n".join(printable(text) for text in (
         f"deal {line.index}: {game}{line.result.explanation}{marks}", f"  sheet: {entries}{again}",
