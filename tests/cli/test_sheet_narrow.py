@@ -36,6 +36,7 @@ def show(capsys, *argv) -> str:
 
 @pytest.mark.parametrize("how", ["COLUMNS", "--narrow"])
 def test_no_line_longer_than_80(capsys, monkeypatch, evening, how):
+    monkeypatch.delenv("COLUMNS", raising=False)
     wide = show(capsys, evening)
     assert max(map(len, wide.splitlines())) > 80  # the wide sheet (not a terminal, no COLUMNS) does not fit
     monkeypatch.setenv("COLUMNS", "80")
@@ -73,6 +74,7 @@ def test_the_history_fits_too(capsys, monkeypatch, tmp_path):
 
 
 def test_a_wide_terminal_keeps_the_wide_sheet(capsys, monkeypatch, evening):
+    monkeypatch.delenv("COLUMNS", raising=False)
     wide = show(capsys, evening)
     monkeypatch.setenv("COLUMNS", str(max(map(len, wide.splitlines()))))
     assert show(capsys, evening) == wide
