@@ -20,6 +20,7 @@ round is 3 deals, a Ramsch round of 3 follows each Bock round):
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -77,6 +78,9 @@ def test_edit_in_the_middle_moves_the_bock_and_ramsch_rounds(capsys, evening):
      7  Ramsch round 3/3: C -50              A -146  B -98   C -102
      8  Bock: A -100                         A -246  B -98   C -102
      9  Bock: B -100                         A -246  B -198  C -102
+
+    Still owed: the second Bock round's last deal, then the Ramsch round it
+    brings (3 deals).
     """
     rc, out, err = run(capsys, "sheet", "edit", evening, 1, "--declarer", "B", "--bid", 18, "--game", "clubs",
                        "--points", 60, "--matadors", "with1")
@@ -84,20 +88,23 @@ def test_edit_in_the_middle_moves_the_bock_and_ramsch_rounds(capsys, evening):
     assert out.splitlines() == [
         "deal 1: with 1, game 2; 2 x clubs 12 = 24: only 60 card points, lost 2 x 24 = -48 [edited, -> Bock: 60-60]",
         "  sheet: B -48; 8 later deals re-scored",
-        "  totals: A -246, B -198, C -102; next dealer A"]
+        "  totals: A -246, B -198, C -102; next dealer A",
+        "  next deal: Bock; still owed: 1 Bock deal, 3 Ramsch-round deals"]
     doc = sheet(capsys, evening)
     assert doc["totals"] == {"A": -246, "B": -198, "C": -102}
     assert [d["factor"] for d in doc["deals"]] == [1, 2, 2, 2, 1, 1, 1, 2, 2]
     assert doc["deals"][2]["marks"] == ["Bock", "-> Bock: 60-60"]
     assert doc["deals"][4]["marks"] == ["Ramsch round 1 (1/3)"]
-    assert doc["notes"] == ["still to play out: 1 Bock deal"]
+    assert doc["notes"] == ["still to play out: 1 Bock deal, 3 Ramsch-round deals"]
+    assert doc["owed"] == {"Bock": 1, "Ramsch round": 3}
+    assert doc["next_deal"] == {"deal": 10, "dealer": "A", "kind": "Bock", "bidding": True, "factor": 2}
     assert [d["dealer"] for d in doc["deals"]] == list("ABCABCABC")
     was = doc["deals"][0]["history"][0]
     assert was["action"] == "edited" and was["was"]["outcome"]["declarer_points"] == 75
     # the history is shown and exported; the export scores to the same sheet
     rc, out, err = run(capsys, "sheet", "show", evening, "--history")
-    assert rc == 0 and out.splitlines()[-1].startswith("  deal 1: edited ")
-    assert '"declarer_points": 75' in out.splitlines()[-1]
+    assert rc == 0 and re.fullmatch(r"  deal 1: edited \d{4}-\d\d-\d\d \d\d:\d\d UTC, "
+                                    r"was: B clubs, bid 18, 75 card points, with 1", out.splitlines()[-1]), out
     exported = evening.with_name("exported.yaml")
     exported.write_text(run(capsys, "sheet", "export", evening)[1], encoding="utf-8")
     assert yaml.safe_load(exported.read_text("utf-8"))["deals"][0]["history"][0]["action"] == "edited"
@@ -266,3 +273,17 @@ def test_three_writers_two_adding_one_voiding(capsys, tmp_path):
         [f"a{i}" for i in range(15)] + [f"b{i}" for i in range(15)])
     assert [d["void"] for d in doc["deals"]] == [True] * 10 + [False] * 20
     assert sum(doc["totals"].values()) == 24 * 20
+
+
+def test_history_in_players_names_and_words(capsys, evening):
+    """F7: the history names players, not seats, and says the old deal in
+    words, not JSON: deal 7 (A deals: B forehand, C middlehand, A rearhand)."""
+    assert run(capsys, "sheet", "edit", evening, 7, "--ramsch", "30,40,50", "--ramsch-tricks", "3,3,4",
+               "--last-trick", "rearhand")[0] == 0
+    assert run(capsys, "sheet", "void", evening, 2, "--reason", "misdealt")[0] == 0
+    rc, out, err = run(capsys, "sheet", "show", evening, "--history")
+    assert rc == 0, err
+    history = out.split("history:\n")[1].splitlines()
+    assert re.fullmatch(r"  deal 2: voided \S+ \S+ UTC \(misdealt\)", history[0]), history
+    assert history[1].endswith(" UTC, was: ramsch, card points B 30, C 50, A 40, tricks B 3, C 4, A 3, last trick C")
+    assert "{" not in out.split("history:")[1] and "forehand" not in out.split("history:")[1]
