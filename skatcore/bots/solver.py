@@ -36,7 +36,8 @@ import numpy as np
 
 from ..cards import cards_in
 from . import solver_kernel as kernel
-from .solver_kernel import ABOVE, CLASS, FOLLOW, MAX_DEPTH, NC, POINTS, POWER, ROWS, SAME, STRENGTH, TT_BUCKETS, WAYS
+from .solver_kernel import (ABOVE, CLASS, FOLLOW, MAX_DEPTH, NC, POINTS, POWER, ROWS, RUFF, SAME, STRENGTH, TT_BUCKETS,
+                            WAYS)
 
 
 class Flat:
@@ -73,7 +74,21 @@ class Flat:
                 t[STRENGTH + led, i] = table.strength[led][c]
         for k in range(5):
             t[CLASS, k] = self.mask(table.class_mask[k])
+        ruffs = [self._ruff(table, k, in_class) for k in range(5)]
+        if len({r for r in ruffs if r}) > 1:
+            # the quick tricks assume one set of trumps; any other table: every void player may ruff
+            ruffs = [self.mask(sum(1 << c for c in range(NC) if in_class[c])) & ~t[CLASS, k] for k in range(5)]
+        t[RUFF, :5] = ruffs
         self.T = t
+
+    def _ruff(self, table, k: int, in_class: list[bool]) -> int:
+        """The cards outside class ``k`` that beat all of it in a trick it leads."""
+        mates = [c for c in range(NC) if in_class[c] and table.follow[c] == k]
+        if not mates:
+            return 0
+        top = max(table.strength[k][c] for c in mates)
+        return self.mask(sum(1 << c for c in range(NC)
+                             if in_class[c] and table.follow[c] != k and table.strength[k][c] > top))
 
     def mask(self, cards: int) -> int:
         """A mask of card ids as a mask of solver ids."""
@@ -214,7 +229,7 @@ class Solver:
     def reaches(self, pos: Position, need: int) -> bool:
         """Whether the declarer's side takes at least ``need`` more from ``pos``."""
         return bool(kernel.search(self.T, self.cfg, *self._args(pos), need, self.live(pos),
-                                  _Shared.tt, self.moves, 0, self.stats))
+                                  _Shared.tt, self.moves, 0, self.stats) >= need)
 
     def value(self, pos: Position) -> int:
         """What the declarer's side takes from ``pos`` under best play by all."""
