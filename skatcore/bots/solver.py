@@ -36,8 +36,21 @@ import numpy as np
 
 from ..cards import cards_in
 from . import solver_kernel as kernel
-from .solver_kernel import (ABOVE, CLASS, FOLLOW, MAX_DEPTH, NC, POINTS, POWER, ROWS, RUFF, SAME, STRENGTH, TT_BUCKETS,
-                            WAYS)
+from .solver_kernel import (
+    ABOVE,
+    CLASS,
+    FOLLOW,
+    MAX_DEPTH,
+    NC,
+    POINTS,
+    POWER,
+    ROWS,
+    RUFF,
+    SAME,
+    STRENGTH,
+    TT_BUCKETS,
+    WAYS,
+)
 
 
 class Flat:
