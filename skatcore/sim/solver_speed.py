@@ -38,15 +38,21 @@ class Opening:
 
 
 def declared_openings(rules, n: int, seed: int = 11) -> list[Opening]:
-    """The first ``n`` suit and grand games a heuristic table declares in run ``seed``."""
+    """The first ``n`` suit and grand games a heuristic table declares in run
+    ``seed`` (fewer if it declares none in ``40 n`` deals; none for a ruleset
+    the compiled heuristic does not play)."""
     from skatcore.bots.heuristic.compiled import play_heuristic
+    from skatcore.engine.compiled import Unsupported
     from skatcore.sim.dealing import seeded_deals
 
     out: list[Opening] = []
     start = 0
-    while len(out) < n:
+    while len(out) < n and start < 40 * n:
         dealt = seeded_deals(seed, start, 4 * n)
-        played = play_heuristic(rules, dealt, seed=seed, start=start)
+        try:
+            played = play_heuristic(rules, dealt, seed=seed, start=start)
+        except Unsupported:
+            return []
         for i in range(len(played)):
             d = int(played.declarer[i])
             if d < 0 or rules.contracts[played.game(i)].family not in ("suit", "grand"):
@@ -83,12 +89,13 @@ def random_openings(rules, n: int, seed: int = 1) -> list[Opening]:
     return out
 
 
-def quantiles(times: list[float]) -> dict[str, float]:
-    """Median, p90, p99 and max of ``times`` (seconds) in milliseconds (nearest rank)."""
-    s = sorted(times)
+def quantiles(values: list[float], scale: float = 1000) -> dict[str, float]:
+    """Median, p90, p99 and max of ``values`` times ``scale`` (seconds to ms),
+    each the value at rank ``int(p * n)`` of the sorted values (from 0)."""
+    s = sorted(values)
     def q(p):
-        return 1000 * s[min(len(s) - 1, int(p * len(s)))]
-    return {"median": q(0.5), "p90": q(0.9), "p99": q(0.99), "max": 1000 * s[-1]}
+        return scale * s[min(len(s) - 1, int(p * len(s)))]
+    return {"median": q(0.5), "p90": q(0.9), "p99": q(0.99), "max": scale * s[-1]}
 
 
 def time_openings(openings: list[Opening], tick: Callable[[], None] | None = None) -> dict:
@@ -98,21 +105,26 @@ def time_openings(openings: list[Opening], tick: Callable[[], None] | None = Non
 
     exact: list[float] = []
     question: list[float] = []
-    nodes, cpu = 0, 0.0
+    exact_nodes: list[int] = []
+    question_nodes: list[int] = []
+    cpu = 0.0
     for o in openings:
         pos = Position(o.hands, 0, ())
         s = Solver(o.table, o.declarer)
         t0 = time.process_time()
         s.value(pos)
         t1 = time.process_time()
+        exact_nodes.append(s.nodes)
         s.new_deal()
         s.reaches(pos, o.need)
         t2 = time.process_time()
+        question_nodes.append(s.nodes - exact_nodes[-1])
         exact.append(t1 - t0)
         question.append(t2 - t1)
-        nodes += s.nodes
         cpu += t2 - t0
         if tick:
             tick()
+    nodes = sum(exact_nodes) + sum(question_nodes)
     return {"exact_ms": quantiles(exact), "question_ms": quantiles(question),
+            "exact_nodes": quantiles(exact_nodes, 1), "question_nodes": quantiles(question_nodes, 1),
             "nodes_per_s": round(nodes / cpu) if cpu > 0 else 0, "positions": len(openings)}
