@@ -114,7 +114,7 @@ def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d)
 
 
 @njit(cache=True, inline="always")
-def _quick(T, hands, leader, declarer):
+def _quick(T, hands, leader):
     """Card points the leader's side is sure to take (a lower bound): the
     leader's cards that no one still in play can beat - cashed one after
     another, each as often as every other player holding a ruff still has
@@ -165,10 +165,11 @@ def _popcount(x):
 def _store(tt, base, key, tag, need, live, g, best):
     """Record in the bucket at ``base`` what a search for ``need`` found of
     the position ``key``: the declarer's side takes at least ``g`` (if
-    ``g >= need``) or at most ``g``; ``best`` the lead that proved it (-1: none).  An entry's second word packs the bounds
-    and the lead: lower | upper << 8 | cards remaining << 16 | (lead + 1) << 24;
-    a full bucket gives up its entry of this deal with the fewest cards left
-    (the cheapest to search again) or one of an old deal."""
+    ``g >= need``) or at most ``g``; ``best`` the lead that proved it (-1:
+    none).  An entry's second word packs the bounds and the lead: lower |
+    upper << 8 | cards remaining << 16 | (lead + 1) << 24; a full bucket gives
+    up its entry of this deal with the fewest cards left (the cheapest to
+    search again) or one of an old deal."""
     slot = -1
     worst = 1 << 30
     for j in range(base, base + WAYS):
@@ -253,7 +254,7 @@ def search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, sta
                     else:
                         if tricks_goal == 0 and invert == 0:
                             # the leader's sure winners: bounds (Ramsch and null: the seat may not want them)
-                            q = _quick(T, hands, leader, declarer)
+                            q = _quick(T, hands, leader)
                             if leader == declarer and q >= need:
                                 r = q
                                 settled = True

@@ -58,7 +58,8 @@ def add_commands(sub) -> None:
     s.add_argument("--json", action="store_true", help="JSON output")
     s.set_defaults(func=cmd_duel)
 
-    s = sub.add_parser("bench", help="measure deals per second (random and heuristic players, ruleset official)")
+    s = sub.add_parser("bench", help="measure deals per second (random and heuristic players, ruleset official) "
+                                     "and the double-dummy solver on opening positions")
     s.add_argument("--ruleset", default="official", help="ruleset (default official)")
     s.add_argument("--seconds", type=numbers.seconds, default=2.0, help="time per measurement (default 2)")
     s.add_argument("--json", action="store_true", help="JSON: the last line is one object with the figures")

@@ -192,10 +192,10 @@ def test_quick_tricks_by_hand():
     s = Solver(table, 0)
     pos = Position((cards("CJ SJ HA C7"), cards("HJ CA CT S7"), cards("DJ CK CQ S8")), 0, ())
     hands, *_ = s._args(pos)
-    assert kernel._quick(s.T, hands, 0, 0) == 2 + 2
+    assert kernel._quick(s.T, hands, 0) == 2 + 2
     assert s.value(pos) >= 4 + 11
     # SA and ST stand while rearhand (with a trump) still follows spades: once, the ace cashed; middlehand
     # has neither spades nor trumps
     pos = Position((cards("SA ST D7"), cards("C7 C8 C9"), cards("S7 HT DA")), 0, ())
     hands, *_ = s._args(pos)
-    assert kernel._quick(s.T, hands, 0, 0) == 11
+    assert kernel._quick(s.T, hands, 0) == 11
