@@ -30,11 +30,12 @@ def main(argv=None) -> int:
     for kind in kinds:
         ops = declared_openings(rules, args.n, args.seed) if kind == "declared" else random_openings(rules, args.n, 1)
         f = time_openings(ops)
-        def row(q):
-            return " / ".join(f"{q[k]:.2f}" for k in ("median", "p90", "p99", "max"))
+        def row(q, fmt=".2f"):
+            return " / ".join(f"{q[k]:{fmt}}" for k in ("median", "p90", "p99", "max"))
         print(f"{kind:>8}: exact {row(f['exact_ms'])} ms; 61? {row(f['question_ms'])} ms; "
               f"{f['nodes_per_s'] / 1e6:.1f}M nodes/s")
-        print(f"{'':>8}  nodes (the same on every machine): exact {row(f['exact_nodes'])}; 61? {row(f['question_nodes'])}")
+        print(f"{'':>8}  nodes (the same on every machine): exact {row(f['exact_nodes'], ',')}; "
+              f"61? {row(f['question_nodes'], ',')}")
         print(json.dumps({kind: f}))
     return 0
 
