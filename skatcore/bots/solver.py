@@ -8,17 +8,22 @@ declarer take at least ``need`` more card points / tricks from here?") and,
 by bisection over them, the exact outcome.
 
 The search is an alpha-beta over the boolean question (a null-window search
-in Kupferschmid & Helmert's sense) with
+in Kupferschmid & Helmert's sense), fail-soft: it answers a bound on the
+take, which moves the bisection's ends further than the question asked, with
 
 * a transposition table at trick boundaries: the cards still out and the
   leader identify the position (each card stays with the hand it was dealt
   to), and the table keeps a lower and an upper bound of what the declarer
-  takes from there, so every later question about the same deal reuses it
-  (2 MB, four entries to a cache line, the biggest subtrees kept);
+  takes from there and the lead that settled it (tried first next time), so
+  every later question about the same deal reuses it (32 MB, four entries to
+  a cache line, the biggest subtrees kept);
 * equivalent cards: of a hand's cards adjacent in strength within one follow
   class, with no card between them still in play and (when points count) the
   same card points, only one is searched (bit operations on the solver's
   own card numbering, see :class:`Flat`);
+* quick tricks: at a trick's start, the card points of the leader's cards
+  nobody can beat (cashed while every player with a ruff must follow) bound
+  the take from below (his side) or above (the other);
 * the last trick is settled directly;
 * move ordering: winners and points first for the side that can take the
   trick, low cards and smears otherwise;
@@ -36,7 +41,7 @@ import numpy as np
 
 from ..cards import cards_in
 from . import solver_kernel as kernel
-from .solver_kernel import ABOVE, CLASS, FOLLOW, MAX_DEPTH, NC, POINTS, POWER, ROWS, SAME, STRENGTH, TT_BUCKETS, WAYS
+from .solver_kernel import ABOVE, CLASS, FOLLOW, MAX_DEPTH, NC, POINTS, POWER, ROWS, RUFF, SAME, STRENGTH, TT_BUCKETS
 
 
 class Flat:
@@ -73,7 +78,21 @@ class Flat:
                 t[STRENGTH + led, i] = table.strength[led][c]
         for k in range(5):
             t[CLASS, k] = self.mask(table.class_mask[k])
+        ruffs = [self._ruff(table, k, in_class) for k in range(5)]
+        if len({r for r in ruffs if r}) > 1:
+            # the quick tricks assume one set of trumps; any other table: every void player may ruff
+            ruffs = [self.mask(sum(1 << c for c in range(NC) if in_class[c])) & ~t[CLASS, k] for k in range(5)]
+        t[RUFF, :5] = ruffs
         self.T = t
+
+    def _ruff(self, table, k: int, in_class: list[bool]) -> int:
+        """The cards outside class ``k`` that beat all of it in a trick it leads."""
+        mates = [c for c in range(NC) if in_class[c] and table.follow[c] == k]
+        if not mates:
+            return 0
+        top = max(table.strength[k][c] for c in mates)
+        return self.mask(sum(1 << c for c in range(NC)
+                             if in_class[c] and table.follow[c] != k and table.strength[k][c] > top))
 
     def mask(self, cards: int) -> int:
         """A mask of card ids as a mask of solver ids."""
@@ -149,9 +168,9 @@ class _Shared:
     @classmethod
     def take(cls):
         if cls.tt is None:
-            raw = np.zeros(TT_BUCKETS * WAYS * 2 + 8, dtype=np.int64)
+            raw = np.zeros(TT_BUCKETS * kernel.WAYS * 2 + 8, dtype=np.int64)
             start = (-raw.ctypes.data % 64) // 8
-            cls.tt = raw[start:start + TT_BUCKETS * WAYS * 2].reshape(TT_BUCKETS * WAYS, 2)
+            cls.tt = raw[start:start + TT_BUCKETS * kernel.WAYS * 2].reshape(TT_BUCKETS * kernel.WAYS, 2)
         cls.tag = cls.tag + 1 if cls.tag < (1 << 24) else 1
         if cls.tag == 1:
             cls.tt[:, 0] = -1
@@ -214,7 +233,7 @@ class Solver:
     def reaches(self, pos: Position, need: int) -> bool:
         """Whether the declarer's side takes at least ``need`` more from ``pos``."""
         return bool(kernel.search(self.T, self.cfg, *self._args(pos), need, self.live(pos),
-                                  _Shared.tt, self.moves, 0, self.stats))
+                                  _Shared.tt, self.moves, 0, self.stats) >= need)
 
     def value(self, pos: Position) -> int:
         """What the declarer's side takes from ``pos`` under best play by all."""

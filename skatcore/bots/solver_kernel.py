@@ -18,9 +18,10 @@ ABOVE = 3             # the cards of the same class that beat it
 SAME = 4              # the cards of the same class with as many card points
 STRENGTH = 5          # 5 rows: strength of each card in a trick led with class k
 CLASS = 10            # cols 0..4: the mask of class k
-ROWS = 11
+RUFF = 11             # cols 0..4: the cards outside class k that beat all of it when k is led (trumps)
+ROWS = 12
 
-TT_BUCKETS = 1 << 15   # buckets of the transposition table: 2 MB, one cache line each
+TT_BUCKETS = 1 << 19   # buckets of the transposition table: 32 MB, one cache line each
 WAYS = 4               # entries of 16 bytes in a bucket
 _CARDS = (1 << 36) - 1
 _TAG_SHIFT = 38        # key = cards out (36 bits) | leader << 36 | tag << 38
@@ -112,6 +113,44 @@ def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d)
     return n
 
 
+@njit(cache=True, inline="always")
+def _quick(T, hands, leader):
+    """Card points the leader's side is sure to take (a lower bound): the
+    leader's cards that no one still in play can beat - cashed one after
+    another, each as often as every other player holding a ruff still has
+    to follow (his partner included: he must not be forced to take the lead)."""
+    h = hands[leader]
+    live = hands[0] | hands[1] | hands[2]
+    a, b = hands[_MOD3[leader + 1]], hands[_MOD3[leader + 2]]
+    pts = 0
+    for k in range(5):
+        cls = T[CLASS, k]
+        if h & cls == 0:
+            continue
+        n = 20
+        ruff = T[RUFF, k]
+        if a & ruff != 0:
+            n = _popcount(a & cls)
+        if b & ruff != 0:
+            n = min(n, _popcount(b & cls))
+        top = 0  # the leader's cards of the class that nothing in play beats
+        rest = h & cls
+        while rest != 0:
+            c = _card(rest & -rest)
+            rest &= rest - 1
+            if live & T[ABOVE, c] & ~h == 0:
+                top += 1
+        rest = h & cls
+        while rest != 0:  # the n strongest of them are cashed
+            c = _card(rest & -rest)
+            rest &= rest - 1
+            if live & T[ABOVE, c] & ~h == 0:
+                if top <= n:
+                    pts += T[POINTS, c]
+                top -= 1
+    return pts
+
+
 @njit(cache=True)
 def _popcount(x):
     x = x - ((x >> 1) & 0x5555555555555555)
@@ -123,11 +162,14 @@ def _popcount(x):
 
 
 @njit(cache=True, inline="always")
-def _store(tt, base, key, tag, need, live, r):
-    """Record in the bucket at ``base`` that the declarer's side does (``r``)
-    or does not take ``need`` more from the position ``key``.  An entry's second word packs the bounds: lower | upper << 8 |
-    cards remaining << 16; a full bucket gives up its entry of this deal with
-    the fewest cards left (the cheapest to search again) or one of an old deal."""
+def _store(tt, base, key, tag, need, live, g, best):
+    """Record in the bucket at ``base`` what a search for ``need`` found of
+    the position ``key``: the declarer's side takes at least ``g`` (if
+    ``g >= need``) or at most ``g``; ``best`` the lead that proved it (-1:
+    none).  An entry's second word packs the bounds and the lead: lower |
+    upper << 8 | cards remaining << 16 | (lead + 1) << 24; a full bucket gives
+    up its entry of this deal with the fewest cards left (the cheapest to
+    search again) or one of an old deal."""
     slot = -1
     worst = 1 << 30
     for j in range(base, base + WAYS):
@@ -139,20 +181,23 @@ def _store(tt, base, key, tag, need, live, r):
         if size < worst:
             worst = size
             slot = j
+    lead = best + 1
     if tt[slot, 0] == key:
         lo, hi = tt[slot, 1] & 0xFF, (tt[slot, 1] >> 8) & 0xFF
+        if lead == 0:
+            lead = (tt[slot, 1] >> 24) & 0x3F
     else:
         tt[slot, 0] = key
         lo, hi = 0, live
-    if r:
-        lo = max(lo, need)
+    if g >= need:
+        lo = max(lo, g)
     else:
-        hi = min(hi, need - 1)
-    tt[slot, 1] = lo | (hi << 8) | (_popcount(key & _CARDS) << 16)
+        hi = min(hi, g)
+    tt[slot, 1] = lo | (hi << 8) | (_popcount(key & _CARDS) << 16) | (lead << 24)
 
 
 # stack frame fields of the iterative search
-_F_NTR, _F_LEADER, _F_T0, _F_T1, _F_NEED, _F_LIVE, _F_N, _F_I, _F_KEY, _F_SLOT, _F_RESULT = range(11)
+_F_NTR, _F_LEADER, _F_T0, _F_T1, _F_NEED, _F_LIVE, _F_N, _F_I, _F_KEY, _F_SLOT, _F_RESULT, _F_BEST = range(12)
 
 
 @njit(cache=True)
@@ -161,14 +206,18 @@ def search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, sta
     from this position: ``ntr`` cards ``t0``, ``t1`` of the trick led by
     ``leader`` are down; ``live`` is what is still to be taken.
 
+    Answers with a bound ``g`` on what the side takes from here: ``g >= need``
+    means it takes at least ``g``, ``g < need`` at most ``g`` (fail-soft, so
+    that :func:`value` can jump past the amounts no line of play gives).
+
     An alpha-beta over the boolean question, iterative (an explicit stack in
     ``moves``' rows from ``depth`` on) so that a node costs no function call."""
     declarer, invert, tricks_goal, tag, limit = cfg[0], cfg[1], cfg[2], cfg[3], cfg[4]
-    F = np.empty((MAX_DEPTH, 11), dtype=np.int64)
+    F = np.empty((MAX_DEPTH, 12), dtype=np.int64)
     d = depth
     F[d, _F_NTR], F[d, _F_LEADER], F[d, _F_T0], F[d, _F_T1], F[d, _F_NEED], F[d, _F_LIVE] = ntr, leader, t0, t1, need, live
     nodes = 0
-    r = False
+    r = 0  # the bound a settled node answers (see above)
     entering = True
     while True:
         if entering:
@@ -181,13 +230,14 @@ def search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, sta
                     hands[q] ^= np.int64(1) << moves[e, F[e, _F_I]]
                 stats[0] += nodes
                 stats[1] += 1
-                return False
+                return F[depth, _F_NEED] - 1
             ntr, leader, need, live = F[d, _F_NTR], F[d, _F_LEADER], F[d, _F_NEED], F[d, _F_LIVE]
             settled = True
+            hint = -1
             if need <= 0:
-                r = True
+                r = 0
             elif need > live:
-                r = False
+                r = live
             else:
                 settled = False
                 if ntr == 0:
@@ -195,11 +245,23 @@ def search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, sta
                     ncards = _popcount(rem)
                     if ncards == 3:
                         # the last trick: one card each, no choice left
-                        w = _MOD3[leader + _trick_winner(T, _card(hands[leader]), _card(hands[_MOD3[leader + 1]]),
-                                                         _card(hands[_MOD3[leader + 2]]))]
-                        r = (w == declarer) != (invert == 1)
+                        c0, c1, c2 = _card(hands[leader]), _card(hands[_MOD3[leader + 1]]), _card(hands[_MOD3[leader + 2]])
+                        w = _MOD3[leader + _trick_winner(T, c0, c1, c2)]
+                        r = 0
+                        if (w == declarer) != (invert == 1):
+                            r = 1 if tricks_goal == 1 else T[POINTS, c0] + T[POINTS, c1] + T[POINTS, c2]
                         settled = True
                     else:
+                        if tricks_goal == 0 and invert == 0:
+                            # the leader's sure winners: bounds (Ramsch and null: the seat may not want them)
+                            q = _quick(T, hands, leader)
+                            if leader == declarer and q >= need:
+                                r = q
+                                settled = True
+                            elif leader != declarer and live - q < need:
+                                r = live - q
+                                settled = True
+                    if not settled:
                         key = rem | (leader << 36) | (tag << _TAG_SHIFT)
                         base = ((((key & 0xFFFFFFFF) * 0x5BD1E995 + (key >> 32) * 0x2545F491) >> 16)
                                 & (TT_BUCKETS - 1)) * WAYS
@@ -208,36 +270,51 @@ def search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, sta
                             if tt[j, 0] == key:
                                 lo, hi = tt[j, 1] & 0xFF, (tt[j, 1] >> 8) & 0xFF
                                 if lo >= need:
-                                    r = True
+                                    r = lo
                                     settled = True
                                 elif hi < need:
-                                    r = False
+                                    r = hi
                                     settled = True
+                                hint = ((tt[j, 1] >> 24) & 0x3F) - 1
                                 break
             if not settled:
                 p = _MOD3[leader + ntr]
-                F[d, _F_N] = _moves(T, hands, F[d, _F_T0], F[d, _F_T1], ntr, leader, declarer, invert, tricks_goal, moves, d)
+                n = _moves(T, hands, F[d, _F_T0], F[d, _F_T1], ntr, leader, declarer, invert, tricks_goal, moves, d)
+                if hint >= 0:  # the lead that settled this position in an earlier search goes first
+                    for j in range(1, n):
+                        if moves[d, j] == hint:
+                            for k in range(j, 0, -1):
+                                moves[d, k] = moves[d, k - 1]
+                            moves[d, 0] = hint
+                            break
+                F[d, _F_N] = n
                 F[d, _F_I] = 0
-                F[d, _F_RESULT] = 0 if p == declarer else 1
+                F[d, _F_BEST] = -1
+                F[d, _F_RESULT] = -1 if p == declarer else 1 << 20
             entering = False
         else:
-            # back from a child with answer r: undo its card, cut off or go on
+            # back from a child with bound r: undo its card, cut off or go on
             settled = False
             i = F[d, _F_I]
-            ntr, leader = F[d, _F_NTR], F[d, _F_LEADER]
+            ntr, leader, need = F[d, _F_NTR], F[d, _F_LEADER], F[d, _F_NEED]
             p = _MOD3[leader + ntr]
             hands[p] ^= np.int64(1) << moves[d, i]
-            maxing = p == declarer
+            r += need - F[d + 1, _F_NEED]  # what the side took in the trick this card completed
             F[d, _F_I] = i + 1
-            if r == maxing:
-                F[d, _F_RESULT] = 1 if r else 0
-                settled = True
+            if p == declarer:
+                F[d, _F_RESULT] = max(F[d, _F_RESULT], r)
+                settled = r >= need
+            else:
+                F[d, _F_RESULT] = min(F[d, _F_RESULT], r)
+                settled = r < need
+            if settled:
+                F[d, _F_BEST] = moves[d, i]
             elif i + 1 >= F[d, _F_N]:
                 settled = True
             if settled:
-                r = F[d, _F_RESULT] == 1
+                r = F[d, _F_RESULT]
                 if ntr == 0:
-                    _store(tt, F[d, _F_SLOT], F[d, _F_KEY], tag, F[d, _F_NEED], F[d, _F_LIVE], r)
+                    _store(tt, F[d, _F_SLOT], F[d, _F_KEY], tag, F[d, _F_NEED], F[d, _F_LIVE], r, F[d, _F_BEST])
         if settled:
             if d == depth:
                 stats[0] += nodes
@@ -275,13 +352,15 @@ def search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, sta
 
 @njit(cache=True)
 def value(T, cfg, hands, t0, t1, ntr, leader, lo, hi, live, tt, moves, depth, stats):
-    """The exact amount the declarer's side takes, known to lie in [lo, hi]."""
+    """The exact amount the declarer's side takes, known to lie in [lo, hi]:
+    a bisection whose every probe moves an end to the bound it found."""
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if search(T, cfg, hands, t0, t1, ntr, leader, mid, live, tt, moves, depth, stats):
-            lo = mid
+        g = search(T, cfg, hands, t0, t1, ntr, leader, mid, live, tt, moves, depth, stats)
+        if g >= mid:
+            lo = g
         else:
-            hi = mid - 1
+            hi = g
     return lo
 
 
@@ -316,7 +395,7 @@ def root(T, cfg, hands, t0, t1, ntr, leader, need, live, exact, tt, moves, stats
         else:
             aborted = stats[1]
             out[c] = 1 if search(T, cfg, hands, a0, a1, nt, nl, need - credit, nlive, tt, moves, one,
-                                  stats) else 0
+                                  stats) >= need - credit else 0
             if stats[1] != aborted:
                 out[c] = 2  # unknown: the node budget ran out
         hands[p] ^= b

@@ -11,6 +11,7 @@ import math
 MAX_DEALS = 100_000_000      # deals of one run (--deals, --max-deals): about a day of CPU for the fastest path
 MAX_JOBS = 1024              # local processes
 MAX_SEED = 2**63 - 1         # seeds are whole numbers 0 .. 2**63-1
+MAX_POSITIONS = 100_000      # bench: solver openings of each kind
 MAX_SECONDS = 3600.0         # bench: time per measurement
 
 
@@ -54,6 +55,11 @@ def seed(text: str) -> int:
 
 def seconds(text: str) -> float:
     return _decimal(text, MAX_SECONDS, "a number of seconds")
+
+
+def positions(text: str) -> int:
+    """``bench --solver-positions``: openings of each kind (0: none)."""
+    return _whole(text, 0, MAX_POSITIONS, "a whole number of positions")
 
 
 def width(text: str) -> float:

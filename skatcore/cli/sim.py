@@ -58,12 +58,20 @@ def add_commands(sub) -> None:
     s.add_argument("--json", action="store_true", help="JSON output")
     s.set_defaults(func=cmd_duel)
 
-    s = sub.add_parser("bench", help="measure deals per second (random and heuristic players, ruleset official)")
+    s = sub.add_parser("bench", help="measure deals per second (random and heuristic players, ruleset official) "
+                                     "and the double-dummy solver on opening positions")
     s.add_argument("--ruleset", default="official", help="ruleset (default official)")
     s.add_argument("--seconds", type=numbers.seconds, default=2.0, help="time per measurement (default 2)")
     s.add_argument("--json", action="store_true", help="JSON: the last line is one object with the figures")
     s.add_argument("--compare-openspiel", action="store_true",
                    help="measure OpenSpiel's C++ skat rollouts in the same run (needs pip install open_spiel)")
+    s.add_argument("--solver-positions", metavar="N", type=numbers.positions, default=None,
+                   help="time the double-dummy solver on N openings of declared games and N random ones "
+                        "(default 40; 0: not at all)")
+    s.add_argument("--solver-only", action="store_true", help="only the solver's figures")
+    s.add_argument("--warm", action="store_true",
+                   help="only compile the numba parts into numba's cache (once per machine and version), "
+                        "so that no later command waits seconds for it")
     s.set_defaults(func=cmd_bench)
 
     s = sub.add_parser("play", help="play at a card table in the terminal against bots")
@@ -127,9 +135,19 @@ def cmd_compare(args) -> int:
 
 
 def cmd_bench(args) -> int:
-    from skatcore.sim.bench import bench
+    from skatcore.rules.compiler import get_rules
+    from skatcore.sim.bench import SOLVER_POSITIONS, bench, solver_figures
+    from skatcore.sim.speed import warm
 
-    figures = bench(args.ruleset, args.seconds, log=None if args.json else print, compare_openspiel=args.compare_openspiel)
+    log = None if args.json else print
+    positions = SOLVER_POSITIONS if args.solver_positions is None else args.solver_positions
+    if args.warm:
+        figures = warm(args.ruleset, log)
+    elif args.solver_only:
+        figures = solver_figures(get_rules(args.ruleset), positions, log)
+    else:
+        figures = bench(args.ruleset, args.seconds, log, compare_openspiel=args.compare_openspiel,
+                        solver_positions=positions)
     if args.json:
         print(json_text(figures))
     return 0

@@ -17,10 +17,15 @@
 * ``numba_compile_s``, ``score_{json,yaml}_records_per_s``,
   ``score_iss_games_per_s``, ``help_cpu_s`` and, with ``compare_openspiel``,
   ``openspiel_cpp_rollouts_per_s``: see :mod:`skatcore.sim.speed`.
-* ``solver_opening_ms_median`` and ``solver_nodes_per_s`` - the double-dummy
-  solver (:mod:`skatcore.bots.solver`) on opening 30-card positions: "does
-  forehand reach 61?" in the suit (or grand, with two jacks or more) where
-  forehand holds the most trumps, the skat's points counted for him.
+* ``solver_{declared,random}_{exact,61}_ms_{median,p90,p99,max}`` and
+  ``solver_{declared,random}_nodes_per_s`` - the double-dummy solver
+  (:mod:`skatcore.bots.solver`) on ``solver_positions`` opening 30-card
+  positions of each kind (:mod:`skatcore.sim.solver_speed`): games a
+  heuristic table declared (run 11) and random deals where forehand plays his
+  longest trumps; the exact card points and "does the declarer reach 61", a
+  cold transposition table each.  ``solver_opening_ms_median`` and
+  ``solver_nodes_per_s``: the random kind's 61 question, as benches before
+  issue 26 reported it (mostly clear losses: it flatters the solver).
 
 All on one core, in this process, per CPU second of the process
 (``time.process_time``), so that other work on the machine disturbs the
@@ -32,7 +37,6 @@ from __future__ import annotations
 import os
 import platform
 import random
-import time
 from collections.abc import Callable
 
 from skatcore.engine.deal import Deal, deal_cards
@@ -40,9 +44,11 @@ from skatcore.rules.compiler import get_rules
 from skatcore.sim.simulate import run_chunk
 from skatcore.sim.speed import compile_figures, openspiel_figures, score_figures, startup_figures, timed
 
+SOLVER_POSITIONS = 40  # openings of each kind the solver is timed on
+
 
 def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None] | None = print,
-          compare_openspiel: bool = False) -> dict:
+          compare_openspiel: bool = False, solver_positions: int = SOLVER_POSITIONS) -> dict:
     rules = get_rules(ref)
     rng = random.Random(1)
     out: dict = {"ruleset": rules.name}
@@ -91,10 +97,7 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
     if log:
         log(f"heuristic x3, compiled:          {out['heuristic_compiled_deals_per_s']:>8} deals/s "
             f"(skat simulate's path, deals dealt as there)")
-    out.update(solver_figures(rules, seconds))
-    if log:
-        log(f"solver, opening 30 cards, 61?:   {out['solver_opening_ms_median']:>8} ms median, "
-            f"{out['solver_nodes_per_s'] / 1e6:.1f}M nodes/s")
+    out.update(solver_figures(rules, solver_positions, log))
     out.update(score_figures(rules, seconds))
     out.update(startup_figures())
     if log:
@@ -118,40 +121,39 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
     return out
 
 
-def solver_figures(rules, seconds: float, seed: int = 1) -> dict:
-    """Median CPU time and node rate of the solver on opening positions."""
-    from skatcore.bots.solver import Position, Solver
+def solver_figures(rules, positions: int = SOLVER_POSITIONS, log: Callable[[str], None] | None = print) -> dict:
+    """The solver on ``positions`` openings of each kind (:mod:`skatcore.sim.solver_speed`):
+    quantiles of the exact value and of the 61 question, nodes per second."""
+    from skatcore.sim.simulate import progress_bar
+    from skatcore.sim.solver_speed import declared_openings, random_openings, time_openings
 
-    games = [c for c in rules.contracts.values() if c.family in ("suit", "grand")]
-    if not games:
+    if positions <= 0:
         return {}
-    rng = random.Random(seed)
-    times: list[float] = []
-    nodes = 0
-
-    def one():
-        nonlocal nodes
-        hands, skat = deal_cards(rng, rules.deck)
-        mine = set(hands[0]) | set(skat)
-        def trumps(c):
-            return len(mine & set(rules.tricks[c.name].trumps))
-        best = max(games, key=trumps)
-        if any(c.family == "grand" for c in games) and len(mine & {3, 11, 19, 27}) >= 2 and rng.random() < 0.35:
-            best = next(c for c in games if c.family == "grand")
-        table = rules.tricks[best.name]
-        solver = Solver(table, declarer=0)
-        pos = Position(tuple(sum(1 << c for c in h) for h in hands), 0, ())
-        need = rules.thresholds.win - sum(table.points[c] for c in skat)
-        t0 = time.process_time()
-        solver.reaches(pos, need)
-        times.append(time.process_time() - t0)
-        nodes += solver.nodes
-        return 1
-
-    one()  # compile
-    times.clear()
-    nodes = 0
-    timed(one, seconds)
-    times.sort()
-    return {"solver_opening_ms_median": round(1000 * times[len(times) // 2], 2),
-            "solver_nodes_per_s": round(nodes / sum(times))}
+    kinds = {"declared": declared_openings(rules, positions), "random": random_openings(rules, positions)}
+    kinds = {kind: openings for kind, openings in kinds.items() if openings}
+    if "random" not in kinds:
+        return {}
+    time_openings(kinds["random"][:1])  # compile (or load from the cache)
+    out: dict = {"solver_positions": positions}
+    total = sum(len(o) for o in kinds.values())
+    with progress_bar(total, "positions", enabled=None if log else False) as bar:
+        task = bar.add_task("solver: opening positions", total=total)
+        for kind, openings in kinds.items():
+            f = time_openings(openings, tick=lambda: bar.advance(task))
+            for q in ("exact", "question"):
+                for stat, ms in f[f"{q}_ms"].items():
+                    out[f"solver_{kind}_{'61' if q == 'question' else q}_ms_{stat}"] = round(ms, 2)
+            out[f"solver_{kind}_nodes_per_s"] = f["nodes_per_s"]
+    # the figures of earlier benches: "61?" on the random kind
+    out["solver_opening_ms_median"] = out["solver_random_61_ms_median"]
+    out["solver_nodes_per_s"] = out["solver_random_nodes_per_s"]
+    if log:
+        for kind, label in (("declared", "games a heuristic table declared"), ("random", "random deals")):
+            if kind not in kinds:
+                continue
+            log(f"solver, {len(kinds[kind])} openings of {label}, ms median / p90 / p99 / max "
+                f"({out[f'solver_{kind}_nodes_per_s'] / 1e6:.1f}M nodes/s):")
+            for q, what in (("exact", "exact card points"), ("61", "does the declarer reach 61")):
+                row = " / ".join(f"{out[f'solver_{kind}_{q}_ms_{s}']:.2f}" for s in ("median", "p90", "p99", "max"))
+                log(f"  {what + ':':<32}{row}")
+    return out

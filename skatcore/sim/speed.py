@@ -194,3 +194,39 @@ def openspiel_figures(seconds: float) -> dict:
 
     return {"openspiel_cpp_rollouts_per_s": round(timed(rollouts, seconds)),
             "openspiel_python_api_deals_per_s": round(timed(python_api, seconds))}
+
+
+def warm(ref: str = "official", log: Callable[[str], None] | None = print) -> dict:
+    """Compile every numba part once (``skat bench --warm``), so that numba's
+    cache holds it and no later command waits for a compile: CPU seconds of
+    each part (a second call only loads the cache)."""
+    from skatcore.bots.heuristic.compiled import play_heuristic
+    from skatcore.bots.solver import Position, Solver
+    from skatcore.engine.compiled import Unsupported, play_random
+    from skatcore.records.iss_fast import score_lines
+    from skatcore.sim.dealing import seeded_deals
+
+    rules = get_rules(ref)
+    official = get_rules("official")
+
+    def solver():
+        for name, goal in (("grand", "points"), ("null", "tricks")):
+            s = Solver(official.tricks[name], 0, goal)
+            pos = Position((0b111 << 8, 0b111 << 16, 0b111 << 24), 0, ())
+            s.value(pos), s.reaches(pos, 1), s.card_values(pos), s.card_values(pos, 1)
+
+    parts = {"compiled engine": lambda: play_random(rules, 10, 1),
+             "compiled heuristic": lambda: play_heuristic(rules, seeded_deals(1, 0, 10)),
+             "double-dummy solver": solver,
+             "ISS replay": lambda: score_lines([iss_line(d, k) for k, d in enumerate(_deals(official, 3))], official)}
+    out = {}
+    for name, part in parts.items():
+        t0 = time.process_time()
+        try:
+            part()
+        except Unsupported:  # a ruleset the compiled engine does not play: nothing to compile for it
+            continue
+        out[name] = round(time.process_time() - t0, 2)
+        if log:
+            log(f"{name + ':':<22}{out[name]:>6} s CPU")
+    return out

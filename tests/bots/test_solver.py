@@ -6,6 +6,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skatcore.bots.solver import Position, Solver
 from skatcore.cards import mask_of, parse_card
@@ -130,7 +132,7 @@ def test_compiled_search_matches_its_source():
             stats = np.zeros(2, dtype=np.int64)
             s.new_deal()
             won = search(s.T, s.cfg, *s._args(pos), need, s.live(pos), mod._Shared.tt, s.moves, 0, stats)
-            runs.append((bool(won), int(stats[0])))
+            runs.append((int(won), int(stats[0])))
         assert runs[0] == runs[1], (contract, pos)
 
 
@@ -145,3 +147,55 @@ def test_runs_without_jit():
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["23", "0"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), case=st.sampled_from(CASES), tricks=st.integers(2, 4),
+       played=st.integers(0, 2), need=st.integers(-5, 125))
+def test_every_bound_the_search_answers_holds(seed, case, tricks, played, need):
+    """Fail-soft: a search for ``need`` answers g; g >= need means the side
+    takes at least g, else at most g (the quick-trick bounds, the table's
+    bounds and the last-trick value all pass through it).  Against minimax."""
+    import numpy as np
+
+    from skatcore.bots import solver as mod
+    from skatcore.bots import solver_kernel as kernel
+
+    ruleset, contract = case
+    rules = get_rules(ruleset)
+    if contract not in rules.tricks:
+        contract = next(iter(rules.tricks))
+    table = rules.tricks[contract]
+    rng = random.Random(seed)
+    pos = some_play(table, ending(rules, rng, tricks), rng, played)
+    declarer = rng.randrange(3)
+    tricks_goal = rules.contracts[contract].family == "null"
+    invert = rules.contracts[contract].family == "ramsch"
+    s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
+    want = minimax(table, pos, declarer, tricks_goal, invert)
+    stats = np.zeros(2, dtype=np.int64)
+    g = int(kernel.search(s.T, s.cfg, *s._args(pos), need, s.live(pos), mod._Shared.tt, s.moves, 0, stats))
+    assert (want >= g) if g >= need else (want <= g < need)
+    assert s.value(pos) == want
+
+
+def test_quick_tricks_by_hand():
+    """Hearts; forehand leads with CJ SJ HA and a low club; the others hold a
+    trump each (HJ, DJ) and clubs.  CJ and SJ stand (2 + 2 points); HA does
+    only once the jacks are drawn, which the bound does not look ahead to,
+    and the club is beaten: 4 sure points."""
+    from skatcore.bots import solver_kernel as kernel
+
+    table = get_rules("official").tricks["hearts"]
+    def cards(text):
+        return mask_of(parse_card(t) for t in text.split())
+    s = Solver(table, 0)
+    pos = Position((cards("CJ SJ HA C7"), cards("HJ CA CT S7"), cards("DJ CK CQ S8")), 0, ())
+    hands, *_ = s._args(pos)
+    assert kernel._quick(s.T, hands, 0) == 2 + 2
+    assert s.value(pos) >= 4 + 11
+    # SA and ST stand while rearhand (with a trump) still follows spades: once, the ace cashed; middlehand
+    # has neither spades nor trumps
+    pos = Position((cards("SA ST D7"), cards("C7 C8 C9"), cards("S7 HT DA")), 0, ())
+    hands, *_ = s._args(pos)
+    assert kernel._quick(s.T, hands, 0) == 11

@@ -336,7 +336,7 @@ def test_dask_local_cluster_gives_the_same_table(capsys):
 
 def test_bench_json_last_line_has_the_figures(capsys):
     """Checks the output's shape only: speed is measured, never tested."""
-    rc, out, err = cli(capsys, "bench", "--seconds", "0.01", "--json", "--compare-openspiel")
+    rc, out, err = cli(capsys, "bench", "--seconds", "0.01", "--json", "--compare-openspiel", "--solver-positions", "2")
     assert rc == 0, err
     figures = json.loads(out.strip().splitlines()[-1])
     assert figures["random_deals_per_s"] > 0 and figures["heuristic_deals_per_s"] > 0
@@ -344,6 +344,7 @@ def test_bench_json_last_line_has_the_figures(capsys):
     assert figures["numba_compile_s"] > 0 and figures["help_cpu_s"] > 0
     assert figures["score_json_records_per_s"] > 0 and figures["score_yaml_records_per_s"] > 0
     assert figures["score_iss_games_per_s"] > 0
+    assert figures["solver_declared_exact_ms_max"] > 0 and figures["solver_random_61_ms_median"] > 0
     # OpenSpiel is measured when importable, else the bench says it is not installed
     assert figures.get("openspiel_cpp_rollouts_per_s", 0) > 0 or "not installed" in figures["openspiel"]
 

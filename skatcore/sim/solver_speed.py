@@ -1,0 +1,130 @@
+"""The double-dummy solver's speed on opening positions (``skat bench``'s
+solver section and ``tools/solver_speed.py``).
+
+Two kinds of positions, 30 cards after the discard, before the first card:
+
+* ``declared`` - the games a table of heuristic players declared (suit and
+  grand, run ``seed``, deals in order): the declarer's hand after his
+  discard, the cards that count for him (skat or discard) known;
+* ``random`` - random deals where forehand plays the suit (or grand, with two
+  jacks or more, a third of the time) in which he holds the most trumps, the
+  skat counted for him: the kind the bench timed before, mostly clear losses.
+
+Each position is timed twice with a cold transposition table: the exact card
+points (:meth:`Solver.value`) and "does the declarer reach 61"
+(:meth:`Solver.reaches`).  CPU time of this process (``time.process_time``),
+one core.  A measurement, never a test.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from skatcore.engine.deal import deal_cards
+
+
+@dataclass(frozen=True)
+class Opening:
+    """One opening position: the contract's trick table, the declarer's seat,
+    the three hands (masks, forehand leads) and what the declarer still needs for a win."""
+
+    table: object
+    declarer: int
+    hands: tuple[int, int, int]
+    need: int
+
+
+def declared_openings(rules, n: int, seed: int = 11) -> list[Opening]:
+    """The first ``n`` suit and grand games a heuristic table declares in run
+    ``seed`` (fewer if it declares none in ``40 n`` deals; none for a ruleset
+    the compiled heuristic does not play)."""
+    from skatcore.bots.heuristic.compiled import play_heuristic
+    from skatcore.engine.compiled import Unsupported
+    from skatcore.sim.dealing import seeded_deals
+
+    out: list[Opening] = []
+    start = 0
+    while len(out) < n and start < 40 * n:
+        dealt = seeded_deals(seed, start, 4 * n)
+        try:
+            played = play_heuristic(rules, dealt, seed=seed, start=start)
+        except Unsupported:
+            return []
+        for i in range(len(played)):
+            d = int(played.declarer[i])
+            if d < 0 or rules.contracts[played.game(i)].family not in ("suit", "grand"):
+                continue
+            table = rules.tricks[played.game(i)]
+            counted = int(played.skat_mask[i])
+            hands = [int(h) for h in dealt[1][i]]
+            hands[d] = (hands[d] | int(dealt[2][i])) & ~counted
+            laid = sum(table.points[c] for c in range(32) if counted >> c & 1)
+            out.append(Opening(table, d, tuple(hands), rules.thresholds.win - laid))
+            if len(out) == n:
+                break
+        start += 4 * n
+    return out
+
+
+def random_openings(rules, n: int, seed: int = 1) -> list[Opening]:
+    """``n`` random deals, forehand declaring his longest trump suit (see the module)."""
+    games = [c for c in rules.contracts.values() if c.family in ("suit", "grand")]
+    if not games:
+        return []
+    grand = next((c for c in games if c.family == "grand"), None)
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        hands, skat = deal_cards(rng, rules.deck)
+        mine = set(hands[0]) | set(skat)
+        best = max(games, key=lambda c: len(mine & set(rules.tricks[c.name].trumps)))
+        if grand is not None and len(mine & {3, 11, 19, 27}) >= 2 and rng.random() < 0.35:
+            best = grand
+        table = rules.tricks[best.name]
+        need = rules.thresholds.win - sum(table.points[c] for c in skat)
+        out.append(Opening(table, 0, tuple(sum(1 << c for c in h) for h in hands), need))
+    return out
+
+
+def quantiles(values: list[float], scale: float = 1000) -> dict[str, float]:
+    """Median, p90, p99 and max of ``values`` times ``scale`` (seconds to ms),
+    each the value at rank ``int(p * n)`` of the sorted values (from 0)."""
+    s = sorted(values)
+    def q(p):
+        return scale * s[min(len(s) - 1, int(p * len(s)))]
+    return {"median": q(0.5), "p90": q(0.9), "p99": q(0.99), "max": scale * s[-1]}
+
+
+def time_openings(openings: list[Opening], tick: Callable[[], None] | None = None) -> dict:
+    """CPU times of the exact value and of the 61 question on each opening,
+    cold transposition table each time; their quantiles (ms) and nodes per second."""
+    from skatcore.bots.solver import Position, Solver
+
+    exact: list[float] = []
+    question: list[float] = []
+    exact_nodes: list[int] = []
+    question_nodes: list[int] = []
+    cpu = 0.0
+    for o in openings:
+        pos = Position(o.hands, 0, ())
+        s = Solver(o.table, o.declarer)
+        t0 = time.process_time()
+        s.value(pos)
+        t1 = time.process_time()
+        exact_nodes.append(s.nodes)
+        s.new_deal()
+        s.reaches(pos, o.need)
+        t2 = time.process_time()
+        question_nodes.append(s.nodes - exact_nodes[-1])
+        exact.append(t1 - t0)
+        question.append(t2 - t1)
+        cpu += t2 - t0
+        if tick:
+            tick()
+    nodes = sum(exact_nodes) + sum(question_nodes)
+    return {"exact_ms": quantiles(exact), "question_ms": quantiles(question),
+            "exact_nodes": quantiles(exact_nodes, 1), "question_nodes": quantiles(question_nodes, 1),
+            "nodes_per_s": round(nodes / cpu) if cpu > 0 else 0, "positions": len(openings)}

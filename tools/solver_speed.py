@@ -1,0 +1,44 @@
+"""The solver's speed on opening positions, as issue 26 measures it.
+
+    python tools/solver_speed.py [--n 200] [--seed 11] [--kind declared|random|both]
+
+Prints median / p90 / p99 / max CPU ms of the exact card points and of "does
+the declarer reach 61" (cold transposition table per position, one core),
+the same quantiles of the nodes searched (independent of the machine and its
+load) and nodes per second.  See :mod:`skatcore.sim.solver_speed`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from skatcore.rules import get_rules
+from skatcore.sim.solver_speed import declared_openings, random_openings, time_openings
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--n", type=int, default=200)
+    ap.add_argument("--seed", type=int, default=11, help="run of the declared games (random: seed 1)")
+    ap.add_argument("--kind", choices=("declared", "random", "both"), default="both")
+    ap.add_argument("--ruleset", default="official")
+    args = ap.parse_args(argv)
+    rules = get_rules(args.ruleset)
+    time_openings(random_openings(rules, 2))  # compile
+    kinds = ("declared", "random") if args.kind == "both" else (args.kind,)
+    for kind in kinds:
+        ops = declared_openings(rules, args.n, args.seed) if kind == "declared" else random_openings(rules, args.n, 1)
+        f = time_openings(ops)
+        def row(q, fmt=".2f"):
+            return " / ".join(f"{q[k]:{fmt}}" for k in ("median", "p90", "p99", "max"))
+        print(f"{kind:>8}: exact {row(f['exact_ms'])} ms; 61? {row(f['question_ms'])} ms; "
+              f"{f['nodes_per_s'] / 1e6:.1f}M nodes/s")
+        print(f"{'':>8}  nodes (the same on every machine): exact {row(f['exact_nodes'], ',')}; "
+              f"61? {row(f['question_nodes'], ',')}")
+        print(json.dumps({kind: f}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
