@@ -8,11 +8,12 @@ from types import MappingProxyType
 
 from skatcore.cards import cards_in, mask_of
 from skatcore.engine.scoring import make_facts
+from skatcore.engine.state import DealState
 from skatcore.errors import InputError
 from skatcore.model import RamschFacts, ScoreResult
 
 
-class DealFacts:
+class DealFacts(DealState):
     """Part of :class:`~skatcore.engine.deal.Deal`: its facts and score."""
 
     def facts(self):
