@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any, overload
 
 from skatcore.cards import cards_in, mask_of, name, names
-from skatcore.engine.actions import (  # noqa: F401
+from skatcore.engine.actions import (
     HOLD,
     PASS,
     PICK_UP,
@@ -49,6 +49,11 @@ if TYPE_CHECKING:
     from skatcore.engine.steps import Step
     from skatcore.model.table import Dealt
     from skatcore.rules.compiler import CompiledRules
+
+# the actions are imported from here too: one import for code that drives a deal
+__all__ = ["HOLD", "PASS", "PICK_UP", "PLAYS", "PLAY_HAND", "UNSEEN", "Action", "Bid", "Call", "Concede", "Deal", "Declare",
+           "Discard", "Discards", "Hold", "Pass", "Phase", "PickUp", "Play", "PlayHand", "SeatView", "Trick", "Unseen",
+           "deal_cards"]
 
 
 @overload

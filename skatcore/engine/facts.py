@@ -56,12 +56,12 @@ class DealFacts(DealState):
                 if self.contract.no_trick:
                     dtricks = max(dtricks, 1)  # a conceded null counts as lost
         points += self._aside_points(points)
-        last = next((t for t in reversed(self.tricks) if t.winner is not None), None)
+        last_won = next((t for t in reversed(self.tricks) if t.winner is not None), None)
         return make_facts(
             self.rules, self.contract, self.declaration,
             bid=self.bid, declarer=decl, matadors=self.table.matadors(all_cards),
             declarer_points=points, declarer_tricks=dtricks, defender_tricks=ftricks,
-            last_trick=tuple(last.cards) if last else (), last_trick_winner=last.winner if last else None,
+            last_trick=tuple(last_won.cards) if last_won else (), last_trick_winner=last_won.winner if last_won else None,
             tricks=tuple(t for t in self.tricks if t.winner is not None),
         )
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from skatcore.engine.view import Trick
@@ -123,7 +123,7 @@ class Declaration:
     schneider: bool = False
     schwarz: bool = False
     ouvert: bool = False
-    declarations: Mapping[str, object] = field(default_factory=dict)
+    declarations: Mapping[str, Any] = field(default_factory=dict)  # values as the plugin's schema says
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "declarations", MappingProxyType(dict(self.declarations)))
@@ -201,7 +201,7 @@ class RamschFacts:
     skat: tuple[int, ...]
     skat_points: int
     last_trick_winner: int
-    marks: Mapping[str, object] = field(default_factory=dict)
+    marks: Mapping[str, Any] = field(default_factory=dict)
     seats: tuple[int, ...] = (0, 1, 2)
 
 
@@ -330,7 +330,7 @@ class ScoreResult:
     declarer_points: int | None
     explanation: str
     items: list[tuple[str, int]] = field(default_factory=list)
-    extra: dict[str, object] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, object]:
         mats = None
