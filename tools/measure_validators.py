@@ -3,14 +3,14 @@ happy-path check of a deal record, and the message on a bad one.
 
     .venv/bin/python tools/measure_validators.py          # needs: pip install fastjsonschema jsonschema-rs
 
-Compares skatcore.rules.schemacheck (a yes/no check compiled to closures,
-jsonschema then says what is wrong) with fastjsonschema, jsonschema-rs and
-jsonschema itself.  Bad records are the schema-level ones of
+Compares fastjsonschema, jsonschema-rs and jsonschema on the yes/no check
+(skatcore.rules.schemacheck, the closures skatcore compiled before, measured
+70 µs a record on the same machine), and their messages with skatcore's
+(jsonschema's error, said in the reader's words by rules.ruleset).  Bad records are the schema-level ones of
 tests/cli/test_bad_input.py.  Prints a table; no assertion (speed is not a test)."""
 
 from __future__ import annotations
 
-import copy
 import sys
 import timeit
 from pathlib import Path
@@ -22,15 +22,12 @@ from test_bad_input import PLAYED, variant  # noqa: E402  (the test's own record
 
 from skatcore.errors import InputError  # noqa: E402
 from skatcore.rules.ruleset import load_schema, validate  # noqa: E402
-from skatcore.rules.schemacheck import compile_check  # noqa: E402
 
 
 def bad_records() -> list[tuple[str, object]]:
-    eleven = copy.deepcopy(PLAYED)
-    eleven["hands"]["forehand"].append("HQ")
     return [
         ("bidding call false", variant(bidding=[18, False])),
-        ("eleven cards in a hand", eleven),
+        ("a card that is a number", variant(skat=[7, "HQ"])),
         ("overlong card text", variant(skat=["CJ", "HQUEEN"])),
         ("wrong format", variant(format="skat-deal/2")),
         ("record is a list", [1, 2]),
@@ -39,8 +36,8 @@ def bad_records() -> list[tuple[str, object]]:
         ("play is a mapping", variant(play={"a": 1})),
         ("bid is text", variant(bidding=None, declarer="forehand", bid="x")),
         ("declarer no seat", variant(declarer="dealer")),
-        ("discard of three", variant(game={"type": "diamonds", "discard": ["SK", "D7", "D8"]})),
-        ("hands missing a seat", variant(hands={"forehand": PLAYED["hands"]["forehand"]})),
+        ("hands is a list", variant(hands=[["CJ"]])),
+        ("outcome with an unknown key", variant(outcome={"declarer_pts": 61})),
     ]
 
 
@@ -58,8 +55,6 @@ def main() -> None:
     import jsonschema_rs
 
     schema = load_schema("deal.schema.json")
-    ours = compile_check(schema)
-    assert ours is not None
     fast = fastjsonschema.compile(schema)
     rs = jsonschema_rs.validator_for(schema)
     js = jsonschema.Draft202012Validator(schema)
@@ -74,7 +69,7 @@ def main() -> None:
     good = PLAYED
     n = 20_000
     print(f"happy path, one played deal record, {n} checks, best of 5:")
-    for name, check in [("schemacheck (ours)", ours), ("fastjsonschema", fast_ok), ("jsonschema-rs", rs.is_valid),
+    for name, check in [("fastjsonschema", fast_ok), ("jsonschema-rs", rs.is_valid),
                         ("jsonschema", js.is_valid)]:
         assert check(good)
         runs = n if name != "jsonschema" else n // 20
