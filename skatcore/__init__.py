@@ -10,10 +10,9 @@ Typical use::
     print(deal.result().explanation)
 """
 
-from typing import TYPE_CHECKING
-
 from skatcore.errors import InputError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `skat --help` stays light
 if TYPE_CHECKING:  # what __getattr__ below returns, for type checkers and editors
     from skatcore.engine.deal import Deal, deal_cards
     from skatcore.hookspecs import hookimpl

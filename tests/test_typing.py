@@ -6,30 +6,18 @@ own lines (file:line: error: ... [code])."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
-import pytest
+from installed import tool
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _mypy() -> list[str]:
-    exe = Path(sys.executable).with_name("mypy")
-    if exe.is_file():
-        return [str(exe)]
-    found = shutil.which("mypy")
-    if found is None:
-        pytest.fail("mypy is not installed: pip install -e '.[test]' installs it")
-    return [found]
-
-
 def _run(*args: str) -> subprocess.CompletedProcess[str]:
-    # no cache: a stale cache from another branch must not hide a finding
-    return subprocess.run([*_mypy(), "--no-incremental", "--cache-dir", "/dev/null", *args],
+    # no cache: the tests write nothing into the checkout
+    return subprocess.run([*tool("mypy"), "--no-incremental", "--cache-dir", "/dev/null", *args],
                           cwd=ROOT, capture_output=True, text=True)
 
 
