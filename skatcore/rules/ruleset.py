@@ -61,6 +61,7 @@ def _check_of(schema: dict) -> Callable[[Any], bool]:
     if got is None:
         import jsonschema_rs  # ~5 µs a deal record, where jsonschema takes ~14 ms (README, "Libraries")
 
+        check: Callable[[Any], bool]
         try:
             is_valid = jsonschema_rs.validator_for(schema, validate_formats=False, offline=True).is_valid
         except ValueError:
@@ -292,8 +293,8 @@ def _load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
             raise InputError(f"extends chain longer than {MAX_EXTENDS} rulesets (expected at most {MAX_EXTENDS})",
                              source=source, path="extends")
         if parent_path.resolve() in seen:
-            chain = " -> ".join(p.name for p in (*seen, parent_path.resolve()))
-            raise InputError(f"extends cycle {chain} (expected a chain of rulesets ending in one without extends)",
+            cycle = " -> ".join(p.name for p in (*seen, parent_path.resolve()))
+            raise InputError(f"extends cycle {cycle} (expected a chain of rulesets ending in one without extends)",
                              source=source, path="extends")
         parent = _load_doc(parent_path, seen)
         plugins, sources, layers = parent["plugins"], parent["_sources"], parent["_layers"]
