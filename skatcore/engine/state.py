@@ -62,6 +62,7 @@ class DealState:
     concession_by: str | None
     settled: bool
     _result: ScoreResult | None
+    aside_to: str | None  # the side the cards laid aside went to, once scored
     played: frozenset[str]
     # plugins' steps: what they keep and show is theirs to type
     step: Step | None
