@@ -12,13 +12,19 @@ Typical use::
 
 from skatcore.errors import InputError
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `skat --help` stays light
+if TYPE_CHECKING:  # what __getattr__ below returns, for type checkers and editors
+    from skatcore.engine.deal import Deal, deal_cards
+    from skatcore.hookspecs import hookimpl
+    from skatcore.rules.compiler import CompiledRules, compile_rules, get_rules
+
 # imported when first used, so that `skat --help` and light tools do not load the engine and pluggy
 _LAZY = {"Deal": "skatcore.engine.deal", "deal_cards": "skatcore.engine.deal", "hookimpl": "skatcore.hookspecs",
          "CompiledRules": "skatcore.rules.compiler", "compile_rules": "skatcore.rules.compiler",
          "get_rules": "skatcore.rules.compiler"}
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     if name in _LAZY:
         import importlib
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterable
 
 
 class InputError(Exception):
@@ -54,7 +55,7 @@ def printable(text: str) -> str:
 _json = json.JSONEncoder(ensure_ascii=False).encode  # one encoder, not a new one per line (skat score streams)
 
 
-def json_text(value, indent: int | None = None) -> str:
+def json_text(value: object, indent: int | None = None) -> str:
     """``value`` as JSON for output: UTF-8 as it is, but the characters of
     :func:`printable` escaped as ``\\u202e`` (JSON escapes only C0 itself).
     They can only stand inside JSON strings, so the text stays valid JSON and
@@ -63,7 +64,7 @@ def json_text(value, indent: int | None = None) -> str:
     return _RAW_IN_DOCUMENT.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
 
 
-def yaml_text(value) -> str:
+def yaml_text(value: object) -> str:
     """``value`` as block YAML for output, escaped like :func:`json_text`: a
     string holding a control character is written double-quoted (``"\\n"``,
     not a line of its own), and non-ASCII escaped too when PyYAML would
@@ -91,7 +92,7 @@ class PluginWarning(UserWarning):
     (``skat`` prints it as one line ``skat: warning: ...``)."""
 
 
-def did_you_mean(name: str, known) -> str:
+def did_you_mean(name: str, known: Iterable[str]) -> str:
     """``"did you mean 'official'? "`` for a name close to one of ``known``, else ``""``."""
     import difflib
 
@@ -99,7 +100,7 @@ def did_you_mean(name: str, known) -> str:
     return f"did you mean {near[0]!r}? " if near else ""
 
 
-def shown(value) -> str:
+def shown(value: object) -> str:
     """A value from the input as Python shows it (``'x'``), cut short."""
     return shorten(repr(value))
 
@@ -111,7 +112,7 @@ def join_path(outer: str, inner: str) -> str:
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_-]*")
 
 
-def json_path(parts) -> str:
+def json_path(parts: Iterable[object]) -> str:
     """Render a jsonschema ``absolute_path`` as ``game.discard[1]``.
 
     A key that is not a plain name (a plugin reference such as

@@ -26,8 +26,8 @@ child ruleset overrides its parent.  See docs/hooks.md, "Conflicts".
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
@@ -82,7 +82,7 @@ def skat_register_contracts() -> Iterable[Contract]:
 
 
 @hookspec
-def skat_register_declarations() -> Mapping[str, dict]:
+def skat_register_declarations() -> Mapping[str, dict[str, Any]]:
     """Extra declarations a deal record may carry in ``game.declarations``.
 
     Collected: each key must come from one plugin only.
@@ -391,7 +391,7 @@ def skat_contract_allowed(contract: Contract, route: str) -> bool | None:
 
 
 @hookspec(firstresult=True)
-def skat_lost_factor(contract: Contract, hand: bool):
+def skat_lost_factor(contract: Contract, hand: bool) -> int | Callable[[Declaration], int] | None:
     """How many times its value a lost game costs (official: 2, hand games
     included; pre-1999: 1 for hand games).  Called at compile time per
     contract and hand/skat; may return a function ``declaration -> int``
@@ -421,7 +421,7 @@ def skat_all_pass() -> str | None:
 
 
 @hookspec(firstresult=True)
-def skat_base_value(contract: Contract, hand: bool, announced: frozenset[str]):
+def skat_base_value(contract: Contract, hand: bool, announced: frozenset[str]) -> int | Callable[[Declaration], int] | None:
     """The base value of ``contract`` declared as hand or skat game with
     ``announced``; called at compile time for every combination.
 
@@ -547,7 +547,7 @@ def skat_sheet_entries(result: ScoreResult, facts: GameFacts | RamschFacts, entr
 
 
 @hookspec(firstresult=True)
-def skat_settled_outcome(contract: Contract, declaration: Declaration, bid: int) -> dict | None:
+def skat_settled_outcome(contract: Contract, declaration: Declaration, bid: int) -> dict[str, Any] | None:
     """The outcome of a declarer game that ended before its first card by
     agreement (Schenken: the defenders concede at the start and the declarer
     accepts), for a record that gives neither ``play`` nor an ``outcome``.

@@ -42,13 +42,20 @@ as through ``Deal``, in one chunk or several.
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
 from skatcore.rules.trust import trusting
+
+if TYPE_CHECKING:
+    from skatcore.engine.deal import Deal
+    from skatcore.model import ScoreResult
+    from skatcore.records.vectors import Case, Outcome
+    from skatcore.rules.compiler import CompiledRules
+    from skatcore.rules.ruleset import Ruleset
 
 __all__ = ["VectorFailure", "assert_same_rows", "check_vectors", "compile_with", "play_random", "score", "vector_tests"]
 
@@ -62,7 +69,7 @@ class VectorFailure(AssertionError):
 # ---------------------------------------------------------------------------
 
 
-def compile_with(ruleset: Any = "official", plugins: Mapping[str, Any] | None = None):
+def compile_with(ruleset: Any = "official", plugins: Mapping[str, Any] | None = None) -> CompiledRules:
     """Compile ``ruleset`` with ``plugins`` appended after its own plugins.
 
     :param ruleset: a shipped or installed ruleset name, a YAML file, a loaded
@@ -84,10 +91,11 @@ def compile_with(ruleset: Any = "official", plugins: Mapping[str, Any] | None = 
         return _compile_with(ruleset, plugins)
 
 
-def _compile_with(ruleset, plugins):
+def _compile_with(ruleset: str | Path | Ruleset, plugins: Mapping[str, Any] | None) -> CompiledRules:
     from skatcore.errors import InputError
     from skatcore.rules.compiler import compile_rules
-    from skatcore.rules.ruleset import PluginSpec, Ruleset, _resolve_plugin, load_ruleset, plugin_schema, validate
+    from skatcore.rules.manager import PluginSpec
+    from skatcore.rules.ruleset import Ruleset, _resolve_plugin, load_ruleset, plugin_schema, validate
 
     rs = ruleset if isinstance(ruleset, Ruleset) else load_ruleset(ruleset)
     if not plugins:
@@ -95,7 +103,7 @@ def _compile_with(ruleset, plugins):
     layer = max((p.layer for p in rs.plugins), default=0) + 1
     specs = list(rs.plugins)
     for key, plugin in plugins.items():
-        params: dict = {}
+        params: dict[str, Any] = {}
         if isinstance(plugin, tuple):
             plugin, params = plugin
         if isinstance(plugin, str):
@@ -113,7 +121,7 @@ def _compile_with(ruleset, plugins):
     return compile_rules(Ruleset(name=rs.name, description=rs.description, source=rs.source, plugins=tuple(specs)))
 
 
-def _rules(rules):
+def _rules(rules: Any) -> CompiledRules:
     from skatcore.rules.compiler import CompiledRules, get_rules
 
     if isinstance(rules, CompiledRules):
@@ -122,11 +130,11 @@ def _rules(rules):
         return get_rules(rules)
 
 
-def score(record: Any, rules: Any = "official"):
+def score(record: Any, rules: Any = "official") -> ScoreResult:
     """Score one deal record as ``skat score`` does: a mapping (``format`` may
     be left out), YAML text, or a ``.yaml``/``.json`` file."""
     from skatcore.records.deal import as_deal_record, read_record, score_record
-    from skatcore.rules.ruleset import read_yaml
+    from skatcore.rules.reading import read_yaml
 
     source = "<record>"
     if isinstance(record, Path) or (isinstance(record, str) and "\n" not in record and Path(record).suffix in (".yaml", ".yml", ".json")):
@@ -137,7 +145,7 @@ def score(record: Any, rules: Any = "official"):
     return score_record(doc, _rules(rules), source)
 
 
-def _outcome(case, path, compiled):
+def _outcome(case: Case, path: str | Path, compiled: CompiledRules) -> Outcome:
     """One case of the vector file ``path`` scored; a case naming its own
     ruleset (a file beside the vector file) is scored under it."""
     from skatcore.records.vectors import evaluate, rules_for
@@ -145,7 +153,7 @@ def _outcome(case, path, compiled):
     return evaluate(rules_for(case, path, compiled.source) if "ruleset" in case.record else compiled, case)
 
 
-def check_vectors(path: str | Path, rules: Any = None) -> list:
+def check_vectors(path: str | Path, rules: Any = None) -> list[Outcome]:
     """Run every case of a vector file; raise :class:`VectorFailure` with the
     reports of the failing ones (mismatches and the multiplier breakdown).
 
@@ -162,7 +170,7 @@ def check_vectors(path: str | Path, rules: Any = None) -> list:
     return outcomes
 
 
-def vector_tests(path: str | Path, rules: Any = None):
+def vector_tests(path: str | Path, rules: Any = None) -> Callable[[Case | str], None]:
     """A pytest test with one test per case of a vector file: assign it to a
     name starting with ``test`` in a test module::
 
@@ -182,10 +190,10 @@ def vector_tests(path: str | Path, rules: Any = None):
         params = [pytest.param(case, id=case.name) for case in load_vectors(path)]
     except InputError as exc:  # reported by the test, not as an error collecting the module
         params = [pytest.param(str(exc), id=Path(path).name)]
-    compiled: list = []
+    compiled: list[CompiledRules] = []
 
     @pytest.mark.parametrize("skat_case", params)
-    def test(skat_case):
+    def test(skat_case: Case | str) -> None:
         try:
             if isinstance(skat_case, str):
                 raise VectorFailure(skat_case)
@@ -200,10 +208,10 @@ def vector_tests(path: str | Path, rules: Any = None):
         pytest.fail(failure, pytrace=False)  # the report alone: no traceback into this module
 
     test.__doc__ = f"The vectors of {Path(path).name}, one test each."
-    return test
+    return cast("Callable[[Case | str], None]", test)  # the mark returns the function itself, typed Any
 
 
-def play_random(rules: Any, seed: int | random.Random = 0, deals: int = 1, played=()) -> list:
+def play_random(rules: Any, seed: int | random.Random = 0, deals: int = 1, played: Iterable[str] = ()) -> list[Deal]:
     """Play ``deals`` random deals (random legal actions, also the table
     calls) under ``rules``; the finished :class:`~skatcore.engine.deal.Deal` objects."""
     from skatcore.engine.deal import Deal, deal_cards
@@ -212,7 +220,8 @@ def play_random(rules: Any, seed: int | random.Random = 0, deals: int = 1, playe
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     out = []
     for _ in range(deals):
-        deal = Deal(compiled, *deal_cards(rng, compiled.deck), played=played)
+        hands, skat, *aside = deal_cards(rng, compiled.deck)
+        deal = Deal(compiled, hands, skat, aside[0] if aside else (), played=played)
         while not deal.done:
             calls = [c for s in range(3) for c in deal.legal_calls(s)] if compiled.calls else []
             if calls and rng.random() < 0.1:
@@ -267,24 +276,24 @@ def assert_same_rows(ruleset: Any = "official", deals: int = 300, seed: int = 1,
 
 
 @pytest.fixture
-def skat_rules():
+def skat_rules() -> Callable[..., CompiledRules]:
     """``skat_rules(ruleset="official", plugins=None)``: compiled rules, with
     extra plugins overriding the ruleset's (see :func:`compile_with`)."""
     return compile_with
 
 
 @pytest.fixture
-def skat_score():
+def skat_score() -> Callable[..., ScoreResult]:
     """``skat_score(record, rules="official")``: the score of a deal record."""
     return score
 
 
 @pytest.fixture
-def skat_vectors():
+def skat_vectors() -> Callable[..., list[Outcome]]:
     """``skat_vectors(path, rules=None)``: run a vector file; a failing case
     fails the test with its mismatches and multiplier breakdown."""
 
-    def run(path: str | Path, rules: Any = None):
+    def run(path: str | Path, rules: Any = None) -> list[Outcome]:
         from skatcore.errors import InputError
 
         try:
@@ -297,6 +306,6 @@ def skat_vectors():
 
 
 @pytest.fixture
-def skat_play():
+def skat_play() -> Callable[..., list[Deal]]:
     """``skat_play(rules, seed=0, deals=1, played=())``: random legal deals, finished."""
     return play_random

@@ -34,10 +34,22 @@ def modules() -> dict[str, Path]:
     return found
 
 
+def _runtime_nodes(tree: ast.AST):
+    """Every node but those under ``if TYPE_CHECKING:``: imports for type
+    hints only (``from __future__ import annotations``) never run, so they
+    close no circle."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING":
+            yield from (n for child in node.orelse for n in (child, *_runtime_nodes(child)))
+            continue
+        yield node
+        yield from _runtime_nodes(node)
+
+
 def imports_of(name: str, path: Path, known: dict[str, Path]) -> set[str]:
     """The modules of ``known`` that module ``name`` imports."""
     wanted = set()
-    for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+    for node in _runtime_nodes(ast.parse(path.read_text("utf-8"))):
         if isinstance(node, ast.Import):
             wanted.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -112,6 +124,15 @@ def test_the_circle_finder_finds_a_deferred_import(tmp_path):
     known = {"a": tmp_path / "a.py", "b": tmp_path / "b.py"}
     graph = {name: imports_of(name, path, known) for name, path in known.items()}
     assert circles(graph) == [["a", "b"]]
+
+
+def test_an_import_for_type_hints_only_closes_no_circle(tmp_path):
+    (tmp_path / "a.py").write_text("import b\n")
+    (tmp_path / "b.py").write_text("if TYPE_CHECKING:\n    from a import g\nelse:\n    import c\n")
+    (tmp_path / "c.py").write_text("")
+    known = {m: tmp_path / f"{m}.py" for m in "abc"}
+    graph = {name: imports_of(name, path, known) for name, path in known.items()}
+    assert graph == {"a": {"b"}, "b": {"c"}, "c": set()} and circles(graph) == []
 
 
 def sources():

@@ -22,6 +22,7 @@ import re
 import sys
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 REGION = re.compile(r"(<!-- generated: (?P<key>[^>]*?) -->\n)(?P<body>.*?)(<!-- end generated -->)", re.S)
 PAGES = ("formats.md", "api.md")
@@ -165,7 +166,7 @@ def _dataclasses_of(module):
 def _class_doc(cls, where: str, fields: bool = True) -> str:
     doc = _own_doc(cls)
     paragraphs = doc.split("\n\n")
-    params = {}
+    params: dict[str, Any] = {}
     for p in (p for p in paragraphs if p.startswith(":param ")):
         params.update(re.findall(r"^:param (\w+):\s*(.*?)(?=^:param |\Z)", p, re.S | re.M))
     text = "\n\n".join(p for p in paragraphs if not p.startswith(":param "))

@@ -63,7 +63,7 @@ class PlayHand:
 
 @dataclass(frozen=True, slots=True)
 class Discard:
-    cards: tuple[int, int]
+    cards: tuple[int, ...]  # the skat's number of cards (two; three in Sechserskat)
 
     def __str__(self):
         return "discard " + " ".join(names(self.cards))

@@ -8,11 +8,12 @@ from functools import lru_cache
 
 from skatcore.engine.actions import PASS, Bid, Hold, Pass, Phase
 from skatcore.engine.scoring import passed_result
+from skatcore.engine.state import DealState
 from skatcore.errors import InputError
 from skatcore.model import FOREHAND, REARHAND, SEATS
 
 
-class Bidding:
+class Bidding(DealState):
     """Part of :class:`~skatcore.engine.deal.Deal`: bidding, up to the declarer's skat or all passed."""
 
     def set_declarer(self, seat: int, bid: int) -> None:

@@ -12,10 +12,11 @@ deal settled by a table call asks ``skat_settled_outcome`` once, for its score).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any, overload
 
 from skatcore.cards import cards_in, mask_of, name, names
-from skatcore.engine.actions import (  # noqa: F401
+from skatcore.engine.actions import (
     HOLD,
     PASS,
     PICK_UP,
@@ -42,10 +43,24 @@ from skatcore.engine.seating import Seating
 from skatcore.engine.tricks import PLAYS_BY_BYTE, TrickPlay
 from skatcore.engine.view import SeatView, Trick
 from skatcore.errors import InputError
-from skatcore.model import FOREHAND, MIDDLEHAND, SEATS, STANDARD_DECK, Declaration, ScoreResult
+from skatcore.model import FOREHAND, MIDDLEHAND, SEATS, STANDARD_DECK, Deck, Declaration, ScoreResult
+
+if TYPE_CHECKING:
+    from skatcore.engine.steps import Step
+    from skatcore.model.table import Dealt
+    from skatcore.rules.compiler import CompiledRules
+
+# the actions are imported from here too: one import for code that drives a deal
+__all__ = ["HOLD", "PASS", "PICK_UP", "PLAYS", "PLAY_HAND", "UNSEEN", "Action", "Bid", "Call", "Concede", "Deal", "Declare",
+           "Discard", "Discards", "Hold", "Pass", "Phase", "PickUp", "Play", "PlayHand", "SeatView", "Trick", "Unseen",
+           "deal_cards"]
 
 
-def deal_cards(seed: int | random.Random | None = None, deck=None) -> tuple[list[int], list[int]]:
+@overload
+def deal_cards(seed: int | random.Random | None = None, deck: None = None) -> tuple[list[list[int]], list[int]]: ...
+@overload
+def deal_cards(seed: int | random.Random | None, deck: Deck) -> Dealt: ...
+def deal_cards(seed: int | random.Random | None = None, deck: Deck | None = None) -> Dealt:
     """A uniformly random deal, packets 3-skat-4-3 (docs/rules/official.md#a1).
 
     :param deck: the ruleset's :class:`~skatcore.model.Deck` (``rules.deck``);
@@ -57,8 +72,8 @@ def deal_cards(seed: int | random.Random | None = None, deck=None) -> tuple[list
     if deck is not None and deck is not STANDARD_DECK and deck != STANDARD_DECK:
         return deck.deal(rng)
     r = rng.random
-    deck = sorted(range(32), key=lambda _: r())  # a uniform shuffle, faster than rng.shuffle
-    return [[deck[i] for i in packet] for packet in _PACKETS], deck[9:11]
+    cards = sorted(range(32), key=lambda _: r())  # a uniform shuffle, faster than rng.shuffle
+    return [[cards[i] for i in packet] for packet in _PACKETS], cards[9:11]
 
 
 # positions in the shuffled deck of each seat's cards: 3 each, 2 to the skat, 4 each, 3 each
@@ -89,7 +104,8 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
     score); this class runs the skat, the declaration and the flow steps.
     """
 
-    def __init__(self, rules, hands, skat, aside=(), played=()):
+    def __init__(self, rules: CompiledRules, hands: Sequence[Sequence[int]], skat: Sequence[int],
+                 aside: Sequence[int] = (), played: Iterable[str] = ()) -> None:
         self.hands = [mask_of(h) for h in hands]
         deck = rules.deck
         sizes = [deck.hand if s in deck.seats else 0 for s in range(3)]
@@ -141,10 +157,10 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
         # contract families the player who declares now declared earlier in the series (Series.once_each)
         self.played = frozenset(played)
         self.step = None  # the running Step, while phase is STEP
-        self.state: dict = {}  # per-step state, by step name
-        self.marks: dict = {}  # what steps showed every seat (SeatView.marks) and scoring reads (facts.marks)
+        self.state: dict[str, Any] = {}  # per-step state, by step name
+        self.marks: dict[str, Any] = {}  # what steps showed every seat (SeatView.marks) and scoring reads (facts.marks)
         self.hidden: set[int] = set()  # history indices a step hides from the other seats
-        self._pending: list | None = None  # steps still to run between the tricks just played
+        self._pending: list[Step] | None = None  # steps still to run between the tricks just played
         if rules.skip_bidding:  # every deal goes the all-pass way (e.g. every deal a Ramsch)
             self._all_passed()
         else:
@@ -165,7 +181,7 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
         and what the steps showed (``marks``), and its own discards - never other hands or the skat."""
         return SeatView(self, seat, self.legal_actions() if self.to_move == seat else ())
 
-    def legal_actions(self) -> list[Action]:
+    def legal_actions(self) -> Sequence[Action]:
         """What the player to move may do now (concessions aside, see :class:`Concede`)."""
         p = self.phase
         if p is _PLAY:
@@ -182,7 +198,7 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
             return self.step.legal(self)
         if p is Phase.SKAT:
             return [PICK_UP, PLAY_HAND, *(a for s in self.rules.steps_at["skat"] for a in s.offers(self))]
-        if p is Phase.DISCARD:
+        if p is Phase.DISCARD and self.to_move is not None:
             return self.discard_options(self.to_move)
         if p is Phase.DECLARE:
             key = ("declare", self.route, self.bid)
@@ -212,12 +228,14 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
     def apply(self, action: Action) -> None:
         """Perform ``action`` for the player to move; InputError if illegal."""
         p = self.phase
-        if p is _PLAY and type(action) is Play:  # the hot path: 30 of ~40 moves of a deal
-            seat = self.to_move
+        seat = self.to_move
+        if p is _PLAY and type(action) is Play and seat is not None:  # the hot path: 30 of ~40 moves of a deal
             self._play(action.card)
             self.history.append((seat, action))
             return
-        seat = action.seat if isinstance(action, (Concede, Call)) else self.to_move
+        seat = action.seat if isinstance(action, (Concede, Call)) else seat
+        if seat is None:  # nobody is to move: the deal is over
+            raise InputError(f"{action} is not possible now ({self._expected()})")
         if isinstance(action, Concede):
             self._concede(action.seat)
         elif isinstance(action, Call):
@@ -240,9 +258,10 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
                 self.phase = Phase.DISCARD
             else:
                 self.phase = Phase.DECLARE
-        elif p is Phase.SKAT and (step := next((s for s in self.rules.steps_at["skat"] if action in s.offers(self)), None)):
-            self._enter(step)
-            step.apply(self, action)
+        elif p is Phase.SKAT and (offering := next((s for s in self.rules.steps_at["skat"] if action in s.offers(self)),
+                                                   None)):
+            self._enter(offering)
+            offering.apply(self, action)
         elif p is Phase.DISCARD and isinstance(action, Discard):
             self.put_away(seat, action.cards)
             if self.declaration is not None:  # declared before taking the skat (a step's route)
@@ -263,7 +282,7 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
         self.hands[seat] |= self.skat
         self.skat = 0
 
-    def put_away(self, seat: int, cards) -> None:
+    def put_away(self, seat: int, cards: Iterable[int]) -> None:
         """``seat`` lays ``cards`` down as the new skat (the declarer's discard,
         or a step's); InputError naming the card that cannot go."""
         cards = tuple(cards)
@@ -314,7 +333,7 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
         else:
             self.phase, self.to_move = then, self.declarer
 
-    def _enter(self, step) -> None:
+    def _enter(self, step: Step) -> None:
         self.step = step
         self.phase = Phase.STEP
         step.enter(self)
@@ -331,7 +350,7 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
         if self.done:
             return "the deal is over"
         who = SEATS[self.to_move] if self.to_move is not None else "nobody"
-        return f"{who} to {self.step.name if self.phase is Phase.STEP else self.phase.value}"
+        return f"{who} to {self.step.name if self.phase is Phase.STEP and self.step is not None else self.phase.value}"
 
     def start_play(self, game: str) -> None:
         """Play ``game`` (declared, or without declarer): the steps waiting for
@@ -346,13 +365,15 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
         if d.hand == self.picked_up:
             raise InputError("a hand game cannot be declared after picking up the skat" if d.hand
                              else "the skat was not picked up: declare a hand game")
+        if self.declarer is None:
+            raise InputError("nobody has won the bidding, so nobody declares")
         self.declare(self.declarer, d)
 
 
 _PLAY = Phase.PLAY
 
 
-class Discards(Sequence):
+class Discards(Sequence[Discard]):
     """The legal discards (every pair of the cards allowed), built lazily:
     66 Discard objects per pickup would cost more than the rest of the deal."""
 
@@ -365,7 +386,11 @@ class Discards(Sequence):
     def __len__(self) -> int:
         return self._n * (self._n - 1) // 2
 
-    def __getitem__(self, i):
+    @overload
+    def __getitem__(self, i: int) -> Discard: ...
+    @overload
+    def __getitem__(self, i: slice) -> list[Discard]: ...
+    def __getitem__(self, i: int | slice) -> Discard | list[Discard]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
         if i < 0:
@@ -382,7 +407,8 @@ class Discards(Sequence):
         return f"Discards({names(self.cards)})"
 
 
-def _check_cards(hands, skat, deck=STANDARD_DECK, aside=()) -> None:
+def _check_cards(hands: Sequence[Sequence[int]], skat: Sequence[int], deck: Deck = STANDARD_DECK,
+                 aside: Sequence[int] = ()) -> None:
     """Why these cards are no deal of ``deck``, as an error at the card's
     place (``hands.middlehand[0]``, ``skat[1]``, ``aside[0]``): a deal record's paths too."""
     if len(hands) != 3:

@@ -8,13 +8,14 @@ from types import MappingProxyType
 
 from skatcore.cards import cards_in, mask_of, names
 from skatcore.engine.scoring import make_facts
+from skatcore.engine.state import DealState
 from skatcore.errors import InputError
 from skatcore.model import RamschFacts, ScoreResult
 
 _SIDE = {"declarer": "the declarer", "defenders": "the defenders", "nobody": "nobody"}
 
 
-class DealFacts:
+class DealFacts(DealState):
     """Part of :class:`~skatcore.engine.deal.Deal`: its facts and score."""
 
     def facts(self):
@@ -58,12 +59,12 @@ class DealFacts:
                     dtricks = max(dtricks, 1)  # a conceded null counts as lost
         self.aside_to = self._aside_side(points)
         points += sum(pts[c] for c in self.aside) if self.aside_to == "declarer" else 0
-        last = next((t for t in reversed(self.tricks) if t.winner is not None), None)
+        last_won = next((t for t in reversed(self.tricks) if t.winner is not None), None)
         return make_facts(
             self.rules, self.contract, self.declaration,
             bid=self.bid, declarer=decl, matadors=self.table.matadors(all_cards),
             declarer_points=points, declarer_tricks=dtricks, defender_tricks=ftricks,
-            last_trick=tuple(last.cards) if last else (), last_trick_winner=last.winner if last else None,
+            last_trick=tuple(last_won.cards) if last_won else (), last_trick_winner=last_won.winner if last_won else None,
             tricks=tuple(t for t in self.tricks if t.winner is not None),
         )
 
@@ -111,6 +112,7 @@ class DealFacts:
         if self._result is None:
             self._result = self.rules.score(self.facts())
             if self.aside_to:  # shown at the end with the side they went to (B13)
-                worth = sum(self.table.points[c] for c in self.aside)
+                points: tuple[int, ...] = self.table.points
+                worth = sum(points[c] for c in self.aside)
                 self._result.explanation += f"; laid aside {' '.join(names(self.aside))} ({worth}) for {_SIDE[self.aside_to]}"
         return self._result

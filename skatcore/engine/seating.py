@@ -5,9 +5,10 @@ stacks or a pile, and when a hand is shown (:class:`~skatcore.model.SeatPlan`)."
 from __future__ import annotations
 
 from skatcore.cards import mask_of
+from skatcore.engine.state import DealState
 
 
-class Seating:
+class Seating(DealState):
     """Part of :class:`~skatcore.engine.deal.Deal`: the table's seats."""
 
     def _arrange(self, plans) -> None:

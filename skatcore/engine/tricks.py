@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from skatcore.cards import CARD_NAMES, cards_in, name, names
 from skatcore.engine.actions import PLAYS, Bid, Call, Hold, Pass, Phase, Play
+from skatcore.engine.state import DealState
 from skatcore.engine.view import Trick
 from skatcore.errors import InputError
 from skatcore.model import FOREHAND, SEATS, Declaration
@@ -27,7 +28,7 @@ def call_open(rules, c, made, declaration: Declaration, role: str) -> bool:
     return not rules.declaration_refusals.get((declaration.game, declaration.hand, c.writes))
 
 
-class TrickPlay:
+class TrickPlay(DealState):
     """Part of :class:`~skatcore.engine.deal.Deal`: the tricks, table calls and concessions."""
 
     def _begin_tricks(self) -> None:

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import Any
 
 from skatcore.engine.actions import UNSEEN, Discard, Phase
 
-_NO_MARKS = MappingProxyType({})
+_NO_MARKS: MappingProxyType[str, Any] = MappingProxyType({})
 _NO_OTHERS: dict[int, int] = {}
 
 
@@ -84,7 +85,8 @@ class SeatView:
         self.legal = legal
         self._deal, self._n_history = deal, len(deal.history)
         self._n_tricks = len(deal.tricks) - (1 if current is not None and current.winner is None else 0)
-        self._history = self._tricks = None
+        self._history: tuple[tuple[int, object], ...] | None = None
+        self._tricks: tuple[tuple[int, tuple[int, ...], int | None], ...] | None = None
 
     @property
     def history(self) -> tuple[tuple[int, object], ...]:
@@ -97,7 +99,7 @@ class SeatView:
         return self._history
 
     @property
-    def tricks(self) -> tuple[tuple[int, tuple[int, ...], int], ...]:
+    def tricks(self) -> tuple[tuple[int, tuple[int, ...], int | None], ...]:
         """The finished tricks as ``(leader, cards, winner)``."""
         if self._tricks is None:
             self._tricks = tuple((t.leader, tuple(t.cards), t.winner) for t in self._deal.tricks[:self._n_tricks])

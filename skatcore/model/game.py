@@ -6,6 +6,10 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from skatcore.engine.view import Trick
 
 SEATS = ("forehand", "middlehand", "rearhand")
 FOREHAND, MIDDLEHAND, REARHAND = 0, 1, 2
@@ -50,7 +54,7 @@ class Contract:
     declarer: bool = True
     goal: str = ""
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "fixed", MappingProxyType(dict(self.fixed)))
         if not self.label:
             object.__setattr__(self, "label", self.name)
@@ -119,9 +123,9 @@ class Declaration:
     schneider: bool = False
     schwarz: bool = False
     ouvert: bool = False
-    declarations: Mapping[str, object] = field(default_factory=dict)
+    declarations: Mapping[str, Any] = field(default_factory=dict)  # values as the plugin's schema says
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         object.__setattr__(self, "declarations", MappingProxyType(dict(self.declarations)))
 
     @property
@@ -176,7 +180,7 @@ class GameFacts:
     declarer_schwarz: bool = False
     last_trick: tuple[int, ...] = ()
     last_trick_winner: int | None = None
-    tricks: tuple = ()
+    tricks: tuple[Trick, ...] = ()
     seats: int = 3
 
 
@@ -197,7 +201,7 @@ class RamschFacts:
     skat: tuple[int, ...]
     skat_points: int
     last_trick_winner: int
-    marks: Mapping[str, object] = field(default_factory=dict)
+    marks: Mapping[str, Any] = field(default_factory=dict)
     seats: tuple[int, ...] = (0, 1, 2)
 
 
@@ -326,13 +330,13 @@ class ScoreResult:
     declarer_points: int | None
     explanation: str
     items: list[tuple[str, int]] = field(default_factory=list)
-    extra: dict[str, object] = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, object]:
         mats = None
         if self.matadors:
             mats = {"with": self.matadors} if self.matadors > 0 else {"without": -self.matadors}
-        out = {
+        out: dict[str, object] = {
             "ruleset": self.ruleset,
             "declarer": SEATS[self.declarer] if self.declarer is not None else None,
             "game": self.game,

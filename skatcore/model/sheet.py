@@ -40,7 +40,7 @@ class SheetLine:
     index: int
     dealer: int
     seating: dict[str, int]
-    record: dict
+    record: dict[str, Any]
     result: ScoreResult
     base: dict[str, int]
     entries: dict[str, int]
@@ -50,7 +50,7 @@ class SheetLine:
     redeal: bool = False
     totals: dict[str, int] = field(default_factory=dict)
     void: bool = False
-    history: list[dict] = field(default_factory=list)
+    history: list[dict[str, Any]] = field(default_factory=list)
 
     def player(self, seat: int | str | None) -> str | None:
         """The name of the player in ``seat`` (index or name) of this deal."""
@@ -71,7 +71,7 @@ class SheetLine:
     @property
     def active(self) -> list[str]:
         """The three players of this deal, forehand first."""
-        return [self.player(s) for s in SEATS]
+        return [self.players[self.seating[s]] for s in SEATS]
 
     @property
     def sitting_out(self) -> str | None:
@@ -102,7 +102,7 @@ class SheetLine:
             words.append(f"{self.announced[-1]} announced")
         return " ".join(words)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         r = self.result
         return {
             "deal": self.index,
@@ -221,7 +221,7 @@ class SessionState:
     def table_size(self) -> int:
         return len(self.players)
 
-    def hook(self, name: str, **kwargs):
+    def hook(self, name: str, **kwargs: object) -> Any:
         """Call a session hook.  A plugin's :class:`InputError` is about the
         session (its source is set by the caller); any other exception is a
         bug of the plugin and becomes a one-line error naming it."""

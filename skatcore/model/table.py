@@ -5,9 +5,17 @@ played and who sees its cards (hook ``skat_table``)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import random
 from functools import cached_property
 
 ASIDE_TO = ("nobody", "declarer", "defenders", "more_points")
+
+
+# what Deck.deal returns: the three hands and the skat, then the cards aside if the deck has any
+Dealt = tuple[list[list[int]], list[int]] | tuple[list[list[int]], list[int], list[int]]
 
 
 @dataclass(frozen=True)
@@ -77,7 +85,7 @@ class Deck:
                     + (f", a skat of {self.skat} and {self.aside} aside" if self.aside else f" and a skat of {self.skat}"))
         return None
 
-    def deal(self, rng) -> tuple:
+    def deal(self, rng: random.Random) -> Dealt:
         """Shuffle with ``rng`` (a :class:`random.Random`) and deal by ``packets``:
         three hand lists (forehand first, in the order dealt; a seat not dealt
         gets none) and the skat, then the cards laid aside if the deck has any
@@ -93,7 +101,7 @@ class Deck:
                 skat, pos = deck[pos:pos + self.skat], pos + self.skat
             elif packet == "aside":
                 aside, pos = deck[pos:pos + self.aside], pos + self.aside
-            else:
+            elif isinstance(packet, int):
                 for seat in self.seats:
                     hands[seat] += deck[pos:pos + packet]
                     pos += packet

@@ -91,7 +91,8 @@ def load_vectors(path: str | Path) -> list[Case]:
     if not isinstance(doc, list):
         raise InputError("expected a list of cases", source=str(path))
     shown, lines = _shown(path), _case_lines(path)
-    cases, seen = [], {}
+    cases: list[Case] = []
+    seen: dict[str, str] = {}
     for i, item in enumerate(doc):
         where = f"[{i}]"
         source = f"{shown}:{lines[i]}" if i < len(lines) else shown  # file:line, as an editor jumps to it

@@ -5,7 +5,7 @@ functions built from the plugins' hook answers.  The engine reads only these.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -25,7 +25,10 @@ from skatcore.model import (
     Contract,
     Deck,
     Declaration,
+    GameFacts,
     MultiplierItem,
+    RamschFacts,
+    ScoreResult,
     Series,
     Table,
     TableCall,
@@ -112,6 +115,10 @@ class TrickTable:
         return n if holds_top else -n
 
 
+# a base value or lost factor: a number, or a function of the declaration (plugin declarations decide)
+ValueRule = int | Callable[[Declaration], int]
+
+
 @dataclass(frozen=True)
 class CompiledRules:
     """A ruleset compiled to plain tables.  Immutable; share it freely."""
@@ -126,12 +133,12 @@ class CompiledRules:
     ladder: tuple[int, ...]
     min_bid: int
     thresholds: Thresholds
-    announcements: Mapping[tuple[str, bool, frozenset], frozenset | str]
-    lost_factor: Mapping[tuple[str, bool], Any]
-    base: Mapping[tuple[str, bool, frozenset], Any]
+    announcements: Mapping[tuple[str, bool, frozenset[str]], frozenset[str] | str]
+    lost_factor: Mapping[tuple[str, bool], ValueRule]
+    base: Mapping[tuple[str, bool, frozenset[str]], ValueRule]
     multiplier_items: tuple[MultiplierItem, ...]
     win_conditions: tuple[WinCondition, ...]
-    declarations: Mapping[str, dict]
+    declarations: Mapping[str, dict[str, Any]]
     all_pass: str
     skip_bidding: bool
     calls: Mapping[str, TableCall]
@@ -140,7 +147,7 @@ class CompiledRules:
     custom_sheet: bool = True  # some plugin implements skat_sheet_entries (else it is skipped)
     trick_hook: bool = False  # some plugin implements skat_trick_winner: Deal asks it per trick
     # derived constants the engine memoises per ruleset (e.g. declaration actions by bid)
-    cache: dict = field(default_factory=dict, compare=False, repr=False)
+    cache: dict[object, Any] = field(default_factory=dict, compare=False, repr=False)
     declaration_refusals: Mapping[tuple[str, bool, str], str] = field(default_factory=lambda: MappingProxyType({}))
     deck: Deck = STANDARD_DECK
     steps: tuple[Step, ...] = ()  # the plugins' flow steps (skatcore.engine.steps)
@@ -209,14 +216,14 @@ class CompiledRules:
                 raise InputError(f"{null_label(hand, 'ouvert' in answer)} is worth {value}, below the bid {bid}")
         return Declaration(game, hand, "schneider" in answer, "schwarz" in answer, "ouvert" in answer, d.declarations)
 
-    def call_hook(self, hook: str, **kwargs):
+    def call_hook(self, hook: str, **kwargs: object) -> Any:
         """A per-deal hook call; a plugin's exception becomes a one-line
         error naming the plugin and the ruleset.  A plugin's InputError is
         about the deal (a record's declarations, a move), so the caller names
         the record, not the ruleset file."""
         return self.pm.call(hook, **kwargs)
 
-    def trick_winner(self, game: str, cards, number: int, leader: int, declarer: int | None) -> int:
+    def trick_winner(self, game: str, cards: tuple[int, ...] | list[int], number: int, leader: int, declarer: int | None) -> int:
         """Index (in play order) of the card that wins the finished trick
         ``cards`` (number ``number``, 1-based) of ``game``: the card order's
         winner, unless a plugin's :func:`~skatcore.hookspecs.skat_trick_winner`
@@ -244,12 +251,12 @@ class CompiledRules:
         factor = self.lost_factor[(d.game, d.hand)]
         return factor(d) if callable(factor) else factor
 
-    def score(self, facts):
+    def score(self, facts: GameFacts | RamschFacts) -> ScoreResult:
         """The :class:`ScoreResult` of finished ``facts``.  A multiplier item or
         win condition that raises (anything but an InputError, which is about
         the deal) is a bug of its plugin: one line naming it."""
         try:
-            return score_without_declarer(self, facts) if not facts.contract.declarer else score_game(self, facts)
+            return score_game(self, facts) if isinstance(facts, GameFacts) else score_without_declarer(self, facts)
         except InputError:
             raise
         except Exception as exc:
@@ -307,9 +314,9 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
 
     thresholds = first("skat_thresholds") or Thresholds()
 
-    announcements: dict = {}
-    lost: dict = {}
-    base: dict = {}
+    announcements: dict[tuple[str, bool, frozenset[str]], frozenset[str] | str] = {}
+    lost: dict[tuple[str, bool], ValueRule] = {}
+    base: dict[tuple[str, bool, frozenset[str]], ValueRule] = {}
     subsets = [frozenset(s) for n in range(len(ANNOUNCEMENTS) + 1) for s in combinations(ANNOUNCEMENTS, n)]
     for c in contracts.values():
         if not c.declarer:
@@ -333,7 +340,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
                 continue
             for answer in dict.fromkeys(a for (g, h, _), a in announcements.items() if g == c.name and h == hand):
                 if not isinstance(answer, str):
-                    opts.append(Declaration(c.name, hand, *(a in answer for a in ANNOUNCEMENTS)))
+                    opts.append(Declaration(c.name, hand, "schneider" in answer, "schwarz" in answer, "ouvert" in answer))
         options[route] = tuple(opts)
     steps = tuple(pm.collect("skat_register_steps", "step").values())
     problem = check_steps(steps)
@@ -352,7 +359,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         if type(c.until_trick) is not int or not 1 <= c.until_trick <= deck.hand:
             raise InputError(f"table call {c.name!r}: until_trick {c.until_trick!r}, expected a trick number 1 to "
                              f"{deck.hand}", source=src)
-    refusals: dict = {}
+    refusals: dict[tuple[str, bool, str], str] = {}
     for c in contracts.values():
         if not c.declarer:
             continue
@@ -418,10 +425,11 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
     return rules
 
 
-def _function_owners(pm: SkatPluginManager, items, conditions) -> dict:
+def _function_owners(pm: SkatPluginManager, items: Sequence[MultiplierItem],
+                     conditions: Sequence[WinCondition]) -> dict[object, str]:
     """The code of each multiplier item's and win condition's functions, by
     what to call it in an error (its plugin and its name)."""
-    owners: dict = {}
+    owners: dict[object, str] = {}
     for hook, what, objects, parts in (("skat_multiplier_items", "multiplier item", items, ("count", "label")),
                                        ("skat_win_conditions", "win condition", conditions, ("check",))):
         for obj in objects:
@@ -435,7 +443,7 @@ def _function_owners(pm: SkatPluginManager, items, conditions) -> dict:
     return owners
 
 
-def _raiser(exc: BaseException, owners: Mapping) -> str | None:
+def _raiser(exc: BaseException, owners: Mapping[object, str]) -> str | None:
     """The item or condition in whose code ``exc`` was raised (innermost)."""
     found, tb = None, exc.__traceback__
     while tb is not None:
@@ -458,7 +466,7 @@ def _table_problems(table: Table, deck: Deck) -> str | None:
 
 
 @lru_cache(maxsize=32)
-def _compiled(ref: str, trust: tuple) -> CompiledRules:
+def _compiled(ref: str, trust: tuple[object, ...]) -> CompiledRules:
     return compile_rules(load_ruleset(ref))
 
 
@@ -468,7 +476,7 @@ def get_rules(ref: str | Path = "official") -> CompiledRules:
     return _compiled(str(ref), trust_key())
 
 
-def rules_for(doc: Mapping, source: str | None = None, override: str | None = None,
+def rules_for(doc: Mapping[str, Any], source: str | None = None, override: str | None = None,
               default: str = "official") -> CompiledRules:
     """The compiled rules a record (deal, session, vector case) is scored
     under: ``override`` (``--ruleset``) wins, else the record's own

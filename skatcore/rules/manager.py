@@ -77,6 +77,9 @@ def import_attr(ref: str, what: str = "plugin") -> Any:
             obj = getattr(obj, part)
     except (ImportError, AttributeError) as exc:
         raise InputError(f"cannot load {what} {ref!r}: {exc}") from None
+    except (TypeError, ValueError):  # a relative or empty name (./house.txt:X, :X): importlib refuses it so
+        raise InputError(f"cannot load {what} {ref!r}: {module_name!r} is not a module name "
+                         "(expected module:attr or a .py file)") from None
     return obj
 
 
@@ -87,6 +90,8 @@ def load_file(file: Path, attr: str) -> Any:
         raise InputError(f"plugin file {str(file)!r} not found")
     mod_name = f"skat_local_plugin_{abs(hash(str(file.resolve())))}"
     spec = importlib.util.spec_from_file_location(mod_name, file)
+    if spec is None or spec.loader is None:
+        raise InputError(f"plugin file {str(file)!r} is not a Python file (expected a .py file)")
     module = importlib.util.module_from_spec(spec)
     sys.modules[mod_name] = module
     try:

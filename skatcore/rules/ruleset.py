@@ -11,16 +11,20 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib import metadata, resources
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from skatcore.errors import InputError, did_you_mean, join_path, json_path, shorten
 from skatcore.rules.manager import PluginSpec, resolve_plugin_ref
 from skatcore.rules.reading import read_document, read_json, read_yaml  # noqa: F401 (callers import them from here too)
 from skatcore.rules.trust import inside
+
+if TYPE_CHECKING:
+    import jsonschema
 
 RULESET_ENTRY_POINT_GROUP = "skat.rulesets"  # name -> module:attr holding the path of an installed ruleset file
 RULESET_PACKAGE = "skatcore_rulesets"
@@ -46,27 +50,36 @@ def load_schema(name: str) -> dict:
     return json.loads(resources.files("skatcore").joinpath("schemas", name).read_text("utf-8"))
 
 
-_CHECKS: dict[int, tuple[dict, Any]] = {}  # id(schema) -> (schema, its check); the schema kept alive with its id
+_CHECKS: dict[int, tuple[dict, Callable[[Any], bool]]] = {}  # id(schema) -> (schema, its check); the schema kept alive
 
 
-def _check_of(schema: dict):
-    """The compiled yes/no check of ``schema`` (built once per schema object),
-    else jsonschema's validator of it."""
+def _check_of(schema: dict) -> Callable[[Any], bool]:
+    """The yes/no check of ``schema`` (built once per schema object):
+    jsonschema-rs's compiled validator, else jsonschema's for a schema
+    jsonschema-rs refuses.  Never a download: a remote ``$ref`` fails."""
     got = _CHECKS.get(id(schema))
     if got is None:
-        from skatcore.rules.schemacheck import compile_check
+        import jsonschema_rs  # ~5 µs a deal record, where jsonschema takes ~14 ms (README, "Libraries")
 
-        check = compile_check(schema)
-        if check is None:
+        check: Callable[[Any], bool]
+        try:
+            is_valid = jsonschema_rs.validator_for(schema, validate_formats=False, offline=True).is_valid
+        except ValueError:
             check = _jsonschema_validator(schema).is_valid
+        else:
+            def check(doc: Any) -> bool:
+                try:
+                    return is_valid(doc)
+                except ValueError:  # no JSON (a YAML mapping with integer keys ...): jsonschema decides
+                    return _jsonschema_validator(schema).is_valid(doc)
         if len(_CHECKS) > 512:  # schemas built per call would otherwise pile up
             _CHECKS.clear()
         got = _CHECKS[id(schema)] = (schema, check)
     return got[1]
 
 
-def _jsonschema_validator(schema: dict):
-    import jsonschema  # only when a document is invalid, or its schema is beyond schemacheck
+def _jsonschema_validator(schema: dict) -> jsonschema.Draft202012Validator:
+    import jsonschema  # only when a document is invalid, or jsonschema-rs refuses its schema
 
     return jsonschema.Draft202012Validator(schema)
 
@@ -74,8 +87,8 @@ def _jsonschema_validator(schema: dict):
 def validate(instance: Any, schema: dict, source: str, prefix: str = "") -> None:
     """Validate against a JSON Schema; raise the best error as one line.
 
-    The happy path is a compiled check (:mod:`skatcore.rules.schemacheck`);
-    jsonschema finds what is wrong."""
+    The happy path is jsonschema-rs's yes/no check; jsonschema finds what
+    is wrong and :func:`_schema_message` says it in the reader's words."""
     if _check_of(schema)(instance):
         return
     import jsonschema
@@ -280,8 +293,8 @@ def _load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
             raise InputError(f"extends chain longer than {MAX_EXTENDS} rulesets (expected at most {MAX_EXTENDS})",
                              source=source, path="extends")
         if parent_path.resolve() in seen:
-            chain = " -> ".join(p.name for p in (*seen, parent_path.resolve()))
-            raise InputError(f"extends cycle {chain} (expected a chain of rulesets ending in one without extends)",
+            cycle = " -> ".join(p.name for p in (*seen, parent_path.resolve()))
+            raise InputError(f"extends cycle {cycle} (expected a chain of rulesets ending in one without extends)",
                              source=source, path="extends")
         parent = _load_doc(parent_path, seen)
         plugins, sources, layers = parent["plugins"], parent["_sources"], parent["_layers"]

@@ -48,7 +48,7 @@ def trusted_paths() -> tuple[Path, ...]:
     return tuple(Path(p).expanduser().resolve() for p in os.environ.get(TRUST_ENV, "").split(os.pathsep) if p)
 
 
-def trust_key() -> tuple:
+def trust_key() -> tuple[object, ...]:
     """What decides trust now: part of the cache key of compiled rulesets."""
     return (_trust_all.get(), trusted_paths())
 

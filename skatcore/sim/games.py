@@ -20,6 +20,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from skatcore.engine.table import people
 from skatcore.errors import InputError
@@ -147,7 +148,7 @@ def rescore(refs: Sequence[str], paths: Sequence[str], seed: int = 1, progress: 
             chunk = [[] for _ in rules]
 
     for game in read_games(paths, progress):
-        rows = []
+        rows: list[dict[str, Any] | None] = []
         for rs, count in zip(rules, counts, strict=True):
             count.games += 1
             try:

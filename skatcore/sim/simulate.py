@@ -365,7 +365,7 @@ def parse_players(text: str | None) -> tuple[str, str, str]:
         names *= 3
     if len(names) != 3 or not all(names):
         raise InputError(f"--players: expected one player or three, comma-separated, not {text!r}")
-    return tuple(names)
+    return names[0], names[1], names[2]
 
 
 # ---------------------------------------------------------------------------
@@ -448,7 +448,7 @@ def run_with_progress(refs, deals, seed, slots, jobs, dask=None) -> list[Stats]:
         return run(refs, deals, seed, slots, jobs=jobs, dask=dask, progress=lambda n: bar.advance(task, n))
 
 
-def print_table(title: str, columns: Sequence[str], rows: Iterable[Sequence[str]], file=None) -> None:
+def print_table(title: str | None, columns: Sequence[str], rows: Iterable[Sequence[str]], file=None) -> None:
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text

@@ -206,6 +206,15 @@ def test_plugin_by_module_attr_missing(tmp_path, capsys, house_module):
     assert f'{rs}: plugins["{house_module}:Nope"]: cannot load plugin' in line and "Nope" in line
 
 
+@pytest.mark.parametrize("ref", ["./house.txt:HouseRule", ":HouseRule"])
+def test_plugin_reference_that_is_no_module_name(tmp_path, capsys, ref):
+    """importlib refuses these names (TypeError, ValueError): bad input, so one line and exit 2."""
+    write(tmp_path / "house.txt", HOUSE)
+    rs = write(tmp_path / "t.yaml", f'name: t\nextends: official\nplugins:\n  "{ref}": {{}}\n')
+    line = one_line_error(capsys, "validate", "--trust", rs)
+    assert f"cannot load plugin {ref!r}" in line and "is not a module name (expected module:attr or a .py file)" in line
+
+
 def test_plugin_by_file_path_relative_to_the_ruleset(tmp_path, capsys, monkeypatch):
     write(tmp_path / "rules" / "house.py", HOUSE)
     rs = write(tmp_path / "rules" / "h.yaml", "name: h\nextends: official\nplugins:\n  ./house.py:HouseRule: {}\n")

@@ -11,7 +11,7 @@ class Bidding:
 
     def call(self, view: SeatView) -> list[Call]:
         """Kontra as a defender holding several trumps and aces; Re as a declarer with a strong game."""
-        out = []
+        out: list[Call] = []
         d = view.declaration
         if d is None:
             return out

@@ -172,7 +172,8 @@ def _table_calls(rules, out: Outcomes, hands, skat) -> None:
 def _offers(rules, calls, says, decl: int, d, bidding) -> tuple[tuple[int, str], ...]:
     """The calls made before the first card: ``says[seat]`` whether that
     seat's hand makes a doubling call open to it (Deal.legal_calls, before any card)."""
-    made, said = dict(d.declarations), []
+    made: dict[str, object] = dict(d.declarations)
+    said: list[tuple[int, str]] = []
 
     def legal(c, s):
         if not call_open(rules, c, made, d, "declarer" if s == decl else "defender"):

@@ -124,7 +124,7 @@ class Discarding:
     def _null_discard(self, hand: int, legal, k: int = 2) -> Discard:
         """The ``k`` cards whose removal leaves the safest null hand, among
         the highest cards of each suit (a declarer may discard any)."""
-        top = []
+        top: list[int] = []
         for suit in range(4):
             top += cards_in(hand & SUIT_MASKS[suit])[:k]  # lowest ids = highest in null order
         best, key = None, None

@@ -1,0 +1,83 @@
+"""The state all parts of a :class:`~skatcore.engine.deal.Deal` share.
+
+``Deal`` is built from one class per job (seating, bidding, tricks, facts);
+each reads attributes ``Deal.__init__`` sets and methods another part
+defines.  They are declared here once, for the type checker only: at run
+time this class adds nothing (no values, no methods, no slots)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from skatcore.engine.actions import Action, Phase
+    from skatcore.engine.steps import Step
+    from skatcore.engine.view import Trick
+    from skatcore.model import Contract, Declaration, ScoreResult
+    from skatcore.rules.compiler import CompiledRules, TrickTable
+
+
+class DealState:
+    """Attributes of a deal, as ``Deal.__init__`` documents them."""
+
+    rules: CompiledRules
+    dealt: tuple[tuple[int, ...], ...]
+    aside: tuple[int, ...]
+    hands: list[int]  # card masks by seat
+    skat: int  # card mask
+    original_skat: tuple[int, ...]
+    beneath: dict[int, int]
+    piles: dict[int, list[int]]
+    phase: Phase
+    done: bool
+    history: list[tuple[int, Action]]
+    hidden: set[int]
+    # bidding
+    bid: int
+    bidding_part: int
+    asker: int
+    answerer: int
+    awaiting_answer: bool
+    _silent: tuple[bool, ...]
+    _persons: tuple[int, ...]
+    # skat and declaration: None until there is a declarer / a game
+    declarer: int | None
+    declaration: Declaration | None
+    contract: Contract | None
+    table: TrickTable | None
+    picked_up: bool
+    route: str
+    discard: tuple[int, ...]
+    to_move: int | None  # None once the deal is over
+    # play
+    in_play: tuple[int, ...]
+    _k: int
+    _next: tuple[int, ...]
+    _fast3: bool
+    _legal_mask: int | None
+    tricks: list[Trick]
+    trick_points: list[int]
+    tricks_won: list[int]
+    conceded: set[int]
+    concession_by: str | None
+    settled: bool
+    _result: ScoreResult | None
+    aside_to: str | None  # the side the cards laid aside went to, once scored
+    played: frozenset[str]
+    # plugins' steps: what they keep and show is theirs to type
+    step: Step | None
+    state: dict[str, Any]
+    marks: dict[str, Any]
+    _pending: list[Step] | None
+
+    if TYPE_CHECKING:  # what one part calls on another
+        def start_play(self, game: str) -> None: ...
+        def controller(self, seat: int) -> int | None: ...
+        def unplayed(self) -> int: ...
+        def declarer_cards(self) -> int: ...
+        def _enter(self, step: Step) -> None: ...
+        def _run_steps(self, moment: str) -> bool: ...
+        def _begin_tricks(self) -> None: ...
+        def _finish(self) -> None: ...
+        def _skip_silent(self) -> None: ...
+        def _all_passed(self) -> None: ...
