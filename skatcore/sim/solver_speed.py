@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from skatcore.engine.deal import deal_cards
@@ -62,7 +62,7 @@ def declared_openings(rules, n: int, seed: int = 11) -> list[Opening]:
             hands = [int(h) for h in dealt[1][i]]
             hands[d] = (hands[d] | int(dealt[2][i])) & ~counted
             laid = sum(table.points[c] for c in range(32) if counted >> c & 1)
-            out.append(Opening(table, d, tuple(hands), rules.thresholds.win - laid))
+            out.append(Opening(table, d, (hands[0], hands[1], hands[2]), rules.thresholds.win - laid))
             if len(out) == n:
                 break
         start += 4 * n
@@ -89,7 +89,7 @@ def random_openings(rules, n: int, seed: int = 1) -> list[Opening]:
     return out
 
 
-def quantiles(values: list[float], scale: float = 1000) -> dict[str, float]:
+def quantiles(values: Sequence[float], scale: float = 1000) -> dict[str, float]:
     """Median, p90, p99 and max of ``values`` times ``scale`` (seconds to ms),
     each the value at rank ``int(p * n)`` of the sorted values (from 0)."""
     s = sorted(values)
