@@ -93,6 +93,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     register_sheet(sub)
+
+    from skatcore.cli.serve import register as register_serve  # skat serve: the web app (skatcore/web/)
+
+    register_serve(sub)
     add_trust_flag(p)
     return p
 
