@@ -204,8 +204,8 @@ def _cmd_new(opts) -> int:
 
 
 def _cmd_add(opts) -> int:
-    from skatcore.cli.sheet_deal import deal_from, in_flags, resolve_names
-    from skatcore.records.deal import as_deal_record
+    from skatcore.cli.sheet_deal import deal_from, fields
+    from skatcore.records.sheet_entry import add_entry, flag
     deal = deal_from(opts)
     path, con = open_sheet(opts.name)
     with transaction(con):
@@ -219,14 +219,10 @@ def _cmd_add(opts) -> int:
                              path="--deal")
         session = store.stored_session(meta, path, deals)
         try:
-            deal = resolve_names(deal, session)
-            as_deal_record(deal, "<deal>")
-            line = session.add(deal, n - 1)
+            deal, line = add_entry(session, deal, None if opts.deal or opts.record else fields(opts), name=flag)
         except InputError as exc:
             exc.source = opts.deal if opts.deal and opts.deal != "-" else exc.source
-            if exc.path and exc.path.startswith(f"deals[{n - 1}]"):
-                exc.path = exc.path[len(f"deals[{n - 1}]"):].lstrip(".") or None
-            raise (exc if opts.deal or opts.record else in_flags(exc, opts)) from None
+            raise
         store.add_deal(con, n, deal)
     _report(line, session.state, opts.json)
     return 0
@@ -304,8 +300,9 @@ def _cmd_void(opts) -> int:
 
 def _cmd_edit(opts) -> int:
     """Replace deal N; names (``--declarer Anna``) are seats of deal N's dealer."""
-    from skatcore.cli.sheet_deal import deal_from, in_flags, resolve_names
+    from skatcore.cli.sheet_deal import deal_from, in_flags
     from skatcore.records.session_edit import deal_at, edited
+    from skatcore.records.sheet_entry import resolve_names
     new = deal_from(opts)
 
     def change(records, before):
