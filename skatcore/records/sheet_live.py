@@ -102,19 +102,19 @@ def create(path: Path, ruleset: str, players: list[str], *, dealer: int = 0, sta
                         "stake": stake, "title": title, "created": store.now()})
 
 
-def add(path: Path, enter: Callable[[Session], tuple[dict, SheetLine]], save: bool = True) -> tuple[SheetLine, Session]:
+def add(path: Path, enter: Callable[[Session], tuple[dict, SheetLine]], uid: str | None = None,
+        save: bool = True) -> tuple[SheetLine, Session]:
     """Add a deal: ``enter(session)`` enters it on the sheet's session as it is
     inside the write transaction and returns its record (seats resolved) and
-    line.  A record whose ``id`` is on the sheet already is refused (a save
-    repeated).  ``save=False``: scored, not written (the count shown before saving)."""
+    line.  A deal ``uid`` (its record's ``id``) on the sheet already is
+    refused first (a save repeated).  ``save=False``: scored, not written (the count shown before saving)."""
     _, con = open_sheet(str(path), write=save)
     with transaction(con, write=save):
+        if save and uid is not None and (at := store.deal_with_id(con, uid)):
+            raise StaleError(f"this deal is on the sheet already (deal {at})")
         meta, deals = store.read_sheet(con, path)
         session = store.stored_session(meta, path, deals)
         record, line = enter(session)
-        uid = record.get("id")
-        if save and uid is not None and (at := store.deal_with_id(con, uid)):
-            raise StaleError(f"this deal is on the sheet already (deal {at})", path="id")
         if save:
             store.add_deal(con, len(deals) + 1, record)
     return line, session
@@ -133,7 +133,7 @@ def change(path: Path, n: int, tag: str | None, what: str,
         records = [d for _, d in deals]
         if tag is not None and deal_tag(deal_at(records, n)) != tag:
             raise StaleError(f"deal {n} was changed on another device since you opened it: look at it again, "
-                             "then correct it", path="N")
+                             "then correct it")
         before = store.stored_session(meta, path, deals)
         new = change_records(records, before)
         session = rescored(new, lambda recs: store.stored_session(meta, path, list(enumerate(recs, 1))), n, what)
@@ -153,7 +153,7 @@ def undo(path: Path, last: int) -> None:
         if n is None:
             raise InputError("the sheet has no deals to undo")
         if n != last:
-            raise StaleError(f"the last deal is deal {n} now, not {last}: nothing was taken back", path="N")
+            raise StaleError(f"the last deal is deal {n} now, not {last}: nothing was taken back")
         store.remove_deal(con, n)
 
 

@@ -85,9 +85,8 @@ def home(request: Request) -> Response:
         return response
     if not is_organiser(request):
         return render(request, "join.html")
-    from skatcore.web.sheets import sheet_list
-
     from skatcore.rules.ruleset import all_rulesets
+    from skatcore.web.sheets import sheet_list
     return render(request, "home.html", sheets=sheet_list(config), rulesets=sorted(all_rulesets()) + _house(config))
 
 

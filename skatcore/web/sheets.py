@@ -60,7 +60,7 @@ def _metas(config: Config):
             continue  # not a sheet (or a damaged one): not listed
 
 
-def SHEET_NAME_OK(name: str) -> bool:  # noqa: N802
+def SHEET_NAME_OK(name: str) -> bool:
     from skatcore.web.app import SHEET_NAME
 
     return bool(SHEET_NAME.fullmatch(name))
@@ -257,7 +257,7 @@ def _entered(raw: dict):
 
 async def preview(request: Request) -> Response:
     """The count of the deal as typed, before it is saved ("with 1, game 2 ...")."""
-    name, path = _sheet(request)
+    _, path = _sheet(request)
     raw = _fields(await security.form_of(request))
     config: Config = request.app.state.config
     try:
@@ -275,7 +275,7 @@ async def save(request: Request) -> Response:
     config: Config = request.app.state.config
     try:
         with trusting(config.trust):
-            line, session = live.add(path, _entered(raw))
+            line, _ = live.add(path, _entered(raw), uid=raw.get("id"))
     except live.StaleError as exc:
         saved = message(exc)
         return _after(request, name, path, saved=saved)
@@ -357,7 +357,7 @@ async def correct(request: Request) -> Response:
                 before.state.dealer = next(x.dealer for x in before.state.sheet_lines if x.index == n)
                 return edited(records, before, n, resolve_names(new, before), store.now())
         with trusting(config.trust):
-            line, _, later = live.change(path, n, tag, f"{'voiding' if void else 'correcting'} deal {n}", change)
+            live.change(path, n, tag, f"{'voiding' if void else 'correcting'} deal {n}", change)
     except InputError as exc:
         return _refusal(request, 409 if isinstance(exc, live.StaleError) else 422, message(exc))
     response = Response(status_code=204)
