@@ -197,7 +197,7 @@ def _body(request: Request, name: str, snap: live.Snapshot) -> str:
 
 
 def _entry(request: Request, name: str, snap: live.Snapshot, n: int | None = None, error: str | None = None,
-           values: dict | None = None) -> str:
+           values: dict | None = None, saved: str | None = None) -> str:
     """The deal form: a new deal, or (``n``) a correction of deal ``n``."""
     from skatcore.web.app import _env
 
@@ -218,7 +218,7 @@ def _entry(request: Request, name: str, snap: live.Snapshot, n: int | None = Non
         name=name, games=games, declarers=declarers, seats=seats, matadors=MATADORS, calls=list(rules.calls),
         ladder=rules.ladder[:24], bid=rules.ladder[0], uid="w" + secrets.token_hex(6), csrf=security.csrf_token(request),
         n=n, tag=live.deal_tag(snap.deals[n - 1][1]) if n else None, error=error, values=values or {},
-        next_n=len(snap.deals) + 1, dealer=st.players[st.dealer])
+        next_n=len(snap.deals) + 1, dealer=st.players[st.dealer], saved=saved)
 
 
 # ---------------------------------------------------------------------------
@@ -296,7 +296,7 @@ def _after(request: Request, name: str, path: Path, saved: str | None = None) ->
     """After a change: the fresh list and an empty form (htmx swaps both)."""
     snap = _snapshot(path)
     oob = _body(request, name, snap).replace('<div id="sheet"', '<div id="sheet" hx-swap-oob="true"', 1)
-    return render(request, "_after.html", body=oob, entry=_entry(request, name, snap), saved=saved)
+    return render(request, "_after.html", body=oob, entry=_entry(request, name, snap, saved=saved))
 
 
 def deal_page(request: Request) -> Response:
