@@ -45,10 +45,10 @@ def cmd_serve(args) -> int:
             pass
     host = f"[{shown}]" if _is_v6(shown) else shown
     config = Config(folder.resolve(), trust=args.trust, base_url=f"http://{host}:{args.port}")
-    print(printable(f"skat serve: sheets in {folder.resolve()}"))
-    print(printable(f"organiser: open {config.base_url}/?key={config.key}  (keep this link to yourself)"))
+    print(printable(f"skat serve: sheets in {folder.resolve()}"), flush=True)
+    print(printable(f"organiser: open {config.base_url}/?key={config.key}  (keep this link to yourself)"), flush=True)
     if args.host not in ("127.0.0.1", "localhost", "::1"):
-        print(printable(f"players: open {config.base_url}/join and type the code shown on the sheet"))
+        print(printable(f"players: open {config.base_url}/join and type the code shown on the sheet"), flush=True)
     uvicorn.run(create_app(config), host=args.host, port=args.port, log_level="warning", server_header=False,
                 limit_concurrency=200, timeout_keep_alive=30)
     return 0

@@ -28,6 +28,21 @@ if TYPE_CHECKING:
     from skatcore.records.session import Session, SessionResult
 
 
+_RULES: dict[tuple, object] = {}  # (sheet, frozen ruleset, trust) -> compiled rules: a poll never compiles again
+
+
+def _session(meta: dict, path: Path, deals) -> Session:
+    """The sheet's session, its frozen ruleset compiled once per sheet and trust."""
+    from skatcore.rules.trust import trust_key
+
+    key = (str(path), json.dumps(meta.get("frozen"), sort_keys=True), meta.get("ruleset"), trust_key())
+    if key not in _RULES:
+        if len(_RULES) > 32:
+            _RULES.clear()
+        _RULES[key] = store.stored_rules(meta, path)
+    return store.stored_session(meta, path, deals, _RULES[key])
+
+
 class StaleError(InputError):
     """A change based on a sheet or deal that has changed since (HTTP 409)."""
 
@@ -42,6 +57,7 @@ class Snapshot:
     session: Session
     result: SessionResult
     version: str
+    next_line: SheetLine | None  # the next deal if bid (Bock marks); None: a Ramsch round, or closed
 
 
 def deal_tag(record: dict) -> str:
@@ -53,22 +69,27 @@ def version(path: Path) -> str:
     """A fingerprint of the whole sheet (meta and deals), cheap enough to ask
     every second: it changes with every change, and only then."""
     _, con = open_sheet(str(path), write=False)
-    h = hashlib.sha256()
     with transaction(con, write=False):
-        for table in ("SELECT key, value FROM meta ORDER BY key", "SELECT n, record FROM deals ORDER BY n"):
-            for row in con.execute(table):
-                h.update(repr(row).encode())
+        return _version(con)
+
+
+def _version(con) -> str:
+    h = hashlib.sha256()
+    for table in ("SELECT key, value FROM meta ORDER BY key", "SELECT n, record FROM deals ORDER BY n"):
+        for row in con.execute(table):
+            h.update(repr(row).encode())
     return h.hexdigest()[:16]
 
 
 def snapshot(path: Path) -> Snapshot:
-    """The sheet as it is, scored (one read transaction for meta and deals)."""
+    """The sheet as it is, scored (one read transaction for meta, deals and version)."""
     _, con = open_sheet(str(path), write=False)
     with transaction(con, write=False):
         meta, deals = store.read_sheet(con, path)
-    session = store.stored_session(meta, path, deals)
-    result = store.stored_session(meta, path, deals).finish()  # finish() adds the end columns: a session of its own
-    return Snapshot(path, meta, deals, session, result, version(path))
+        v = _version(con)
+    session = _session(meta, path, deals)
+    next_line = session.next_deal()  # asked of a copy: the session is unchanged
+    return Snapshot(path, meta, deals, session, session.finish(), v, next_line)
 
 
 def create(path: Path, ruleset: str, players: list[str], *, dealer: int = 0, stake: float | None = None,
@@ -113,7 +134,7 @@ def add(path: Path, enter: Callable[[Session], tuple[dict, SheetLine]], uid: str
         if save and uid is not None and (at := store.deal_with_id(con, uid)):
             raise StaleError(f"this deal is on the sheet already (deal {at})")
         meta, deals = store.read_sheet(con, path)
-        session = store.stored_session(meta, path, deals)
+        session = _session(meta, path, deals)
         record, line = enter(session)
         if save:
             store.add_deal(con, len(deals) + 1, record)
@@ -134,9 +155,9 @@ def change(path: Path, n: int, tag: str | None, what: str,
         if tag is not None and deal_tag(deal_at(records, n)) != tag:
             raise StaleError(f"deal {n} was changed on another device since you opened it: look at it again, "
                              "then correct it")
-        before = store.stored_session(meta, path, deals)
+        before = _session(meta, path, deals)
         new = change_records(records, before)
-        session = rescored(new, lambda recs: store.stored_session(meta, path, list(enumerate(recs, 1))), n, what)
+        session = rescored(new, lambda recs: _session(meta, path, list(enumerate(recs, 1))), n, what)
         for (k, old), rec in zip(deals, new, strict=True):
             if rec != old:
                 store.replace_deal(con, k, rec)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import threading
 from pathlib import Path
 
 from starlette.requests import Request
@@ -30,7 +31,10 @@ LABELS = {"declarer": "declarer", "bid": "bid", "game": "game", "points": "card 
 GAMES = {"clubs": ("♣", "Kreuz"), "spades": ("♠", "Pik"), "hearts": ("♥", "Herz"), "diamonds": ("♦", "Karo"),
          "grand": ("G", "Grand"), "null": ("N", "Null"), "ramsch": ("R", "Ramsch")}
 MATADORS = ["with1", "with2", "with3", "with4", "without1", "without2", "without3", "without4"]
-_cache: dict[tuple[str, str], str] = {}  # (sheet, version) -> the rendered list: ten phones polling score it once
+# (sheet, version) -> the sheet scored and its list rendered: ten phones polling score it once
+_snapshots: dict[tuple[str, str], live.Snapshot] = {}
+_lists: dict[tuple[str, str], str] = {}
+_locks: dict[str, threading.Lock] = {}
 
 
 def _label(field: str) -> str:
@@ -102,11 +106,19 @@ def _sheet(request: Request) -> tuple[str, Path]:
     return name, path
 
 
-def _snapshot(path: Path) -> live.Snapshot:
-    try:
-        return live.snapshot(path)
-    except InputError as exc:
-        raise Problem(409, message(exc)) from None
+def _snapshot(path: Path, version: str | None = None) -> live.Snapshot:
+    """The sheet scored, once per version however many devices ask at once."""
+    with _locks.setdefault(str(path), threading.Lock()):
+        try:
+            version = version or live.version(path)
+            key = (str(path), version)
+            if key not in _snapshots:
+                if len(_snapshots) > 50:
+                    _snapshots.clear()
+                _snapshots[key] = live.snapshot(path)
+            return _snapshots[key]
+        except InputError as exc:
+            raise Problem(409, message(exc)) from None
 
 
 # ---------------------------------------------------------------------------
@@ -166,10 +178,7 @@ def body(request: Request) -> Response:
         raise Problem(409, message(exc)) from None
     if request.query_params.get("v") == v:
         return Response(status_code=204)
-    html = _cache.get((str(path), v))
-    if html is None:
-        html = _body(request, name, _snapshot(path))
-    return Response(html, media_type="text/html")
+    return Response(_body(request, name, _snapshot(path, v)), media_type="text/html")
 
 
 def _body(request: Request, name: str, snap: live.Snapshot) -> str:
@@ -178,21 +187,26 @@ def _body(request: Request, name: str, snap: live.Snapshot) -> str:
     from skatcore.records.session_text import _game_text
     from skatcore.web.app import _env
 
+    key = (str(snap.path), snap.version)
+    if key in _lists:
+        return _lists[key]
     res, st = snap.result, snap.result.state
+    from skatcore.engine.table import people, seating
+
+    seated = seating(len(st.players), st.dealer, people(st.rules)).values()
+    out = [p for i, p in enumerate(st.players) if i not in seated]
     rows = [{"n": line.index, "dealer": st.players[line.dealer], "declarer": line.declarer or "–",
              "game": _game_text(line), "value": line.result.value if line.result.declarer is not None and not line.void else "",
              "entries": [line.entries[p] for p in st.players], "totals": [line.totals[p] for p in st.players],
              "marks": line.marks, "void": line.void, "explanation": line.result.explanation,
              "tag": live.deal_tag(snap.deals[line.index - 1][1])} for line in st.sheet_lines]
-    nxt = snap.session.next_deal() if hasattr(snap.session, "next_deal") else None
     html = _env.get_template("_body.html").render(
         name=name, rows=rows, players=st.players, totals=[st.totals[p] for p in st.players], res=res,
         money_text=money_text, next_dealer=st.players[st.dealer], notes=st.notes, closed=st.closed,
-        history=history_lines(st.sheet_lines)[1:], version=snap.version, next_marks=nxt.marks if nxt else [],
-        csrf=security.csrf_token(request))
-    if len(_cache) > 200:
-        _cache.clear()
-    _cache[(str(snap.path), snap.version)] = html
+        history=history_lines(st.sheet_lines)[1:], version=snap.version, next_line=snap.next_line, out=out)
+    if len(_lists) > 50:
+        _lists.clear()
+    _lists[key] = html
     return html
 
 

@@ -35,7 +35,7 @@ class Taps:
 def enter(phone: Taps, declarer: str, game: str, matadors: str, points: str) -> int:
     """Enter one deal by taps; the taps it took."""
     page, before = phone.page, phone.count
-    page.wait_for_selector("#entry .save")
+    uid = page.locator("#entry input[name=id]").get_attribute("value")
     declarers = page.locator('[data-testid=declarer] label:not(.out)', has_text=declarer)
     if declarers.count() == 0:  # the declarer deals this deal: someone else plays it
         declarer = page.locator('[data-testid=declarer] label:not(.out)').first.inner_text()
@@ -46,7 +46,8 @@ def enter(phone: Taps, declarer: str, game: str, matadors: str, points: str) -> 
         phone.tap(f'#entry button.digit[data-digit="{digit}"]')
     page.wait_for_function("document.querySelector('[data-testid=preview]') !== null")
     phone.tap("#entry .save")
-    page.wait_for_function("document.querySelector('[data-testid=saved]')?.textContent.startsWith('deal ')")
+    page.wait_for_function(f"document.querySelector('#entry input[name=id]').value !== '{uid}'")  # a fresh form
+    assert page.locator("[data-testid=saved]").inner_text().startswith("deal ")
     return phone.count - before
 
 
@@ -110,6 +111,9 @@ def test_an_evening_on_two_phones(browser, server, capsys):
                             timeout=5000)
         assert shown_totals(p) == cli["totals"]
     assert "edited" in desk.locator(".history").text_content()
+    for ph in phones:  # the form follows the other phone's deals: its number and who deals
+        ph.page.wait_for_function(f"document.querySelector('#next-n').textContent === '{len(DEALS) + 1}'", timeout=5000)
+        assert ph.page.locator("#next-dealer").inner_text() == cli["next_dealer"]
     desk.screenshot(path=str(IMG / "serve-sheet-1280.png"), full_page=True)
     phones[1].page.screenshot(path=str(IMG / "serve-sheet-390.png"), full_page=True)
     organiser.close()
