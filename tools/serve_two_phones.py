@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import json
 import random
+import re
 import signal
 import subprocess
 import sys
@@ -29,7 +30,7 @@ from pathlib import Path
 from serve_common import free_port, new_sheet, organiser, start
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests"))
-from browser import FLAGS, chromium_path  # noqa: E402  the tests' Chromium
+from browser import FLAGS, chromium_path
 
 GAMES = ["clubs", "spades", "hearts", "diamonds", "grand"]
 MATADORS = ["mit 1", "mit 2", "ohne 1", "ohne 2"]
@@ -45,7 +46,7 @@ async def phone(browser, base: str, code: str, n: int, seed: int, answered: list
         game, mats = rnd.choice(GAMES), rnd.choice(MATADORS)
         # two digits (card points 100-120 take a third tap); 60-60 would start Bock rounds
         points = str(rnd.choice([r for r in range(20, 100) if r != 60]))
-        for _ in range(4):
+        for _ in range(20):
             out = page.locator("[data-testid=declarer] label:not(.out)")
             who = (await out.nth(rnd.randrange(await out.count())).inner_text()).strip()
             taps, uid = 0, await page.locator("#entry input[name=id]").get_attribute("value")
@@ -58,13 +59,16 @@ async def phone(browser, base: str, code: str, n: int, seed: int, answered: list
             async with page.expect_response(lambda r: r.url.endswith("/deals") and r.request.method == "POST") as info:
                 await page.locator("#entry .save").click()
                 taps += 1
-            if (await info.value).status == 200:
+            response = await info.value
+            if response.status == 200:
                 await page.wait_for_function(f"document.querySelector('#entry input[name=id]').value !== '{uid}'")
                 saved = await page.locator("[data-testid=saved]").text_content()
                 answered.append((time.monotonic(), int(saved.split(":")[0].split()[1]), seed))
                 stats["taps"].append(taps)
                 break
             stats["retries"] += 1
+            reason = re.sub(r"<[^>]+>|\b(Anna|Ben|Cara|Dirk)\b", "", await response.text()).strip()
+            stats["reasons"][reason] = stats["reasons"].get(reason, 0) + 1
             await page.reload()  # the other phone's deal moved the dealer: the form as it is now
     stats["pages"].append(page)
 
@@ -78,7 +82,7 @@ async def run(args) -> None:
         try:
             code = new_sheet(organiser(base, key), "two")
             answered: list = []
-            stats = {"taps": [], "retries": 0, "pages": []}
+            stats = {"taps": [], "retries": 0, "pages": [], "reasons": {}}
             async with async_playwright() as p:
                 browser = await p.chromium.launch(executable_path=chromium_path(), args=FLAGS)
                 t = time.monotonic()
@@ -101,6 +105,7 @@ async def run(args) -> None:
                   f"{'1..' + str(len(numbers)) + ' in order' if numbers == list(range(1, len(numbers) + 1)) else numbers}; "
                   f"{stats['retries']} saves tapped again (the other phone's deal moved the dealer); "
                   f"taps per deal max {max(stats['taps'])}, mean {sum(stats['taps']) / len(stats['taps']):.1f}")
+            print(f"why saves were refused: {stats['reasons']}")
             same = all(s == sheet["totals"] for s in shown)
             print(f"totals: skat sheet show {sheet['totals']}; both pages {'the same' if same else shown}")
             before = organiser(base, key).get("/s/two/sheet.json").json()

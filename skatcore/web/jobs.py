@@ -17,7 +17,7 @@ from starlette.routing import Route
 
 from skatcore.errors import InputError
 from skatcore.web import security
-from skatcore.web.app import Config, Problem, message, organiser_only, render
+from skatcore.web.pages import Config, Problem, message, organiser_only, render
 
 MAX_DEALS = 20_000  # a table's evening of questions, not a research run: that is skat compare's
 MAX_JOBS = 2  # the machine is the organiser's laptop

@@ -6,9 +6,7 @@ to keep beside the sheets (where a new sheet can use it)."""
 
 from __future__ import annotations
 
-import io
 import tempfile
-from contextlib import redirect_stdout
 from pathlib import Path
 
 from starlette.requests import Request
@@ -18,7 +16,7 @@ from starlette.routing import Route
 from skatcore.errors import InputError, yaml_text
 from skatcore.rules.trust import trusting
 from skatcore.web import security
-from skatcore.web.app import SHEET_NAME, Config, Problem, message, organiser_only, render
+from skatcore.web.pages import SHEET_NAME, Config, Problem, message, organiser_only, render
 
 
 def rules_list(request: Request) -> Response:
@@ -32,16 +30,16 @@ def rules_list(request: Request) -> Response:
 def rules_page(request: Request) -> Response:
     """One ruleset as ``skat rules NAME`` shows it."""
     organiser_only(request)
-    from skatcore.cli.main import cmd_rules  # the text of `skat rules`, not a second description
+    from skatcore.errors import printable
+    from skatcore.rules.overview import rules_lines  # the text of `skat rules`, not a second description
     from skatcore.rules.ruleset import all_rulesets
 
     name = request.path_params["name"]
     if name not in all_rulesets():
         raise Problem(404, "no such ruleset")
-    out = io.StringIO()
-    with redirect_stdout(out):
-        cmd_rules(type("Args", (), {"name": name})())
-    return render(request, "rule.html", name=name, text=out.getvalue())
+    with trusting(request.app.state.config.trust):
+        text = "\n".join(printable(line) for line in rules_lines(name))
+    return render(request, "rule.html", name=name, text=text)
 
 
 # ---------------------------------------------------------------------------

@@ -20,7 +20,17 @@ from skatcore.model import SEATS
 from skatcore.records import sheet_live as live
 from skatcore.rules.trust import trusting
 from skatcore.web import security
-from skatcore.web.app import Config, Problem, message, organiser_only, render, sheet_file
+from skatcore.web.pages import (
+    SHEET_NAME,
+    Config,
+    Problem,
+    env,
+    house_rulesets,
+    message,
+    organiser_only,
+    render,
+    sheet_file,
+)
 
 # how the web form names the fields of a deal in messages
 LABELS = {"declarer": "declarer", "bid": "bid", "game": "game", "points": "card points", "tricks": "tricks",
@@ -54,7 +64,7 @@ def _metas(config: Config):
     from skatcore.records import sheet_store as store
 
     for path in sorted(config.sheets.glob("*.sqlite")):
-        if not SHEET_NAME_OK(path.stem):
+        if not SHEET_NAME.fullmatch(path.stem):
             continue
         try:
             _, con = store.open_sheet(str(path), write=False)
@@ -62,12 +72,6 @@ def _metas(config: Config):
                 yield path.stem, store.read_meta(con, path)
         except InputError:
             continue  # not a sheet (or a damaged one): not listed
-
-
-def SHEET_NAME_OK(name: str) -> bool:
-    from skatcore.web.app import SHEET_NAME
-
-    return bool(SHEET_NAME.fullmatch(name))
 
 
 def sheet_list(config: Config) -> list[dict]:
@@ -143,19 +147,13 @@ async def new_sheet(request: Request) -> Response:
         with trusting(config.trust):
             live.create(path, ruleset, players, stake=float(stake) if stake else None,
                         title=str(form.get("title", "")).strip()[:80] or None)
-    except (InputError, ValueError) as exc:
+    except (InputError, ValueError, Problem) as exc:
         from skatcore.rules.ruleset import all_rulesets
-        from skatcore.web.app import _house
 
-        error = message(exc) if isinstance(exc, InputError) else f"stake: expected a number, got {stake!r}"
-        return render(request, "home.html", 400, error=error, sheets=sheet_list(config),
-                      rulesets=sorted(all_rulesets()) + _house(config), form=dict(form))
-    except Problem as exc:
-        from skatcore.rules.ruleset import all_rulesets
-        from skatcore.web.app import _house
-
-        return render(request, "home.html", exc.status, error=exc.text, sheets=sheet_list(config),
-                      rulesets=sorted(all_rulesets()) + _house(config), form=dict(form))
+        status, error = ((exc.status, exc.text) if isinstance(exc, Problem) else
+                         (400, message(exc) if isinstance(exc, InputError) else f"stake: expected a number, got {stake!r}"))
+        return render(request, "home.html", status, error=error, sheets=sheet_list(config),
+                      rulesets=sorted(all_rulesets()) + house_rulesets(config), form=dict(form))
     _code_of(request, name, path)
     return RedirectResponse(f"/s/{name}", status_code=303)
 
@@ -185,8 +183,6 @@ def _body(request: Request, name: str, snap: live.Snapshot) -> str:
     from skatcore.records.money import money_text
     from skatcore.records.session_edit import history_lines
     from skatcore.records.session_text import _game_text
-    from skatcore.web.app import _env
-
     key = (str(snap.path), snap.version)
     if key in _lists:
         return _lists[key]
@@ -200,7 +196,7 @@ def _body(request: Request, name: str, snap: live.Snapshot) -> str:
              "entries": [line.entries[p] for p in st.players], "totals": [line.totals[p] for p in st.players],
              "marks": line.marks, "void": line.void, "explanation": line.result.explanation,
              "tag": live.deal_tag(snap.deals[line.index - 1][1])} for line in st.sheet_lines]
-    html = _env.get_template("_body.html").render(
+    html = env.get_template("_body.html").render(
         name=name, rows=rows, players=st.players, totals=[st.totals[p] for p in st.players], res=res,
         money_text=money_text, next_dealer=st.players[st.dealer], notes=st.notes, closed=st.closed,
         history=history_lines(st.sheet_lines)[1:], version=snap.version, next_line=snap.next_line, out=out)
@@ -213,8 +209,6 @@ def _body(request: Request, name: str, snap: live.Snapshot) -> str:
 def _entry(request: Request, name: str, snap: live.Snapshot, n: int | None = None, error: str | None = None,
            values: dict | None = None, saved: str | None = None) -> str:
     """The deal form: a new deal, or (``n``) a correction of deal ``n``."""
-    from skatcore.web.app import _env
-
     st = snap.session.state
     rules = st.rules
     games = [(c.name, *GAMES.get(c.name, (c.name[:1].upper(), c.name))) for c in rules.contracts.values()
@@ -228,7 +222,7 @@ def _entry(request: Request, name: str, snap: live.Snapshot, n: int | None = Non
         seats = list(zip(SEATS, line.active, strict=True))
     else:
         seats = [(seat, st.players[i]) for seat, i in seated.items()]
-    return _env.get_template("_entry.html").render(
+    return env.get_template("_entry.html").render(
         name=name, games=games, declarers=declarers, seats=seats, matadors=MATADORS, calls=list(rules.calls),
         ladder=rules.ladder[:24], bid=rules.ladder[0], uid="w" + secrets.token_hex(6), csrf=security.csrf_token(request),
         n=n, tag=live.deal_tag(snap.deals[n - 1][1]) if n else None, error=error, values=values or {},
