@@ -41,6 +41,8 @@ from dataclasses import dataclass, field
 
 from skatcore.errors import InputError
 from skatcore.hookspecs import hookimpl
+from skatcore.model import Outlook
+from skatcore.records.session_text import owed_text
 
 KEY = "bock"
 
@@ -117,15 +119,19 @@ class Bock:
             s.current = "ramsch"
             self._check_ramsch_deal(state, line, s)
             return
-        factor = 2 ** len(s.running) if self.overlap == "simultaneous" else 2 if s.running else 1
+        factor = self._factor(s)
         if factor > 1:
             s.current = "bock"
             line.factor *= factor
-            line.marks.append("Bock" if factor == 2 else f"Bock x{factor}")
+            line.marks.append(_bock_mark(factor))
+
+    def _factor(self, s: _State) -> int:
+        """The multiplier of the next deal (outside a Ramsch round)."""
+        return 2 ** len(s.running) if self.overlap == "simultaneous" else 2 if s.running else 1
 
     def _check_ramsch_deal(self, state, line, s: _State) -> None:
         rec, result = line.record, line.result
-        where = f"Ramsch round {s.ramsch_no} (deal {s.ramsch_size - s.ramsch_left + 1} of {s.ramsch_size})"
+        where = f"Ramsch round {s.ramsch_no} (deal {_ramsch_deal(s)} of {s.ramsch_size})"
         if "bidding" in rec or ("declarer" in rec and "pushes" not in (rec.get("game") or {})):
             raise InputError(f"{where}: there is no bidding, every deal is a Ramsch (or a grand hand instead of pushing)",
                              path="bidding" if "bidding" in rec else "declarer")
@@ -135,7 +141,7 @@ class Bock:
             line.redeal = True
             line.marks.append(f"Ramsch round {s.ramsch_no}: grand hand, deals again")
         else:
-            line.marks.append(f"Ramsch round {s.ramsch_no} ({s.ramsch_size - s.ramsch_left + 1}/{s.ramsch_size})")
+            line.marks.append(f"Ramsch round {s.ramsch_no} ({_ramsch_deal(s)}/{s.ramsch_size})")
 
     # -- after the totals: advance the rounds, look for triggers ---------------
     @hookimpl
@@ -196,23 +202,49 @@ class Bock:
                     out.append(f"{p} at {line.totals[p]}")
         return [f"Bock: {why}" for why in out]
 
-    # -- the end -----------------------------------------------------------------
+    # -- what comes next ----------------------------------------------------------
+    def owed(self, state) -> dict[str, int]:
+        """Deals still to play: the pending Bock rounds, and the Ramsch rounds
+        waiting or running plus the ones those Bock rounds bring when they
+        finish (every ``ramsch_after``-th finished Bock round brings one)."""
+        s: _State = state.data[KEY]
+        bock = s.queue * self.size(state) + (sum(s.running) if self.overlap == "queue" else max(s.running, default=0))
+        rounds = s.ramsch_rounds
+        if self.ramsch_after:
+            pending = s.queue + len(s.running)
+            rounds += (s.finished + pending) // self.ramsch_after - s.finished // self.ramsch_after
+        return {k: v for k, v in (("Bock", bock), ("Ramsch round", s.ramsch_left + rounds * state.table_size)) if v}
+
     @hookimpl
-    def skat_session_extra(self, state):
+    def skat_session_outlook(self, state):
         s: _State | None = state.data.get(KEY)
         if s is None:
             return None
-        bock_deals = s.queue * self.size(state) + (sum(s.running) if self.overlap == "queue" else max(s.running, default=0))
-        ramsch_deals = s.ramsch_left + s.ramsch_rounds * state.table_size
-        if bock_deals or ramsch_deals:
-            what = ", ".join(x for x in (f"{bock_deals} Bock deal{'s' * (bock_deals != 1)}" if bock_deals else "",
-                                        f"{ramsch_deals} Ramsch-round deal{'s' * (ramsch_deals != 1)}" if ramsch_deals else "") if x)
+        if s.ramsch_left:
+            return Outlook(next=f"Ramsch round {s.ramsch_no} ({_ramsch_deal(s)}/{s.ramsch_size}): "
+                           "a Ramsch, or a grand hand instead of pushing", bidding=False, owed=self.owed(state))
+        factor = self._factor(s)
+        return Outlook(next=_bock_mark(factor) if factor > 1 else "", factor=factor, owed=self.owed(state))
+
+    # -- the end -----------------------------------------------------------------
+    @hookimpl
+    def skat_session_extra(self, state):
+        if state.data.get(KEY) is None:
+            return None
+        owed = self.owed(state)
+        if owed:
+            what = owed_text(owed)
             if self.unfinished == "drop":
                 state.notes.append(f"unfinished rounds dropped: {what}")
             else:
                 state.notes.append(f"still to play out: {what}")
         return None
 
-    def pending(self, state) -> dict:
-        s: _State = state.data[KEY]
-        return {"bock_rounds": s.queue + len(s.running), "ramsch_left": s.ramsch_left + s.ramsch_rounds * state.table_size}
+
+def _bock_mark(factor: int) -> str:
+    return "Bock" if factor == 2 else f"Bock x{factor}"
+
+
+def _ramsch_deal(s: _State) -> int:
+    """The number of the Ramsch round's deal to be played (from 1)."""
+    return s.ramsch_size - s.ramsch_left + 1

@@ -39,6 +39,7 @@ from skatcore.model import (
     Declaration,
     GameFacts,
     MultiplierItem,
+    Outlook,
     RamschFacts,
     ScoreResult,
     Series,
@@ -645,6 +646,26 @@ def skat_session_after_deal(state: SessionState, line: SheetLine) -> None:
         def skat_session_after_deal(self, state, line):
             if line.result.declarer_points == 60:
                 state.data["bock"]["left"] += len(state.players)
+    """
+
+
+@hookspec
+def skat_session_outlook(state: SessionState) -> Outlook | None:
+    """What the deals to come are, as far as this rule knows now: the kind
+    of the next deal (a Bock deal, a Ramsch round that is not bid) and the
+    deals still owed (pending Bock rounds and the Ramsch rounds they bring).
+    Asked after any deal (the sheet shows it after each ``add`` and under
+    the sheet); it must not change ``state``.  Collected.
+
+    :returns: an :class:`~skatcore.model.Outlook`, or ``None`` when the rule
+        has nothing to say.
+
+    **Example**::
+
+        @hookimpl
+        def skat_session_outlook(self, state):
+            left = state.data["bock"]["left"]
+            return Outlook(next="Bock" if left else "", factor=2 if left else 1, owed={"Bock": left} if left else {})
     """
 
 

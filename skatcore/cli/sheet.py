@@ -224,14 +224,14 @@ def _cmd_add(opts) -> int:
             exc.source = opts.deal if opts.deal and opts.deal != "-" else exc.source
             raise
         store.add_deal(con, n, deal)
-    _report(line, session.state, opts.json)
+    _report(line, session, opts.json)
     return 0
 
 
-def _report(line, st, as_json: bool, later: int | None = None) -> None:
+def _report(line, session, as_json: bool, later: int | None = None) -> None:
     """What ``add``/``edit``/``void`` did (``later``: deals re-scored after it)."""
     from skatcore.records.session_text import change_text
-    print(json_text(line.to_json()) if as_json else change_text(line, st, later))
+    print(json_text(line.to_json()) if as_json else change_text(line, session.state, later, session.outlook()))
 
 
 def _cmd_show(opts) -> int:
@@ -341,7 +341,7 @@ def _change(opts, what: str, change) -> int:
                 store.replace_deal(con, n, new)
         store.touch(con)
     line = next(x for x in session.state.sheet_lines if x.index == opts.n)
-    _report(line, session.state, getattr(opts, "json", False), len(records) - opts.n)
+    _report(line, session, getattr(opts, "json", False), len(records) - opts.n)
     return 0
 
 

@@ -78,6 +78,30 @@ class SheetLine:
         """The dealer at a 4-table, who takes no cards."""
         return self.players[self.dealer] if len(self.players) == 4 else None
 
+    @property
+    def ouvert(self) -> bool:
+        """Whether the game was played open (null ouvert, grand ouvert ...)."""
+        game = self.record.get("game")
+        return isinstance(game, dict) and game.get("ouvert") is True
+
+    @property
+    def announced(self) -> list[str]:
+        """What the declarer announced, as scored (``["schneider", "schwarz"]``):
+        an ouvert suit or grand announces both, schwarz announces schneider."""
+        items = {name for name, _ in self.result.items}
+        return [a for a in ("schneider", "schwarz") if f"{a} announced" in items]
+
+    @property
+    def label(self) -> str:
+        """The game as a player says it: ``clubs hand schneider announced``,
+        ``grand ouvert hand``, ``null ouvert``."""
+        r = self.result
+        words = [r.game, *(["ouvert"] if self.ouvert and "ouvert" not in r.game else []),
+                 *(["hand"] if r.hand and "hand" not in r.game else [])]
+        if self.announced and not self.ouvert:  # ouvert says schwarz announced already
+            words.append(f"{self.announced[-1]} announced")
+        return " ".join(words)
+
     def to_json(self) -> dict:
         r = self.result
         return {
@@ -86,6 +110,9 @@ class SheetLine:
             "declarer": self.declarer,
             "game": r.game,
             "hand": r.hand,
+            "ouvert": self.ouvert,
+            "announced": self.announced,
+            "label": self.label,
             "bid": r.bid,
             "won": r.won,
             "value": r.value,
@@ -118,6 +145,26 @@ class Column:
     label: str
     values: dict[str, Any]
     money: bool = False
+
+
+@dataclass
+class Outlook:
+    """What a session rule says of the deals to come (see
+    :func:`~skatcore.hookspecs.skat_session_outlook`).
+
+    :param next: the next deal in words, empty when it is an ordinary one
+        (``"Bock"``, ``"Ramsch round 2 (1/4): a Ramsch, or a grand hand
+        instead of pushing"``).
+    :param bidding: whether the next deal is bid (a Ramsch round: no).
+    :param factor: the session multiplier the next deal will have.
+    :param owed: deals still to play by kind, as the rule foresees them now
+        (``{"Bock": 8, "Ramsch round": 12}``); kinds with none left out.
+    """
+
+    next: str = ""
+    bidding: bool = True
+    factor: int = 1
+    owed: dict[str, int] = field(default_factory=dict)
 
 
 @dataclass

@@ -30,7 +30,7 @@ from decimal import Decimal
 
 from skatcore.engine.table import next_dealer, people, seating
 from skatcore.errors import InputError, shown
-from skatcore.model import Column, ScoreResult, SessionState, Settlement, SheetLine
+from skatcore.model import Column, Outlook, ScoreResult, SessionState, Settlement, SheetLine
 from skatcore.records.deal import as_deal_record, score_record
 from skatcore.records.money import check_stake, json_number
 from skatcore.records.session_record import check_session, deal_doc, split_deal
@@ -50,6 +50,7 @@ class SessionResult:
     money: list[Column]
     settlement: Settlement | None
     net: dict[str, Decimal] | None
+    outlook: Outlook = dataclasses.field(default_factory=Outlook)
 
     @property
     def lines(self) -> list[SheetLine]:
@@ -74,6 +75,10 @@ class SessionResult:
             },
             "net": None if self.net is None else {p: json_number(v) for p, v in self.net.items()},
             "next_dealer": st.players[st.dealer],
+            "next_deal": None if st.closed else {"deal": len(st.sheet_lines) + 1, "dealer": st.players[st.dealer],
+                                                 "kind": self.outlook.next, "bidding": self.outlook.bidding,
+                                                 "factor": self.outlook.factor},
+            "owed": dict(self.outlook.owed),
             "closed": st.closed,
             "notes": list(st.notes),
         }
@@ -233,6 +238,23 @@ class Session:
         finally:
             self.state = saved
 
+    def outlook(self) -> Outlook:
+        """What the session rules say of the deals to come, merged: the next
+        deal's kinds joined, bid only if every rule says so, the factors
+        multiplied, the deals owed added up by kind."""
+        merged = Outlook()
+        try:
+            outlooks = [o for o in self.state.hook("skat_session_outlook") if o is not None]
+        except InputError as exc:
+            raise exc.at(source=self.source) from None
+        for o in outlooks:
+            merged.next = "; ".join(x for x in (merged.next, o.next) if x)
+            merged.bidding = merged.bidding and o.bidding
+            merged.factor *= o.factor
+            for kind, n in o.owed.items():
+                merged.owed[kind] = merged.owed.get(kind, 0) + n
+        return merged
+
     def _same_rules(self, ref: str) -> bool:
         """A deal naming the session's ruleset by its file (``house.yaml``
         beside the record) names the same ruleset as by its name."""
@@ -264,6 +286,7 @@ class Session:
     def finish(self) -> SessionResult:
         """The end of the session: extra columns, final totals, settlement."""
         st = self.state
+        outlook = self.outlook()
         try:
             columns = [c for chunk in st.hook("skat_session_extra") if chunk for c in chunk]
             extra = [c for c in columns if not c.money]
@@ -279,7 +302,7 @@ class Session:
             net = {p: Decimal(0) for p in st.players}
             for p in st.players:
                 net[p] += (settlement.net.get(p, 0) if settlement else 0) + sum(Decimal(str(c.values.get(p, 0))) for c in money)
-        return SessionResult(st, extra, final, money, settlement, net)
+        return SessionResult(st, extra, final, money, settlement, net, outlook)
 
 
 def score_session(doc: dict, rules, source: str = "<session>") -> SessionResult:

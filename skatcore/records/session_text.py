@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from skatcore.errors import printable
-from skatcore.model import SheetLine
+from skatcore.model import Outlook, SheetLine
 from skatcore.records.money import money_text
 
 if TYPE_CHECKING:
@@ -19,9 +19,8 @@ def _game_text(line: SheetLine) -> str:
         return f"VOID {r.game}"
     if r.game == "passed":
         return "passed (thrown in)"
-    game = r.game
+    game = line.label
     if r.declarer is not None:
-        game += " hand" if r.hand and "hand" not in game else ""
         game += " won" if r.won else " lost"
     calls = r.extra.get("calls")
     return f"{game} ({', '.join(calls)})" if calls else game
@@ -65,20 +64,29 @@ def sheet_text(res: SessionResult, title: str | None = None) -> str:
             out.append(f"  {payer} pays {payee} {money_text(amount, '')}")
     if res.money and res.net is not None:
         out.append(f"{'net':<{pad}}" + "".join(f"{money_text(res.net[p]):>{w + 7}}" for p in players))
-    out.append(f"next dealer: {players[st.dealer]}")
+    out.append(f"next dealer: {players[st.dealer]}" + (f"; next deal: {res.outlook.next}" if res.outlook.next else ""))
     out += st.notes
     if st.closed:
         out.append(f"closed: {st.closed}")
     return "\n".join(printable(line) for line in out)  # names and titles may hold control characters
 
 
-def change_text(line: SheetLine, st, later: int | None = None) -> str:
+def owed_text(owed: dict[str, int]) -> str:
+    """``8 Bock deals, 12 Ramsch-round deals``."""
+    return ", ".join(f"{n} {kind.replace(' ', '-')} deal{'s' * (n != 1)}" for kind, n in owed.items())
+
+
+def change_text(line: SheetLine, st, later: int | None = None, outlook: Outlook | None = None) -> str:
     """What ``sheet add``/``edit``/``void`` did: the deal's line, its entries,
-    the totals now (``later``: how many deals after it were re-scored)."""
+    the totals now (``later``: how many deals after it were re-scored) and,
+    when the session rules say so, what the next deal is and what is owed."""
     entries = ", ".join(f"{p} {v:+d}" for p, v in line.entries.items() if v) or "nothing"
     totals = ", ".join(f"{p} {t}" for p, t in st.totals.items())
     marks = f" [{', '.join(line.marks)}]" if line.marks else ""
     again = "" if later is None else f"; {later} later deal{'s' * (later != 1)} re-scored"
+    ahead = [x for x in (outlook and outlook.next and f"next deal: {outlook.next}",
+                         outlook and outlook.owed and f"still owed: {owed_text(outlook.owed)}") if x]
+    game = f"{line.label}: " if line.label != line.result.game and not line.void else ""  # hand, ouvert, announced
     return "\n".join(printable(text) for text in (
-        f"deal {line.index}: {line.result.explanation}{marks}", f"  sheet: {entries}{again}",
-        f"  totals: {totals}; next dealer {st.players[st.dealer]}"))
+        f"deal {line.index}: {game}{line.result.explanation}{marks}", f"  sheet: {entries}{again}",
+        f"  totals: {totals}; next dealer {st.players[st.dealer]}", *(["  " + "; ".join(ahead)] if ahead else [])))

@@ -77,6 +77,9 @@ def test_edit_in_the_middle_moves_the_bock_and_ramsch_rounds(capsys, evening):
      7  Ramsch round 3/3: C -50              A -146  B -98   C -102
      8  Bock: A -100                         A -246  B -98   C -102
      9  Bock: B -100                         A -246  B -198  C -102
+
+    Still owed: the second Bock round's last deal, then the Ramsch round it
+    brings (3 deals).
     """
     rc, out, err = run(capsys, "sheet", "edit", evening, 1, "--declarer", "B", "--bid", 18, "--game", "clubs",
                        "--points", 60, "--matadors", "with1")
@@ -84,13 +87,16 @@ def test_edit_in_the_middle_moves_the_bock_and_ramsch_rounds(capsys, evening):
     assert out.splitlines() == [
         "deal 1: with 1, game 2; 2 x clubs 12 = 24: only 60 card points, lost 2 x 24 = -48 [edited, -> Bock: 60-60]",
         "  sheet: B -48; 8 later deals re-scored",
-        "  totals: A -246, B -198, C -102; next dealer A"]
+        "  totals: A -246, B -198, C -102; next dealer A",
+        "  next deal: Bock; still owed: 1 Bock deal, 3 Ramsch-round deals"]
     doc = sheet(capsys, evening)
     assert doc["totals"] == {"A": -246, "B": -198, "C": -102}
     assert [d["factor"] for d in doc["deals"]] == [1, 2, 2, 2, 1, 1, 1, 2, 2]
     assert doc["deals"][2]["marks"] == ["Bock", "-> Bock: 60-60"]
     assert doc["deals"][4]["marks"] == ["Ramsch round 1 (1/3)"]
-    assert doc["notes"] == ["still to play out: 1 Bock deal"]
+    assert doc["notes"] == ["still to play out: 1 Bock deal, 3 Ramsch-round deals"]
+    assert doc["owed"] == {"Bock": 1, "Ramsch round": 3}
+    assert doc["next_deal"] == {"deal": 10, "dealer": "A", "kind": "Bock", "bidding": True, "factor": 2}
     assert [d["dealer"] for d in doc["deals"]] == list("ABCABCABC")
     was = doc["deals"][0]["history"][0]
     assert was["action"] == "edited" and was["was"]["outcome"]["declarer_points"] == 75

@@ -4,6 +4,8 @@ the same record, and refusals that name the fields."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from skatcore.errors import InputError
@@ -55,3 +57,34 @@ def test_a_refusal_of_the_rules_names_the_fields_in_the_callers_words():
             add_entry(session(), deal_from_fields(fields, name=name), fields, name=name)
         assert e.value.path == said and f"give {said} (with2, without3 ...)" in e.value.message, str(e.value)
         assert "outcome" not in str(e.value)
+
+
+def test_ouvert_is_entered_as_the_hand_game_it_is_and_shown(capsys, tmp_path):
+    """F3: a suit or grand ouvert is always a hand game with schwarz announced
+    (docs/rules/official.md#a5): ``--ouvert`` without ``--hand`` enters it so
+    and says so; the sheet and its JSON keep ouvert, hand and announcements."""
+    from skatcore.cli.main import main
+    path = str(tmp_path / "t.sqlite")
+    assert main(["sheet", "new", path, "--ruleset", "official", "--players", "A,B,C"]) == 0
+    capsys.readouterr()
+    deals = [["--game", "clubs", "--ouvert", "--points", "120", "--tricks", "10", "--matadors", "with1"],
+             ["--game", "null", "--ouvert", "--tricks", "0"],
+             ["--game", "spades", "--hand", "--schneider", "--points", "95", "--matadors", "with2"]]
+    for deal in deals:
+        assert main(["sheet", "add", path, "--declarer", "forehand", "--bid", "18", *deal]) == 0
+    out = capsys.readouterr().out.splitlines()
+    # clubs with 1: game 2, hand 3, schneider 4, announced 5, schwarz 6, announced 7, ouvert 8; 8 x 12 = 96
+    assert out[0].startswith("deal 1: clubs ouvert hand: with 1, game 2, hand 3, ") and out[0].endswith("= 96: won +96")
+    assert out[3] == "deal 2: null ouvert: null ouvert 46: won +46"
+    # spades with 2: game 3, hand 4, schneider 5, schneider announced 6; 6 x 11 = 66
+    assert out[6].startswith("deal 3: spades hand schneider announced: with 2") and out[6].endswith("won +66")
+    assert main(["sheet", "show", path]) == 0
+    sheet = capsys.readouterr().out
+    for game in ("clubs ouvert hand won", "null ouvert won", "spades hand schneider announced won"):
+        assert f"  {game}  " in sheet, sheet
+    assert main(["sheet", "show", path, "--json"]) == 0
+    lines = json.loads(capsys.readouterr().out)["deals"]
+    assert [(x["game"], x["hand"], x["ouvert"], x["announced"], x["label"]) for x in lines] == [
+        ("clubs", True, True, ["schneider", "schwarz"], "clubs ouvert hand"),
+        ("null", False, True, [], "null ouvert"),
+        ("spades", True, False, ["schneider"], "spades hand schneider announced")]
