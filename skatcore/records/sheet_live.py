@@ -57,7 +57,6 @@ class Snapshot:
     session: Session
     result: SessionResult
     version: str
-    next_line: SheetLine | None  # the next deal if bid (Bock marks); None: a Ramsch round, or closed
 
 
 def deal_tag(record: dict) -> str:
@@ -88,8 +87,7 @@ def snapshot(path: Path) -> Snapshot:
         meta, deals = store.read_sheet(con, path)
         v = _version(con)
     session = _session(meta, path, deals)
-    next_line = session.next_deal()  # asked of a copy: the session is unchanged
-    return Snapshot(path, meta, deals, session, session.finish(), v, next_line)
+    return Snapshot(path, meta, deals, session, session.finish(), v)
 
 
 def create(path: Path, ruleset: str, players: list[str], *, dealer: int = 0, stake: float | None = None,

@@ -199,7 +199,7 @@ def _body(request: Request, name: str, snap: live.Snapshot) -> str:
     html = env.get_template("_body.html").render(
         name=name, rows=rows, players=st.players, totals=[st.totals[p] for p in st.players], res=res,
         money_text=money_text, next_dealer=st.players[st.dealer], notes=st.notes, closed=st.closed,
-        history=history_lines(st.sheet_lines)[1:], version=snap.version, next_line=snap.next_line, out=out)
+        history=history_lines(st.sheet_lines)[1:], version=snap.version, outlook=res.outlook, out=out)
     if len(_lists) > 50:
         _lists.clear()
     _lists[key] = html
@@ -211,6 +211,8 @@ def _entry(request: Request, name: str, snap: live.Snapshot, n: int | None = Non
     """The deal form: a new deal, or (``n``) a correction of deal ``n``."""
     st = snap.session.state
     rules = st.rules
+    if n is None and not snap.result.outlook.bidding:  # a Ramsch round: the next deal is a Ramsch
+        values = {"game": "ramsch", **(values or {})}
     games = [(c.name, *GAMES.get(c.name, (c.name[:1].upper(), c.name))) for c in rules.contracts.values()
              if c.declarer or c.family == "ramsch"]
     from skatcore.engine.table import people, seating

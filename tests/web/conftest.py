@@ -46,6 +46,12 @@ def new_sheet(client, name="eve", players="Anna, Ben, Cara, Dirk", ruleset="pub"
     return re.search(r'data-testid="join-code">(\w+)<', r.text).group(1)
 
 
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 @pytest.fixture
 def server(config):
     """A real server on a free local port: (base url, config)."""
@@ -53,9 +59,7 @@ def server(config):
 
     from skatcore.web.app import create_app
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    port = free_port()
     config.base_url = f"http://127.0.0.1:{port}"
     srv = uvicorn.Server(uvicorn.Config(create_app(config), host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=srv.run, daemon=True)

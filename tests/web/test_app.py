@@ -149,3 +149,17 @@ def test_a_built_ruleset_runs_no_local_code(web, config):
     r = web.post("/sheets", data={"csrf": web.cookies.get("skat_csrf"), "name": "ev", "players": "A,B,C",
                                   "ruleset": "evil.yaml"})
     assert r.status_code == 400 and "--trust" in r.text
+
+
+def test_bock_and_ramsch_rounds_are_announced(web, capsys, config):
+    from skatcore.cli import main
+
+    new_sheet(web)
+    r = web.post("/s/eve/deals", data={**CLUBS_WON, "points": "60", "id": "w1"}, headers=csrf(web))  # 60-60: Bock
+    assert "Bock" in r.text
+    body = web.get("/s/eve/body").text
+    assert main(["sheet", "show", str(config.sheets / "eve.sqlite"), "--json"]) == 0
+    cli = __import__("json").loads(capsys.readouterr().out)
+    assert cli["next_deal"]["kind"] and cli["next_deal"]["kind"] in body  # the CLI's words for the next deal
+    owed = ", ".join(f"{n} {k.replace(' ', '-')} deal{'s' * (n != 1)}" for k, n in cli["owed"].items())
+    assert f"still to play out: {owed}" in body

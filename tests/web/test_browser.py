@@ -106,9 +106,10 @@ def test_an_evening_on_two_phones(browser, server, capsys):
     cli = json.loads(capsys.readouterr().out)
     assert len(cli["deals"]) == len(DEALS)
     for p in [desk] + [ph.page for ph in phones]:  # every device shows the CLI's totals within a poll or two
-        p.wait_for_function(f"document.querySelectorAll('#sheet tr[data-deal]').length === {len(DEALS)} && "
-                            f"document.querySelector('.pts[data-player=Ben]').textContent === '{cli['totals']['Ben']}'",
-                            timeout=5000)
+        for _ in range(50):
+            if shown_totals(p) == cli["totals"] and p.locator("#sheet tr[data-deal]").count() == len(DEALS):
+                break
+            p.wait_for_timeout(100)
         assert shown_totals(p) == cli["totals"]
     assert "edited" in desk.locator(".history").text_content()
     for ph in phones:  # the form follows the other phone's deals: its number and who deals
