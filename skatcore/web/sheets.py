@@ -103,10 +103,12 @@ def _sheet(request: Request) -> tuple[str, Path]:
     config: Config = request.app.state.config
     name = request.path_params["name"]
     path = sheet_file(config, name)
-    if not path.is_file():
-        raise Problem(404, "no such sheet")
-    if not security.may_see(request, name, _code_of(request, name, path)):
-        raise Problem(404, "no such sheet: join it with the code on the organiser's screen")
+    unknown = Problem(404, "no such sheet, or not joined: join it with the code on the organiser's screen")
+    if security.is_organiser(request) and path.is_file():
+        return name, path
+    code = next((c for c, n in request.app.state.codes.items() if n == name), None)  # codes are given by the organiser's page
+    if code is None or not path.is_file() or not security.may_see(request, name, code):
+        raise unknown
     return name, path
 
 
@@ -247,8 +249,13 @@ def _fields(form) -> dict:
             raw[key] = values
         elif values:
             raw[key] = values[-1]
-    if raw.get("game") == "ramsch" and not raw.get("ramsch"):
-        raw["ramsch"] = ",".join(form.getlist("ramsch_seat")) if form.getlist("ramsch_seat") else None
+    if raw.get("game") == "ramsch":  # a value per player, forehand first: the fields' F,M,R
+        for field, per_seat in (("ramsch", "ramsch_seat"), ("ramsch_tricks", "ramsch_trick_seat")):
+            values = [str(v).strip() for v in form.getlist(per_seat)]
+            if not raw.get(field) and any(values):
+                raw[field] = ",".join(values)
+    else:
+        raw.pop("last_trick", None)
     if raw.get("game") == "passed":
         raw = {"passed": "on", **({"id": raw["id"]} if raw.get("id") else {})}
     return raw
@@ -335,8 +342,11 @@ def _values(record: dict, line) -> dict:
     if m:
         key = next(iter(m))
         values["matadors"] = f"{key}{m[key]}"
-    if isinstance(outcome.get("points"), dict):
-        values["ramsch_seat"] = [outcome["points"].get(s) for s in ("forehand", "middlehand", "rearhand")]
+    for key, field in (("points", "ramsch_seat"), ("tricks", "ramsch_trick_seat")):
+        if isinstance(outcome.get(key), dict):
+            values[field] = [outcome[key].get(s) for s in SEATS]
+    if outcome.get("last_trick") in SEATS:
+        values["last_trick"] = outcome["last_trick"]
     return values
 
 

@@ -163,3 +163,24 @@ def test_bock_and_ramsch_rounds_are_announced(web, capsys, config):
     assert cli["next_deal"]["kind"] and cli["next_deal"]["kind"] in body  # the CLI's words for the next deal
     owed = ", ".join(f"{n} {k.replace(' ', '-')} deal{'s' * (n != 1)}" for k, n in cli["owed"].items())
     assert f"still to play out: {owed}" in body
+
+
+def test_a_sheet_started_with_the_cli_gets_a_code_from_the_organiser(web, config):
+    from starlette.testclient import TestClient
+
+    from skatcore.cli import main
+
+    assert main(["sheet", "new", str(config.sheets / "cli"), "--ruleset", "official", "--players", "A,B,C"]) == 0
+    phone = TestClient(web.app, base_url="http://testserver")
+    assert phone.get("/s/cli").status_code == 404  # no code yet, and none made for an unknown device
+    assert phone.get("/s/nosuch").text == phone.get("/s/cli").text  # nor told that it exists
+    code = re.search(r'data-testid="join-code">(\w+)<', web.get("/s/cli").text).group(1)
+    assert phone.get(f"/j/{code}", follow_redirects=True).status_code == 200
+
+
+def test_a_ramsch_entered_per_player(web):
+    new_sheet(web)  # Anna deals and sits out: Ben forehand, Cara middlehand, Dirk rearhand
+    data = {"game": "ramsch", "ramsch_seat": ["30", "40", "50"], "ramsch_trick_seat": ["3", "3", "4"],
+            "last_trick": "rearhand", "id": "r1"}
+    web.post("/s/eve/deals", data=data, headers=csrf(web))
+    assert web.get("/s/eve/sheet.json").json()["totals"] == {"Anna": 0, "Ben": 0, "Cara": 0, "Dirk": -50}
