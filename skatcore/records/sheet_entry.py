@@ -43,6 +43,16 @@ FIELDS = {
     "last_trick": "seat or player who took the last trick (Ramsch)",
 }
 _FLAGS = ("passed", "hand", "schneider", "schwarz", "ouvert")
+#: game names a German table says, to the contract names of the rulesets; both
+#: suit sets (French: Kreuz, Pik, Herz, Karo; German: Eichel, Grün/Blatt, Rot,
+#: Schellen, docs/rules/README.md); Grand, Null and Ramsch are the same words
+GAME_NAMES = {"kreuz": "clubs", "eichel": "clubs", "pik": "spades", "grün": "spades", "gruen": "spades",
+              "blatt": "spades", "herz": "hearts", "rot": "hearts", "karo": "diamonds", "schellen": "diamonds"}
+#: words after the game name (``Grand Hand``, ``Null ouvert``, ``Kreuz Hand Schneider angesagt``)
+GAME_WORDS = {"hand": "hand", "ouvert": "ouvert", "offen": "ouvert", "schneider": "schneider", "schwarz": "schwarz",
+              "announced": None, "angesagt": None}
+#: seats in German
+SEAT_NAMES = {"vorhand": "forehand", "mittelhand": "middlehand", "hinterhand": "rearhand"}
 _NUMBERS = ("bid", "points", "tricks")
 _LISTS = ("call", "decl")
 _MAX_TEXT = 200  # a name, a game, a list of three numbers: never longer
@@ -128,7 +138,20 @@ def fields_of(raw: Mapping[str, Any], name: Namer = _field) -> dict[str, Any]:
             out[key] = _items(value, key, name)
         else:
             out[key] = _text(value, key, name)
+    if out["game"]:
+        _game_words(out, name)
     return out
+
+
+def _game_words(f: dict, name: Namer) -> None:
+    """``Grand Hand`` -> game ``grand`` and ``hand``; names case-insensitive, German or English."""
+    first, *words = f["game"].casefold().split()
+    f["game"] = GAME_NAMES.get(first, first)
+    for word in words:
+        if word not in GAME_WORDS:
+            raise InputError(f"expected a game and hand, ouvert, schneider or schwarz, got {shown(word)}", path=name("game"))
+        if GAME_WORDS[word]:
+            f[GAME_WORDS[word]] = True
 
 
 # ---------------------------------------------------------------------------
@@ -184,7 +207,7 @@ def deal_from_fields(raw: Mapping[str, Any], *, name: Namer = _field) -> dict:
     for key in ("hand", "schneider", "schwarz", "ouvert"):
         if f[key]:
             game[key] = True
-    decls = {c: True for c in f["call"]}
+    decls = {c.casefold(): True for c in f["call"]}
     for kv in f["decl"]:
         key, sep, value = kv.partition("=")
         if not sep or not key:
@@ -217,10 +240,11 @@ def _per_seat(text: str, field: str, name: Namer) -> dict[str, int]:
 
 def _matadors(text: str, name: Namer) -> dict:
     t = text.strip().lower().replace(" ", "")
-    for prefix, key in (("without", "without"), ("with", "with"), ("-", "without"), ("+", "with"), ("", "with")):
+    for prefix, key in (("without", "without"), ("with", "with"), ("ohne", "without"), ("mit", "with"), ("-", "without"),
+                        ("+", "with"), ("", "with")):
         if t.startswith(prefix) and t[len(prefix):].isdigit():
             return {key: int(t[len(prefix):])}
-    raise InputError(f"expected with2, without3, +2 or -3, got {shown(text)}", path=name("matadors"))
+    raise InputError(f"expected with2, without3, +2 or -3 (mit 2, ohne 3), got {shown(text)}", path=name("matadors"))
 
 
 # ---------------------------------------------------------------------------
@@ -230,25 +254,40 @@ def _matadors(text: str, name: Namer) -> dict:
 
 def resolve_names(deal: dict, session) -> dict:
     """Player names where the record wants seats (``declarer: Anna``), for
-    the seats of the session's next deal."""
+    the seats of the session's next deal; a name or seat in any case, a
+    seat in German too (``anna``, ``Vorhand``)."""
     st = session.state
     seats = {st.players[i]: seat for seat, i in _seating(st).items()}
     deal = dict(deal)
     outcome = deal.get("outcome")
-    for path, who in (("declarer", deal.get("declarer")),
-                      ("outcome.last_trick", isinstance(outcome, dict) and outcome.get("last_trick"))):
-        if isinstance(who, str) and who not in st.players and who not in SEATS:
+    if isinstance(outcome, dict):
+        deal["outcome"] = outcome = dict(outcome)
+    for path, where, key in (("declarer", deal, "declarer"), ("outcome.last_trick", outcome, "last_trick")):
+        who = where.get(key) if isinstance(where, dict) else None
+        if not isinstance(who, str):
+            continue
+        who = _who(who, st.players)
+        if who in st.players:
+            if who not in seats:
+                raise InputError(f"{who} deals and sits out this deal", path=path)
+            who = seats[who]
+        elif who not in SEATS:
             raise InputError(f"expected a player ({', '.join(st.players)}) or a seat ({', '.join(SEATS)}), "
-                             f"got {shown(who)}", path=path)
-    if deal.get("declarer") in st.players:
-        if deal["declarer"] not in seats:
-            raise InputError(f"{deal['declarer']} deals and sits out this deal", path="declarer")
-        deal["declarer"] = seats[deal["declarer"]]
-    if isinstance(outcome, dict) and outcome.get("last_trick") in st.players:
-        if outcome["last_trick"] not in seats:
-            raise InputError(f"{outcome['last_trick']} deals and sits out this deal", path="outcome.last_trick")
-        deal["outcome"] = {**outcome, "last_trick": seats[outcome["last_trick"]]}
+                             f"got {shown(where[key])}", path=path)
+        where[key] = who
     return deal
+
+
+def _who(text: str, players) -> str:
+    """A player or seat as typed, to its own spelling: exact first, then
+    ignoring case (a player only if no other name matches so)."""
+    if text in players or text in SEATS:
+        return text
+    folded = text.casefold()
+    same = [p for p in players if p.casefold() == folded]
+    if len(same) == 1:
+        return same[0]
+    return SEAT_NAMES.get(folded, folded if folded in SEATS else text)
 
 
 def _seating(st) -> dict[str, int]:

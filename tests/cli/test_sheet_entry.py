@@ -88,3 +88,45 @@ def test_ouvert_is_entered_as_the_hand_game_it_is_and_shown(capsys, tmp_path):
         ("clubs", True, True, ["schneider", "schwarz"], "clubs ouvert hand"),
         ("null", False, True, [], "null ouvert"),
         ("spades", True, False, ["schneider"], "spades hand schneider announced")]
+
+
+@pytest.mark.parametrize(("typed", "game", "matadors"), [
+    ({"game": "Kreuz", "matadors": "mit 1"}, {"type": "clubs"}, {"with": 1}),
+    ({"game": "PIK", "matadors": "Ohne 2"}, {"type": "spades"}, {"without": 2}),
+    ({"game": "herz", "matadors": "mit2"}, {"type": "hearts"}, {"with": 2}),
+    ({"game": "Karo", "matadors": "with 1"}, {"type": "diamonds"}, {"with": 1}),
+    ({"game": "Eichel"}, {"type": "clubs"}, None),
+    ({"game": "Grün"}, {"type": "spades"}, None),
+    ({"game": "Rot"}, {"type": "hearts"}, None),
+    ({"game": "Schellen"}, {"type": "diamonds"}, None),
+    ({"game": "Clubs"}, {"type": "clubs"}, None),
+    ({"game": "Grand Hand"}, {"type": "grand", "hand": True}, None),
+    ({"game": "Kreuz Hand Schneider angesagt"}, {"type": "clubs", "hand": True, "schneider": True}, None),
+    ({"game": "Null ouvert"}, {"type": "null", "ouvert": True}, None),
+    ({"game": "null offen", "hand": "on"}, {"type": "null", "hand": True, "ouvert": True}, None),
+])
+def test_german_and_english_names_in_any_case(typed, game, matadors):
+    """F4: what a German table types (docs/session-format.md)."""
+    deal = deal_from_fields({"declarer": "Bernd", "bid": "18", **typed})
+    assert deal["game"] == game
+    assert deal.get("outcome", {}).get("matadors") == matadors
+
+
+def test_names_and_seats_in_any_case_and_german_seats():
+    # Anna deals: Bernd forehand, Clara middlehand, Anna rearhand; Kontra said: with 1, game 2 x 12 = 24, Kontra doubles: 48 (pub)
+    for who in ("bernd", "BERND", "Vorhand", "Forehand"):
+        deal, line = add_entry(session("pub"), deal_from_fields({"declarer": who, "bid": "18", "game": "Kreuz",
+                                                                 "points": "74", "matadors": "mit 1", "call": "Kontra"}))
+        assert deal["declarer"] == "forehand" and line.entries["Bernd"] == 48, who
+
+
+def test_a_german_sheet_from_the_command_line(capsys, tmp_path):
+    from skatcore.cli.main import main
+    path = str(tmp_path / "t.sqlite")
+    assert main(["sheet", "new", path, "--ruleset", "pub", "--players", "Anna,Bernd,Clara"]) == 0
+    assert main(["sheet", "add", path, "--declarer", "bernd", "--bid", "18", "--game", "Kreuz", "--points", "74",
+                 "--matadors", "mit 1"]) == 0
+    assert capsys.readouterr().out.splitlines()[-3] == "deal 1: with 1, game 2; 2 x clubs 12 = 24: won +24"
+    assert main(["sheet", "add", path, "--declarer", "Anna", "--bid", "18", "--game", "Kreuz Blatt"]) == 2
+    assert capsys.readouterr().err.strip() == ("skat: error: --game: expected a game and hand, ouvert, schneider "
+                                               "or schwarz, got 'blatt'")
