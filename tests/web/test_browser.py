@@ -76,6 +76,8 @@ def test_an_evening_on_two_phones(browser, server, capsys):
         page = ctx.new_page()
         page.goto(f"{base}/join")
         page.fill("input[name=code]", code.upper())  # as read off the screen
+        if not phones:
+            page.screenshot(path=str(IMG / "serve-join-390.png"))
         page.click("button.primary")
         page.wait_for_url(re.compile(r"/s/evening$"))
         phones.append(Taps(page))
@@ -149,6 +151,8 @@ def test_a_small_comparison(browser, server):
     page.select_option("select[name=players]", "random")
     page.click("button.primary")
     page.wait_for_selector("[data-testid=job-done]", timeout=120_000)
+    page.wait_for_timeout(500)  # the report's frame
+    page.screenshot(path=str(IMG / "serve-compare-1280.png"))
     report = page.request.get(page.url + "/report.html").text()
     assert "official" in report and "pub" in report
     rows = page.request.get(page.url + "/deals.csv").text().splitlines()
