@@ -37,8 +37,8 @@ def home(request: Request) -> Response:
     if not is_organiser(request):
         return render(request, "join.html")
     from skatcore.rules.ruleset import all_rulesets
-    from skatcore.web.sheets import sheet_list
-    return render(request, "home.html", sheets=sheet_list(config), rulesets=sorted(all_rulesets()) + house_rulesets(config))
+
+    return render(request, "home.html", sheets=sheets.sheet_list(config), rulesets=sorted(all_rulesets()) + house_rulesets(config))
 
 
 async def join(request: Request) -> Response:
@@ -46,8 +46,10 @@ async def join(request: Request) -> Response:
     if request.method == "POST":
         form = await security.form_of(request)
         typed = form.get("code")
+    elif "code" in request.path_params:
+        typed = request.path_params["code"]
     else:
-        typed = request.path_params.get("code")
+        return render(request, "join.html")
     code = security.clean_code(typed if isinstance(typed, str) else None)
     name = request.app.state.codes.get(code) if code else None
     if name is None:
@@ -69,8 +71,9 @@ def _refused(request: Request, exc: Exception) -> Response:
     return PlainTextResponse(str(exc), status_code=403)
 
 
-def create_app(config: Config) -> Starlette:
-    """The application for ``config`` (the sheets folder must exist)."""
+def create_app(config: Config) -> Guard:
+    """The application for ``config`` (the sheets folder must exist), behind
+    its :class:`~skatcore.web.security.Guard` (``.app`` is the Starlette app)."""
     routes = [Route("/", home), Route("/join", join, methods=["GET", "POST"]), Route("/j/{code}", join),
               *sheets.routes, *rulespages.routes, *jobs.routes,
               Mount("/static", StaticFiles(packages=[("skatcore.web", "static")]), name="static")]

@@ -64,7 +64,7 @@ def house_rulesets(config: Config) -> list[str]:
     return sorted(p.name for p in config.sheets.glob("*.yaml"))
 
 
-
 def organiser_only(request: Request) -> None:
+    """Refuse (403) unless the request comes from the organiser's device."""
     if not is_organiser(request):
         raise Problem(403, "only the organiser's device may do this (open the link skat serve printed)")

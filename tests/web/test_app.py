@@ -82,6 +82,8 @@ def test_a_device_needs_the_join_code(web):
     for url in ("/s/eve", "/s/eve/body", "/s/eve/sheet.json", "/s/eve/export.yaml"):
         assert phone.get(url).status_code == 404
     assert "Join a score sheet" in phone.get("/").text
+    join_page = phone.get("/join")
+    assert join_page.status_code == 200 and 'role="alert"' not in join_page.text
     assert phone.get("/compare").status_code == 403 and phone.get("/build").status_code == 403
     assert phone.get("/j/wrongcode2", follow_redirects=True).status_code == 404
     assert phone.get(f"/j/{code}", follow_redirects=True).status_code == 200
