@@ -319,7 +319,7 @@ class PushStep(Step):
 
     def card_fields(self, record):
         pushes = (record.get("game") or {}).get("pushes") or []
-        return [(f"game.pushes[{i}]", p) for i, p in enumerate(pushes) if p not in ("blind", "pass")]
+        return [(f"game.pushes[{i}]", p) for i, p in enumerate(pushes) if p not in ("blind", "pass", "seen")]
 
     def claims(self, record) -> bool:
         return "pushes" in (record.get("game") or {})
@@ -340,7 +340,11 @@ class PushStep(Step):
                 apply_at(deal, PUSH_BLIND if push == "blind" else PASS, where)
                 continue
             apply_at(deal, PICK_UP, where)
-            if "hands" in record:
+            if push == "seen":  # two cards pushed, not written down: only whose turn it is matters
+                if "hands" in record:
+                    raise InputError("give the 2 cards pushed (the record has the hands)", path=where)
+                apply_at(deal, self.legal(deal)[0], where)
+            elif "hands" in record:
                 apply_at(deal, Discard(tuple(cards_at(push, where))), where)
             else:  # summary: the stand-in deal's cards push, only whose turn it is matters
                 cards = cards_at(push, where)

@@ -38,6 +38,8 @@ from skatcore.records.sheet_store import open_sheet, sheet_path, transaction
 from skatcore.rules.trust import TRUST_HELP, trusting
 
 ACTIONS = ("new", "add", "edit", "void", "show", "undo", "export", "rules")
+NARROW_HELP = ("the narrow sheet (running totals only, for a phone or an 80-column terminal); "
+               "chosen by itself when the wide one does not fit COLUMNS")
 
 
 class _Parser(argparse.ArgumentParser):
@@ -73,6 +75,7 @@ def cmd_sheet(args) -> int:
     parser.add_argument("--ruleset", help="ruleset name or file (wins over the record's own)")
     parser.add_argument("--trust", action="store_true", help=TRUST_HELP)
     parser.add_argument("--history", action="store_true", help="list every edited and voided deal below the sheet")
+    parser.add_argument("--narrow", action="store_true", help=NARROW_HELP)
     opts = parser.parse_intermixed_args(words)
     with trusting(opts.trust or args.trust):
         return _show_session(opts)
@@ -84,19 +87,26 @@ def _show_session(opts) -> int:
     doc = read_session(opts.file)
     rules = rules_for_session(doc, opts.file, opts.ruleset)
     result = score_session(doc, rules, opts.file)
-    _print(result, opts.json, doc.get("title"), opts.history)
+    _print(result, opts, doc.get("title"))
     return 0
 
 
-def _print(result, as_json: bool, title=None, history: bool = False) -> None:
+def _print(result, opts, title=None) -> None:
+    """The sheet as JSON, or as text as wide as the terminal (``COLUMNS``)
+    allows: the narrow sheet where the wide one does not fit, or ``--narrow``."""
+    import os
+    import shutil
+    import textwrap
+
     from skatcore.records.session_edit import history_lines
-    from skatcore.records.session_text import sheet_text
-    if as_json:
+    from skatcore.records.session_text import narrow_text, sheet_text
+    if opts.json:
         print(json_text(result.to_json(), indent=2))
-    else:
-        print(sheet_text(result, title))
-        for line in history_lines(result.state.sheet_lines) if history else ():
-            print(printable(line))
+        return
+    width = shutil.get_terminal_size((80, 24)).columns if opts.narrow or "COLUMNS" in os.environ or sys.stdout.isatty() else None
+    print(narrow_text(result, title, width) if opts.narrow else sheet_text(result, title, width))
+    for line in history_lines(result.state.sheet_lines) if opts.history else ():
+        print("\n".join(textwrap.wrap(printable(line), width, subsequent_indent="      ")) if width else printable(line))
 
 
 def _action_parser(action: str) -> _Parser:
@@ -134,6 +144,10 @@ def _action_parser(action: str) -> _Parser:
         g.add_argument("--ramsch", metavar="F,M,R", help="Ramsch card points per seat (forehand, middlehand, rearhand)")
         g.add_argument("--ramsch-tricks", metavar="F,M,R", help="Ramsch tricks per seat")
         g.add_argument("--last-trick", help="seat or player who took the last trick (Ramsch)")
+        g.add_argument("--pushes", metavar="blind,seen,...",
+                       help="Schieberamsch: each push in turn, blind, seen or pass (no card names)")
+        g.add_argument("--instead", action="store_true",
+                       help="a grand hand declared instead of pushing: no --bid; after the --pushes given")
     elif action == "rules":
         p.add_argument("--update", action="store_true",
                        help="freeze the ruleset file as it is now and re-score every deal with it")
@@ -144,6 +158,7 @@ def _action_parser(action: str) -> _Parser:
         p.add_argument("--json", action="store_true")
         if action == "show":
             p.add_argument("--history", action="store_true", help="list every edited and voided deal below the sheet")
+            p.add_argument("--narrow", action="store_true", help=NARROW_HELP)
     elif action == "undo":
         p.add_argument("--deal", dest="number", type=int, help="refuse unless the last deal is deal N")
     return p
@@ -240,7 +255,7 @@ def _cmd_show(opts) -> int:
     with transaction(con, write=False):  # one consistent snapshot of meta and deals
         meta, deals = store.read_sheet(con, path)
     result = store.stored_session(meta, path, deals).finish()
-    _print(result, opts.json, meta.get("title"), opts.history)
+    _print(result, opts, meta.get("title"))
     for f in changed_files(meta.get("frozen", {}), folder_of(path)):
         print(printable(f"note: {f} has changed since the sheet was started; the sheet keeps the ruleset as it was "
                         f"then (skat sheet rules {opts.name} --update re-scores with the file as it is now)"),

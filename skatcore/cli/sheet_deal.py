@@ -14,7 +14,8 @@ from skatcore.rules.ruleset import read_document, read_yaml
 
 
 def deal_from(opts) -> dict:
-    inline = any([opts.passed, opts.declarer, opts.game, opts.ramsch, opts.points is not None, opts.bid is not None])
+    inline = any([opts.passed, opts.declarer, opts.game, opts.ramsch, opts.instead, opts.points is not None,
+                  opts.bid is not None])
     given = [x for x in (opts.deal, opts.record, inline or None) if x]
     if len(given) != 1:
         raise InputError("give one deal: a deal record file (or - for stdin), --record 'YAML', or inline options "

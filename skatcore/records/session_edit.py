@@ -18,7 +18,6 @@ whole.  docs/session-format.md, "Correcting a sheet".
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 
 from skatcore.errors import InputError
@@ -88,14 +87,64 @@ def _deal_of(path: str | None) -> int | None:
 
 
 def history_lines(lines: list[SheetLine]) -> list[str]:
-    """``history:`` and one line per change of a deal, in deal order."""
+    """``history:`` and one line per change of a deal, in deal order, in
+    players' names and words (``deal 1: edited 2026-12-01 21:04 UTC, was:
+    Bernd clubs, bid 18, 60 card points, with 1``)."""
     out = []
     for line in lines:
         for h in line.history:
-            text = f"  deal {line.index}: {h['action']}{' ' + h['at'] if h.get('at') else ''}"
+            at = h.get("at")
+            text = f"  deal {line.index}: {h['action']}{' ' + _when(at) if isinstance(at, str) else ''}"
             if h.get("reason"):
                 text += f" ({h['reason']})"
-            if "was" in h:
-                text += f"; was {json.dumps(h['was'], ensure_ascii=False)}"
+            if isinstance(h.get("was"), dict):
+                text += f", was: {deal_words(h['was'], line)}"
             out.append(text)
     return ["history:", *out] if out else ["history: no deal was edited or voided"]
+
+
+def _when(at: str) -> str:
+    """``2026-12-01T21:04:00+00:00`` as ``2026-12-01 21:04 UTC``; other text as it is."""
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(at).strftime("%Y-%m-%d %H:%M UTC")
+    except ValueError:
+        return at
+
+
+def deal_words(record: dict, line: SheetLine) -> str:
+    """A deal record as a scorer would say it, seats as the players of
+    ``line`` (the deal it was: a correction keeps the dealer)."""
+    def who(seat) -> str:
+        return line.player(seat) if seat in line.seating else str(seat)
+
+    game = record.get("game") if isinstance(record.get("game"), dict) else {}
+    outcome = record.get("outcome") if isinstance(record.get("outcome"), dict) else {}
+    if not game:
+        return "all passed" if record.get("bidding") else "no game"
+    words = [who(record["declarer"])] if "declarer" in record else []
+    words.append(" ".join([str(game.get("type")), *(k for k in ("hand", "ouvert") if game.get(k) is True),
+                           *(f"{k} announced" for k in ("schneider", "schwarz") if game.get(k) is True)]))
+    parts = [" ".join(words)]
+    if isinstance(game.get("declarations"), dict) and game["declarations"]:
+        parts[0] += f" ({', '.join(map(str, game['declarations']))})"
+    if game.get("pushes") is not None:
+        parts.append("pushes " + (", ".join(p if isinstance(p, str) else " ".join(map(str, p)) for p in game["pushes"])
+                                  or "none"))
+    if "bid" in record:
+        parts.append(f"bid {record['bid']}")
+    if "declarer_points" in outcome:
+        parts.append(f"{outcome['declarer_points']} card points")
+    if "declarer_tricks" in outcome:
+        parts.append(f"{outcome['declarer_tricks']} tricks")
+    matadors = outcome.get("matadors")
+    if isinstance(matadors, dict) and matadors:
+        key, n = next(iter(matadors.items()))
+        parts.append(f"{key} {n}")
+    for key, what in (("points", "card points"), ("tricks", "tricks")):
+        if isinstance(outcome.get(key), dict):
+            parts.append(f"{what} " + ", ".join(f"{who(seat)} {v}" for seat, v in outcome[key].items()))
+    if "last_trick" in outcome:
+        parts.append(f"last trick {who(outcome['last_trick'])}")
+    return ", ".join(parts)

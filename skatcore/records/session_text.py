@@ -26,8 +26,17 @@ def _game_text(line: SheetLine) -> str:
     return f"{game} ({', '.join(calls)})" if calls else game
 
 
-def sheet_text(res: SessionResult, title: str | None = None) -> str:
-    """The score sheet: one line per deal, totals, extra columns, settlement."""
+def sheet_text(res: SessionResult, title: str | None = None, width: int | None = None) -> str:
+    """The score sheet: one line per deal, totals, extra columns, settlement;
+    the narrow sheet (:func:`narrow_text`) when the wide one does not fit
+    ``width`` columns."""
+    wide = _wide_text(res, title)
+    if width is None or max(map(len, wide.splitlines())) <= width:
+        return wide
+    return narrow_text(res, title, width)
+
+
+def _wide_text(res: SessionResult, title: str | None) -> str:
     st = res.state
     players = st.players
     w = max(8, *(len(p) for p in players))
@@ -64,11 +73,72 @@ def sheet_text(res: SessionResult, title: str | None = None) -> str:
             out.append(f"  {payer} pays {payee} {money_text(amount, '')}")
     if res.money and res.net is not None:
         out.append(f"{'net':<{pad}}" + "".join(f"{money_text(res.net[p]):>{w + 7}}" for p in players))
-    out.append(f"next dealer: {players[st.dealer]}" + (f"; next deal: {res.outlook.next}" if res.outlook.next else ""))
-    out += st.notes
-    if st.closed:
-        out.append(f"closed: {st.closed}")
+    out += _below(res)
     return "\n".join(printable(line) for line in out)  # names and titles may hold control characters
+
+
+def _below(res: SessionResult) -> list[str]:
+    """The lines under the sheet: the next dealer and deal, notes, closed."""
+    st = res.state
+    return [f"next dealer: {st.players[st.dealer]}" + (f"; next deal: {res.outlook.next}" if res.outlook.next else ""),
+            *st.notes, *([f"closed: {st.closed}"] if st.closed else [])]
+
+
+_NAME = 9  # a name in a narrow column at most, cut with "~"
+
+
+def _cut(text: str, n: int) -> str:
+    text = printable(text)
+    return text if len(text) <= n else text[: n - 1] + "~"
+
+
+def narrow_text(res: SessionResult, title: str | None = None, width: int = 80) -> str:
+    """The sheet for a phone or an 80-column terminal: per deal the running
+    totals only (a paper sheet's columns), the declarer, game and entry on
+    the left; marks on a line of their own; every line at most ``width``
+    characters (names cut to fit, text wrapped)."""
+    import textwrap
+
+    st = res.state
+    players = [_cut(p, _NAME) for p in st.players]
+    col = max(6, *(len(p) for p in players)) + 1
+    left = max(24, width - col * len(players))
+    wrap = lambda text, indent="": textwrap.wrap(printable(text), width, subsequent_indent=indent) or [""]  # noqa: E731
+    out = wrap(f"{title or st.rules.name}: {', '.join(st.players)}"
+               + (f"; stake {st.stake} per point" if st.stake is not None else ""), "  ")
+    row = lambda label, cells: f"{_cut(label, left - 1):<{left}}" + "".join(f"{c:>{col}}" for c in cells)  # noqa: E731
+    out.append(row(f"{'  # declarer game':<{left - 6}}entry", players))
+    for line in st.sheet_lines:
+        r = line.result
+        who = _cut(line.declarer or "-", _NAME)
+        game = _game_text(line)
+        mine = [v for v in line.entries.values() if v]
+        entry = f"{mine[0]:+d}" if len(set(mine)) == 1 else "+/-" if mine else "."
+        text = f"{line.index:>3} {who} {game}"
+        room = left - 1 - len(entry) - 1
+        extra = ""
+        if len(printable(text)) > room:
+            text, extra = f"{line.index:>3} {who}", game
+        out.append(row(f"{printable(text):<{room}} {entry}", [line.totals[p] for p in st.players]))
+        for more in (extra, ", ".join(line.marks), r.explanation if line.void else ""):
+            if more:
+                out += wrap(f"      {more}", "      ")
+    out.append(row("totals", [st.totals[p] for p in st.players]))
+    for c in res.extra:
+        out.append(row(c.label, [f"{c.values.get(p, 0):+}" for p in st.players]))
+    if res.extra:
+        out.append(row("final", [res.final[p] for p in st.players]))
+    for c in res.money:
+        out.append(row(c.label, [money_text(c.values.get(p, 0)) for p in st.players]))
+    if res.settlement is not None:
+        s = res.settlement
+        out.append(row(f"settlement ({s.method})", [money_text(s.net[p]) for p in st.players]))
+        out += [x for payer, payee, amount in s.transfers for x in wrap(f"  {payer} pays {payee} {money_text(amount, '')}")]
+    if res.money and res.net is not None:
+        out.append(row("net", [money_text(res.net[p]) for p in st.players]))
+    for text in _below(res):
+        out += wrap(text, "  ")
+    return "\n".join(out)
 
 
 def owed_text(owed: dict[str, int]) -> str:

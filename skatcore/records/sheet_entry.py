@@ -41,8 +41,10 @@ FIELDS = {
     "ramsch": "Ramsch card points per seat, F,M,R (forehand, middlehand, rearhand)",
     "ramsch_tricks": "Ramsch tricks per seat, F,M,R",
     "last_trick": "seat or player who took the last trick (Ramsch)",
+    "pushes": "Schieberamsch: each push in turn, blind, seen or pass (no card names)",
+    "instead": "a grand hand declared instead of pushing (Schieberamsch): no bid, after the pushes given",
 }
-_FLAGS = ("passed", "hand", "schneider", "schwarz", "ouvert")
+_FLAGS = ("passed", "hand", "schneider", "schwarz", "ouvert", "instead")
 #: game names a German table says, to the contract names of the rulesets; both
 #: suit sets (French: Kreuz, Pik, Herz, Karo; German: Eichel, Grün/Blatt, Rot,
 #: Schellen, docs/rules/README.md); Grand, Null and Ramsch are the same words
@@ -54,7 +56,8 @@ GAME_WORDS = {"hand": "hand", "ouvert": "ouvert", "offen": "ouvert", "schneider"
 #: seats in German
 SEAT_NAMES = {"vorhand": "forehand", "mittelhand": "middlehand", "hinterhand": "rearhand"}
 _NUMBERS = ("bid", "points", "tricks")
-_LISTS = ("call", "decl")
+_LISTS = ("call", "decl", "pushes")
+_PUSHES = {"blind": "blind", "seen": "seen", "gesehen": "seen", "pass": "pass"}
 _MAX_TEXT = 200  # a name, a game, a list of three numbers: never longer
 _MAX_ITEMS = 20
 
@@ -140,6 +143,12 @@ def fields_of(raw: Mapping[str, Any], name: Namer = _field) -> dict[str, Any]:
             out[key] = _text(value, key, name)
     if out["game"]:
         _game_words(out, name)
+    for push in out["pushes"]:
+        if push.casefold() not in _PUSHES:
+            raise InputError(f"expected blind, seen or pass for each push in turn, got {shown(push)}", path=name("pushes"))
+    if len(out["pushes"]) > 3:
+        raise InputError("expected at most 3 pushes (one per player)", path=name("pushes"))
+    out["pushes"] = [_PUSHES[p.casefold()] for p in out["pushes"]]
     return out
 
 
@@ -176,6 +185,11 @@ def deal_from_fields(raw: Mapping[str, Any], *, name: Namer = _field) -> dict:
     deal: dict = {}
     if f["id"]:
         deal["id"] = f["id"]
+    if f["pushes"] and not (f["ramsch"] or f["instead"]):
+        raise InputError(f"pushes are for a Ramsch ({name('ramsch')} F,M,R) or a grand hand instead of pushing "
+                         f"({name('instead')})", path=name("pushes"))
+    if f["instead"]:
+        return _instead(deal, f, name)
     if f["ramsch"] or f["passed"]:
         mixed = given(f, _DECLARED, name) + ([] if f["ramsch"] or not f["game"] else [name("game")])
         if mixed:
@@ -190,7 +204,7 @@ def deal_from_fields(raw: Mapping[str, Any], *, name: Namer = _field) -> dict:
         if not f["ramsch"]:
             return deal
     if f["ramsch"]:
-        deal["game"] = {"type": f["game"] or "ramsch"}
+        deal["game"] = {"type": f["game"] or "ramsch", **({"pushes": f["pushes"]} if f["pushes"] else {})}
         outcome: dict = {"points": _per_seat(f["ramsch"], "ramsch", name)}
         if f["ramsch_tricks"]:
             outcome["tricks"] = _per_seat(f["ramsch_tricks"], "ramsch_tricks", name)
@@ -203,7 +217,26 @@ def deal_from_fields(raw: Mapping[str, Any], *, name: Namer = _field) -> dict:
             raise InputError(f"give {name(key)}", path=name(key))
     deal["declarer"] = f["declarer"]
     deal["bid"] = f["bid"]
-    game: dict = {"type": f["game"]}
+    return _declared(deal, f, {"type": f["game"]}, name)
+
+
+def _instead(deal: dict, f: dict, name: Namer) -> dict:
+    """A grand hand declared instead of pushing (Schieberamsch, B4): all
+    passed, so no bid; the declarer is whoever's turn it was after the
+    pushes given (the ruleset checks a ``declarer`` given too)."""
+    mixed = given(f, ("bid", "ramsch", "ramsch_tricks", "last_trick"), name)
+    if mixed:
+        raise InputError(f"a game instead of pushing is not bid (all passed): leave out {', '.join(mixed)}",
+                         path=name("instead"))
+    if f["passed"]:
+        deal["bidding"] = ["pass", "pass", "pass"]
+    if f["declarer"]:
+        deal["declarer"] = f["declarer"]
+    return _declared(deal, f, {"type": f["game"] or "grand", "hand": True, "pushes": f["pushes"]}, name)
+
+
+def _declared(deal: dict, f: dict, game: dict, name: Namer) -> dict:
+    """The declarer's game (announcements, calls) and its outcome."""
     for key in ("hand", "schneider", "schwarz", "ouvert"):
         if f[key]:
             game[key] = True
@@ -318,7 +351,7 @@ def add_entry(session, deal: dict, raw: Mapping[str, Any] | None = None, *,
 # record paths (longest first) and the fields that give them
 _FIELD_OF = {"outcome.declarer_points": "points", "outcome.declarer_tricks": "tricks", "outcome.matadors": "matadors",
              "outcome.points": "ramsch", "outcome.tricks": "ramsch_tricks", "outcome.last_trick": "last_trick",
-             "game.type": "game", "declarer": "declarer", "bidding": "passed", "bid": "bid", "id": "id"}
+             "game.pushes": "pushes", "game.type": "game", "declarer": "declarer", "bidding": "passed", "bid": "bid", "id": "id"}
 
 
 def _words(name: Namer) -> list[tuple[str, str]]:
@@ -350,10 +383,13 @@ def in_fields(exc: InputError, raw: Mapping[str, Any], *, name: Namer = _field) 
     elif path.startswith("game.declarations."):
         key = path.split(".")[2]
         path = f"{name('call')} {key}" if key in f["call"] else f"{name('decl')} {key}"
+    elif path == "game" and f["instead"]:  # what may be declared instead of pushing
+        path = name("instead")
     elif path == "game":  # the game as a whole: what was announced, or the Ramsch
         path = ", ".join(given(f, ("hand", "schneider", "schwarz", "ouvert"), name)) or name("ramsch" if f["ramsch"] else "game")
     else:
-        field = next((field for word, field in _FIELD_OF.items() if path == word or path.startswith(word + ".")), None)
+        field = next((field for word, field in _FIELD_OF.items() if path == word or path.startswith((word + ".", word + "["))),
+                     None)
         named, path = field is not None, name(field) if field else exc.path
     if f["ramsch"] and path == name("game") and not f["game"]:
         path = name("ramsch")

@@ -18,6 +18,7 @@ from starlette.routing import Route
 from skatcore.errors import InputError, json_text, yaml_text
 from skatcore.model import SEATS
 from skatcore.records import sheet_live as live
+from skatcore.records.sheet_entry import FIELDS, add_entry, deal_from_fields, resolve_names
 from skatcore.rules.trust import trusting
 from skatcore.web import security
 from skatcore.web.pages import (
@@ -228,6 +229,7 @@ def _entry(request: Request, name: str, snap: live.Snapshot, n: int | None = Non
         seats = [(seat, st.players[i]) for seat, i in seated.items()]
     return env.get_template("_entry.html").render(
         name=name, games=games, declarers=declarers, seats=seats, matadors=MATADORS, calls=list(rules.calls),
+        pushes="pushes" in FIELDS,
         ladder=rules.ladder[:24], bid=rules.ladder[0], uid="w" + secrets.token_hex(6), csrf=security.csrf_token(request),
         n=n, tag=live.deal_tag(snap.deals[n - 1][1]) if n else None, error=error, values=values or {},
         next_n=len(snap.deals) + 1, dealer=st.players[st.dealer], saved=saved)
@@ -240,12 +242,10 @@ def _entry(request: Request, name: str, snap: live.Snapshot, n: int | None = Non
 
 def _fields(form) -> dict:
     """The deal fields of a submitted form (lists for the repeated ones)."""
-    from skatcore.records.sheet_entry import FIELDS
-
     raw = {}
     for key in FIELDS:
         values = [v for v in form.getlist(key) if isinstance(v, str) and v.strip()]
-        if key in ("call", "decl"):
+        if key in ("call", "decl", "pushes"):
             raw[key] = values
         elif values:
             raw[key] = values[-1]
@@ -258,13 +258,16 @@ def _fields(form) -> dict:
         raw.pop("last_trick", None)
     if raw.get("game") == "passed":
         raw = {"passed": "on", **({"id": raw["id"]} if raw.get("id") else {})}
+    elif raw.get("game") == "instead":  # a grand hand declared instead of pushing: no bid
+        raw.update(game="grand", instead="on")
+        raw.pop("bid", None)
+    if raw.get("game") not in ("ramsch", "grand") or not (raw.get("game") == "ramsch" or raw.get("instead")):
+        raw.pop("pushes", None)
     return raw
 
 
 def _entered(raw: dict):
     """``enter(session)`` for :func:`sheet_live.add`: the fields as a deal on the session."""
-    from skatcore.records.sheet_entry import add_entry, deal_from_fields
-
     deal = deal_from_fields(raw, name=_label)
 
     def enter(session):
@@ -353,7 +356,6 @@ def _values(record: dict, line) -> dict:
 async def correct(request: Request) -> Response:
     from skatcore.records import sheet_store as store
     from skatcore.records.session_edit import deal_at, edited, voided
-    from skatcore.records.sheet_entry import deal_from_fields, resolve_names
 
     name, path = _sheet(request)
     n = request.path_params["n"]

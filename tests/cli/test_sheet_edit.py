@@ -20,6 +20,7 @@ round is 3 deals, a Ramsch round of 3 follows each Bock round):
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import subprocess
 import sys
@@ -102,8 +103,8 @@ def test_edit_in_the_middle_moves_the_bock_and_ramsch_rounds(capsys, evening):
     assert was["action"] == "edited" and was["was"]["outcome"]["declarer_points"] == 75
     # the history is shown and exported; the export scores to the same sheet
     rc, out, err = run(capsys, "sheet", "show", evening, "--history")
-    assert rc == 0 and out.splitlines()[-1].startswith("  deal 1: edited ")
-    assert '"declarer_points": 75' in out.splitlines()[-1]
+    assert rc == 0 and re.fullmatch(r"  deal 1: edited \d{4}-\d\d-\d\d \d\d:\d\d UTC, "
+                                    r"was: B clubs, bid 18, 75 card points, with 1", out.splitlines()[-1]), out
     exported = evening.with_name("exported.yaml")
     exported.write_text(run(capsys, "sheet", "export", evening)[1], encoding="utf-8")
     assert yaml.safe_load(exported.read_text("utf-8"))["deals"][0]["history"][0]["action"] == "edited"
@@ -272,3 +273,17 @@ def test_three_writers_two_adding_one_voiding(capsys, tmp_path):
         [f"a{i}" for i in range(15)] + [f"b{i}" for i in range(15)])
     assert [d["void"] for d in doc["deals"]] == [True] * 10 + [False] * 20
     assert sum(doc["totals"].values()) == 24 * 20
+
+
+def test_history_in_players_names_and_words(capsys, evening):
+    """F7: the history names players, not seats, and says the old deal in
+    words, not JSON: deal 7 (A deals: B forehand, C middlehand, A rearhand)."""
+    assert run(capsys, "sheet", "edit", evening, 7, "--ramsch", "30,40,50", "--ramsch-tricks", "3,3,4",
+               "--last-trick", "rearhand")[0] == 0
+    assert run(capsys, "sheet", "void", evening, 2, "--reason", "misdealt")[0] == 0
+    rc, out, err = run(capsys, "sheet", "show", evening, "--history")
+    assert rc == 0, err
+    history = out.split("history:\n")[1].splitlines()
+    assert re.fullmatch(r"  deal 2: voided \S+ \S+ UTC \(misdealt\)", history[0]), history
+    assert history[1].endswith(" UTC, was: ramsch, card points B 30, C 50, A 40, tricks B 3, C 4, A 3, last trick C")
+    assert "{" not in out.split("history:")[1] and "forehand" not in out.split("history:")[1]

@@ -186,3 +186,32 @@ def test_a_ramsch_entered_per_player(web):
             "last_trick": "rearhand", "id": "r1"}
     web.post("/s/eve/deals", data=data, headers=csrf(web))
     assert web.get("/s/eve/sheet.json").json()["totals"] == {"Anna": 0, "Ben": 0, "Cara": 0, "Dirk": -50}
+
+
+def test_schieberamsch_pushes_and_a_grand_hand_instead(web, capsys, config):
+    """The same two deals entered on the page and with skat sheet add's flags: the same sheet."""
+    import json
+
+    from skatcore.cli import main
+
+    new_sheet(web)  # pub: Schieberamsch on all pass; Ben forehand, Cara middlehand, Dirk rearhand
+    ramsch = {"game": "ramsch", "ramsch_seat": ["30", "40", "50"], "ramsch_trick_seat": ["3", "3", "4"],
+              "last_trick": "rearhand", "pushes": ["blind", "seen", ""], "id": "r1"}
+    instead = {"game": "instead", "pushes": ["blind"], "declarer": "Dirk", "matadors": "with1", "points": "70",
+               "id": "g1"}  # Cara deals deal 2: Dirk, forehand, declares a grand hand instead of pushing
+    for deal in (ramsch, instead):
+        r = web.post("/s/eve/deals", data=deal, headers=csrf(web))
+        assert r.status_code == 200, r.text
+    cli = str(config.sheets / "cli.sqlite")
+    for args in (["new", cli, "--ruleset", "pub", "--players", "Anna,Ben,Cara,Dirk", "--stake", "0.1"],
+                 ["add", cli, "--ramsch", "30,40,50", "--ramsch-tricks", "3,3,4", "--last-trick", "rearhand",
+                  "--pushes", "blind,seen"],
+                 ["add", cli, "--instead", "--pushes", "blind", "--declarer", "Dirk", "--matadors", "with1",
+                  "--points", "70"]):
+        assert main(["sheet", *args]) == 0
+    capsys.readouterr()
+    assert main(["sheet", "show", cli, "--json"]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    shown = web.get("/s/eve/sheet.json").json()
+    assert shown["totals"] == expected["totals"] and len(shown["deals"]) == 2
+    assert [d["explanation"] for d in shown["deals"]] == [d["explanation"] for d in expected["deals"]]
