@@ -229,7 +229,7 @@ def _entry(request: Request, name: str, snap: live.Snapshot, n: int | None = Non
         seats = [(seat, st.players[i]) for seat, i in seated.items()]
     return env.get_template("_entry.html").render(
         name=name, games=games, declarers=declarers, seats=seats, matadors=MATADORS, calls=list(rules.calls),
-        pushes="pushes" in FIELDS,
+        pushes="pushes" in FIELDS and bool(rules.steps_at.get("all_passed")),  # something happens on all pass: pushing
         ladder=rules.ladder[:24], bid=rules.ladder[0], uid="w" + secrets.token_hex(6), csrf=security.csrf_token(request),
         n=n, tag=live.deal_tag(snap.deals[n - 1][1]) if n else None, error=error, values=values or {},
         next_n=len(snap.deals) + 1, dealer=st.players[st.dealer], saved=saved)

@@ -199,6 +199,9 @@ def test_schieberamsch_pushes_and_a_grand_hand_instead(web, capsys, config):
               "last_trick": "rearhand", "pushes": ["blind", "seen", ""], "id": "r1"}
     instead = {"game": "instead", "pushes": ["blind"], "declarer": "Dirk", "matadors": "with1", "points": "70",
                "id": "g1"}  # Cara deals deal 2: Dirk, forehand, declares a grand hand instead of pushing
+    assert 'id="g-instead"' in web.get("/s/eve").text
+    new_sheet(web, name="plain", ruleset="official")
+    assert 'id="g-instead"' not in web.get("/s/plain").text  # nobody pushes under the official rules
     for deal in (ramsch, instead):
         r = web.post("/s/eve/deals", data=deal, headers=csrf(web))
         assert r.status_code == 200, r.text
