@@ -26,4 +26,11 @@ BUILTIN = {
     "revolution": "skatcore_plugins.variants:Revolution",
     # trick play (docs/rules/house-rules.md#b14)
     "trump_seven": "skatcore_plugins.trump_seven:TrumpSeven",
+    # Skat for two (docs/rules/house-rules.md#b13)
+    "skat_en_deux": "skatcore_plugins.twohand:SkatEnDeux",
+    "strohmann": "skatcore_plugins.twohand:Strohmann",
+    "piloten_skat": "skatcore_plugins.twohand:PilotenSkat",
+    "oma_skat": "skatcore_plugins.twohand:OmaSkat",
+    "offiziersskat": "skatcore_plugins.twohand:Offiziersskat",
+    "schmegegge": "skatcore_plugins.twohand:Schmegegge",
 }

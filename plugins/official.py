@@ -135,10 +135,14 @@ class Official:
 
     @hookimpl
     def skat_win_conditions(self):
+        # the explanation names the first that fails: the announced schwarz (ouvert) before the card points, for a
+        # game lost by one trick to the defenders - often stopped there (A8 early end), with few points yet
         return [
+            WinCondition("ouvert", lambda f: not (f.declaration.ouvert and f.declaration.schwarz) or f.defenders_schwarz,
+                         "ouvert, and the declarer lost a trick"),
+            WinCondition("schwarz_announced", lambda f: not f.declaration.schwarz or f.defenders_schwarz,
+                         "schwarz announced but not made"),
             WinCondition("points", lambda f: f.made_points, "only {facts.declarer_points} card points"),
             WinCondition("schneider_announced", lambda f: not f.declaration.schneider or f.defenders_schneider,
                          "schneider announced but not made"),
-            WinCondition("schwarz_announced", lambda f: not f.declaration.schwarz or f.defenders_schwarz,
-                         "schwarz announced but not made"),
         ]

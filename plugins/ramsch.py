@@ -166,7 +166,7 @@ class Ramsch:
         if len(tied) == 3:
             winner = 0  # 40-40-40: Forehand
         elif len(tied) == 2:
-            # the tied player who did not take the last trick; if neither did, the senior one
+            # the tied player who did not take the last trick; if neither did, the elder (docs/rules/texas.md#b9)
             others = [s for s in tied if s != f.last_trick_winner]
             winner = others[0]
         else:

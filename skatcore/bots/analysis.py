@@ -5,7 +5,9 @@ double-dummy solvers.
 
 The value is the declarer's card points (skat included) in a game won by
 card points, and the number of tricks the declarer cannot avoid in a game
-won by taking no trick (0: the null is made).
+won by taking no trick (0: the null is made).  :func:`coach` adds what a
+player reads first: names, a summary, the biggest loss; :func:`describe`
+writes it as text.
 """
 
 from __future__ import annotations
@@ -53,6 +55,15 @@ class Goal:
             return self.solver.value(pos)
         return self.solver.live(pos) - self.solver.value(pos)
 
+    def after_each(self, pos: Position) -> dict[int, int]:
+        """By legal card of the player to move: what the declarer gets from
+        ``pos`` on when that card is played and best play follows."""
+        got = self.solver.card_values(pos)
+        if self.contract.goal == "card_points":
+            return got
+        live = self.solver.live(pos)
+        return {c: live - v for c, v in got.items()}
+
     def gained(self, trick: tuple[int, ...], winner: int) -> int:
         """What a finished trick adds to the declarer's count."""
         if winner != self.declarer:
@@ -79,6 +90,9 @@ def analyse(deal) -> dict:
     if deal.rules.trick_hook:  # its positions would follow another trick winner than the deal did
         raise NotSolvable("a plugin decides trick winners (skat_trick_winner): the double-dummy solver knows only "
                           "the card order")
+    if len(deal.rules.deck.seats) != 3 or any(p.arrangement != "hand" for p in deal.rules.table.seats):
+        raise NotSolvable("cards in a pile or in stacks, or tricks of two: the double-dummy solver plays three hands "
+                          "whose cards may all be played")
     goal = Goal(deal.contract, deal.table, deal.declarer)
     table = deal.table
     hands = list(deal.hands)
@@ -91,15 +105,17 @@ def analyse(deal) -> dict:
     tricks, changes = [], []
     for n, t in enumerate(deal.tricks, start=1):
         for c in t.cards:
-            seat = pos.to_move
+            seat, before, before_taken = pos.to_move, pos, taken
             trick = (*pos.trick, c)
             pos, winner = pos.play(c, table)
             if winner is not None:
                 taken += goal.gained(trick, winner)
             after = taken + goal.value(pos) if pos.hands != (0, 0, 0) else taken
             if after != value:
+                # a card that kept the value: the others the player could have played, as the solver values them
+                kept = [CARD_NAMES[k] for k, v in sorted(goal.after_each(before).items()) if before_taken + v == value]
                 changes.append({"trick": n, "seat": SEATS[seat], "card": CARD_NAMES[c], "before": value, "after": after,
-                                "gave_away": abs(after - value)})
+                                "gave_away": abs(after - value), "better": kept})
             value = after
         if not t.cards:
             break
@@ -111,25 +127,83 @@ def analyse(deal) -> dict:
             "complete": pos.hands == (0, 0, 0)}
 
 
-def describe(result: dict) -> list[str]:
-    """The analysis as lines of text."""
+def wins(result: dict, value: int) -> bool:
+    """Whether the declarer wins with ``value`` (card points, or tricks he must take)."""
+    return value >= result["target"] if result["goal"] == "card_points" else value == 0
+
+
+def coach(result: dict, players: dict[str, str] | None = None) -> dict:
+    """Add to an :func:`analyse` result what a player reads first: the
+    ``players`` by seat (``None``: the record names nobody), each change's
+    ``player``, and the ``summary``: the ``result`` played (the value taken;
+    where the record stops early, the value there under best play on) and
+    the ``double_dummy`` value at the start, whether each wins, and the
+    ``biggest_loss`` (the change that gave away most, the first of equals;
+    ``None``: none)."""
+    players = players or None
+    for ch in result["changes"]:
+        ch["player"] = players.get(ch["seat"]) if players else None
+    end = result["played"] if result["complete"] else result["tricks"][-1]["value"] if result["tricks"] else result["start"]
+    biggest = max(result["changes"], key=lambda ch: ch["gave_away"], default=None)
+    result["players"] = players
+    result["summary"] = {"result": end, "result_wins": wins(result, end),
+                         "double_dummy": result["start"], "double_dummy_wins": wins(result, result["start"]),
+                         "biggest_loss": biggest}
+    return result
+
+
+SYMBOL = {"C": "♣", "S": "♠", "H": "♥", "D": "♦"}
+
+
+def card_text(name: str, symbols: bool) -> str:
+    """``SA`` as a player reads it, ``♠A`` (``♥10`` for ``HT``), or as it is without symbols."""
+    return f"{SYMBOL[name[0]]}{'10' if name[1] == 'T' else name[1]}" if symbols and name[0] in SYMBOL else name
+
+
+def _who(result: dict, seat: str | None) -> str:
+    name = (result.get("players") or {}).get(seat) if seat else None
+    return f"{name} ({seat})" if name else str(seat)
+
+
+def headline(result: dict, symbols: bool = False) -> str:
+    """One line for the game: who played what, the result played, the
+    double-dummy result and the biggest loss with who gave it."""
+    s = result["summary"]
+
+    def counted(v: int, won: bool) -> str:
+        what = f"{v}" if result["goal"] == "card_points" else f"{v} trick{'s' if v != 1 else ''} to take"
+        return f"{what} ({'wins' if won else 'loses'})"
+
+    played = "played" if result["complete"] else f"played to trick {len(result['tricks'])}:"
+    line = (f"{result['contract']} by {_who(result, result['declarer'])}: {played} {counted(s['result'], s['result_wins'])}, "
+            f"double-dummy {counted(s['double_dummy'], s['double_dummy_wins'])}")
+    loss = s["biggest_loss"]
+    if loss is None:
+        return line + "; no card changed the value"
+    return (line + f"; biggest loss {loss['gave_away']}: {_who(result, loss['seat'])} "
+            f"{card_text(loss['card'], symbols)} at trick {loss['trick']}")
+
+
+def describe(result: dict, symbols: bool = False) -> list[str]:
+    """The analysis as lines of text: the :func:`headline`, then the value
+    at the start and after every trick, each card that changed it with who
+    played it and a card that would have kept it."""
     points = result["goal"] == "card_points"
-
-    def verdict(v: int) -> str:
-        won = v >= result["target"] if points else v == 0
-        return "wins" if won else "loses"
-
     unit = "card points" if points else "tricks the declarer must take"
-    wins = f"{result['target']}+ wins" if points else "0 wins"
-    lines = [f"{result['contract']} by {result['declarer']}; double-dummy value: {unit} ({wins})",
-             f"  start     {result['start']:>4}  {verdict(result['start'])}"]
+    target = f"{result['target']}+ wins" if points else "0 wins"
+    lines = [headline(result, symbols), f"  double-dummy value: {unit} ({target})",
+             f"  start     {result['start']:>4}  {'wins' if wins(result, result['start']) else 'loses'}"]
     by_trick: dict[int, list[dict]] = {}
     for ch in result["changes"]:
         by_trick.setdefault(ch["trick"], []).append(ch)
     for t in result["tricks"]:
-        cards = " ".join(t["cards"])
-        note = "; ".join(f"{ch['seat']} {ch['card']} gave away {ch['gave_away']}" for ch in by_trick.get(t["trick"], []))
-        won = f"-> {t['winner']}" if t["winner"] else "(unfinished)"
-        lines.append(f"  trick {t['trick']:<3} {t['value']:>4}  {cards:<9} {won}" + (f"   {note}" if note else ""))
+        cards = " ".join(card_text(c, symbols) for c in t["cards"])
+        notes = []
+        for ch in by_trick.get(t["trick"], []):
+            better = " or ".join(card_text(c, symbols) for c in ch["better"][:3])
+            notes.append(f"{_who(result, ch['seat'])} {card_text(ch['card'], symbols)} gave away {ch['gave_away']}"
+                         + (f" ({better} kept {ch['before']})" if better else ""))
+        won = f"-> {_who(result, t['winner'])}" if t["winner"] else "(unfinished)"
+        lines.append(f"  trick {t['trick']:<3} {t['value']:>4}  {cards:<11} {won}" + (f"   {'; '.join(notes)}" if notes else ""))
     lines.append(f"  played    {result['played']:>4}" + ("" if result["complete"] else " (the record's play ends here)"))
     return lines

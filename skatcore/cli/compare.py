@@ -5,6 +5,8 @@ simulated deals, re-scored real games (``--games``) and one recorded deal
 
 from __future__ import annotations
 
+import time
+
 from skatcore.errors import InputError, json_text, printable
 from skatcore.rules.compiler import get_rules
 from skatcore.rules.describe import rules_diff
@@ -26,6 +28,7 @@ def cmd_compare(args) -> int:
     else:
         check_args(args.rulesets, args.deals, args.jobs, slots)
         check_verify(args.verify, args.deals)
+    started = time.monotonic()
     verified = verify_all(args.rulesets, args.verify, args.seed, slots)  # first: a difference stops the run
     writer = None
     if args.per_deal:
@@ -43,9 +46,10 @@ def cmd_compare(args) -> int:
     rules = [get_rules(r) for r in args.rulesets]
     differ = rules_diff(rules)
     if args.html:
-        from skatcore.sim.report import write_html
+        from skatcore.sim.report import Provenance, write_html
 
-        write_html(args.html, result, differ, slots if not args.games else None, games, rules)
+        made = Provenance.now(args.argv, seconds=time.monotonic() - started)
+        write_html(args.html, result, differ, slots if not args.games else None, games, rules, made)
     if args.json:
         out = result.to_json()
         out["players"] = None if args.games else list(slots)
@@ -59,14 +63,14 @@ def cmd_compare(args) -> int:
                 out[key] = value
         if args.until_ci is not None:
             out["headline_width"] = round(result.headline_width(), 4)
+            out["widest"] = result.widest()[1]
+            out["rounds"] = [{"deals": n, "headline_width": round(w, 4), "widest": name} for n, w, name in result.rounds]
         print(json_text(out))
         return 0
     if games is None:
         print(printable(f"{' vs '.join(result.names)}: the same {result.deals} deals, seed {args.seed}, players {', '.join(slots)}"))
-        if args.until_ci is not None:
-            width = result.headline_width()
-            print(f"--until-ci {args.until_ci:g}: the widest headline interval is {width:.1f} pp wide"
-                  + ("" if width < args.until_ci else f", not narrower at --max-deals {args.max_deals}"))
+        for line in until_ci_lines(result, args.until_ci, args.max_deals):
+            print(printable(line))
         for v in verified or ():
             print(printable(v.text()))
     else:
@@ -87,6 +91,23 @@ def cmd_compare(args) -> int:
     return 0
 
 
+def until_ci_lines(result: Comparison, until_ci: float | None, max_deals: int) -> list[str]:
+    """``--until-ci``'s rounds, each naming the widest headline interval (what the doubling waits for)."""
+    if until_ci is None:
+        return []
+    out = []
+    for deals, width, name in result.rounds:
+        if width < until_ci:
+            end = f"narrower than {until_ci:g}: done"
+        elif deals >= max_deals:
+            end = f"not narrower at --max-deals {max_deals}"
+        else:
+            end = f"dealing on to {min(max_deals, 2 * deals)}"
+        out.append(f"--until-ci {until_ci:g}: after {deals} deals the widest headline interval is {name}, "
+                   f"{width:.1f} pp wide: {end}")
+    return out
+
+
 def _simulate(args, slots, writer) -> Comparison:
     big = args.dask or args.until_ci or args.deals * len(args.rulesets) >= 2000
     with progress_bar(args.deals, "deals", enabled=None if big else False) as bar:
@@ -97,9 +118,14 @@ def _simulate(args, slots, writer) -> Comparison:
         def progress(n, total):
             bar.update(task, total=total, advance=n, description=label)
 
+        def on_round(result):  # the bar says what the doubling waits for
+            nonlocal label
+            width, name = result.widest()
+            label = f"deals x {len(args.rulesets)} rulesets; widest: {printable(name)}, {width:.1f} pp"
+
         return compare(args.rulesets, args.deals, args.seed, slots, jobs=args.jobs, dask=args.dask,
                        until_ci=args.until_ci, max_deals=args.max_deals, progress=progress,
-                       on_rows=writer.write if writer else None)
+                       on_rows=writer.write if writer else None, on_round=on_round)
 
 
 def _games(args, writer):
@@ -124,7 +150,8 @@ def _games(args, writer):
 
 def _print_summary(result: Comparison) -> None:
     findings = result.findings()
-    print("In short (significant differences, clearest first):" if findings else
+    print("In short (significant differences: play and scores first, game values last; clearest first in each):"
+          if findings else
           "In short: no difference is significant at 95% (deal more, or --until-ci).")
     for name, m, iv in findings:
         print(printable(f"  - {finding_text(name, m, iv, result.names[0])}"))

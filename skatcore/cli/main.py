@@ -34,6 +34,7 @@ def _main(argv: list[str] | None) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
+        args.argv = list(sys.argv[1:] if argv is None else argv)  # as typed: a report's provenance names it
         if not getattr(args, "func", None):  # bad input: one line on stderr, not the help on stdout
             raise InputError("expected a command: rulesets, rules, validate or score (see skat --help)")
         with trusting(args.trust):

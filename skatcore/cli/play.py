@@ -1,14 +1,20 @@
-"""``skat play``: deals in the terminal against heuristic players, scored
-on a sheet under the ruleset's session rules.
+"""``skat play``: deals at a card table in the terminal against bots
+(heuristic, expert or random, per seat), scored on a sheet under the
+ruleset's session rules.
 
-Cards show with suit symbols, in colour on a terminal (rich).  At each
-decision your hand is printed once, sorted as a player sorts it (trumps
-together for the game being played); every choice is a numbered list: type
-the number (a card may also be typed by name, ``CJ``), ``q`` to stop.
-Discarding asks for two card numbers.  Declaring shows what each game
-would be worth with your matadors, and whether it reaches the bid.  A card
-you must play (the only one allowed) is played for you.  After each deal:
-the skat and what was put away, the card points, the sheet line (a Bock
+Cards show with suit symbols, in colour on a terminal (rich).  At each of
+your cards the table is drawn (:mod:`skatcore.cli.play_table`): the other
+seats with their card counts, the trick in the middle, the card points taken
+in tricks, your hand sorted as a player sorts it with the cards you may play
+numbered.  A card is typed by number or by name (``♣A``, ``CA``, ``club
+ace``, ``Kreuz As``: :mod:`skatcore.cli.play_words`), when playing and when
+putting cards away; ``?`` or ``hint`` asks the expert, ``last`` shows the
+last trick, ``undo`` takes your last card back (the deal is replayed up to
+before it: the bots decide the same from the same seed), ``q`` stops.
+Bidding and declaring are numbered lists; declaring shows what each game
+would be worth with your matadors.  A card you must play is played for you.
+After each deal: the skat and what was put away, the cards laid aside and
+whose they became, the result and its explanation, the sheet line (a Bock
 deal counts double) and the running totals, as ``skat sheet`` counts them.
 Reads plain lines from standard input, so a script can drive it.
 """
@@ -17,13 +23,16 @@ from __future__ import annotations
 
 import random
 import sys
+import time
 
 from rich.markup import escape
 
-from skatcore.bots import HeuristicPlayer
-from skatcore.cards import cards_in, parse_card
-from skatcore.cli.play_text import cards_markup, d_text, declaration_values, sort_hand
-from skatcore.engine.deal import Bid, Call, Deal, Declare, Discard, Hold, Pass, Phase, PickUp, Play, Unseen
+from skatcore.bots.registry import make_player, resolve_player
+from skatcore.cards import POINTS
+from skatcore.cli.play_table import WAIT_SHOWN, played, seats_in_order
+from skatcore.cli.play_text import cards_markup, d_text, sort_hand
+from skatcore.cli.play_turn import Quit, Turns, Undo
+from skatcore.engine.deal import Bid, Deal, Declare, Discard, Hold, Pass, Phase, PickUp, Play
 from skatcore.engine.table import people, seating
 from skatcore.errors import InputError, printable
 from skatcore.model import SEATS
@@ -32,12 +41,7 @@ from skatcore.rules.compiler import get_rules
 from skatcore.sim.sheet import Passing, session_record
 from skatcore.sim.simulate import seeded_deal
 
-MAX_BIDS_SHOWN = 8
-NAMES = ("you", "Ann (bot)", "Bob (bot)")
-
-
-class Quit(Exception):
-    pass
+BOTS = ("Ann", "Bob")
 
 
 def _console(stdout):
@@ -55,8 +59,24 @@ def _symbols(stdout) -> bool:
     return True
 
 
-class TerminalGame:
-    def __init__(self, rules, seed: int, stdin=None, stdout=None):
+def opponents(spec: str, rules) -> list[str]:
+    """``--opponents``: one player for every bot, or one per bot clockwise
+    from you (``expert,heuristic``); each a registered player."""
+    n = len(people(rules)) - 1
+    names = [x.strip() for x in spec.split(",")]
+    if len(names) == 1:
+        names *= n
+    if len(names) != n:
+        raise InputError(f"--opponents {spec!r}: expected one player or {n} ({', '.join(BOTS[:n])}), not {len(names)}")
+    for name in names:
+        resolve_player(name)  # an unknown name stops here, before any deal
+    return names
+
+
+class TerminalGame(Turns):
+    """A session at the table: you and ``kinds`` (one player name per bot)."""
+
+    def __init__(self, rules, seed: int, stdin=None, stdout=None, kinds: list[str] | None = None):
         self.rules = rules
         self.seed = seed
         self.stdin = stdin or sys.stdin
@@ -64,37 +84,24 @@ class TerminalGame:
         self.console = _console(self.stdout)
         self.symbols = _symbols(self.stdout)
         self.people = list(people(rules))  # a straw man's seat is nobody's
-        self.names = list(NAMES[:len(self.people)])  # you, then the bots clockwise
+        self.kinds = list(kinds or ["heuristic"])
+        if len(self.kinds) == 1:  # one player for every bot
+            self.kinds *= len(self.people) - 1
+        self.names = ["you", *BOTS[:len(self.people) - 1]]  # you, then the bots clockwise
         # the sheet, under the session rules; you are forehand in the first deal: the player before you deals
         self.session = Session(rules, self.names, dealer=len(self.names) - 1)
+        self.quiet = False  # replaying a deal after an undo: nothing is said
+        self.waits: list[tuple[str, str, float]] = []  # (player kind, phase, seconds): each bot decision a person waited for
+        self.helped = False  # the help line is shown once
 
     # -- io ----------------------------------------------------------------------
-    def say(self, text: str = "") -> None:  # markup; its texts (explanations, labels) may come from a local ruleset
-        self.console.print(printable(text))
-        self.stdout.flush()
+    def say(self, text="") -> None:  # markup; its texts (explanations, labels) may come from a local ruleset
+        if not self.quiet:
+            self.console.print(printable(text) if isinstance(text, str) else text)
+            self.stdout.flush()
 
     def cards(self, cards) -> str:
         return cards_markup(cards, self.symbols)
-
-    def ask(self, prompt: str) -> str:
-        self.console.print(printable(prompt), end=" ")
-        self.stdout.flush()
-        line = self.stdin.readline()
-        if not line:
-            raise Quit
-        line = line.strip()
-        if line.lower() in ("q", "quit", "exit"):
-            raise Quit
-        return line
-
-    def choose(self, options: list[str], prompt: str = "your choice:") -> int:
-        for i, o in enumerate(options, 1):
-            self.say(f"  {i:>2}) {o}")
-        while True:
-            text = self.ask(prompt)
-            if text.isdigit() and 1 <= int(text) <= len(options):
-                return int(text) - 1
-            self.say(f"  type a number from 1 to {len(options)} (q to stop)")
 
     # -- the session ---------------------------------------------------------------
     def run(self, deals: int = 0) -> int:
@@ -112,6 +119,7 @@ class TerminalGame:
             if self.session.state.closed:
                 self.say(f"the session is over: {self.session.state.closed}")
         except Quit:
+            self.quiet = False
             self.say("")
             self.say("stopped.")
             if k:
@@ -122,32 +130,59 @@ class TerminalGame:
         """The player (0 you, then clockwise) at a seat in this deal."""
         return self.seats[SEATS[seat]]
 
+    def who(self, seat: int) -> str:
+        """``you``, ``Ann``, or the seat nobody plays (a straw man)."""
+        return self.names[self.slot(seat)] if seat in self.people else "straw man"
+
     def name(self, seat: int) -> str:
-        if seat not in self.people:
-            return f"{SEATS[seat]} (the third hand)"
-        return f"{self.names[self.slot(seat)]} ({SEATS[seat]})"
+        return f"{self.who(seat)} ({SEATS[seat]})" if seat in self.people else self.who(seat)
 
     def play_deal(self, k: int) -> None:
         rules, st = self.rules, self.session.state
         self.seats = seating(len(self.names), st.dealer, tuple(self.people))
-        me = next(s for s in self.people if self.slot(s) == 0)
-        hands, skat, seeds, *aside = seeded_deal(self.seed, k, rules.deck)
-        deal = Deal(rules, hands, skat, *aside)
+        self.me = next(s for s in self.people if self.slot(s) == 0)
+        self.dealt = seeded_deal(self.seed, k, rules.deck)
         ahead = self.session.next_deal()  # None: the session rules say nobody bids (a Ramsch round)
         self.no_bidding = ahead is None
-        self._marks_said: dict = {}  # what the steps showed, said once
-        bots = {s: HeuristicPlayer(rules, seeds[s]) for s in self.people if s != me}
-        if self.no_bidding:
-            bots = {s: Passing(b) for s, b in bots.items()}
+        self.advisers: dict = {}  # seat -> the expert who gives hints, made when first asked
         marks = "" if ahead is None or not ahead.marks else escape(f" [{', '.join(ahead.marks)}]")
+        self.title = f"deal {len(st.lines) + 1} ({rules.name})"
         self.say("")
-        self.say(f"=== deal {len(st.lines) + 1} ({rules.name}): you are {SEATS[me]}{marks} ===")
+        self.say(f"=== {self.title}: you are {SEATS[self.me]}{marks} ===")
+        self.say("opponents: " + ", ".join(f"{n} {escape(self.kinds[i])}" for i, n in enumerate(self.names[1:])))
         if self.no_bidding:
             self.say("a round without bidding (the session rules): everyone passes")
+        self.script: list = []  # your choices in this deal, in order: an undo replays them
+        while True:
+            try:
+                deal = self.deal_out()
+                break
+            except Undo:
+                continue
+        self.show_result(deal)
+
+    def deal_out(self) -> Deal:
+        """The deal from the first bid, your choices from ``script`` while
+        it lasts (quietly: a replay after an undo), then asked."""
+        rules, me = self.rules, self.me
+        hands, skat, seeds, *aside = self.dealt
+        self.seeds = seeds
+        deal = Deal(rules, hands, skat, *aside)
+        self.replay = list(self.script)
+        self.quiet = bool(self.replay)
+        bots = {}
+        for s in self.people:
+            if s != me:
+                kind = self.kinds[self.slot(s) - 1]
+                bot = make_player(kind, rules, seeds[s])
+                bots[s] = (kind, Passing(bot) if self.no_bidding else bot)
+        self._marks_said: dict = {}  # what the steps showed, said once
+        self.thought: dict[int, dict[int, float]] = {}  # trick index -> seat -> seconds a person waited
         shown_tricks = 0
         while not deal.done:
             seat = deal.to_move
             who = deal.controller(seat)  # you play a straw man too, where the rules say so
+            secs = 0.0
             if who is None:  # a seat nobody plays: its one move is forced
                 action = deal.legal_actions()[0]
             elif who == me:
@@ -155,36 +190,50 @@ class TerminalGame:
                 if action is None:  # a call of yours ended the deal
                     continue
             else:
-                action = bots[who].act(deal.view(seat))
+                kind, bot = bots[who]
+                start = time.perf_counter()
+                action = bot.act(deal.view(seat))
+                secs = time.perf_counter() - start
+                if not self.quiet:
+                    self.waits.append((kind, deal.phase.name.lower(), secs))
+                if isinstance(action, Play):
+                    self.thought.setdefault(len(deal.tricks) - 1, {})[seat] = secs
             before = deal.phase
             deal.apply(action)
-            self.narrate(deal, seat, action, me, before)
+            self.narrate(deal, seat, action, before, secs)
             if rules.calls and deal.phase is Phase.PLAY:
-                self.bot_calls(deal, bots, me)
+                self.bot_calls(deal, bots)
             while shown_tricks < len(deal.tricks) and deal.tricks[shown_tricks].winner is not None:
-                t = deal.tricks[shown_tricks]
-                pts = sum(deal.table.points[c] for c in t.cards)
-                takes = "take" if t.winner in self.people and self.slot(t.winner) == 0 else "takes"
-                self.say(f"  trick {shown_tricks + 1}: {self.cards(t.cards)} -> {self.name(t.winner)} {takes} {pts}")
+                self.say(self.trick_line(deal, shown_tricks))
                 shown_tricks += 1
-        self.show_result(deal, me)
+        self.quiet = False
+        return deal
 
-    def bot_calls(self, deal: Deal, bots, me: int) -> None:
+    def trick_line(self, deal: Deal, i: int) -> str:
+        t = deal.tricks[i]
+        pts = sum(deal.table.points[c] for c in t.cards)
+        takes = "take" if self.who(t.winner) == "you" else "takes"
+        cards = played(t.cards, seats_in_order(deal, t.leader), self.who, self.symbols, self.thought.get(i))
+        return f"  trick {i + 1}: {cards} → {escape(self.who(t.winner))} {takes} {pts}"
+
+    def bot_calls(self, deal: Deal, bots) -> None:
         from skatcore.bots import call_view
 
-        for s, bot in bots.items():
+        for s, (_kind, bot) in bots.items():
             opts = deal.legal_calls(s)
-            if opts:
+            if opts and hasattr(bot, "call"):
                 for c in bot.call(call_view(deal.view(s), opts)):
                     if c in deal.legal_calls(s):
                         deal.apply(c)
                         self.say(f"  {self.name(s)} calls {c.name}!")
 
     # -- what happened ----------------------------------------------------------------
-    def narrate(self, deal: Deal, seat: int, action, me: int, before: Phase) -> None:
+    def narrate(self, deal: Deal, seat: int, action, before: Phase, secs: float) -> None:
         who = self.name(seat)
         if isinstance(action, Play):
             return  # shown with the trick
+        if secs >= WAIT_SHOWN:
+            who += f" [dim]({secs:.1f} s)[/dim]"
         if isinstance(action, (Bid, Hold, Pass)):
             self.say(f"  {who}: {escape(str(action))}")
             if deal.phase is not Phase.BIDDING and before is Phase.BIDDING:
@@ -195,11 +244,11 @@ class TerminalGame:
                 else:
                     self.say(f"  all passed: {escape(rules_all_pass(deal))}")
             return
-        if isinstance(action, PickUp) and deal.controller(seat) == me:
+        if isinstance(action, PickUp) and deal.controller(seat) == self.me:
             self.say(f"  you pick up the skat: {self.cards(sort_hand(deal.original_skat))}")
             return
         if isinstance(action, Discard):
-            if deal.controller(seat) == me:
+            if deal.controller(seat) == self.me:
                 self.say(f"  you put away {self.cards(action.cards)}")
             else:
                 self.say(f"  {who} puts {len(action.cards)} cards away")
@@ -212,26 +261,14 @@ class TerminalGame:
         self._marks_said.update(deal.marks)
         self.say(f"  {who}: {escape(str(action))}{shown}")
 
-    def show_hand(self, deal: Deal, seat: int) -> None:
-        """The cards the person playing ``seat`` may see (SeatView): the
-        seat's own, others shown to them (a straw man, an ouvert game)."""
-        view = deal.view(seat)
-        person = deal.controller(seat)
-        table = deal.table if deal.contract is not None else None
-        own = "your hand" if person == seat else f"{SEATS[seat]}'s cards (you play them)"
-        self.say(f"{own}: {self.cards(sort_hand(cards_in(view.hand), table))}")
-        for s, mask in view.others.items():
-            label = "your hand" if s == person else f"{SEATS[s]} shows"
-            self.say(f"  {label}: {self.cards(sort_hand(cards_in(mask), table))}")
-        if view.declarer_hand is not None and view.declarer != seat and view.declarer not in view.others:
-            self.say(f"  {self.name(view.declarer)} plays open: {self.cards(sort_hand(cards_in(view.declarer_hand), table))}")
-
-    def show_result(self, deal: Deal, me: int) -> None:
+    def show_result(self, deal: Deal) -> None:
         r = deal.result()
-        self.say(f"result: {escape(r.explanation)}{self.card_points(deal, r)}")
+        self.say(f"result: {escape(r.explanation)}{self.card_points(deal)}")
         if deal.contract is not None and deal.original_skat:
             put = f"; put away {self.cards(deal.discard)}" if deal.discard else ""
             self.say(f"  the skat: {self.cards(deal.original_skat)}{put}")
+        if deal.aside:
+            self.say(self.aside_line(deal))
         try:
             line = self.session.enter(session_record(deal), r)
         except InputError as exc:  # the session rules refuse the deal: shown, not counted
@@ -246,8 +283,22 @@ class TerminalGame:
             self.say(f"  sheet: {escape(', '.join(line.marks))}")
         self.show_sheet()
 
+    def aside_line(self, deal: Deal) -> str:
+        """The cards laid aside and whose card points they became (the
+        engine's ``Deal.aside_to``, set when the deal is scored)."""
+        pts = deal.table.points if deal.table is not None else POINTS
+        deal.result()
+        to = deal.aside_to
+        if deal.declarer is None or to in (None, "nobody"):
+            went = "they count for nobody"
+        else:
+            why = " (more card points)" if deal.rules.deck.aside_to == "more_points" else ""
+            side = [deal.declarer] if to == "declarer" else [s for s in deal.rules.deck.seats if s != deal.declarer]
+            went = f"to the {to}{why}: {' and '.join(escape(self.who(s)) for s in side)}"
+        return f"  laid aside: {self.cards(sort_hand(deal.aside))} ({sum(pts[c] for c in deal.aside)} points), {went}"
+
     @staticmethod
-    def card_points(deal: Deal, r) -> str:
+    def card_points(deal: Deal) -> str:
         """The card points of a declarer's game, for the result line (a
         Ramsch's explanation has them per seat)."""
         if deal.declarer is None or deal.contract is None:
@@ -260,95 +311,12 @@ class TerminalGame:
         totals = self.session.state.totals
         self.say("score sheet: " + ", ".join(f"{n} {totals[n]:+d}" for n in self.names))
 
-    # -- your turn -------------------------------------------------------------------
-    def human(self, deal: Deal, me: int):
-        view = deal.view(me)
-        legal = list(view.legal)
-        phase = view.phase
-        if phase is Phase.PLAY:
-            return self.human_card(deal, me, legal)
-        if phase is Phase.DISCARD:
-            return self.human_discard(deal, me, legal)
-        if phase is Phase.BIDDING:
-            return self.human_bid(deal, me, legal)
-        self.show_hand(deal, me)
-        if phase is Phase.DECLARE:
-            self.say(f"declare (bid {deal.bid}):")
-            known = view.hand | sum(1 << c for c in view.discard)
-            options = declaration_values(self.rules, [a.declaration for a in legal], known, deal.bid, deal.route == "hand")
-            return legal[self.choose(options)]
-        if phase is Phase.SKAT:
-            self.say(f"you play for {deal.bid}: pick up the skat or play hand?")
-        elif phase is Phase.STEP:
-            self.say(f"{escape(str(view.step))}:")
-        return legal[self.choose([escape(str(a)) for a in legal])]
-
-    def human_bid(self, deal: Deal, me: int, legal):
-        if self.no_bidding and Pass() in legal:
-            return Pass()
-        self.show_hand(deal, me)
-        first = legal[0]
-        if isinstance(first, Hold):
-            self.say(f"{self.name(deal.asker)} bids {deal.bid}: do you hold it?")
-            return legal[self.choose(["yes", "pass"])]
-        bids = [a for a in legal if isinstance(a, Bid)][:MAX_BIDS_SHOWN]
-        self.say(f"your bid (now {deal.bid or 'nothing'}):")
-        options = [*bids, Pass()]
-        return options[self.choose([str(a) for a in options])]
-
-    def human_discard(self, deal: Deal, me: int, legal) -> Discard:
-        allowed = sorted({c for a in legal for c in a.cards})
-        cards = sort_hand(allowed)
-        self.say(f"put {len(deal.original_skat)} cards away (your hand with the skat):")
-        for i, c in enumerate(cards, 1):
-            self.say(f"  {i:>2}) {self.cards([c])}")
-        k = len(deal.original_skat)
-        while True:
-            parts = self.ask("two numbers:" if k == 2 else f"{k} numbers:").replace(",", " ").split()
-            picks = sorted({cards[int(p) - 1] for p in parts if p.isdigit() and 1 <= int(p) <= len(cards)})
-            if len(parts) == k and len(picks) == k and Discard(tuple(picks)) in legal:
-                return Discard(tuple(picks))
-            self.say(f"  type {k} different numbers from 1 to {len(cards)}, e.g. 3 7")
-
-    def human_card(self, deal: Deal, me: int, legal):
-        trick = deal.tricks[-1]
-        cards = sort_hand([a.card for a in legal], deal.table)
-        calls = deal.legal_calls(me) if self.rules.calls else []
-        order = self.trick_order(deal, trick.leader)  # every seat; the trick has the cards played so far: fewer
-        lead = "you lead" if not trick.cards else ", ".join(
-            f"{SEATS[s]} {self.cards([c])}" for s, c in zip(order, trick.cards, strict=False))
-        if len(cards) == 1 and not calls:
-            whose = "" if deal.controller(me) == me else f" for {SEATS[me]}"  # a straw man's card
-            self.say(f"trick {len(deal.tricks)}: {lead}; you play {self.cards(cards)}{whose} (the only card you may play)")
-            return Play(cards[0])
-        self.show_hand(deal, me)
-        self.say(f"trick {len(deal.tricks)}: {lead}")
-        options = [*(self.cards([c]) for c in cards), *(f"call {c.name}" for c in calls)]
-        for i, o in enumerate(options, 1):
-            self.say(f"  {i:>2}) {o}")
-        while True:
-            text = self.ask("play:")
-            if text.isdigit() and 1 <= int(text) <= len(options):
-                i = int(text) - 1
-                if i >= len(cards):
-                    deal.apply(calls[i - len(cards)])
-                    self.say(f"  you call {calls[i - len(cards)].name}!")
-                    if deal.done:  # the call settled the deal (Schenken accepted)
-                        return None
-                    return self.human_card(deal, me, list(deal.view(me).legal))
-                return Play(cards[i])
-            try:
-                c = parse_card(text)
-            except InputError:
-                c = None
-            if c in cards:
-                return Play(c)
-            self.say(f"  type a number from 1 to {len(options)} or a card you may play")
-
-    @staticmethod
-    def trick_order(deal: Deal, leader: int) -> list[int]:
-        seats = deal.rules.deck.seats
-        return [seats[(seats.index(leader) + i) % len(seats)] for i in range(len(seats))]
+    # -- hints -------------------------------------------------------------------------
+    def hint(self, deal: Deal, seat: int):
+        """The expert's choice for ``seat`` now (made once per deal, from the seat's seed)."""
+        if seat not in self.advisers:
+            self.advisers[seat] = make_player("expert", self.rules, self.seeds[seat])
+        return self.advisers[seat].act(deal.view(seat))
 
 
 def rules_all_pass(deal: Deal) -> str:
@@ -359,10 +327,11 @@ def rules_all_pass(deal: Deal) -> str:
 
 def cmd_play(args) -> int:
     rules = get_rules(args.ruleset)
+    kinds = opponents(args.opponents, rules)
     seed = args.seed if args.seed is not None else random.randrange(1, 10**6)
-    game = TerminalGame(rules, seed)
+    game = TerminalGame(rules, seed, kinds=kinds)
     game.say(f"skat play: ruleset {rules.name}, seed {seed} (q to stop)")
     return game.run(args.deals)
 
 
-__all__ = ["Call", "TerminalGame", "Unseen", "cmd_play", "sort_hand"]
+__all__ = ["TerminalGame", "cmd_play", "opponents", "sort_hand"]

@@ -3,7 +3,7 @@ sorted as a player sorts it, and what each declaration would be worth."""
 
 from __future__ import annotations
 
-from skatcore.cards import CARD_NAMES, SUITS
+from skatcore.cards import CARD_NAMES, SUIT_NAMES, SUITS
 from skatcore.engine.scoring import game_value
 from skatcore.rules.compiler import TRUMP
 
@@ -20,6 +20,11 @@ def card_markup(c: int, symbols: bool = True) -> str:
     suit, rank = name[0], name[1]
     text = f"{SYMBOL[suit]}{RANK.get(rank, rank)}" if symbols else name
     return f"[{COLOUR[suit]}]{text}[/{COLOUR[suit]}]"
+
+
+def suit_markup(suit: str, symbols: bool = True) -> str:
+    """A suit as rich markup: ``[red]♥[/red]`` (``hearts`` without symbols)."""
+    return f"[{COLOUR[suit]}]{SYMBOL[suit] if symbols else SUIT_NAMES[suit]}[/{COLOUR[suit]}]"
 
 
 def cards_markup(cards, symbols: bool = True) -> str:
@@ -68,6 +73,9 @@ def declaration_values(rules, options, known: int, bid: int, hand_game: bool) ->
     away), and whether that reaches the bid."""
     out = []
     for d in options:
+        if not rules.contracts[d.game].declarer:  # all against all (a Ramsch declared): no game value to reach
+            out.append(f"{d_text(d)}  [dim]each plays for himself: fewest card points[/dim]")
+            continue
         table = rules.tricks[d.game]
         value, how = game_value(rules, d, table.matadors(known))
         verdict = "[green]reaches the bid[/green]" if value >= bid else f"[red]below the bid {bid}: overbid[/red]"

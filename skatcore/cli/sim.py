@@ -66,10 +66,13 @@ def add_commands(sub) -> None:
                    help="measure OpenSpiel's C++ skat rollouts in the same run (needs pip install open_spiel)")
     s.set_defaults(func=cmd_bench)
 
-    s = sub.add_parser("play", help="play in the terminal against two heuristic players")
+    s = sub.add_parser("play", help="play at a card table in the terminal against bots")
     s.add_argument("--ruleset", default="official", help="ruleset name or file (default official)")
     s.add_argument("--seed", type=numbers.seed, default=None, help="seed of the first deal (default: random)")
     s.add_argument("--deals", type=numbers.deals_or_none, default=0, help="stop after this many deals (default: ask)")
+    s.add_argument("--opponents", default="heuristic",
+                   help="the bots: one player for all (heuristic, expert, random) or one per bot clockwise from you "
+                        "(expert,heuristic); default heuristic")
     s.set_defaults(func=_cmd_play)
 
 

@@ -1,9 +1,14 @@
 """``skat solve FILE``: double-dummy analysis of recorded deals (deal records
-with hands, ISS ``.sgf`` files); the work is in :mod:`skatcore.bots.analysis`."""
+with hands, ISS ``.sgf`` files), read as a coach would: the players' names,
+one line per game, and at every card that changed the value a card that
+would have kept it.  The work is in :mod:`skatcore.bots.analysis`."""
 
 from __future__ import annotations
 
-from skatcore.errors import json_text, printable
+import sys
+import time
+
+from skatcore.errors import InputError, json_text, printable
 
 
 def register(sub) -> None:
@@ -14,36 +19,96 @@ def register(sub) -> None:
     s.set_defaults(func=cmd_solve)
 
 
-def _solve(deal_id: str, replay) -> dict:
-    from skatcore.bots.analysis import NotSolvable, analyse
+class Progress:
+    """A progress bar on stderr (a terminal only) for work that has taken
+    more than ``after`` seconds and is not done: a file of one game shows
+    none.  ``bar(total, label)`` makes the rich Progress (tests pass their own)."""
+
+    def __init__(self, total: int, label: str, after: float = 1.0, clock=time.monotonic, bar=None):
+        self.total, self.label, self.after, self.clock = total, label, after, clock
+        self.make = bar
+        self.start, self.done, self.bar, self.task = clock(), 0, None, None
+
+    def advance(self) -> None:
+        self.done += 1
+        if self.bar is None and self.done < self.total and self.clock() - self.start > self.after:
+            if self.make is None:
+                from skatcore.sim.simulate import progress_bar as make
+            else:
+                make = self.make
+            self.bar = make(self.total, self.label)
+            self.bar.start()
+            self.task = self.bar.add_task(self.label, total=self.total)
+        if self.bar is not None:
+            self.bar.update(self.task, completed=self.done)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.stop()
+
+
+def _solve(deal_id: str, replay, players: dict[str, str] | None) -> dict:
+    from skatcore.bots.analysis import NotSolvable, analyse, coach
 
     try:
-        out = analyse(replay())
+        out = coach(analyse(replay()), players)
     except NotSolvable as exc:
         return {"id": deal_id, "solved": False, "reason": exc.reason}
     return {"id": deal_id, "solved": True, **out}
 
 
-def _solve_sgf(file: str, rules) -> list[dict]:
+def _solve_sgf(file: str, rules, progress: Progress) -> list[dict]:
+    from skatcore.model import SEATS
     from skatcore.records.iss import NotScorable, map_sgf_file, replay
 
     def one(record):
         try:
             deal = replay(record, rules)
         except NotScorable as exc:
-            return {"id": record.id, "solved": False, "reason": exc.reason}
-        return _solve(record.id, lambda: deal)
+            out = {"id": record.id, "solved": False, "reason": exc.reason}
+        else:
+            out = _solve(record.id, lambda: deal, dict(zip(SEATS, record.players, strict=True)))
+        progress.advance()
+        return out
 
     return map_sgf_file(file, one)
 
 
 def _solve_record(file: str, ruleset: str | None) -> dict:
+    from skatcore.engine.table import people, seating
     from skatcore.records.deal import read_record, replay_record
     from skatcore.rules.compiler import rules_for
 
     doc = read_record(file)
     rules = rules_for(doc, file, ruleset)
-    return _solve(doc.get("id", file), lambda: replay_record(doc, rules, file))
+    deal = replay_record(doc, rules, file)  # a record the rules refuse is bad input, checked before its names
+    names, players = doc.get("players") or [], None
+    if names:
+        try:
+            players = {s: names[i] for s, i in seating(len(names), doc.get("dealer", 0), people(rules)).items()}
+        except InputError as exc:
+            raise exc.at("players", source=file) from None
+    return _solve(doc.get("id", file), lambda: deal, players)
+
+
+def _games(file: str) -> int:
+    """How many games a file holds, for the progress bar (an .sgf: one a line)."""
+    if not file.endswith(".sgf"):
+        return 1
+    try:
+        with open(file, encoding="utf-8", errors="replace") as f:
+            return sum(1 for line in f if line.strip())
+    except OSError:
+        return 1  # the reader says what is wrong with it
+
+
+def symbols(stream) -> bool:
+    """Suit symbols where ``stream`` can encode them (else ``SA``, as records write cards)."""
+    try:
+        "♣♠♥♦".encode(getattr(stream, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
 
 
 def cmd_solve(args) -> int:
@@ -51,17 +116,23 @@ def cmd_solve(args) -> int:
     from skatcore.rules.compiler import get_rules
 
     results = []  # everything is read and solved before anything is written
-    for file in args.files:
-        if file.endswith(".sgf"):
-            results += _solve_sgf(file, get_rules(args.ruleset or "official"))
-        else:
-            results.append(_solve_record(file, args.ruleset))
+    progress = Progress(sum(_games(f) for f in args.files), "games solved")
+    try:
+        for file in args.files:
+            if file.endswith(".sgf"):
+                results += _solve_sgf(file, get_rules(args.ruleset or "official"), progress)
+            else:
+                results.append(_solve_record(file, args.ruleset))
+                progress.advance()
+    finally:
+        progress.close()
+    suits = symbols(sys.stdout)
     for out in results:
         if args.json:
             print(json_text(out, indent=2 if len(results) == 1 else None))
         elif not out["solved"]:
             print(printable(f"{out['id']}: not solved: {out['reason']}"))
         else:
-            first, *rest = describe(out)
+            first, *rest = describe(out, suits)
             print("\n".join(printable(line) for line in (f"{out['id']}: {first}", *rest)))
     return 0

@@ -137,6 +137,7 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
         self.concession_by: str | None = None  # "declarer" or "defenders"
         self.settled = False  # ended by a settling table call before the first card
         self._result: ScoreResult | None = None
+        self.aside_to: str | None = None  # whom the cards laid aside counted for, once scored (Facts.facts)
         # contract families the player who declares now declared earlier in the series (Series.once_each)
         self.played = frozenset(played)
         self.step = None  # the running Step, while phase is STEP

@@ -6,10 +6,12 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from skatcore.cards import cards_in, mask_of
+from skatcore.cards import cards_in, mask_of, names
 from skatcore.engine.scoring import make_facts
 from skatcore.errors import InputError
 from skatcore.model import RamschFacts, ScoreResult
+
+_SIDE = {"declarer": "the declarer", "defenders": "the defenders", "nobody": "nobody"}
 
 
 class DealFacts:
@@ -54,7 +56,8 @@ class DealFacts:
                 ftricks += rest_tricks
                 if self.contract.no_trick:
                     dtricks = max(dtricks, 1)  # a conceded null counts as lost
-        points += self._aside_points(points)
+        self.aside_to = self._aside_side(points)
+        points += sum(pts[c] for c in self.aside) if self.aside_to == "declarer" else 0
         last = next((t for t in reversed(self.tricks) if t.winner is not None), None)
         return make_facts(
             self.rules, self.contract, self.declaration,
@@ -92,20 +95,22 @@ class DealFacts:
             rest |= mask_of(b for c, b in self.beneath.items() if b not in played)
         return rest | mask_of(c for pile in self.piles.values() for c in pile)
 
-    def _aside_points(self, declarer_points: int) -> int:
-        """The laid-aside cards' points that count for the declarer (``Deck.aside_to``)."""
+    def _aside_side(self, declarer_points: int) -> str | None:
+        """Whom the laid-aside cards count for (``Deck.aside_to``) with the
+        declarer's ``declarer_points`` without them: ``"declarer"``,
+        ``"defenders"`` or ``"nobody"``; ``None`` when no card lies aside."""
         to = self.rules.deck.aside_to
-        if not self.aside or to in ("nobody", "defenders"):
-            return 0
+        if not self.aside or to != "more_points":
+            return to if self.aside else None
         pts = self.table.points
-        worth = sum(pts[c] for c in self.aside)
-        if to == "declarer":
-            return worth
-        in_play = sum(pts[c] for c in self.rules.deck.cards) - worth
-        return worth if declarer_points > in_play - declarer_points else 0  # more_points; a tie: the defenders
+        in_play = sum(pts[c] for c in self.rules.deck.cards) - sum(pts[c] for c in self.aside)
+        return "declarer" if declarer_points > in_play - declarer_points else "defenders"  # a tie: the defenders
 
     def result(self) -> ScoreResult:
         """The score of the finished deal (a thrown-in deal scores 0)."""
         if self._result is None:
             self._result = self.rules.score(self.facts())
+            if self.aside_to:  # shown at the end with the side they went to (B13)
+                worth = sum(self.table.points[c] for c in self.aside)
+                self._result.explanation += f"; laid aside {' '.join(names(self.aside))} ({worth}) for {_SIDE[self.aside_to]}"
         return self._result

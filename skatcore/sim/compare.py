@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import math
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from skatcore.bots import resolve_player
 from skatcore.engine.table import people
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.fastpath import MIN_DEALS, compiled, compiled_outcomes, declined, whole
-from skatcore.sim.outcomes import Metric, Tally, deal_row, metrics_for, settling
+from skatcore.sim.outcomes import GROUPS, Metric, Tally, deal_row, metrics_for, settling
 from skatcore.sim.sheet import Sheet
 from skatcore.sim.simulate import Stats, _portable, check_args, dask_workers, map_chunks, rules_of, seeded_deal, spans
 from skatcore.sim.stats import Interval
@@ -54,7 +55,7 @@ def compare_chunk(task, path: str = "auto") -> tuple[list[Stats], Tally, list[li
         for k in range(len(rules)):
             played = sheets[k].play(i, dealt, fast.get(k))
             if not summed[k]:
-                stats[k].add_result(played.result, i, played.all_pass, persons[k])
+                stats[k].add_result(played.result, i, played.all_pass and not played.forced, persons[k])
                 stats[k].played_as(played.path, played.why or why.get(k, ""))
             for p in played.players:
                 stats[k].bots.update(getattr(p, "counters", None) or {})
@@ -78,6 +79,8 @@ class Comparison:
     tally: Tally
     seed: int | None
     deals: int = 0
+    #: ``--until-ci``'s rounds: (deals played, the widest headline interval's width, which it is)
+    rounds: list[tuple[int, float, str]] = field(default_factory=list)
 
     def values(self, side: int) -> dict[str, Interval]:
         return {m.key: self.tally.value(m, side) for m in self.metrics}
@@ -88,21 +91,30 @@ class Comparison:
     def headline_width(self) -> float:
         """The widest interval (full width, display units: percentage points for
         shares) among the headline differences."""
-        widths = [0.0]
+        return self.widest()[0]
+
+    def widest(self) -> tuple[float, str]:
+        """The widest headline difference's interval width (as :meth:`headline_width`)
+        and which it is (``texas: mix: grand``; empty while none has an estimate)."""
+        widest = (0.0, "")
         for side in range(1, len(self.names)):
             for m in self.metrics:
                 if m.headline:
                     iv = self.tally.diff(m, side)
                     if iv.estimate is None:
                         continue
-                    widths.append(math.inf if iv.low is None else (iv.high - iv.low) * (100 if m.share else 1))
-        return max(widths)
+                    width = math.inf if iv.low is None else (iv.high - iv.low) * (100 if m.share else 1)
+                    if width > widest[0]:
+                        widest = (width, f"{self.names[side]}: {m.label}")
+        return widest
 
-    def findings(self, top: int = SUMMARY_SIZE) -> list[tuple[str, Metric, Interval]]:
-        """Significant differences ranked by size relative to their
-        uncertainty; one fact once (a difference of the same size and the same
-        interval as a stronger one is the same per-deal fact seen twice:
-        all-pass rate, mix: passed, mix: ramsch)."""
+    def findings(self, top: int = SUMMARY_SIZE, per_group: int = 3) -> list[tuple[str, Metric, Interval]]:
+        """Significant differences, what the rules do to play and scores first:
+        by the metrics' :data:`~skatcore.sim.outcomes.GROUPS` in order (game
+        values, which the rules table mostly states, last), within a group by
+        size relative to the uncertainty, at most ``per_group`` of a group.
+        One fact once: a difference of the same size and the same interval as a
+        stronger one is the same per-deal fact seen twice (mix: passed, mix: ramsch)."""
         found = []
         for side in range(1, len(self.names)):
             for m in self.metrics:
@@ -110,13 +122,16 @@ class Comparison:
                 if iv.significant:
                     found.append((self.names[side], m, iv))
         found.sort(key=lambda f: -f[2].strength)
-        out, seen = [], set()
+        out, seen, count = [], set(), Counter()
         for name, m, iv in found:
             fact = (name, round(abs(iv.estimate), 9), round(iv.half_width, 9))
-            if fact in seen:
+            if fact in seen or count[m.group] >= per_group:
                 continue
             seen.add(fact)
+            count[m.group] += 1
             out.append((name, m, iv))
+        order = list(GROUPS)
+        out.sort(key=lambda f: order.index(f[1].group))  # stable: the strongest first within a group
         return out[:top]
 
     def to_json(self) -> dict:
@@ -128,7 +143,8 @@ class Comparison:
             "intervals": {n: {k: iv.to_json() for k, iv in self.values(i).items()} for i, n in enumerate(self.names)},
             "differences": {n: {k: iv.to_json() for k, iv in self.differences(i).items()}
                             for i, n in enumerate(self.names) if i},
-            "summary": [{"ruleset": n, "baseline": base, "statistic": m.key, "label": m.label, **iv.to_json()}
+            "summary": [{"ruleset": n, "baseline": base, "statistic": m.key, "label": m.label, "group": m.group,
+                         **iv.to_json()}
                         for n, m, iv in self.findings()],
         }
 
@@ -136,11 +152,13 @@ class Comparison:
 def compare(refs: Sequence[str], deals: int, seed: int, slots: Sequence[str] = ("heuristic",) * 3, *, jobs: int = 1,
             dask: str | None = None, until_ci: float | None = None, max_deals: int = 1_000_000,
             progress: Callable[[int, int], None] | None = None,
-            on_rows: Callable[[list[dict]], None] | None = None) -> Comparison:
+            on_rows: Callable[[list[dict]], None] | None = None,
+            on_round: Callable[[Comparison], None] | None = None) -> Comparison:
     """Play deals ``0..deals-1`` under each ruleset (and, with ``until_ci``,
     on in doubling rounds until the headline intervals are narrower than
     ``until_ci`` or ``max_deals`` are played).  ``progress(done, total)``
-    after every chunk; ``on_rows(rows)`` gets the rows in deal order."""
+    after every chunk; ``on_rows(rows)`` gets the rows in deal order;
+    ``on_round(result)`` after each round of ``--until-ci`` (``result.deals`` played)."""
     check_args(refs, deals, jobs, slots)
     refs, slots = tuple(_portable(r) for r in refs), tuple(slots)
     rules = [get_rules(r) for r in refs]
@@ -150,6 +168,10 @@ def compare(refs: Sequence[str], deals: int, seed: int, slots: Sequence[str] = (
     while True:
         _play(result, refs, slots, seed, start, stop, jobs, dask, progress, on_rows)
         result.deals = stop
+        if until_ci is not None:
+            result.rounds.append((stop, *result.widest()))
+            if on_round:
+                on_round(result)
         if until_ci is None or stop >= max_deals or result.headline_width() < until_ci:
             return result
         start, stop = stop, min(max_deals, 2 * stop)
@@ -198,36 +220,52 @@ def _chunk_size(refs, slots, seed, start, stop, workers: int) -> int:
 # ---------------------------------------------------------------------------
 
 
+def figure(x: float, m: Metric) -> str:
+    """``52.1%`` for a share, ``31.40`` for a mean."""
+    return f"{100 * x:.1f}%" if m.share else f"{x:.2f}"
+
+
 def value_text(iv: Interval, m: Metric) -> str:
     """``52.1% (n 812)`` for a rate, ``31.40 (n 812)`` for a mean."""
+    return f"{'-' if iv.estimate is None else figure(iv.estimate, m)} (n {iv.n})"
+
+
+def diff_parts(iv: Interval, m: Metric) -> tuple[str, str]:
+    """``("+9.7 pp", "[5.6, 13.8]")``: the difference and its 95% interval (empty when none)."""
     if iv.estimate is None:
-        return f"- (n {iv.n})"
-    v = f"{100 * iv.estimate:.1f}%" if m.share else f"{iv.estimate:.2f}"
-    return f"{v} (n {iv.n})"
+        return "-", ""
+    k, unit, digits = (100, " pp", 1) if m.share else (1, "", 2)
+    interval = "" if iv.low is None else f"[{k * iv.low:.{digits}f}, {k * iv.high:.{digits}f}]"
+    return f"{k * iv.estimate:+.{digits}f}{unit}", interval
 
 
 def diff_text(iv: Interval, m: Metric) -> str:
     """``+9.7 pp [5.6, 13.8]`` (the 95% interval); ``ns`` marks one that contains 0."""
+    est, interval = diff_parts(iv, m)
     if iv.estimate is None:
-        return "-"
-    k, unit, digits = (100, " pp", 1) if m.share else (1, "", 2)
-    est = f"{k * iv.estimate:+.{digits}f}{unit}"
-    if iv.low is None:
-        return f"{est} ns"
-    text = f"{est} [{k * iv.low:.{digits}f}, {k * iv.high:.{digits}f}]"
+        return est
+    text = f"{est} {interval}".strip()
     return text if iv.significant else f"{text} ns"
+
+
+def shown(result: Comparison) -> list[tuple[Metric, list[Interval], list[Interval]]]:
+    """The metrics a table shows, each with its values by ruleset and its
+    differences to the baseline (a contract nobody played, a call nobody made: left out)."""
+    out = []
+    for m in result.metrics:
+        values = [result.tally.value(m, i) for i in range(len(result.names))]
+        if all(v.estimate in (None, 0) for v in values) and (m.key.startswith(("contract_mix.", "calls."))
+                                                            or "_by_contract." in m.key):
+            continue
+        out.append((m, values, [result.tally.diff(m, i) for i in range(1, len(result.names))]))
+    return out
 
 
 def stat_table(result: Comparison) -> tuple[list[str], list[list[str]]]:
     names = result.names
     columns = ["statistic", *names, *(f"Δ {n}" for n in names[1:])]
     rows = [["deals", *(str(result.deals) for _ in names), *("" for _ in names[1:])]]
-    for m in result.metrics:
-        values = [result.tally.value(m, i) for i in range(len(names))]
-        if all(v.estimate in (None, 0) for v in values) and (m.key.startswith(("contract_mix.", "calls."))
-                                                            or "_by_contract." in m.key):
-            continue  # a contract nobody played, a call nobody made
-        diffs = [result.tally.diff(m, i) for i in range(1, len(names))]
+    for m, values, diffs in shown(result):
         rows.append([m.label, *(value_text(v, m) for v in values), *(diff_text(d, m) for d in diffs)])
     return columns, rows
 

@@ -44,7 +44,7 @@ class RowWriter:
         self._parquet = None
 
     def write(self, rows: list[dict]) -> None:
-        rows = [{k: r.get(k) for k in self.columns} for r in rows]
+        rows = [{k: typed(k, r.get(k)) for k in self.columns} for r in rows]
         self.rows += len(rows)
         if self.suffix == ".jsonl":
             self._file.writelines(json_text(r) + "\n" for r in rows)
@@ -68,6 +68,14 @@ class RowWriter:
             os.replace(self.part, self.path)
         elif self.part.exists():
             self.part.unlink()
+
+
+def typed(key: str, value):
+    """``value`` as its column's type (a NumPy integer or a 0/1 flag from the compiled
+    engine as ``int``/``bool``), so a CSV holds ``3``, never ``3.0``, and ``True``/``False``;
+    ``None`` stays (empty in a CSV, which ``pandas.read_csv(..., dtype_backend="numpy_nullable")``
+    reads as ``Int64``/``boolean``)."""
+    return None if value is None else COLUMN_TYPES.get(key, str)(value)
 
 
 def _arrow_type(pa, key: str):

@@ -128,6 +128,12 @@ def _is(c, g):
     return (c["game"] == g).astype(np.int64)
 
 
+#: the report's tables of metrics, in the order "In short" ranks their findings: what the rules do to
+#: play and scores first, game values (which the rules table mostly states outright) last
+GROUPS = {"balance": "Declarer and defenders", "mix": "Contract mix", "scores": "Scores",
+          "session": "Session and calls", "values": "Game values"}
+
+
 @dataclass(frozen=True)
 class Metric:
     """One statistic: ``sum(num) / sum(den) * scale`` over deals."""
@@ -139,6 +145,7 @@ class Metric:
     scale: float = 1.0
     share: bool = False                          # shown as a percentage
     headline: bool = False                       # --until-ci watches it
+    group: str = "balance"                       # the report's table: one of :data:`GROUPS`
 
     @property
     def closed(self) -> bool:
@@ -154,50 +161,59 @@ def metrics_for(rules: Sequence, games: Sequence[str] = ()) -> list[Metric]:
     def decl(c):
         return c["declared"]
 
+    # Bock doubles what goes on the sheet: where a ruleset has it, each score says whether it counts it
+    sessions = any(r.pm.hook.skat_session_deal.get_hookimpls() for r in rules)
+    without, with_ = (" (without Bock)", " (with Bock)") if sessions else ("", "")
     out = [
         Metric("win_rate", "declarer win rate", lambda c: c["won"] * decl(c), decl, share=True, headline=True),
         Metric("hand_rate", "hand game rate", lambda c: c["hand"] * decl(c), decl, share=True),
-        Metric("mean_value", "mean game value", lambda c: c["value"], decl),
-        Metric("mean_abs_entry", "mean |sheet entry| per deal",
-               lambda c: abs(c["forehand"]) + abs(c["middlehand"]) + abs(c["rearhand"])),
-        Metric("all_pass_rate", "all-pass rate", lambda c: c["all_pass"], share=True, headline=True),
         Metric("overbid_rate", "overbid rate", lambda c: c["overbid"] * decl(c), decl, share=True),
+        # passing is a choice outside a Ramsch round only: the forced deals are a statistic of their own
+        Metric("all_pass_rate", "all-pass rate", lambda c: c["all_pass"] * (1 - c["ramsch_round"]), share=True,
+               headline=True, group="mix"),
+        Metric("mean_value", "mean game value", lambda c: c["value"], decl, group="values"),
+        Metric("mean_abs_entry", "mean |sheet entry| per deal" + without,
+               lambda c: abs(c["forehand"]) + abs(c["middlehand"]) + abs(c["rearhand"]), group="scores"),
         # a player's share: the seats' total over the persons at the table (x 6 in the row, / 6 in the scale)
-        Metric("classic_per_36", "classic points / 36 deals", lambda c: _per_player(c, c["total"]), scale=6.0),
-        Metric("seeger_fabian_per_36", "Seeger-Fabian / 36 deals", lambda c: _per_player(c, _sf_total(c)), scale=6.0),
+        Metric("classic_per_36", "classic points / 36 deals" + without, lambda c: _per_player(c, c["total"]),
+               scale=6.0, group="scores"),
+        Metric("seeger_fabian_per_36", "Seeger-Fabian / 36 deals" + without, lambda c: _per_player(c, _sf_total(c)),
+               scale=6.0, group="scores"),
     ]
-    out += [Metric(f"contract_mix.{g}", f"mix: {g}", (lambda c, g=g: _is(c, g)), share=True, headline=True)
+    out += [Metric(f"contract_mix.{g}", f"mix: {g}", (lambda c, g=g: _is(c, g)), share=True, headline=True, group="mix")
             for g in contracts]
     out += [Metric(f"win_rate_by_contract.{g}", f"win rate: {g}", (lambda c, g=g: _is(c, g) * c["won"]),
                    (lambda c, g=g: _is(c, g) * decl(c)), share=True) for g in declarable]
     out += [Metric(f"mean_value_by_contract.{g}", f"mean value: {g}", (lambda c, g=g: c["value"] * _is(c, g)),
-                   (lambda c, g=g: _is(c, g) * decl(c))) for g in declarable]
+                   (lambda c, g=g: _is(c, g) * decl(c)), group="values") for g in declarable]
     calls = [c for c in CHAIN if any(c in r.calls for r in rules)]
     for call in calls:
         key = f"calls.{call}"
-        out.append(Metric(f"{key}_rate", f"{call} rate", (lambda c, k=key: c[k]), decl, share=True))
+        out.append(Metric(f"{key}_rate", f"{call} rate", (lambda c, k=key: c[k]), decl, share=True, group="session"))
         out.append(Metric(f"{key}_win_rate", f"declarer wins after {call}", (lambda c, k=key: c[k] * c["won"]),
-                          (lambda c, k=key: c[k]), share=True))
+                          (lambda c, k=key: c[k]), share=True, group="session"))
     for key, values in settling(rules).items():  # said at all, and said so that the deal ended (accepted)
         out.append(Metric(f"calls.{key}_rate", f"{key.capitalize()} offered",
                           (lambda c, k=key: np.fromiter((x is not None for x in c[k]), np.int64, len(c[k]))),
-                          decl, share=True))
+                          decl, share=True, group="session"))
         out.append(Metric(f"calls.{key}_accepted_rate", f"{key.capitalize()} accepted",
                           (lambda c, k=key, v=values: np.fromiter((x in v for x in c[k]), np.int64, len(c[k]))),
-                          decl, share=True))
-    if any(r.pm.hook.skat_session_deal.get_hookimpls() for r in rules):
+                          decl, share=True, group="session"))
+    if sessions:
         out.append(Metric("session.bock_share", "Bock deals (sheet x2 or more)",
-                          lambda c: (c["sheet_factor"] > 1).astype(np.int64), share=True))
-        out.append(Metric("session.ramsch_round_share", "Ramsch-round deals", lambda c: c["ramsch_round"], share=True))
+                          lambda c: (c["sheet_factor"] > 1).astype(np.int64), share=True, group="session"))
+        out.append(Metric("session.ramsch_round_share", "Ramsch-round deals (passing forced)",
+                          lambda c: c["ramsch_round"], share=True, group="session"))
     # what goes on the sheet (Bock doubles it), by seat a person plays under any of the rulesets
     seats = [s for i, s in enumerate(SEATS) if any(i in people(r) for r in rules)]
     for s in seats:
-        out.append(Metric(f"per_seat_per_36.{s}", f"{s} total / 36 deals", (lambda c, s=s: c[s] * c["sheet_factor"]),
-                          scale=36.0))
+        out.append(Metric(f"per_seat_per_36.{s}", f"{s} total / 36 deals" + with_,
+                          (lambda c, s=s: c[s] * c["sheet_factor"]), scale=36.0, group="scores"))
     for s in seats:
         # pairwise settlement (A9): each pays every other person the difference, persons x own - sum of all
-        out.append(Metric(f"settlement_per_36.{s}", f"{s} settlement / 36 deals",
-                          (lambda c, s=s: (c["people"] * c[s] - c["total"]) * c["sheet_factor"]), scale=36.0))
+        out.append(Metric(f"settlement_per_36.{s}", f"{s} settlement / 36 deals" + with_,
+                          (lambda c, s=s: (c["people"] * c[s] - c["total"]) * c["sheet_factor"]), scale=36.0,
+                          group="scores"))
     return out
 
 

@@ -19,7 +19,8 @@ Statistics (all from integer sums, so chunking never changes a digit):
   also when lost), overall and by contract;
 * ``mean_abs_entry`` - mean over all deals of the absolute sheet entries of
   the deal added up (every seat's line);
-* ``all_pass_rate`` - deals where nobody bid (thrown in, Ramsch, pushed);
+* ``all_pass_rate`` - deals where nobody bid (thrown in, Ramsch, pushed) although
+  they could (a Ramsch round of a session, where passing is forced, not counted);
 * ``overbid_rate`` - declarer games lost by overbidding, of declarer games;
 * ``classic_per_36`` / ``seeger_fabian_per_36`` - a player's score per 36
   deals, on the classic sheet and in Seeger-Fabian tournament points (sheet
@@ -290,7 +291,7 @@ def run_chunk(task, path: str = "auto") -> list[Stats]:
         dealt = seeded_deal(seed, i) if shared else None
         for k in walk:
             played = sheets[k].play(i, dealt, fast.get(k))
-            stats[k].add_result(played.result, i, played.all_pass, people(rules[k]))
+            stats[k].add_result(played.result, i, played.all_pass and not played.forced, people(rules[k]))
             stats[k].played_as(played.path, played.why or why.get(k, ""))
             for p in played.players:
                 stats[k].bots.update(getattr(p, "counters", None) or {})

@@ -8,6 +8,7 @@ from __future__ import annotations
 import secrets
 import tempfile
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -53,6 +54,7 @@ def run(job: Job, trust: bool) -> None:
     from skatcore.sim.compare import compare
     from skatcore.sim.export import RowWriter
     from skatcore.sim.outcomes import row_keys
+    from skatcore.sim.report import Provenance
     from skatcore.sim.report import render as report
     from skatcore.sim.simulate import parse_players
 
@@ -65,9 +67,13 @@ def run(job: Job, trust: bool) -> None:
             slots = parse_players(job.players)
             rules = [get_rules(r) for r in job.refs]
             writer = RowWriter(str(job.per_deal), row_keys(rules))
+            started = time.monotonic()
             result = compare(job.refs, job.deals, job.seed, slots, progress=progress, on_rows=writer.write)
             ok = True
-            job.report = report(result, rules_diff(rules), slots, None, rules)
+            argv = ["compare", *job.refs, "--deals", str(job.deals), "--seed", str(job.seed), "--players", job.players,
+                    "--html", "report.html", "--per-deal", "deals.csv"]  # the same report from a terminal
+            made = Provenance.now(argv, seconds=time.monotonic() - started)
+            job.report = report(result, rules_diff(rules), slots, None, rules, made)
     except InputError as exc:
         job.error = message(exc)
     except Exception as exc:  # a bug of ours: said in one line on the page, not a dead thread

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import io
 import json
 from pathlib import Path
 
 import pytest
+import yaml
 
+from skatcore.cards import CARD_NAMES, cards_in
 from skatcore.cli.main import main
 
 SAMPLE = next((p / "shared/data/iss/iss-sample-25.sgf" for p in Path(__file__).parents
@@ -51,16 +54,161 @@ def test_null_with_the_lowest_cards_is_made(tmp_path, capsys):
 def test_null_lost_by_the_opening_lead(tmp_path, capsys):
     """Swap his C7 for middlehand's CA.  Leading D7 makes the null: rearhand
     takes it and keeps the lead (middlehand is void in hearts and diamonds,
-    forehand ducks and then throws his clubs away).  Leading S7 loses it:
-    middlehand takes the spade and leads C7, which forehand must take."""
+    forehand ducks and then throws his clubs away).  Any heart does the same:
+    rearhand holds the five hearts above H9.  Leading S7 loses it: middlehand
+    takes the spade and leads C7, which forehand must take (C8, C9 and CA are
+    all above it); a club lead loses too: middlehand ducks with C7."""
     f = tmp_path / "null.yaml"
     f.write_text(NULL_RECORD.format(c1="CA", c2="C7"))
     rc, out, _ = solve(capsys, str(f))
     assert rc == 0
     lines = out.splitlines()
-    assert "null by forehand" in lines[0]
-    assert lines[1].split() == ["start", "0", "wins"]
-    assert lines[2].split() == ["trick", "1", "1", "S7", "SA", "HA", "->", "middlehand", "forehand", "S7", "gave", "away", "1"]
+    assert lines[0].startswith(f"{f}: null by forehand: played to trick 1: 1 trick to take (loses), "
+                               "double-dummy 0 tricks to take (wins); biggest loss 1: forehand ♠7 at trick 1")
+    assert lines[2].split() == ["start", "0", "wins"]
+    assert lines[3].split() == ["trick", "1", "1", "♠7", "♠A", "♥A", "->", "middlehand", "forehand", "♠7", "gave", "away", "1",
+                                "(♥9", "or", "♥8", "or", "♥7", "kept", "0)"]
+    rc, out, _ = solve(capsys, str(f), "--json")
+    change = json.loads(out)["changes"][0]
+    assert change["better"] == ["H9", "H8", "H7", "D7"] and change["player"] is None
+
+
+def test_names_from_the_record_and_the_summary(tmp_path, capsys):
+    """`players` with `dealer: 2` (Cem deals): Ann sits at forehand, Ben at
+    middlehand, Cem at rearhand; the summary and every line name them."""
+    f = tmp_path / "null.yaml"
+    f.write_text(NULL_RECORD.format(c1="CA", c2="C7").replace("ruleset: official\n",
+                                                             "ruleset: official\nplayers: [Ann, Ben, Cem]\ndealer: 2\n"))
+    rc, out, _ = solve(capsys, str(f), "--json")
+    got = json.loads(out)
+    assert rc == 0 and got["players"] == {"forehand": "Ann", "middlehand": "Ben", "rearhand": "Cem"}
+    assert got["summary"] == {"result": 1, "result_wins": False, "double_dummy": 0, "double_dummy_wins": True,
+                              "biggest_loss": got["changes"][0]}
+    assert got["changes"][0]["player"] == "Ann" and got["changes"][0]["gave_away"] == 1
+    rc, out, _ = solve(capsys, str(f))
+    assert "null by Ann (forehand):" in out and "biggest loss 1: Ann (forehand) ♠7 at trick 1" in out
+    assert "-> Ben (middlehand)   Ann (forehand) ♠7 gave away 1" in out
+
+
+def test_a_two_player_record_names_its_two_players(capsys, tmp_path):
+    """Skat en deux (tests/records/skat-en-deux-grand.yaml, Ben deals): Ann at
+    forehand holds the four jacks and the ace and ten of clubs, spades and
+    hearts and leads every trick: 120 whatever anybody plays.  Strohmann's
+    straw man plays its first card from a pile: not for the solver."""
+    record = Path(__file__).parents[1] / "records" / "skat-en-deux-grand.yaml"
+    rc, out, _ = solve(capsys, str(record))
+    assert rc == 0
+    assert out.splitlines()[0] == (f"{record}: grand by Ann (forehand): played 120 (wins), double-dummy 120 (wins); "
+                                   "no card changed the value")
+    assert "-> Ann (forehand)" in out and "Ben (rearhand)" not in out
+    first = yaml.safe_load((record.parents[1] / "vectors" / "strohmann.yaml").read_text(encoding="utf-8"))[0]
+    straw = tmp_path / "straw.yaml"
+    straw.write_text(yaml.safe_dump({"format": "skat-deal/1", "ruleset": "strohmann",
+                                     **{k: first[k] for k in ("hands", "skat", "aside", "bidding", "game", "play")}}))
+    rc, out, _ = solve(capsys, str(straw))
+    assert rc == 0 and out == f"{straw}: not solved: cards in a pile or in stacks, or tricks of two: the double-dummy " \
+                              "solver plays three hands whose cards may all be played\n"
+
+
+def test_plain_letters_where_the_output_cannot_show_suit_symbols():
+    from skatcore.bots.analysis import card_text
+    from skatcore.cli.solve import symbols
+
+    assert symbols(io.TextIOWrapper(io.BytesIO(), encoding="latin-1")) is False
+    assert symbols(io.TextIOWrapper(io.BytesIO(), encoding="utf-8")) is True
+    assert [card_text(c, True) for c in ("SA", "HT", "D7")] == ["♠A", "♥10", "♦7"]
+    assert [card_text(c, False) for c in ("SA", "HT", "D7")] == ["SA", "HT", "D7"]
+
+
+def test_a_progress_bar_only_once_a_file_took_over_a_second():
+    """Ten games: none shown while the clock stays under a second, then
+    a bar on the terminal until the last game, and none for a single game."""
+    from rich.console import Console
+    from rich.progress import Progress as Bar
+
+    from skatcore.cli.solve import Progress
+
+    screen = io.StringIO()
+    now = [0.0]
+
+    def bar(total, label):
+        return Bar(console=Console(file=screen, force_terminal=True, width=80), transient=False)
+
+    progress = Progress(10, "games solved", clock=lambda: now[0], bar=bar)
+    for _ in range(3):
+        progress.advance()
+    assert progress.bar is None and screen.getvalue() == ""
+    now[0] = 1.5
+    for _ in range(7):
+        progress.advance()
+    progress.close()
+    assert progress.bar is not None and "games solved" in screen.getvalue()
+    one = Progress(1, "games solved", clock=iter([0.0, 5.0]).__next__, bar=bar)
+    one.advance()
+    assert one.bar is None
+
+
+def _brute(pos, table, declarer: int) -> int:
+    """The declarer's card points from ``pos`` under best play, by trying every card."""
+    legal = list(cards_in(pos.legal(table)))
+    if not legal:
+        return 0
+    outcomes = []
+    for c in legal:
+        after, winner = pos.play(c, table)
+        got = sum(table.points[x] for x in (*pos.trick, c)) if winner == declarer else 0
+        outcomes.append(got + _brute(after, table, declarer))
+    return max(outcomes) if pos.to_move == declarer else min(outcomes)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_the_better_cards_of_the_last_three_tricks_by_brute_force(seed):
+    """Deals played by random players to the end: at every card of the last
+    three tricks the value before and after it and the cards that would have
+    kept it are what trying every card from that position gives."""
+    import random
+
+    from skatcore.bots.analysis import analyse, coach
+    from skatcore.bots.solver import Position
+    from skatcore.engine.deal import Deal, deal_cards
+    from skatcore.model import SEATS
+    from skatcore.rules.compiler import get_rules
+
+    rules = get_rules("official")
+    rng = random.Random(seed)
+    while True:
+        deal = Deal(rules, *deal_cards(rng, rules.deck))
+        while not deal.done:
+            actions = deal.legal_actions()
+            deal.apply(actions[rng.randrange(len(actions))])
+        if deal.contract is not None and deal.contract.goal == "card_points" and deal.declarer is not None:
+            break
+    got = coach(analyse(deal))
+    table, d = deal.table, deal.declarer
+    hands = [0, 0, 0]
+    for t in deal.tricks[7:]:
+        for i, c in enumerate(t.cards):
+            hands[(t.leader + i) % 3] |= 1 << c
+    pos = Position(tuple(hands), deal.tricks[7].leader, ())
+    taken = sum(table.points[c] for c in cards_in(deal.skat))  # the skat, and the first seven tricks' points
+    taken += sum(sum(table.points[c] for c in t.cards) for t in deal.tricks[:7] if t.winner == d)
+    value, expected = taken + _brute(pos, table, d), []
+    for n, t in enumerate(deal.tricks[7:], start=8):
+        for c in t.cards:
+            each = {}  # what the declarer ends with after each legal card, best play after it
+            for k in cards_in(pos.legal(table)):
+                nxt, w = pos.play(k, table)
+                each[k] = taken + (sum(table.points[x] for x in (*pos.trick, k)) if w == d else 0) + _brute(nxt, table, d)
+            if each[c] != value:
+                expected.append({"trick": n, "seat": SEATS[pos.to_move], "card": CARD_NAMES[c], "before": value,
+                                 "after": each[c], "gave_away": abs(each[c] - value), "player": None,
+                                 "better": [CARD_NAMES[k] for k in sorted(each) if each[k] == value]})
+            trick = (*pos.trick, c)
+            pos, winner = pos.play(c, table)
+            taken += sum(table.points[x] for x in trick) if winner == d else 0
+            value = each[c]
+    assert [ch for ch in got["changes"] if ch["trick"] >= 8] == expected
+    assert got["played"] == taken == value
 
 
 @pytest.mark.skipif(SAMPLE is None, reason="ISS sample not found")
@@ -80,6 +228,10 @@ def test_iss_sample_invariants(capsys):
             declarer = ch["seat"] == r["declarer"]
             assert (ch["after"] < ch["before"]) == declarer, (r["id"], ch)
             assert ch["gave_away"] == abs(ch["after"] - ch["before"]) > 0
+            assert ch["better"] and ch["card"] not in ch["better"]  # the value before is some card's value
+            assert ch["player"] == r["players"][ch["seat"]] == scores[r["id"]]["players"][ch["seat"]]
+        most = max((ch["gave_away"] for ch in r["changes"]), default=None)
+        assert (r["summary"]["biggest_loss"] or {}).get("gave_away") == most
         values = [r["start"]] + [t["value"] for t in r["tricks"]]
         assert all(0 <= v <= 120 for v in values)
         if r["complete"]:

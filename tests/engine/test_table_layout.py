@@ -2,7 +2,7 @@
 (hooks ``skat_table`` and ``skat_deck``): a seat another person plays, a seat
 nobody plays, seats that do not bid, cards shown to some, stacks and piles,
 tricks of two cards, cards laid aside.  The plugins here are made up; the
-two-player forms of docs/rules/house-rules.md#b13 are built from these in examples/twohand."""
+two-player forms of docs/rules/house-rules.md#b13 are built from these (plugins/twohand.py)."""
 
 from __future__ import annotations
 

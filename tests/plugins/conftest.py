@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 EXAMPLES_DIR = Path(__file__).resolve().parents[2] / "examples"
-PACKAGES = ("raeuberskat", "sechserskat", "twohand")
+PACKAGES = ("raeuberskat", "sechserskat")
 
 
 @pytest.fixture(scope="session")

@@ -24,7 +24,7 @@ from skatcore.rules.compiler import compile_rules
 from skatcore.rules.ruleset import installed_rulesets, load_ruleset
 
 ROOT = Path(__file__).resolve().parents[2]
-# the examples with one ruleset each, named like the package (examples/twohand: tests/plugins/test_twohand.py)
+# the examples, one ruleset each, named like the package
 EXAMPLES = {name: ROOT / "examples" / name for name in ("raeuberskat", "sechserskat")}
 
 

@@ -209,7 +209,7 @@ def test_ouvert_implies(tmp_path):
     committed = derive(tmp_path, "danish", announcements={"ouvert_implies": ["schneider", "schwarz"]})
     r = score(committed, **rec)
     assert (r.won, r.multiplier) == (False, 7)
-    assert "announced but not made" in r.explanation
+    assert "ouvert, and the declarer lost a trick" in r.explanation  # what failed: the open game committed to schwarz
 
 
 def test_ouvert_label(tmp_path):

@@ -16,7 +16,7 @@ from skatcore.cli.main import main
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.compare import compare
 from skatcore.sim.export import COLUMN_TYPES
-from skatcore.sim.outcomes import ROW_KEYS, Columns
+from skatcore.sim.outcomes import GROUPS, ROW_KEYS, Columns
 from skatcore.sim.report import COLORS, nice_ticks
 
 SAMPLE = next((p / "shared/data/iss/iss-sample-25.sgf" for p in Path(__file__).parents
@@ -63,11 +63,19 @@ def test_every_difference_has_an_interval_and_n(texas_json):
     assert texas_json["intervals"]["official"]["win_rate"]["n"] == texas_json["rulesets"][0]["declarer_games"]
     allpass = diffs["mean_abs_entry"]
     assert allpass["method"] == "closed" and allpass["n"] == 150
-    # the summary: significant only, clearest first, one fact once (passed -x and ramsch +x are one fact)
+    # the summary: significant only, play and scores before game values, clearest first within a group,
+    # one fact once (passed -x and ramsch +x are one fact)
     summary = texas_json["summary"]
     assert summary and all(f["significant"] for f in summary)
-    strength = [abs(f["estimate"]) / ((f["high"] - f["low"]) / 2) for f in summary]
-    assert strength == sorted(strength, reverse=True)
+    order = list(GROUPS)
+    ranks = [order.index(f["group"]) for f in summary]
+    assert ranks == sorted(ranks)
+    for group in set(ranks):
+        strength = [abs(f["estimate"]) / ((f["high"] - f["low"]) / 2) for f in summary if order.index(f["group"]) == group]
+        assert strength == sorted(strength, reverse=True)
+    # texas's grand base 16 shows in the grand's mean value (the rules table says it): never ahead of play
+    groups = [f["group"] for f in summary]
+    assert "values" not in groups or groups.index("values") > max(i for i, g in enumerate(groups) if g != "values")
     keys = [f["statistic"] for f in summary]
     assert not {"contract_mix.passed", "contract_mix.ramsch"} <= set(keys)
 
@@ -189,17 +197,29 @@ def test_until_ci_deals_on_until_narrow_enough():
 
 
 def test_until_ci_says_whether_it_got_there(capsys):
+    """Each round names the widest headline interval, what the doubling waits for."""
     rc, out, _err = cli(capsys, "compare", "official", "texas", "--deals", 40, "--seed", 2, "--until-ci", 14)
     result = compare(["official", "texas"], 40, 2, until_ci=14)
-    assert rc == 0 and f"the same {result.deals} deals" in out
-    assert f"--until-ci 14: the widest headline interval is {result.headline_width():.1f} pp wide\n" in out
+    assert rc == 0 and f"the same {result.deals} deals" in out and result.deals == 80
+    (first, width1, name1), (last, width2, name2) = result.rounds
+    assert (first, last) == (40, 80) and width1 >= 14 > width2 == result.headline_width()
+    assert (width2, name2) == result.widest() and name1.startswith("texas: ")
+    assert (f"--until-ci 14: after 40 deals the widest headline interval is {name1}, {width1:.1f} pp wide: "
+            f"dealing on to 80\n") in out
+    assert (f"--until-ci 14: after 80 deals the widest headline interval is {name2}, {width2:.1f} pp wide: "
+            f"narrower than 14: done\n") in out
+    # the name is the statistic whose interval is that wide
+    metric = next(m for m in result.metrics if f"texas: {m.label}" == name2)
+    iv = result.tally.diff(metric, 1)
+    assert metric.headline and (iv.high - iv.low) * (100 if metric.share else 1) == pytest.approx(width2)
     rc, out, _err = cli(capsys, "compare", "official", "texas", "--deals", 40, "--seed", 2, "--until-ci", 1,
                         "--max-deals", 80, "--json")
     data = json.loads(out)
     assert data["deals"] == 80 and data["until_ci"] == 1 and data["headline_width"] > 1
+    assert [r["deals"] for r in data["rounds"]] == [40, 80] and data["widest"] == data["rounds"][-1]["widest"]
     rc, out, _err = cli(capsys, "compare", "official", "texas", "--deals", 40, "--seed", 2, "--until-ci", 1,
                         "--max-deals", 80)
-    assert "pp wide, not narrower at --max-deals 80" in out
+    assert "pp wide: not narrower at --max-deals 80\n" in out
 
 
 def test_deal_goes_on_past_a_refusing_ruleset(tmp_path, capsys):

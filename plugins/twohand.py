@@ -23,8 +23,9 @@ form               parameters (default)
 =================  ==========================================================
 Skat en deux       ``shown``: when the third hand is turned face up for both
                    (``declared``: once the game is announced)
-Strohmann          ``shown`` (``first_trick``; the defender sees it from the
-                   announcement), ``aside_to``: who gets the 3 unused cards
+Strohmann          ``shown`` (``first_trick``: face down until then, its card
+                   to the first trick its top card, played blind),
+                   ``aside_to``: who gets the 3 unused cards
                    (``more_points``: the side with more card points; a tie
                    leaves them with the defender)
 Piloten-Skat       ``shown`` (``first_card``: when the first card is led);
@@ -39,7 +40,7 @@ Offiziersskat      ``deals``, ``target`` (none): a session of that many deals,
 Schmegegge         ``open`` (5): the cards the half-dummy shows
 =================  ==========================================================
 
-Schmegegge's Ramsch (both pass: the dummy turns up two more cards and both
+Schmegegge's Ramsch (both pass: the dummy shows its next two cards and both
 may bid again; both pass again: each may swap two cards with the dummy's
 face-down ones, then two-card tricks without the dummy) is in
 ``dummy_ramsch``; the ruleset ``schmegegge`` scores it as an Augenramsch
@@ -48,27 +49,20 @@ face-down ones, then two-card tricks without the dummy) is in
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from skatcore.cards import mask_of
 from skatcore.engine.deal import Declare, Phase
 from skatcore.engine.steps import Step
 from skatcore.errors import InputError
 from skatcore.hookspecs import hookimpl
 from skatcore.model import FOREHAND, MOMENTS, SEATS, Deck, SeatPlan, Series, Table
 
-HERE = Path(__file__).parent
-#: the rulesets shipped with the plugins (entry point group ``skat.rulesets``)
-SKAT_EN_DEUX = HERE / "skat-en-deux.yaml"
-STROHMANN = HERE / "strohmann.yaml"
-PILOTEN_SKAT = HERE / "piloten-skat.yaml"
-OMA_SKAT = HERE / "oma-skat.yaml"
-OFFIZIERSSKAT = HERE / "offiziersskat.yaml"
-SCHMEGEGGE = HERE / "schmegegge.yaml"
-
 
 def _shown(default: str) -> dict:
     return {"enum": list(MOMENTS[1:]), "default": default,
             "description": "when the third hand is turned face up for both players"}
+
+
+STRAW_MAN = 1  # the third hand sits at middlehand
 
 
 def third_hand(plan: SeatPlan) -> Table:
@@ -90,10 +84,31 @@ class SkatEnDeux:
         return self.table
 
 
+class StrawManTurnedUp(Step):
+    """After the first trick the straw man's face-down cards are turned up
+    (B13): a step between tricks that asks nothing of anybody."""
+
+    name = "straw_man_up"
+    at = "trick"
+    description = "after the first trick the straw man is turned face up"
+
+    def begins(self, deal) -> bool:
+        return len(deal.tricks) == 1 and bool(deal.piles.get(STRAW_MAN))
+
+    def enter(self, deal) -> None:
+        pile = deal.piles[STRAW_MAN]
+        deal.hands[STRAW_MAN] |= mask_of(pile)
+        pile.clear()
+        deal.end_step()
+
+
 class Strohmann:
     """Nine cards each and a 9-card straw man, 2 in the skat, 3 unused; the
-    straw man is turned face up after the first trick, the defender plays it;
-    the unused cards go to the side with more card points."""
+    straw man lies face down until the first trick is over - its card to the
+    first trick is its top card, played blind - then it is turned face up and
+    the defender plays it; the unused cards go to the side with more card
+    points.  ``shown`` earlier (``declared``, ``first_card``): the defender
+    sees it from the announcement and plays it from the first trick."""
 
     params_schema = {
         "type": "object", "additionalProperties": False,
@@ -106,8 +121,12 @@ class Strohmann:
 
     def __init__(self, shown: str = "first_trick", aside_to: str = "more_points"):
         self.deck = Deck(hand=9, skat=2, aside=3, aside_to=aside_to, packets=(3, "skat", 3, "aside", 3))
-        self.table = third_hand(SeatPlan(controller="defender", bids=False,
-                                         shown=(("declared", "controller"), (shown, "all"))))
+        self.blind = shown == "first_trick"
+        if self.blind:  # a pile whose one open card is its top card, nobody's to see before it is played
+            plan = SeatPlan(controller="defender", bids=False, shown=((shown, "all"),), arrangement="pile", open=1)
+        else:
+            plan = SeatPlan(controller="defender", bids=False, shown=(("declared", "controller"), (shown, "all")))
+        self.table = third_hand(plan)
 
     @hookimpl
     def skat_deck(self):
@@ -116,6 +135,10 @@ class Strohmann:
     @hookimpl
     def skat_table(self):
         return self.table
+
+    @hookimpl
+    def skat_register_steps(self):
+        return [StrawManTurnedUp()] if self.blind else []
 
 
 class PilotenSkat:
@@ -268,6 +291,6 @@ class Schmegegge:
 
     @hookimpl
     def skat_register_steps(self):
-        from skat_twohand.dummy_ramsch import STEPS
+        from skatcore_plugins.dummy_ramsch import STEPS
 
         return list(STEPS)  # run only where the ruleset plays a contract when all pass (plugin ramsch)

@@ -1,5 +1,6 @@
-"""Skat for two: run with the package installed (``pip install -e .``); the
-fixtures come from skatcore's testing kit (``skatcore.testing``)."""
+"""Skat for two (docs/rules/house-rules.md#b13): what each form lets a player
+see, its deal, and calls at a table of two; the fixtures come from
+skatcore's testing kit (``skatcore.testing``)."""
 
 import random
 from pathlib import Path
@@ -10,13 +11,8 @@ from skatcore.bots import resolve_player
 from skatcore.cards import cards_in, mask_of, names
 from skatcore.engine.deal import PASS, Bid, Deal, Phase, Play, deal_cards
 
-VECTORS = Path(__file__).parent / "vectors"
+VECTORS = Path(__file__).resolve().parents[1] / "vectors"
 FORMS = ("skat-en-deux", "strohmann", "piloten-skat", "oma-skat", "offiziersskat", "schmegegge")
-
-
-@pytest.mark.parametrize("form", FORMS)
-def test_vectors(skat_vectors, form):
-    skat_vectors(VECTORS / f"{form}.yaml", form)
 
 
 # -- what each form lets a player see, from the rules in words (docs/rules/house-rules.md#b13) ----------
@@ -38,8 +34,10 @@ def hidden_from(form: str, deal, person: int) -> set[int]:
     first = deal.tricks[0] if deal.tricks else None
     if form == "skat-en-deux" and d is not None:
         unseen -= third  # shown once the game is announced
-    elif form == "strohmann" and d is not None and (person != deal.declarer or (first is not None and first.winner is not None)):
-        unseen -= third  # the defender sees the straw man he plays; the declarer after the first trick
+    elif form == "strohmann" and first is not None and first.winner is not None:
+        unseen -= third  # face up after the first trick, for both
+    elif form == "strohmann" and deal.to_move == 1 and deal.phase is Phase.PLAY:
+        unseen.discard(deal.dealt[1][0])  # its top card, turned up as it is played blind to the first trick
     elif form == "piloten-skat" and first is not None and first.cards:
         unseen -= third  # turned up when the first card is led
     elif form == "schmegegge":
@@ -116,6 +114,52 @@ def test_strohmann_deals_9_9_9_2_and_3_aside(skat_rules):
     assert rules.deck.aside_to == "more_points"
 
 
+def test_strohmann_the_straw_man_lies_face_down_until_the_first_trick_is_over(skat_rules):
+    """B13: nobody sees the straw man during the first trick (its top card is
+    played blind); then both see its other 8 cards and the defender plays them."""
+    from skatcore.engine.deal import PLAY_HAND, Declare
+    from skatcore.model import Declaration
+
+    rules = skat_rules("strohmann")
+    hands, skat, aside = deal_cards(random.Random(5), rules.deck)
+    deal = Deal(rules, hands, skat, aside)
+    for action in (PASS, Bid(18), PLAY_HAND, Declare(Declaration("grand", hand=True))):
+        deal.apply(action)  # the dealer passes; forehand plays a grand hand, rearhand defends
+    assert deal.controller(1) == 2
+    assert deal.view(0).others == {} and deal.view(2).others == {} and deal.view(1).hand == 0
+    deal.apply(deal.legal_actions()[0])  # forehand leads
+    assert list(deal.legal_actions()) == [Play(hands[1][0])]  # the straw man's top card, whatever it is
+    deal.apply(Play(hands[1][0]))
+    assert deal.view(0).others == {} and deal.view(2).others == {}
+    deal.apply(deal.legal_actions()[0])  # the trick is complete: the straw man turns face up
+    rest = mask_of(hands[1][1:])
+    assert deal.view(0).others == {1: rest} and deal.view(2).others == {1: rest}
+
+
+def test_schmegegge_the_dummy_always_shows_five(skat_rules):
+    """B13: after both pass, the dummy's next two cards are shown for
+    information; when the second round of bidding finds a declarer, the dummy
+    shows five open cards, as in any game, and one more after every trick
+    (its 6th and 7th cards, the two shown, come up first)."""
+    from skatcore.engine.deal import PLAY_HAND, Declare
+    from skatcore.model import Declaration
+
+    rules = skat_rules("schmegegge")
+    hands, skat = deal_cards(random.Random(4), rules.deck)
+    deal = Deal(rules, hands, skat)
+    deal.apply(PASS)
+    deal.apply(PASS)  # both passed: the dummy shows two more, the bidding starts over
+    assert deal.marks["dummy_shown"] == tuple(hands[1][5:7])
+    assert deal.view(0).marks["dummy_shown"] == tuple(hands[1][5:7])  # shown to both
+    for action in (PASS, Bid(18), PLAY_HAND, Declare(Declaration("grand", hand=True))):
+        deal.apply(action)  # the dealer passes, forehand plays a grand hand
+    assert deal.hands[1] == mask_of(hands[1][:5])
+    for n in range(1, 6):
+        while (len(deal.tricks) == n and deal.tricks[-1].winner is None) or len(deal.tricks) < n:
+            deal.apply(deal.legal_actions()[0])
+        assert deal.hands[1] & ~mask_of(hands[1][:5 + n]) == 0 and deal.hands[1].bit_count() == 5, n
+
+
 def test_offiziersskat_no_bidding_the_non_dealer_announces_seeing_the_face_up_cards(skat_rules):
     rules = skat_rules("offiziersskat")
     hands, skat = deal_cards(random.Random(3), rules.deck)
@@ -127,7 +171,7 @@ def test_offiziersskat_no_bidding_the_non_dealer_announces_seeing_the_face_up_ca
 
 
 def test_piloten_skat_reduced_lays_the_third_hand_aside(skat_rules):
-    rules = skat_rules(VECTORS / "piloten-skat-reduced.yaml")
+    rules = skat_rules(VECTORS / "rulesets" / "piloten-skat-reduced.yaml")
     hands, _skat, aside = deal_cards(random.Random(9), rules.deck)
     assert [len(h) for h in hands] == [10, 10, 0] and len(aside) == 10 and rules.deck.aside_to == "nobody"
 
@@ -161,7 +205,7 @@ def test_kontra_and_re_at_a_table_of_two(skat_rules):
     declarer answers Re: a grand hand schwarz, 8 x 24 = 192, x4 = 768."""
     from skatcore.engine.deal import Call
 
-    rules = skat_rules(VECTORS / "skat-en-deux-kontra.yaml")
+    rules = skat_rules(VECTORS / "rulesets" / "skat-en-deux-kontra.yaml")
     deal = _en_deux_grand(rules)
     assert deal.legal_calls(1) == [] and deal.legal_calls(0) == []
     assert deal.legal_calls(2) == [Call(2, "kontra")]
@@ -177,7 +221,7 @@ def test_kontra_and_re_at_a_table_of_two(skat_rules):
 
 
 def test_kontra_window_closes_with_the_defenders_own_first_card(skat_rules):
-    rules = skat_rules(VECTORS / "skat-en-deux-kontra.yaml")
+    rules = skat_rules(VECTORS / "rulesets" / "skat-en-deux-kontra.yaml")
     deal = _en_deux_grand(rules)
     for card in ("CJ", "C7", "CK"):
         deal.apply(Play(_card(card)))

@@ -1,10 +1,12 @@
 """Schmegegge's Ramsch (docs/rules/house-rules.md#b13): if both players pass,
-the half-dummy turns up two more cards for information and both may bid
-again; if both pass again, each player (forehand first) may swap two cards
-for the top two of the dummy's face-down cards (the two given go under its
-pile, face down), and the two play a Ramsch of two-card tricks, the dummy out
-of play.  Two flow steps at the all-pass moment; the Ramsch itself and its
-scoring are the ruleset's all-pass contract (plugin ``ramsch``).
+the half-dummy shows its next two cards for information and both may bid
+again; they stay on top of its pile, so in a game bid now it still shows
+five open cards (B13).  If both pass again, each player (forehand first) may
+swap two cards for the dummy's two unseen face-down cards beneath the two
+shown (the two given go under its pile, face down), and the two play a
+Ramsch of two-card tricks, the dummy out of play.  Two flow steps at the
+all-pass moment; the Ramsch itself and its scoring are the ruleset's
+all-pass contract (plugin ``ramsch``).
 
 A deal record lists both bidding rounds in ``bidding`` (``[pass, pass, pass,
 pass]``) and the swaps in ``game.steps.dummy_swap``, forehand first: ``keep``
@@ -36,13 +38,10 @@ class Keep:
 KEEP = Keep()
 
 
-def _turn_up(deal, n: int) -> tuple[int, ...]:
-    """The dummy's next ``n`` face-down cards, turned up (open cards of its hand)."""
-    pile = deal.piles[DUMMY]
-    cards = tuple(pile[:n])
-    del pile[:n]
-    deal.hands[DUMMY] |= mask_of(cards)
-    return cards
+def _face_down(deal) -> list[int]:
+    """The dummy's pile (top first); its first two cards were shown after the
+    first passes and stay on top, to be turned up in their turn."""
+    return deal.piles.get(DUMMY, [])
 
 
 class DummyShows(Step):
@@ -50,13 +49,14 @@ class DummyShows(Step):
 
     name = "dummy_shows"
     at = "all_passed"
-    description = "both passed: the dummy turns up two more cards, and both may bid again"
+    description = "both passed: the dummy shows its next two cards (they stay on its pile), and both may bid again"
 
     def begins(self, deal) -> bool:
         return SHOWN not in deal.marks
 
     def enter(self, deal) -> None:
-        deal.marks[SHOWN] = _turn_up(deal, 2)
+        # shown for information and left on top of the pile: the dummy still shows five (B13)
+        deal.marks[SHOWN] = tuple(_face_down(deal)[:2])
         deal.bid_again()
 
 
@@ -78,7 +78,7 @@ class SwapWithDummy(Step):
         deal.to_move = deal.state[self.name][0]
 
     def legal(self, deal):
-        if len(deal.piles.get(DUMMY, ())) < 2:
+        if len(_face_down(deal)) < 4:
             return [KEEP]
         return [KEEP, *deal.discard_options(deal.to_move)]
 
@@ -86,16 +86,16 @@ class SwapWithDummy(Step):
         seat = deal.to_move
         if isinstance(action, Discard):
             given = action.cards
-            pile = deal.piles.get(DUMMY, [])
-            if len(pile) < 2:
-                raise InputError("the dummy has fewer than two face-down cards: keep")
+            pile = _face_down(deal)
+            if len(pile) < 4:
+                raise InputError("the dummy has fewer than two unseen face-down cards: keep")
             for c in given:
                 if not deal.hands[seat] >> c & 1:
                     raise InputError(f"{SEATS[seat]} does not hold {name(c)}")
             if len(given) != 2 or len(set(given)) != 2:
                 raise InputError("give exactly two different cards")
-            taken = pile[:2]
-            del pile[:2]
+            taken = pile[2:4]  # the two beneath the ones shown
+            del pile[2:4]
             pile += given  # under the pile, face down
             deal.hands[seat] = deal.hands[seat] & ~mask_of(given) | mask_of(taken)
             deal.marks[SWAPPED] = (*deal.marks[SWAPPED], SEATS[seat])  # that one swapped is public, the cards are not
