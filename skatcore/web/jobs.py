@@ -1,0 +1,167 @@
+"""Comparisons in the background (``skat compare`` for the organiser):
+2-4 rulesets, deals, players; a thread plays them with a progress bar the
+page polls, then shows the report ``skat compare --html`` writes
+(:func:`skatcore.sim.report.render`) and offers the per-deal file (CSV)."""
+
+from __future__ import annotations
+
+import secrets
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.routing import Route
+
+from skatcore.errors import InputError
+from skatcore.web import security
+from skatcore.web.pages import Config, Problem, message, organiser_only, render
+
+MAX_DEALS = 20_000  # a table's evening of questions, not a research run: that is skat compare's
+MAX_JOBS = 2  # the machine is the organiser's laptop
+PLAYERS = ("heuristic", "random", "expert")
+
+
+@dataclass
+class Job:
+    refs: list[str]
+    deals: int
+    seed: int
+    players: str
+    done: int = 0
+    total: int = 0
+    report: str | None = None
+    error: str | None = None
+    folder: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="skat-serve-")))
+
+    @property
+    def finished(self) -> bool:
+        return self.report is not None or self.error is not None
+
+    @property
+    def per_deal(self) -> Path:
+        return self.folder / "deals.csv"
+
+
+def run(job: Job, trust: bool) -> None:
+    """Play the comparison; the job records progress, then the report or the one-line error."""
+    from skatcore.rules.compiler import get_rules
+    from skatcore.rules.describe import rules_diff
+    from skatcore.rules.trust import trusting
+    from skatcore.sim.compare import compare
+    from skatcore.sim.export import RowWriter
+    from skatcore.sim.outcomes import row_keys
+    from skatcore.sim.report import Provenance
+    from skatcore.sim.report import render as report
+    from skatcore.sim.simulate import parse_players
+
+    def progress(n: int, total: int) -> None:
+        job.done, job.total = job.done + n, total
+
+    ok, writer = False, None
+    try:
+        with trusting(trust):
+            slots = parse_players(job.players)
+            rules = [get_rules(r) for r in job.refs]
+            writer = RowWriter(str(job.per_deal), row_keys(rules))
+            started = time.monotonic()
+            result = compare(job.refs, job.deals, job.seed, slots, progress=progress, on_rows=writer.write)
+            ok = True
+            argv = ["compare", *job.refs, "--deals", str(job.deals), "--seed", str(job.seed), "--players", job.players,
+                    "--html", "report.html", "--per-deal", "deals.csv"]  # the same report from a terminal
+            made = Provenance.now(argv, seconds=time.monotonic() - started)
+            job.report = report(result, rules_diff(rules), slots, None, rules, made)
+    except InputError as exc:
+        job.error = message(exc)
+    except Exception as exc:  # a bug of ours: said in one line on the page, not a dead thread
+        job.error = f"internal error: {type(exc).__name__}: {exc}"
+    finally:
+        if writer:
+            writer.close(ok)
+
+
+def compare_page(request: Request) -> Response:
+    organiser_only(request)
+    from skatcore.rules.ruleset import all_rulesets
+
+    return render(request, "compare.html", rulesets=sorted(all_rulesets()), players=PLAYERS, jobs=_jobs(request))
+
+
+def _jobs(request: Request) -> dict[str, Job]:
+    return request.app.state.jobs
+
+
+async def start(request: Request) -> Response:
+    organiser_only(request)
+    from skatcore.rules.ruleset import all_rulesets
+
+    config: Config = request.app.state.config
+    form = await security.form_of(request)
+    refs = [r for r in form.getlist("ruleset") if isinstance(r, str)]
+    error = None
+    try:
+        deals, seed = int(str(form.get("deals", "0"))), int(str(form.get("seed", "1")))
+    except ValueError:
+        deals, seed, error = 0, 0, "deals and seed: expected whole numbers"
+    players = str(form.get("players", "heuristic"))
+    if not error and not 2 <= len(refs) <= 4:
+        error = f"choose 2 to 4 rulesets, got {len(refs)}"
+    elif not error and not all(r in all_rulesets() for r in refs):
+        error = "choose shipped or installed rulesets"
+    elif not error and not 1 <= deals <= MAX_DEALS:
+        error = f"deals: expected 1 to {MAX_DEALS:,} (more with skat compare in a terminal)"
+    elif not error and players not in PLAYERS:
+        error = f"players: expected one of {', '.join(PLAYERS)}"
+    elif not error and sum(not j.finished for j in _jobs(request).values()) >= MAX_JOBS:
+        error = f"{MAX_JOBS} comparisons are running: wait for one to finish"
+    if error:
+        return render(request, "compare.html", 422, rulesets=sorted(all_rulesets()), players=PLAYERS,
+                      jobs=_jobs(request), error=error)
+    job = Job(refs, deals, seed, ",".join([players] * 3), total=deals)
+    key = secrets.token_hex(8)
+    _jobs(request)[key] = job
+    threading.Thread(target=run, args=(job, config.trust), daemon=True, name=f"compare-{key}").start()
+    response = Response(status_code=303)
+    response.headers["location"] = f"/compare/{key}"
+    return response
+
+
+def _job(request: Request) -> tuple[str, Job]:
+    organiser_only(request)
+    key = request.path_params["key"]
+    job = _jobs(request).get(key)
+    if job is None:
+        raise Problem(404, "no such comparison (they are kept while the server runs)")
+    return key, job
+
+
+def job_page(request: Request) -> Response:
+    key, job = _job(request)
+    return render(request, "job.html", key=key, job=job)
+
+
+def job_status(request: Request) -> Response:
+    key, job = _job(request)
+    return render(request, "_job.html", key=key, job=job)
+
+
+def job_report(request: Request) -> Response:
+    _, job = _job(request)
+    if job.report is None:
+        raise Problem(404, "the report is not ready")
+    return HTMLResponse(job.report)
+
+
+def job_rows(request: Request) -> Response:
+    key, job = _job(request)
+    if job.report is None or not job.per_deal.is_file():
+        raise Problem(404, "the per-deal file is not ready")
+    return FileResponse(job.per_deal, media_type="text/csv", filename=f"compare-{key}-deals.csv")
+
+
+routes = [Route("/compare", compare_page), Route("/compare", start, methods=["POST"]),
+          Route("/compare/{key}", job_page), Route("/compare/{key}/status", job_status),
+          Route("/compare/{key}/report.html", job_report), Route("/compare/{key}/deals.csv", job_rows)]

@@ -1,0 +1,70 @@
+"""What every page of ``skat serve`` shares: the server's settings, the
+templates (Jinja2, autoescaped), refusals as pages, sheet names."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from jinja2 import Environment, PackageLoader, select_autoescape
+from starlette.requests import Request
+from starlette.responses import HTMLResponse
+
+from skatcore.errors import InputError, printable
+from skatcore.web import security
+from skatcore.web.security import csrf_token, is_organiser
+
+SHEET_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
+
+
+@dataclass
+class Config:
+    """What ``skat serve`` was started with."""
+
+    sheets: Path
+    key: str = field(default_factory=security.new_code)
+    trust: bool = False
+    base_url: str = "http://127.0.0.1:8000"
+
+
+class Problem(Exception):
+    """A refusal shown to the user: an HTTP status and one line."""
+
+    def __init__(self, status: int, text: str):
+        super().__init__(text)
+        self.status, self.text = status, text
+
+
+env = Environment(loader=PackageLoader("skatcore.web", "templates"), autoescape=select_autoescape(default=True),
+                   trim_blocks=True, lstrip_blocks=True)
+
+
+def render(request: Request, template: str, status: int = 200, **context) -> HTMLResponse:
+    """A page or fragment from ``templates/``, every value HTML-escaped."""
+    html = env.get_template(template).render(request=request, csrf=csrf_token(request),
+                                              organiser=is_organiser(request), **context)
+    return HTMLResponse(html, status_code=status)
+
+
+def message(exc: InputError) -> str:
+    """An error's one line, safe for a terminal and (escaped later) a page."""
+    return printable(str(exc))
+
+
+def sheet_file(config: Config, name: str) -> Path:
+    """The file of sheet ``name`` in the sheets folder (a name is letters, digits, - and _)."""
+    if not SHEET_NAME.fullmatch(name or ""):
+        raise Problem(404, "no such sheet (a sheet name is letters, digits, - and _, at most 40)")
+    return config.sheets / f"{name}.sqlite"
+
+
+def house_rulesets(config: Config) -> list[str]:
+    """Rulesets built on this server (files in the sheets folder)."""
+    return sorted(p.name for p in config.sheets.glob("*.yaml"))
+
+
+def organiser_only(request: Request) -> None:
+    """Refuse (403) unless the request comes from the organiser's device."""
+    if not is_organiser(request):
+        raise Problem(403, "only the organiser's device may do this (open the link skat serve printed)")

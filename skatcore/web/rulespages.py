@@ -1,0 +1,167 @@
+"""The rules pages of ``skat serve``: every shipped and installed ruleset
+(what ``skat rules NAME`` prints), and the ruleset builder: a form generated
+from the plugins' own ``params_schema`` (JSON Schema), checked by the same
+loader as a file, the differences from its parent, the YAML to download or
+to keep beside the sheets (where a new sheet can use it)."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from skatcore.errors import InputError, yaml_text
+from skatcore.rules.trust import trusting
+from skatcore.web import security
+from skatcore.web.pages import SHEET_NAME, Config, Problem, message, organiser_only, render
+
+
+def rules_list(request: Request) -> Response:
+    organiser_only(request)
+    from skatcore.rules.ruleset import all_rulesets, read_yaml
+
+    items = [(name, (read_yaml(path) or {}).get("description", "")) for name, path in sorted(all_rulesets().items())]
+    return render(request, "rules.html", items=items)
+
+
+def rules_page(request: Request) -> Response:
+    """One ruleset as ``skat rules NAME`` shows it."""
+    organiser_only(request)
+    from skatcore.errors import printable
+    from skatcore.rules.overview import rules_lines  # the text of `skat rules`, not a second description
+    from skatcore.rules.ruleset import all_rulesets
+
+    name = request.path_params["name"]
+    if name not in all_rulesets():
+        raise Problem(404, "no such ruleset")
+    with trusting(request.app.state.config.trust):
+        text = "\n".join(printable(line) for line in rules_lines(name))
+    return render(request, "rule.html", name=name, text=text)
+
+
+# ---------------------------------------------------------------------------
+# The builder
+# ---------------------------------------------------------------------------
+
+
+def plugin_schemas() -> list[tuple[str, dict]]:
+    """The built-in and installed plugins with their parameter schemas."""
+    from skatcore.rules.manager import builtin_plugins, entry_point_plugins, import_attr
+    from skatcore.rules.ruleset import plugin_schema
+
+    out = []
+    for name, ref in builtin_plugins().items():
+        try:
+            out.append((name, plugin_schema(import_attr(ref))))
+        except InputError:
+            continue
+    for name, ep in sorted(entry_point_plugins().items()):
+        if name not in dict(out):
+            try:
+                out.append((name, plugin_schema(ep.load())))
+            except Exception:  # a broken installed plugin is not offered
+                continue
+    return out
+
+
+def _fields(schema: dict) -> list[dict]:
+    """One form field per parameter: its kind, choices and description."""
+    fields = []
+    for key, sub in (schema.get("properties") or {}).items():
+        kind = sub.get("type")
+        field = {"key": key, "desc": sub.get("description", ""), "default": sub.get("default")}
+        if "enum" in sub:
+            field.update(kind="choice", choices=[str(x) for x in sub["enum"]])
+        elif kind == "boolean":
+            field.update(kind="choice", choices=["true", "false"])
+        elif kind in ("integer", "number"):
+            field.update(kind="number", min=sub.get("minimum"), max=sub.get("maximum"))
+        else:
+            field.update(kind="yaml")  # objects, lists, either-or: typed as YAML, checked by the schema
+        fields.append(field)
+    return fields
+
+
+def _parent_params(parent: str) -> dict[str, dict]:
+    from skatcore.rules.ruleset import load_ruleset
+
+    return {spec.key: dict(spec.params) for spec in load_ruleset(parent).plugins}
+
+
+def builder(request: Request) -> Response:
+    organiser_only(request)
+    from skatcore.rules.ruleset import shipped_rulesets
+
+    return render(request, "build.html", plugins=[(n, _fields(s)) for n, s in plugin_schemas()],
+                  parents=sorted(shipped_rulesets()), doc=None, form={"parent": "pub"}, used=_parent_params("pub"))
+
+
+async def build(request: Request) -> Response:
+    """Check the form's ruleset; show it with its differences, or download / keep it."""
+    organiser_only(request)
+    from skatcore.rules.compiler import compile_rules
+    from skatcore.rules.describe import rules_diff
+    from skatcore.rules.ruleset import load_ruleset, read_yaml, shipped_rulesets
+
+    config: Config = request.app.state.config
+    form = await security.form_of(request)
+    plugins = plugin_schemas()
+    parent = str(form.get("parent", ""))
+    if parent not in shipped_rulesets():
+        raise Problem(400, "expected a shipped ruleset to extend")
+    name = str(form.get("name", "")).strip() or "house"
+    doc: dict = {"name": name, "description": str(form.get("description", "")).strip()[:300] or f"house rules on {parent}",
+                 "extends": parent, "plugins": {}}
+    before = _parent_params(parent)
+    error = diff = None
+    try:
+        for key, schema in plugins:
+            if not form.get(f"use.{key}"):
+                if key in before:
+                    doc["plugins"][key] = False  # dropped from the parent's
+                continue
+            params = {}
+            for f in _fields(schema):
+                raw = str(form.get(f"{key}.{f['key']}", "")).strip()
+                value = read_yaml(f"{key}.{f['key']}", raw[:2000]) if raw else None
+                if raw and value != before.get(key, {}).get(f["key"]):  # only what differs from the parent
+                    params[f["key"]] = value
+            if params or key not in before:
+                doc["plugins"][key] = params
+        if not SHEET_NAME.fullmatch(name):
+            raise InputError("expected a name of letters, digits, - and _", path="name")
+        text = yaml_text(doc)
+        with tempfile.TemporaryDirectory() as tmp, trusting(config.trust):
+            path = Path(tmp) / f"{name}.yaml"
+            path.write_text(text, encoding="utf-8")
+            rules = compile_rules(load_ruleset(path))
+            from skatcore.rules.compiler import get_rules
+
+            diff = rules_diff([get_rules(parent), rules])
+    except InputError as exc:
+        error = message(exc)
+        text = None
+    action = form.get("action")
+    if text and action == "download":
+        return Response(text, media_type="application/yaml; charset=utf-8",
+                        headers={"content-disposition": f'attachment; filename="{name}.yaml"'})
+    saved = None
+    if text and action == "keep":
+        target = config.sheets / f"{name}.yaml"
+        if target.exists():
+            error = f"{target.name} exists already in the sheets folder: choose another name"
+        else:
+            target.write_text(text, encoding="utf-8")
+            saved = target.name
+    used = {k: v for k, v in before.items() if doc["plugins"].get(k) is not False}
+    used.update({k: {**before.get(k, {}), **v} for k, v in doc["plugins"].items() if v is not False})
+    return render(request, "build.html", 200 if not error else 422, plugins=[(n, _fields(s)) for n, s in plugins],
+                  parents=sorted(shipped_rulesets()), text=text, error=error, saved=saved, form=dict(form), used=used,
+                  diff=[(d.section, d.item, d.values) for d in diff or ()], names=[parent, name])
+
+
+routes = [Route("/rules", rules_list), Route("/rules/{name}", rules_page),
+          Route("/build", builder), Route("/build", build, methods=["POST"])]

@@ -1,0 +1,451 @@
+"""The sheet pages of ``skat serve``: start a sheet, enter deals with the
+count shown before saving, the live list every device polls, corrections,
+voids, undo and export.  The work is :mod:`skatcore.records.sheet_live` and
+:mod:`skatcore.records.sheet_entry` (the fields of ``skat sheet add``): the
+same store, scoring and messages as the CLI."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import RedirectResponse, Response
+from starlette.routing import Route
+
+from skatcore.errors import InputError, json_text, yaml_text
+from skatcore.model import SEATS
+from skatcore.records import sheet_live as live
+from skatcore.records.sheet_entry import FIELDS, add_entry, deal_from_fields, resolve_names
+from skatcore.rules.trust import trusting
+from skatcore.web import security
+from skatcore.web.pages import (
+    SHEET_NAME,
+    Config,
+    Problem,
+    env,
+    house_rulesets,
+    message,
+    organiser_only,
+    render,
+    sheet_file,
+)
+
+# how the web form names the fields of a deal in messages
+LABELS = {"declarer": "declarer", "bid": "bid", "game": "game", "points": "card points", "tricks": "tricks",
+          "matadors": "matadors", "hand": "hand", "schneider": "schneider announced", "schwarz": "schwarz announced",
+          "ouvert": "ouvert", "call": "calls", "ramsch": "Ramsch points", "ramsch_tricks": "Ramsch tricks",
+          "last_trick": "last trick", "passed": "all passed", "id": "deal id", "decl": "declarations"}
+# the game buttons: German first (what a German table says), English below
+GAMES = {"clubs": ("♣", "Kreuz"), "spades": ("♠", "Pik"), "hearts": ("♥", "Herz"), "diamonds": ("♦", "Karo"),
+         "grand": ("G", "Grand"), "null": ("N", "Null"), "ramsch": ("R", "Ramsch")}
+MATADORS = ["with1", "with2", "with3", "with4", "without1", "without2", "without3", "without4"]
+# (sheet, version) -> the sheet scored and its list rendered: ten phones polling score it once
+_snapshots: dict[tuple[str, str], live.Snapshot] = {}
+_lists: dict[tuple[str, str], str] = {}
+_locks: dict[str, threading.Lock] = {}
+
+
+def _label(field: str) -> str:
+    return LABELS.get(field, field)
+
+
+def join_codes(config: Config) -> dict[str, str]:
+    """Join code -> sheet name, for every sheet in the folder that has one."""
+    codes = {}
+    for name, meta in _metas(config):
+        if isinstance(meta.get("join"), str):
+            codes[meta["join"]] = name
+    return codes
+
+
+def _metas(config: Config):
+    from skatcore.records import sheet_store as store
+
+    for path in sorted(config.sheets.glob("*.sqlite")):
+        if not SHEET_NAME.fullmatch(path.stem):
+            continue
+        try:
+            _, con = store.open_sheet(str(path), write=False)
+            with store.transaction(con, write=False):
+                yield path.stem, store.read_meta(con, path)
+        except InputError:
+            continue  # not a sheet (or a damaged one): not listed
+
+
+def sheet_list(config: Config) -> list[dict]:
+    return [{"name": name, "title": meta.get("title") or name, "players": meta.get("players", []),
+             "ruleset": meta.get("ruleset")} for name, meta in _metas(config)]
+
+
+def _code_of(request: Request, name: str, path: Path) -> str:
+    """The sheet's join code; given one on first use (a sheet started with the CLI)."""
+    from skatcore.records import sheet_store as store
+
+    codes = request.app.state.codes
+    for code, n in codes.items():
+        if n == name:
+            return code
+    _, con = store.open_sheet(str(path))
+    with store.transaction(con):
+        code = store.read_meta(con, path).get("join")
+        if not isinstance(code, str) or security.clean_code(code) != code:
+            code = security.new_code()
+            store.set_meta(con, "join", code)
+    codes[code] = name
+    return code
+
+
+def _sheet(request: Request) -> tuple[str, Path]:
+    """The sheet of the request, if this device may see it (else 404: a
+    device without the code learns nothing, not even that it exists)."""
+    config: Config = request.app.state.config
+    name = request.path_params["name"]
+    path = sheet_file(config, name)
+    unknown = Problem(404, "no such sheet, or not joined: join it with the code on the organiser's screen")
+    if security.is_organiser(request) and path.is_file():
+        return name, path
+    code = next((c for c, n in request.app.state.codes.items() if n == name), None)  # codes are given by the organiser's page
+    if code is None or not path.is_file() or not security.may_see(request, name, code):
+        raise unknown
+    return name, path
+
+
+def _snapshot(path: Path, version: str | None = None) -> live.Snapshot:
+    """The sheet scored, once per version however many devices ask at once."""
+    with _locks.setdefault(str(path), threading.Lock()):
+        try:
+            version = version or live.version(path)
+            key = (str(path), version)
+            if key not in _snapshots:
+                if len(_snapshots) > 50:
+                    _snapshots.clear()
+                _snapshots[key] = live.snapshot(path)
+            return _snapshots[key]
+        except InputError as exc:
+            raise Problem(409, message(exc)) from None
+
+
+# ---------------------------------------------------------------------------
+# Pages
+# ---------------------------------------------------------------------------
+
+
+async def new_sheet(request: Request) -> Response:
+    organiser_only(request)
+    config: Config = request.app.state.config
+    form = await security.form_of(request)
+    name = str(form.get("name", "")).strip()
+    players = [p.strip() for p in str(form.get("players", "")).replace("\n", ",").split(",") if p.strip()]
+    ruleset = str(form.get("ruleset", ""))
+    stake = str(form.get("stake", "")).strip().replace(",", ".")
+    try:
+        path = sheet_file(config, name)
+        if path.exists():
+            raise Problem(409, f"a sheet named {name!r} exists already: choose another name")
+        if ruleset.endswith(".yaml"):  # built here: a file in the sheets folder
+            ruleset = str(config.sheets / Path(ruleset).name)
+        with trusting(config.trust):
+            live.create(path, ruleset, players, stake=float(stake) if stake else None,
+                        title=str(form.get("title", "")).strip()[:80] or None)
+    except (InputError, ValueError, Problem) as exc:
+        from skatcore.rules.ruleset import all_rulesets
+
+        status, error = ((exc.status, exc.text) if isinstance(exc, Problem) else
+                         (400, message(exc) if isinstance(exc, InputError) else f"stake: expected a number, got {stake!r}"))
+        return render(request, "home.html", status, error=error, sheets=sheet_list(config),
+                      rulesets=sorted(all_rulesets()) + house_rulesets(config), form=dict(form))
+    _code_of(request, name, path)
+    return RedirectResponse(f"/s/{name}", status_code=303)
+
+
+def sheet_page(request: Request) -> Response:
+    name, path = _sheet(request)
+    snap = _snapshot(path)
+    config: Config = request.app.state.config
+    code = _code_of(request, name, path)
+    return render(request, "sheet.html", name=name, snap=snap, code=code, join_url=f"{config.base_url}/j/{code}",
+                  body=_body(request, name, snap), entry=_entry(request, name, snap))
+
+
+def body(request: Request) -> Response:
+    """The live list; ``?v=`` the version the device shows: 204 if unchanged."""
+    name, path = _sheet(request)
+    try:
+        v = live.version(path)
+    except InputError as exc:
+        raise Problem(409, message(exc)) from None
+    if request.query_params.get("v") == v:
+        return Response(status_code=204)
+    return Response(_body(request, name, _snapshot(path, v)), media_type="text/html")
+
+
+def _body(request: Request, name: str, snap: live.Snapshot) -> str:
+    from skatcore.records.money import money_text
+    from skatcore.records.session_edit import history_lines
+    from skatcore.records.session_text import _game_text
+    key = (str(snap.path), snap.version)
+    if key in _lists:
+        return _lists[key]
+    res, st = snap.result, snap.result.state
+    from skatcore.engine.table import people, seating
+
+    seated = seating(len(st.players), st.dealer, people(st.rules)).values()
+    out = [p for i, p in enumerate(st.players) if i not in seated]
+    rows = [{"n": line.index, "dealer": st.players[line.dealer], "declarer": line.declarer or "–",
+             "game": _game_text(line), "value": line.result.value if line.result.declarer is not None and not line.void else "",
+             "entries": [line.entries[p] for p in st.players], "totals": [line.totals[p] for p in st.players],
+             "marks": line.marks, "void": line.void, "explanation": line.result.explanation,
+             "tag": live.deal_tag(snap.deals[line.index - 1][1])} for line in st.sheet_lines]
+    html = env.get_template("_body.html").render(
+        name=name, rows=rows, players=st.players, totals=[st.totals[p] for p in st.players], res=res,
+        money_text=money_text, next_dealer=st.players[st.dealer], notes=st.notes, closed=st.closed,
+        history=history_lines(st.sheet_lines)[1:], version=snap.version, outlook=res.outlook, out=out)
+    if len(_lists) > 50:
+        _lists.clear()
+    _lists[key] = html
+    return html
+
+
+def _entry(request: Request, name: str, snap: live.Snapshot, n: int | None = None, error: str | None = None,
+           values: dict | None = None, saved: str | None = None) -> str:
+    """The deal form: a new deal, or (``n``) a correction of deal ``n``."""
+    st = snap.session.state
+    rules = st.rules
+    if n is None and not snap.result.outlook.bidding:  # a Ramsch round: the next deal is a Ramsch
+        values = {"game": "ramsch", **(values or {})}
+    games = [(c.name, *GAMES.get(c.name, (c.name[:1].upper(), c.name))) for c in rules.contracts.values()
+             if c.declarer or c.family == "ramsch"]
+    from skatcore.engine.table import people, seating
+
+    seated = seating(len(st.players), st.dealer, people(rules))  # seat -> player of the next deal
+    declarers = [(p, i not in seated.values()) for i, p in enumerate(st.players)]
+    if n:
+        line = next(x for x in st.sheet_lines if x.index == n)
+        seats = list(zip(SEATS, line.active, strict=True))
+    else:
+        seats = [(seat, st.players[i]) for seat, i in seated.items()]
+    return env.get_template("_entry.html").render(
+        name=name, games=games, declarers=declarers, seats=seats, matadors=MATADORS, calls=list(rules.calls),
+        pushes="pushes" in FIELDS and bool(rules.steps_at.get("all_passed")),  # something happens on all pass: pushing
+        ladder=rules.ladder[:24], bid=rules.ladder[0], uid="w" + secrets.token_hex(6), csrf=security.csrf_token(request),
+        n=n, tag=live.deal_tag(snap.deals[n - 1][1]) if n else None, error=error, values=values or {},
+        next_n=len(snap.deals) + 1, dealer=st.players[st.dealer], saved=saved)
+
+
+# ---------------------------------------------------------------------------
+# Entering and changing deals
+# ---------------------------------------------------------------------------
+
+
+def _fields(form) -> dict:
+    """The deal fields of a submitted form (lists for the repeated ones)."""
+    raw = {}
+    for key in FIELDS:
+        values = [v for v in form.getlist(key) if isinstance(v, str) and v.strip()]
+        if key in ("call", "decl", "pushes"):
+            raw[key] = values
+        elif values:
+            raw[key] = values[-1]
+    if raw.get("game") == "ramsch":  # a value per player, forehand first: the fields' F,M,R
+        for field, per_seat in (("ramsch", "ramsch_seat"), ("ramsch_tricks", "ramsch_trick_seat")):
+            values = [str(v).strip() for v in form.getlist(per_seat)]
+            if not raw.get(field) and any(values):
+                raw[field] = ",".join(values)
+    else:
+        raw.pop("last_trick", None)
+    if raw.get("game") == "passed":
+        raw = {"passed": "on", **({"id": raw["id"]} if raw.get("id") else {})}
+    elif raw.get("game") == "instead":  # a grand hand declared instead of pushing: no bid
+        raw.update(game="grand", instead="on")
+        raw.pop("bid", None)
+    if raw.get("game") not in ("ramsch", "grand") or not (raw.get("game") == "ramsch" or raw.get("instead")):
+        raw.pop("pushes", None)
+    return raw
+
+
+def _entered(raw: dict):
+    """``enter(session)`` for :func:`sheet_live.add`: the fields as a deal on the session."""
+    deal = deal_from_fields(raw, name=_label)
+
+    def enter(session):
+        return add_entry(session, deal, raw, name=_label)
+    return enter
+
+
+async def preview(request: Request) -> Response:
+    """The count of the deal as typed, before it is saved ("with 1, game 2 ...")."""
+    _, path = _sheet(request)
+    raw = _fields(await security.form_of(request))
+    config: Config = request.app.state.config
+    try:
+        with trusting(config.trust):
+            line, session = live.add(path, _entered({k: v for k, v in raw.items() if k != "id"}), save=False)
+    except InputError as exc:
+        return render(request, "_preview.html", error=message(exc))
+    return render(request, "_preview.html", line=line, players=session.state.players)
+
+
+async def save(request: Request) -> Response:
+    name, path = _sheet(request)
+    form = await security.form_of(request)
+    raw = _fields(form)
+    config: Config = request.app.state.config
+    try:
+        with trusting(config.trust):
+            line, _ = live.add(path, _entered(raw), uid=raw.get("id"))
+    except live.StaleError as exc:
+        saved = message(exc)
+        return _after(request, name, path, saved=saved)
+    except InputError as exc:
+        return _refusal(request, 422, message(exc))
+    return _after(request, name, path, saved=f"deal {line.index}: {line.result.explanation}")
+
+
+def _refusal(request: Request, status: int, error: str) -> Response:
+    """A refused save: the one line shown where the count is, the form kept as typed."""
+    response = render(request, "_entry_error.html", status, error=error)
+    response.headers["HX-Retarget"] = "#preview"
+    response.headers["HX-Reswap"] = "innerHTML"
+    return response
+
+
+def _after(request: Request, name: str, path: Path, saved: str | None = None) -> Response:
+    """After a change: the fresh list and an empty form (htmx swaps both)."""
+    snap = _snapshot(path)
+    oob = _body(request, name, snap).replace('<div id="sheet"', '<div id="sheet" hx-swap-oob="true"', 1)
+    return render(request, "_after.html", body=oob, entry=_entry(request, name, snap, saved=saved))
+
+
+def deal_page(request: Request) -> Response:
+    """One deal: its count, its history, and the forms to correct or void it."""
+    name, path = _sheet(request)
+    n = request.path_params["n"]
+    snap = _snapshot(path)
+    if not 1 <= n <= len(snap.deals):
+        raise Problem(404, f"no deal {n} (the sheet has {len(snap.deals)})")
+    line = next(x for x in snap.result.state.sheet_lines if x.index == n)
+    from skatcore.records.session_edit import history_lines
+
+    return render(request, "deal.html", name=name, line=line, n=n, history=history_lines([line])[1:],
+                  entry=_entry(request, name, snap, n=n, values=_values(snap.deals[n - 1][1], line)),
+                  tag=live.deal_tag(snap.deals[n - 1][1]))
+
+
+def _values(record: dict, line) -> dict:
+    """The form fields a stored deal fills in (a correction starts from them)."""
+    game, outcome = record.get("game") or {}, record.get("outcome") or {}
+    values = {"declarer": line.declarer, "bid": record.get("bid"), "game": game.get("type"),
+              "points": outcome.get("declarer_points"), "tricks": outcome.get("declarer_tricks"),
+              **{k: bool(game.get(k)) for k in ("hand", "schneider", "schwarz", "ouvert")},
+              "call": [k for k, v in (game.get("declarations") or {}).items() if v is True]}
+    m = outcome.get("matadors") or {}
+    if m:
+        key = next(iter(m))
+        values["matadors"] = f"{key}{m[key]}"
+    for key, field in (("points", "ramsch_seat"), ("tricks", "ramsch_trick_seat")):
+        if isinstance(outcome.get(key), dict):
+            values[field] = [outcome[key].get(s) for s in SEATS]
+    if outcome.get("last_trick") in SEATS:
+        values["last_trick"] = outcome["last_trick"]
+    return values
+
+
+async def correct(request: Request) -> Response:
+    from skatcore.records import sheet_store as store
+    from skatcore.records.session_edit import deal_at, edited, voided
+
+    name, path = _sheet(request)
+    n = request.path_params["n"]
+    form = await security.form_of(request)
+    tag = str(form.get("tag", "")) or None
+    config: Config = request.app.state.config
+    void = request.url.path.endswith("/void")
+    try:
+        if void:
+            reason = str(form.get("reason", "")).strip()[:200] or None
+
+            def change(records, before):
+                return voided(records, before, n, store.now(), reason)
+        else:
+            raw = _fields(form)
+            raw.pop("id", None)
+            new = deal_from_fields(raw, name=_label)
+
+            def change(records, before):
+                deal_at(records, n)
+                before.state.dealer = next(x.dealer for x in before.state.sheet_lines if x.index == n)
+                return edited(records, before, n, resolve_names(new, before), store.now())
+        with trusting(config.trust):
+            live.change(path, n, tag, f"{'voiding' if void else 'correcting'} deal {n}", change)
+    except InputError as exc:
+        return _refusal(request, 409 if isinstance(exc, live.StaleError) else 422, message(exc))
+    response = Response(status_code=204)
+    response.headers["HX-Redirect"] = f"/s/{name}"
+    return response
+
+
+async def undo(request: Request) -> Response:
+    name, path = _sheet(request)
+    form = await security.form_of(request)
+    try:
+        live.undo(path, int(str(form.get("last", "0")) or 0))
+    except (InputError, ValueError) as exc:
+        return _refusal(request, 409, message(exc) if isinstance(exc, InputError) else "expected the number of the last deal")
+    return _after(request, name, path, saved=f"deal {form.get('last')} taken back")
+
+
+def export(request: Request) -> Response:
+    """The sheet as a session record (YAML, JSON) or its lines as CSV."""
+    name, path = _sheet(request)
+    kind = request.path_params["kind"]
+    snap = _snapshot(path)
+    if kind == "csv":
+        text = _csv(snap)
+    elif kind == "json":
+        text = json_text(live.export_doc(snap.meta, snap.deals), indent=2)
+    elif kind == "yaml":
+        text = yaml_text(live.export_doc(snap.meta, snap.deals))
+    else:
+        raise Problem(404, "export as yaml, json or csv")
+    media = {"csv": "text/csv", "json": "application/json", "yaml": "application/yaml"}[kind]
+    return Response(text, media_type=f"{media}; charset=utf-8",
+                    headers={"content-disposition": f'attachment; filename="{name}.{kind}"'})
+
+
+def _csv(snap: live.Snapshot) -> str:
+    import csv
+    import io
+
+    st = snap.result.state
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow(["deal", "dealer", "declarer", "game", "value", "void", *st.players, *(f"total {p}" for p in st.players)])
+    for line in st.sheet_lines:
+        j = line.to_json()
+        w.writerow([j["deal"], j["dealer"], j["declarer"] or "", j["game"], j["value"], j["void"],
+                    *(line.entries[p] for p in st.players), *(line.totals[p] for p in st.players)])
+    return out.getvalue()
+
+
+def json_sheet(request: Request) -> Response:
+    """The scored sheet as ``skat sheet show --json`` prints it."""
+    _, path = _sheet(request)
+    return Response(json.dumps(_snapshot(path).result.to_json(), ensure_ascii=False), media_type="application/json")
+
+
+routes = [
+    Route("/sheets", new_sheet, methods=["POST"]),
+    Route("/s/{name}", sheet_page),
+    Route("/s/{name}/body", body),
+    Route("/s/{name}/sheet.json", json_sheet),
+    Route("/s/{name}/preview", preview, methods=["POST"]),
+    Route("/s/{name}/deals", save, methods=["POST"]),
+    Route("/s/{name}/undo", undo, methods=["POST"]),
+    Route("/s/{name}/deals/{n:int}", deal_page),
+    Route("/s/{name}/deals/{n:int}", correct, methods=["POST"]),
+    Route("/s/{name}/deals/{n:int}/void", correct, methods=["POST"]),
+    Route("/s/{name}/export.{kind}", export),
+]

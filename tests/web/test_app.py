@@ -1,0 +1,220 @@
+"""The web app's routes and security, through Starlette's TestClient: the
+counts are the rules' (checked by hand below), the refusals the CLI's."""
+
+from __future__ import annotations
+
+import re
+
+from conftest import KEY, csrf, new_sheet
+
+CLUBS_WON = {"declarer": "Ben", "game": "clubs", "matadors": "with1", "points": "74", "bid": "18"}
+
+
+def test_the_count_before_saving_and_the_sheet_after(web, config):
+    new_sheet(web)
+    # with 1, game 2; clubs 12: 24 (by hand); Ben is forehand of deal 1 (Anna deals and sits out)
+    r = web.post("/s/eve/preview", data=CLUBS_WON, headers=csrf(web))
+    assert "with 1, game 2; 2 x clubs 12 = 24: won +24" in r.text
+    assert web.get("/s/eve/sheet.json").json()["deals"] == []  # a preview saves nothing
+    r = web.post("/s/eve/deals", data={**CLUBS_WON, "id": "w1"}, headers=csrf(web))
+    assert r.status_code == 200 and re.search(r"Deal <span id=\"next-n\">2<", r.text)
+    sheet = web.get("/s/eve/sheet.json").json()
+    assert sheet["totals"] == {"Anna": 0, "Ben": 24, "Cara": 0, "Dirk": 0}
+    assert sheet["next_dealer"] == "Ben"
+
+
+def test_a_repeated_save_counts_once(web):
+    new_sheet(web)
+    for _ in range(2):
+        web.post("/s/eve/deals", data={**CLUBS_WON, "id": "same"}, headers=csrf(web))
+    r = web.post("/s/eve/deals", data={**CLUBS_WON, "id": "same"}, headers=csrf(web))
+    assert "on the sheet already (deal 1)" in r.text
+    assert len(web.get("/s/eve/sheet.json").json()["deals"]) == 1
+
+
+def test_a_refused_deal_says_why_in_the_forms_words(web):
+    new_sheet(web)
+    r = web.post("/s/eve/deals", data={**CLUBS_WON, "declarer": "Anna"}, headers=csrf(web))
+    assert r.status_code == 422 and "Anna deals and sits out this deal" in r.text
+    assert r.headers["hx-retarget"] == "#preview"
+    r = web.post("/s/eve/deals", data={"declarer": "Ben", "game": "clubs", "bid": "18", "points": "74"}, headers=csrf(web))
+    assert r.status_code == 422 and "matadors" in r.text and "outcome." not in r.text
+
+
+def test_a_stale_correction_is_refused(web):
+    new_sheet(web)
+    web.post("/s/eve/deals", data={**CLUBS_WON, "id": "w1"}, headers=csrf(web))
+    tag = re.search(r'name="tag" value="(\w+)"', web.get("/s/eve/deals/1").text).group(1)
+    r = web.post("/s/eve/deals/1", data={**CLUBS_WON, "game": "spades", "tag": tag}, headers=csrf(web))
+    assert r.status_code == 204 and r.headers["hx-redirect"] == "/s/eve"
+    assert web.get("/s/eve/sheet.json").json()["totals"]["Ben"] == 22  # with 1, game 2 x spades 11
+    r = web.post("/s/eve/deals/1", data={**CLUBS_WON, "game": "hearts", "tag": tag}, headers=csrf(web))
+    assert r.status_code == 409 and "changed on another device" in r.text
+    assert web.get("/s/eve/sheet.json").json()["totals"]["Ben"] == 22
+    r = web.post("/s/eve/deals/1/void", data={"tag": "0" * 16, "reason": "x"}, headers=csrf(web))
+    assert r.status_code == 409
+
+
+def test_polling_answers_204_while_nothing_changed(web):
+    new_sheet(web)
+    v = re.search(r'data-version="(\w+)"', web.get("/s/eve/body").text).group(1)
+    assert web.get(f"/s/eve/body?v={v}").status_code == 204
+    web.post("/s/eve/deals", data={**CLUBS_WON, "id": "w1"}, headers=csrf(web))
+    r = web.get(f"/s/eve/body?v={v}")
+    assert r.status_code == 200 and 'data-player="Ben">24<' in r.text
+
+
+def test_exports_are_the_cli_s_session_record(web, config, capsys):
+    from skatcore.cli import main
+
+    new_sheet(web)
+    web.post("/s/eve/deals", data={**CLUBS_WON, "id": "w1"}, headers=csrf(web))
+    assert main(["sheet", "export", str(config.sheets / "eve.sqlite")]) == 0
+    assert web.get("/s/eve/export.yaml").text == capsys.readouterr().out
+    assert web.get("/s/eve/export.csv").text.splitlines()[1].startswith("1,Anna,Ben,clubs,24,False,0,24,0,0")
+
+
+def test_a_device_needs_the_join_code(web):
+    from starlette.testclient import TestClient
+
+    code = new_sheet(web)
+    phone = TestClient(web.app, base_url="http://testserver")
+    for url in ("/s/eve", "/s/eve/body", "/s/eve/sheet.json", "/s/eve/export.yaml"):
+        assert phone.get(url).status_code == 404
+    assert "Join a score sheet" in phone.get("/").text
+    join_page = phone.get("/join")
+    assert join_page.status_code == 200 and 'role="alert"' not in join_page.text
+    assert phone.get("/compare").status_code == 403 and phone.get("/build").status_code == 403
+    assert phone.get("/j/wrongcode2", follow_redirects=True).status_code == 404
+    assert phone.get(f"/j/{code}", follow_redirects=True).status_code == 200
+    assert phone.get("/s/eve/sheet.json").status_code == 200
+    assert phone.get("/?key=wrongkey00").status_code == 403
+    assert KEY not in phone.get("/s/eve").text  # the organiser's key never reaches a player's page
+
+
+def test_cross_site_requests_are_refused(web):
+    new_sheet(web)
+    assert web.post("/s/eve/deals", data=CLUBS_WON).status_code == 403  # no token
+    assert web.post("/s/eve/deals", data=CLUBS_WON, headers={"X-CSRF-Token": "forged"}).status_code == 403
+    r = web.post("/s/eve/deals", data=CLUBS_WON, headers={**csrf(web), "Origin": "http://evil.example"})
+    assert r.status_code == 403 and "another site" in r.text
+    r = web.post("/sheets", data={"csrf": "forged", "name": "x", "players": "A,B,C", "ruleset": "pub"})
+    assert r.status_code == 403
+    assert web.get("/s/eve/sheet.json").json()["deals"] == []
+
+
+def test_oversized_requests_are_refused_before_reading(web):
+    new_sheet(web)
+    r = web.post("/s/eve/deals", content=b"x" * 300_000, headers={**csrf(web), "content-type": "application/x-www-form-urlencoded"})
+    assert r.status_code == 413
+
+
+def test_names_are_escaped(web):
+    web.post("/sheets", data={"csrf": web.cookies.get("skat_csrf"), "name": "xss", "ruleset": "official",
+                              "players": "<script>alert(1)</script>, Ben, Cara"}, follow_redirects=True)
+    page = web.get("/s/xss").text
+    assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    assert "content-security-policy" in web.get("/s/xss").headers
+
+
+def test_a_bad_sheet_form_is_one_line(web):
+    r = web.post("/sheets", data={"csrf": web.cookies.get("skat_csrf"), "name": "two", "players": "Anna, Anna, Ben",
+                                  "ruleset": "pub"})
+    assert r.status_code == 400 and "expected 3 or 4 different names" in r.text
+    r = web.post("/sheets", data={"csrf": web.cookies.get("skat_csrf"), "name": "../up", "players": "A,B,C",
+                                  "ruleset": "pub"})
+    assert r.status_code == 404
+
+
+def test_the_builder_shows_the_differences_and_the_yaml(web, config):
+    form = {"csrf": web.cookies.get("skat_csrf"), "name": "house", "parent": "pub", "action": "check",
+            **{f"use.{p}": "on" for p in ("official", "kontra", "ramsch", "schieberamsch", "bock", "money")},
+            "official.grand_base": "20"}
+    r = web.post("/build", data=form)
+    assert "official.grand_base: 24 → 20" in r.text
+    r = web.post("/build", data={**form, "action": "download"})
+    assert r.headers["content-disposition"] == 'attachment; filename="house.yaml"'
+    assert "grand_base: 20" in r.text and "extends: pub" in r.text
+    r = web.post("/build", data={**form, "official.grand_base": "zero"})
+    assert r.status_code == 422 and "official.grand_base" in r.text
+    web.post("/build", data={**form, "action": "keep"})
+    assert (config.sheets / "house.yaml").is_file()
+    new_sheet(web, name="h", ruleset="house.yaml")
+    r = web.post("/s/h/preview", data={"declarer": "Ben", "game": "grand", "matadors": "with1", "points": "74",
+                                       "bid": "18"}, headers=csrf(web))
+    assert "2 x grand 20 = 40" in r.text
+
+
+def test_a_built_ruleset_runs_no_local_code(web, config):
+    (config.sheets / "evil.py").write_text("raise SystemExit('ran')\n")
+    (config.sheets / "evil.yaml").write_text("name: evil\nextends: official\nplugins:\n  ./evil.py:Evil: {}\n")
+    r = web.post("/sheets", data={"csrf": web.cookies.get("skat_csrf"), "name": "ev", "players": "A,B,C",
+                                  "ruleset": "evil.yaml"})
+    assert r.status_code == 400 and "--trust" in r.text
+
+
+def test_bock_and_ramsch_rounds_are_announced(web, capsys, config):
+    from skatcore.cli import main
+
+    new_sheet(web)
+    r = web.post("/s/eve/deals", data={**CLUBS_WON, "points": "60", "id": "w1"}, headers=csrf(web))  # 60-60: Bock
+    assert "Bock" in r.text
+    body = web.get("/s/eve/body").text
+    assert main(["sheet", "show", str(config.sheets / "eve.sqlite"), "--json"]) == 0
+    cli = __import__("json").loads(capsys.readouterr().out)
+    assert cli["next_deal"]["kind"] and cli["next_deal"]["kind"] in body  # the CLI's words for the next deal
+    owed = ", ".join(f"{n} {k.replace(' ', '-')} deal{'s' * (n != 1)}" for k, n in cli["owed"].items())
+    assert f"still to play out: {owed}" in body
+
+
+def test_a_sheet_started_with_the_cli_gets_a_code_from_the_organiser(web, config):
+    from starlette.testclient import TestClient
+
+    from skatcore.cli import main
+
+    assert main(["sheet", "new", str(config.sheets / "cli"), "--ruleset", "official", "--players", "A,B,C"]) == 0
+    phone = TestClient(web.app, base_url="http://testserver")
+    assert phone.get("/s/cli").status_code == 404  # no code yet, and none made for an unknown device
+    assert phone.get("/s/nosuch").text == phone.get("/s/cli").text  # nor told that it exists
+    code = re.search(r'data-testid="join-code">(\w+)<', web.get("/s/cli").text).group(1)
+    assert phone.get(f"/j/{code}", follow_redirects=True).status_code == 200
+
+
+def test_a_ramsch_entered_per_player(web):
+    new_sheet(web)  # Anna deals and sits out: Ben forehand, Cara middlehand, Dirk rearhand
+    data = {"game": "ramsch", "ramsch_seat": ["30", "40", "50"], "ramsch_trick_seat": ["3", "3", "4"],
+            "last_trick": "rearhand", "id": "r1"}
+    web.post("/s/eve/deals", data=data, headers=csrf(web))
+    assert web.get("/s/eve/sheet.json").json()["totals"] == {"Anna": 0, "Ben": 0, "Cara": 0, "Dirk": -50}
+
+
+def test_schieberamsch_pushes_and_a_grand_hand_instead(web, capsys, config):
+    """The same two deals entered on the page and with skat sheet add's flags: the same sheet."""
+    import json
+
+    from skatcore.cli import main
+
+    new_sheet(web)  # pub: Schieberamsch on all pass; Ben forehand, Cara middlehand, Dirk rearhand
+    ramsch = {"game": "ramsch", "ramsch_seat": ["30", "40", "50"], "ramsch_trick_seat": ["3", "3", "4"],
+              "last_trick": "rearhand", "pushes": ["blind", "seen", ""], "id": "r1"}
+    instead = {"game": "instead", "pushes": ["blind"], "declarer": "Dirk", "matadors": "with1", "points": "70",
+               "id": "g1"}  # Cara deals deal 2: Dirk, forehand, declares a grand hand instead of pushing
+    assert 'id="g-instead"' in web.get("/s/eve").text
+    new_sheet(web, name="plain", ruleset="official")
+    assert 'id="g-instead"' not in web.get("/s/plain").text  # nobody pushes under the official rules
+    for deal in (ramsch, instead):
+        r = web.post("/s/eve/deals", data=deal, headers=csrf(web))
+        assert r.status_code == 200, r.text
+    cli = str(config.sheets / "cli.sqlite")
+    for args in (["new", cli, "--ruleset", "pub", "--players", "Anna,Ben,Cara,Dirk", "--stake", "0.1"],
+                 ["add", cli, "--ramsch", "30,40,50", "--ramsch-tricks", "3,3,4", "--last-trick", "rearhand",
+                  "--pushes", "blind,seen"],
+                 ["add", cli, "--instead", "--pushes", "blind", "--declarer", "Dirk", "--matadors", "with1",
+                  "--points", "70"]):
+        assert main(["sheet", *args]) == 0
+    capsys.readouterr()
+    assert main(["sheet", "show", cli, "--json"]) == 0
+    expected = json.loads(capsys.readouterr().out)
+    shown = web.get("/s/eve/sheet.json").json()
+    assert shown["totals"] == expected["totals"] and len(shown["deals"]) == 2
+    assert [d["explanation"] for d in shown["deals"]] == [d["explanation"] for d in expected["deals"]]
