@@ -52,7 +52,7 @@ async def join(request: Request) -> Response:
         return render(request, "join.html")
     code = security.clean_code(typed if isinstance(typed, str) else None)
     name = request.app.state.codes.get(code) if code else None
-    if name is None:
+    if code is None or name is None:
         return render(request, "join.html", 404, error="no sheet has this code: check it on the organiser's screen")
     response = RedirectResponse(f"/s/{name}", status_code=303)
     response.set_cookie(security.sheet_cookie(name), code, httponly=True, samesite="strict", path=f"/s/{name}",

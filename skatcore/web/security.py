@@ -140,7 +140,9 @@ def _cross_site(request: Request) -> str | None:
 async def form_of(request: Request):
     """The request's form, its CSRF field checked when the header did not carry it."""
     form = await request.form(max_files=1, max_fields=200)
-    if request.scope.get("skat_csrf_pending") and not same(request.cookies.get(CSRF_COOKIE), form.get("csrf")):
+    sent = form.get("csrf")
+    if request.scope.get("skat_csrf_pending") and not same(request.cookies.get(CSRF_COOKIE),
+                                                           sent if isinstance(sent, str) else None):
         raise PermissionError("refused: the page's CSRF token does not match (reload the page)")
     return form
 

@@ -242,7 +242,7 @@ def _entry(request: Request, name: str, snap: live.Snapshot, n: int | None = Non
 
 def _fields(form) -> dict:
     """The deal fields of a submitted form (lists for the repeated ones)."""
-    raw = {}
+    raw: dict[str, str | list[str]] = {}
     for key in FIELDS:
         values = [v for v in form.getlist(key) if isinstance(v, str) and v.strip()]
         if key in ("call", "decl", "pushes"):
