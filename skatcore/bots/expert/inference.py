@@ -44,7 +44,7 @@ def evidence(view: SeatView, kn, me: int, limit: int) -> list[Evidence]:
         for i in range(len(cards) - 1, -1, -1):
             s = (leader + i) % 3
             later[s] |= 1 << cards[i]
-            if s != me and kn.known[s].bit_count() < kn.sizes[s]:  # a hand not shown
+            if s != me and not (kn.known[s] and kn.known[s].bit_count() == kn.sizes[s]):  # a hand not shown
                 out.append(Evidence(s, n, tuple(cards[:i]), cards[i], later[s]))
     return out[:limit]
 
