@@ -63,7 +63,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     FEWEST_POINTS_TRICKS = 5  # a game of fewest points is solved (exact points, no node budget) from this many tricks left
     MIN_WORLDS = 3  # layouts solved before a card decision may stop early
     LEAD_SLACK = 0.2  # a defender's lead within this share of the layouts of the best counts as level
-    POINT_LAYOUTS = 4  # layouts whose card points break a tie
+    POINT_LAYOUTS = 2  # layouts whose card points break a tie (each costs up to four searches)
     POINT_LEVELS = (31, 46, 76, 90)  # declarer's card points probed for the expected points (61 is the vote)
 
     def __init__(self, rules: CompiledRules, seed: int | None = None, worlds: int = 10, ms: float | None = None,
