@@ -182,15 +182,15 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         # prefer stands unless the layouts count it clearly worse
         slack = self.LEAD_SLACK * mass if lead else 1e-9
         tied = [c for c in scores if scores[c] >= best - slack]
-        if lead and len(tied) > 1:  # the lead a strong defender plays, among those the layouts leave
-            t = Table.of(view, kn, g)
+        t = Table.of(view, kn, g) if lead and len(tied) > 1 else None
+        if t is not None:  # the lead a strong defender plays, among those the layouts leave
             first = min(lead_class(g, t, c) for c in tied)
             tied = [c for c in tied if lead_class(g, t, c) == first]
         if len(tied) > 1 and positions:
             tied = self._most_points(solver, positions, tied, view.seat == view.declarer)
         if len(tied) == 1:
             return tied[0]
-        if lead:
+        if t is not None:
             return min(tied, key=lambda c: lead_key(g, t, c))
         if fallback in tied:
             return fallback

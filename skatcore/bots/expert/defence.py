@@ -7,9 +7,8 @@ lead a suit the partner showed void in so he trumps it; bring back the suit
 the partner led; lead through the declarer - a long suit when he plays
 second ("short way, long suit"), a short one when the partner plays second
 ("long way, short suit"); lead no trumps; never lead a ten into an ace still
-out.  The partner's discards are his signals:
-the suits he threw away are the ones he is void in or does not hold a
-master of.
+out.  The partner's signals read are his leads and the voids his discards
+show.
 """
 
 from __future__ import annotations

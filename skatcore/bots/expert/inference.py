@@ -75,7 +75,8 @@ class PlayModel:
 
 
 def hypothetical(view: SeatView, e: Evidence, hand: int, legal: int, skat: int) -> SeatView:
-    """The view seat ``e.seat`` had before playing ``e.card`` if it held ``hand``."""
+    """The view seat ``e.seat`` had before playing ``e.card`` if it held ``hand``
+    (built slot by slot, as ``SeatView.with_legal`` builds one: the tricks then were a prefix of now)."""
     other = object.__new__(SeatView)
     for slot in SeatView.__slots__:
         object.__setattr__(other, slot, getattr(view, slot))
