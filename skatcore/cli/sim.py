@@ -94,6 +94,7 @@ def _cmd_play(args) -> int:
 
 
 def cmd_simulate(args) -> int:
+    from skatcore.sim.counters import counter_rates, rate_specs, rates_line
     from skatcore.sim.simulate import check_args, fmt, metric_rows, parse_players, path_line, print_table
     from skatcore.sim.verify import check_verify, verify_all
     slots = parse_players(args.players)
@@ -101,9 +102,12 @@ def cmd_simulate(args) -> int:
     check_verify(args.verify, args.deals)
     verified = verify_all([args.ruleset], args.verify, args.seed, slots)  # first: a difference stops the run
     stats = _run([args.ruleset], args, slots)[0]
+    rates = counter_rates(stats.bots, rate_specs(slots))
     if args.json:
         out = stats.to_json()
         out["seed"] = args.seed
+        if rates:
+            out["bot_rates"] = rates
         if verified:
             out["verify"] = verified[0].to_json()
         print(json_text(out))
@@ -115,6 +119,8 @@ def cmd_simulate(args) -> int:
         print(printable(v.text()))
     print_table(None, ["statistic", s["ruleset"]], rows)
     print(f"how played: {path_line(stats)}")
+    if rates:
+        print(printable(f"players' rates: {rates_line(rates)}"))
     return 0
 
 
@@ -155,6 +161,7 @@ def cmd_bench(args) -> int:
 
 
 def cmd_duel(args) -> int:
+    from skatcore.sim.counters import rates_line
     from skatcore.sim.duel import duel
     from skatcore.sim.simulate import print_table, progress_bar
 
@@ -192,5 +199,8 @@ def cmd_duel(args) -> int:
         rows.append((f"mix: {g} (A / B)", "  /  ".join(f"{100 * out['contract_mix'][p].get(g, 0):.1f}%" for p in "AB")))
     for key in sorted({k for c in out.get("bot_counters", {}).values() for k in c}):
         rows.append((f"{key} (A / B)", "  /  ".join(str(out["bot_counters"][p].get(key, 0)) for p in "AB")))
+    for side in "AB":
+        if rates := out.get("bot_rates", {}).get(side):
+            rows.append((f"rates, {side}", rates_line(rates)))
     print_table(None, ["statistic", f"A = {a}, B = {b}"], rows)
     return 0

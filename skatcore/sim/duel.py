@@ -9,7 +9,9 @@ Reported (JSON keys ``A``/``B`` for the two sides): the mean per-deal difference
 and Seeger-Fabian) with 95% intervals, each side's declarer win rate (and
 their difference, by a seeded bootstrap), and the contracts each side
 declares; the players' own counters (``bot_counters``: the expert's
-``pimc_moves`` and ``fallback_moves``), by side."""
+``pimc_moves`` and ``fallback_moves``) and their rates (``bot_rates``: the
+expert's layouts per decision, the share of its decisions inference
+changed, its fallbacks), by side."""
 
 from __future__ import annotations
 
@@ -21,6 +23,7 @@ import numpy as np
 from skatcore.bots import resolve_player
 from skatcore.engine.table import people
 from skatcore.rules.compiler import get_rules
+from skatcore.sim.counters import counter_rates, rate_specs
 from skatcore.sim.play import all_passed, play_seeded, seeded_deal
 from skatcore.sim.simulate import check_args, chunks, map_chunks, seat_points
 from skatcore.sim.stats import MeanSums, RatioBoot
@@ -72,6 +75,9 @@ class DuelStats:
         }
         if any(self.bots):
             out["bot_counters"] = {label: dict(sorted(self.bots[side].items())) for side, label in enumerate("AB")}
+            rates = {label: counter_rates(self.bots[side], rate_specs([self.players[side]])) for side, label in enumerate("AB")}
+            if any(rates.values()):
+                out["bot_rates"] = rates
         return out
 
 

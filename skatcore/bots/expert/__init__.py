@@ -8,8 +8,11 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter
+from typing import ClassVar
 
 from skatcore.bots.expert.bidding import SolverBidding
+from skatcore.bots.expert.defence import Table, cheapest_key, lead_class, lead_key
+from skatcore.bots.expert.inference import PlayModel, evidence
 from skatcore.bots.expert.worlds import Knowledge, all_equivalent, bidding_levels, sample
 from skatcore.bots.heuristic import HeuristicPlayer
 from skatcore.bots.heuristic.play import PLAY_CARD
@@ -28,9 +31,12 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     cannot see (consistent with the cards played, the voids shown, an ouvert
     hand, its own discard, and - by weighting - with how far each player
     bid), solves each layout for every card it may play, and plays the card
-    that reaches the contract's goal in the most layouts: the declarer's 61
-    (or the ruleset's threshold), the defenders' 60, a null without a trick;
-    schneider breaks ties, then the heuristic's own choice.  In a Ramsch
+    that reaches the contract's goal in the most layouts (each weighted by
+    how likely the bidding makes it): the declarer's 61 (or the ruleset's
+    threshold), the defenders' 60, a null without a trick.  Ties go to the
+    expected card points over the layouts, then to a rule a player names:
+    a defender's lead by :mod:`~skatcore.bots.expert.defence`, any other
+    card the heuristic's, else the cheapest.  In a Ramsch
     (fewest points) each layout is solved with the two others against it,
     from the last five tricks on (before that the heuristic plays).
     A hand shown to it (a straw man, ``SeatView.others``) lies where it is
@@ -44,19 +50,32 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     :param bid_worlds: layouts per contract when bidding and discarding.
     :param nodes: the solver's node budget per search (a card whose search
         runs out counts half a win in that layout).
+    :param evidence: the other seats' latest cards a layout is weighted by
+        (:mod:`~skatcore.bots.expert.inference`; 0: the bidding only).
     """
 
+    # rates of its counters that `skat duel` and `skat simulate` report (skatcore.sim.counters)
+    COUNTER_RATES: ClassVar[dict[str, tuple[str, str]]] = {
+        "layouts_per_decision": ("worlds", "pimc_moves"),
+        "inference_changed_share": ("inference_changed", "pimc_moves"),
+        "fallback_share": ("fallback_moves", "card_decisions"),
+    }
     FEWEST_POINTS_TRICKS = 5  # a game of fewest points is solved (exact points, no node budget) from this many tricks left
     MIN_WORLDS = 3  # layouts solved before a card decision may stop early
+    LEAD_SLACK = 0.2  # a defender's lead within this share of the layouts of the best counts as level
+    POINT_LAYOUTS = 2  # layouts whose card points break a tie (each costs up to four searches)
+    POINT_LEVELS = (31, 46, 76, 90)  # declarer's card points probed for the expected points (61 is the vote)
 
     def __init__(self, rules: CompiledRules, seed: int | None = None, worlds: int = 10, ms: float | None = None,
-                 bid_worlds: int = 6, nodes: int = 20_000):
+                 bid_worlds: int = 6, nodes: int = 20_000, evidence: int = 6):
         super().__init__(rules, seed)
         self.rng = random.Random(seed)
         self.worlds = max(1, int(worlds))
         self.ms = ms
         self.bid_worlds = max(1, int(bid_worlds))
         self.nodes = max(0, int(nodes))
+        self.evidence = max(0, int(evidence))
+        self._model: PlayModel | None = None
         self.counters: Counter = Counter()
         self._solvers: dict = {}
         # the solver plays three hands whose every card is playable: not cards in stacks or a pile, nor two-card tricks
@@ -64,6 +83,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
 
     def act(self, view: SeatView):
         if view.phase is Phase.PLAY and len(view.legal) > 1:
+            self.counters["card_decisions"] += 1
             return PLAY_CARD[self._pimc(view)]
         return super().act(view)
 
@@ -101,59 +121,111 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         me, declarer = view.seat, view.declarer
         solver = self._solver(table, me if declarer is None else declarer, goal)
         win = self.rules.thresholds.win
-        schneider = self.rules.thresholds.schneider
-        weights = self._bid_weights(view)
-        scores: Counter = Counter()
+        weights = self._weights(view, kn, table)
+        scores: Counter = Counter()  # weighted by how likely the bidding makes each layout
+        plain: Counter = Counter()   # the same, every layout counted alike
         positions = []
         start = time.process_time() if self.ms is not None else 0.0
         budget = self.worlds if self.ms is None else 10_000
         n = 0
+        mass = 0.0
         while n < budget:
-            world = self._draw(kn, weights)
+            world = sample(kn, self.rng)
             if world is None:
                 break
             hands, skat = world
             n += 1
+            w = 1.0 if weights is None else weights(hands, skat)
+            mass += w
             solver.new_deal()
             pos = Position(tuple(hands[s] & ~kn.played[s] for s in range(3)), kn.leader, kn.trick)
+            one: Counter = Counter()
             if goal == "card_points":
                 have = kn.declarer_points + sum(table.points[c] for c in cards_in(skat))
-                positions.append((pos, have))
-                self._credit(scores, solver.card_values(pos, win - have), me == declarer)
+                positions.append((pos, have, w))
+                self._credit(one, solver.card_values(pos, win - have), me == declarer)
             elif goal == "no_trick":  # the defenders take every trick: the null is made
-                self._credit(scores, solver.card_values(pos, solver.live(pos)), me == declarer)
+                self._credit(one, solver.card_values(pos, solver.live(pos)), me == declarer)
             else:
-                for c, v in solver.card_values(pos).items():
-                    scores[c] += v  # the others' points: more is better for me
+                one.update(solver.card_values(pos))  # the others' points: more is better for me
+            for c, v in one.items():
+                scores[c] += w * v
+                plain[c] += v
             if self.ms is not None:
                 if n >= 2 and (time.process_time() - start) * 1000 >= self.ms:
                     break
-            elif goal != "fewest_points" and n >= self.MIN_WORLDS and self._settled(scores, n, budget - n):
+            elif goal != "fewest_points" and n >= self.MIN_WORLDS and self._settled(scores, mass, budget - n):
                 break
         if not scores:
             self.counters["fallback_moves"] += 1
             return fallback
         self.counters["pimc_moves"] += 1
         self.counters["worlds"] += n
+        card = self._choose(view, kn, table, solver, scores, mass, positions, fallback)
+        if weights is not None:
+            self.counters["inference_moves"] += 1
+            top = max(plain.values())
+            if plain[card] < top - 1e-9:  # every layout alike would have made another card the best
+                self.counters["inference_changed"] += 1
+        return card
+
+    def _choose(self, view, kn: Knowledge, table, solver: Solver, scores: Counter, mass: float, positions,
+                fallback: int) -> int:
+        """The best card by the layouts' votes; where they leave several
+        cards level, the expected card points over the layouts decide, then
+        a rule a player names (:mod:`~skatcore.bots.expert.defence`)."""
         best = max(scores.values())
-        tied = [c for c in scores if scores[c] >= best - 1e-9]
-        if len(tied) > 1 and positions and best in (0, n):  # the game is decided in every layout: schneider decides
-            extra: Counter = Counter()
-            for pos, have in positions[:4]:
-                solver.new_deal()
-                self._credit(extra, solver.card_values(pos, schneider - have), me == declarer)
-            top = max(extra[c] for c in tied)
-            tied = [c for c in tied if extra[c] >= top - 1e-9]
-        return fallback if fallback in tied else min(tied)
+        g = self.info.games[view.declaration.game if view.declaration is not None else self.rules.all_pass]
+        lead = not view.trick and view.declarer is not None and view.seat != view.declarer \
+            and g.goal == "card_points"
+        # a defender's lead: the layouts are few and a lead's effect is far off; a lead the rules
+        # prefer stands unless the layouts count it clearly worse
+        slack = self.LEAD_SLACK * mass if lead else 1e-9
+        tied = [c for c in scores if scores[c] >= best - slack]
+        t = Table.of(view, kn, g) if lead and len(tied) > 1 else None
+        if t is not None:  # the lead a strong defender plays, among those the layouts leave
+            first = min(lead_class(g, t, c) for c in tied)
+            tied = [c for c in tied if lead_class(g, t, c) == first]
+        if len(tied) > 1 and positions:
+            tied = self._most_points(solver, positions, tied, view.seat == view.declarer)
+        if len(tied) == 1:
+            return tied[0]
+        if t is not None:
+            return min(tied, key=lambda c: lead_key(g, t, c))
+        if fallback in tied:
+            return fallback
+        return min(tied, key=lambda c: cheapest_key(g, c))
+
+    def _most_points(self, solver: Solver, positions, tied: list[int], maximise: bool) -> list[int]:
+        """The cards of ``tied`` with the most expected card points for the
+        mover over (the first few) layouts: the chance to reach each of the
+        levels of :attr:`POINT_LEVELS` summed, a staircase under the mean."""
+        extra: Counter = Counter()
+        total = 0
+        for pos, have, w in positions[:self.POINT_LAYOUTS]:
+            live = solver.live(pos)
+            for level in self.POINT_LEVELS:
+                need = level - have
+                if 0 < need <= live:
+                    solver.new_deal()
+                    one: Counter = Counter()
+                    self._credit(one, solver.card_values(pos, need), maximise)
+                    for c in tied:
+                        extra[c] += w * one[c]
+                    total += 1
+        if not total:
+            return tied
+        top = max(extra[c] for c in tied)
+        return [c for c in tied if extra[c] >= top - 1e-9]
 
     @staticmethod
-    def _settled(scores: Counter, n: int, left: int) -> bool:
+    def _settled(scores: Counter, mass: float, left: int) -> bool:
         """Whether more layouts cannot change the choice: one card leads every
         other by more than the layouts left, or every card reaches the goal
         in every layout so far (or none does)."""
         ranked = sorted(scores.values(), reverse=True)
-        if ranked[0] == ranked[-1]:
-            return ranked[0] in (0, n)
+        if ranked[0] - ranked[-1] < 1e-9:
+            return ranked[0] < 1e-9 or ranked[0] > mass - 1e-9
         return ranked[0] - ranked[1] > left
 
     @staticmethod
@@ -163,14 +235,22 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             got = 0.5 if v == 2 else v
             scores[c] += got if maximise else 1 - got
 
-    def _draw(self, kn: Knowledge, weights):
-        """One world, accepted with the probability the bidding gives it."""
-        world = None
-        for _ in range(4):
-            world = sample(kn, self.rng)
-            if world is None or weights is None or self.rng.random() < weights(world[0], kn):
-                return world
-        return world
+    def _weights(self, view: SeatView, kn: Knowledge, table):
+        """How likely a layout ``(hands, skat)`` is given the bidding and
+        the other seats' cards (None: nothing to tell layouts apart)."""
+        bids = self._bid_weights(view)
+        found = evidence(view, kn, view.seat, self.evidence) if self.evidence else []
+        if bids is None and not found:
+            return None
+        if self._model is None:
+            self._model = PlayModel(self.rules, self.seed)
+        model = self._model
+
+        def weight(hands, skat: int) -> float:
+            w = 1.0 if bids is None else bids(hands, kn)
+            return w * model.weight(view, table, found, hands, skat) if found else w
+
+        return weight
 
     def _bid_weights(self, view: SeatView):
         """How plausible a world's hands are given how far each player bid:

@@ -1,0 +1,69 @@
+"""The expert's speed: deals per second of CPU for a table of three
+experts, and the CPU time of each decision (p50, p99, max).
+
+CPU time (``time.process_time``), not the wall clock, so that other work on
+the machine does not count; one process, so the figure is per core.
+
+    python tools/expert_timing.py --deals 100 --seed 1
+    python tools/expert_timing.py --deals 100 --player expert:worlds=20
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+import numpy as np
+
+from skatcore.bots import resolve_player
+from skatcore.rules import get_rules
+from skatcore.sim.play import play, players_for, seeded_deal
+
+
+class Timed:
+    """A player whose every ``act`` is timed."""
+
+    def __init__(self, inner, times: list):
+        self.inner, self.times = inner, times
+        self.counters = getattr(inner, "counters", None)
+
+    def act(self, view):
+        t = time.process_time()
+        a = self.inner.act(view)
+        self.times.append(time.process_time() - t)
+        return a
+
+
+def timing(player: str, deals: int, seed: int, ruleset: str = "official") -> dict:
+    rules = get_rules(ruleset)
+    factory = resolve_player(player)
+    times: list[float] = []
+    play(rules, *seeded_deal(seed, 0)[:2], [factory(rules=rules, seed=s) for s in range(3)])  # compile first
+    start = time.process_time()
+    for i in range(deals):
+        hands, skat, pseeds = seeded_deal(seed, i)
+        players = [Timed(p, times) for p in players_for(rules, [factory] * 3, seed, i, pseeds)]
+        play(rules, hands, skat, players)
+    cpu = time.process_time() - start
+    t = np.array(times)
+    return {"player": player, "deals": deals, "seed": seed, "cpu_s": round(cpu, 2),
+            "deals_per_cpu_s": round(deals / cpu, 2), "decisions": len(t),
+            "decision_ms": {q: round(1000 * float(np.percentile(t, p)), 1) for q, p in (("p50", 50), ("p99", 99))}
+            | {"max": round(1000 * float(t.max()), 1)}}
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--player", default="expert")
+    ap.add_argument("--deals", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--ruleset", default="official")
+    args = ap.parse_args(argv)
+    print(json.dumps(timing(args.player, args.deals, args.seed, args.ruleset)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
