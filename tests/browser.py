@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -33,3 +35,14 @@ def browser() -> Iterator:
         chromium = p.chromium.launch(executable_path=chromium_path(), args=FLAGS)
         yield chromium
         chromium.close()
+
+
+def screenshot(page, name: str, **options) -> Path:
+    """Take the screenshot ``name`` of ``page``: into the folder named by
+    ``SKAT_SCREENSHOTS`` (``SKAT_SCREENSHOTS=docs/img`` refreshes the
+    pictures the docs show), else into a temporary folder, so that a plain
+    test run leaves the work tree as it was."""
+    folder = Path(os.environ.get("SKAT_SCREENSHOTS") or Path(tempfile.gettempdir()) / "skat-screenshots")
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / name), **options)
+    return folder / name

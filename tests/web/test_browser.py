@@ -9,12 +9,12 @@ import re
 from pathlib import Path
 
 import pytest
+from browser import screenshot
 from conftest import KEY
 
 # bypass_csp: the waits below are evaluated scripts, which the pages' CSP (tested in test_app.py) forbids
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-IMG = Path(__file__).parents[2] / "docs" / "img"
 
 # (declarer, game, matadors, card points): an evening's deals at a four-table under pub rules
 DEALS = [("Ben", "clubs", "mit 1", "74"), ("Dirk", "grand", "ohne 2", "44"), ("Anna", "hearts", "mit 2", "61"),
@@ -69,7 +69,6 @@ def test_an_evening_on_two_phones(browser, server, capsys):
     desk.fill("input[name=stake]", "0.05")
     desk.click("button.primary")
     code = desk.locator("[data-testid=join-code]").inner_text()
-    IMG.mkdir(exist_ok=True)
     phones = []
     for _ in range(2):  # two phones at the table, each its own browser context (cookies)
         ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, bypass_csp=True)
@@ -77,7 +76,7 @@ def test_an_evening_on_two_phones(browser, server, capsys):
         page.goto(f"{base}/join")
         page.fill("input[name=code]", code.upper())  # as read off the screen
         if not phones:
-            page.screenshot(path=str(IMG / "serve-join-390.png"))
+            screenshot(page, "serve-join-390.png")
         page.click("button.primary")
         page.wait_for_url(re.compile(r"/s/evening$"))
         phones.append(Taps(page))
@@ -89,7 +88,7 @@ def test_an_evening_on_two_phones(browser, server, capsys):
     page.locator('#entry button.digit[data-digit="4"]').click()
     page.wait_for_function("document.querySelector('[data-testid=preview]')?.textContent.includes('won +24')")
     assert page.locator("[data-testid=preview]").inner_text().startswith("with 1, game 2; 2 x clubs 12 = 24: won +24")
-    page.screenshot(path=str(IMG / "serve-entry-390.png"), full_page=True)
+    screenshot(page, "serve-entry-390.png", full_page=True)
     page.reload()
     taps = [enter(phones[i % 2], *deal) for i, deal in enumerate(DEALS)]
     assert max(taps) <= 6, taps  # declarer, game, matadors, two digits, save
@@ -117,8 +116,8 @@ def test_an_evening_on_two_phones(browser, server, capsys):
     for ph in phones:  # the form follows the other phone's deals: its number and who deals
         ph.page.wait_for_function(f"document.querySelector('#next-n').textContent === '{len(DEALS) + 1}'", timeout=5000)
         assert ph.page.locator("#next-dealer").inner_text() == cli["next_dealer"]
-    desk.screenshot(path=str(IMG / "serve-sheet-1280.png"), full_page=True)
-    phones[1].page.screenshot(path=str(IMG / "serve-sheet-390.png"), full_page=True)
+    screenshot(desk, "serve-sheet-1280.png", full_page=True)
+    screenshot(phones[1].page, "serve-sheet-390.png", full_page=True)
     organiser.close()
 
 
@@ -133,7 +132,7 @@ def test_a_ruleset_built_in_the_form(browser, server):
     page.click("button[value=check]")
     assert "official.grand_base: 24 → 20" in page.locator("[data-testid=diff]").inner_text()
     assert "grand_base: 20" in page.locator("[data-testid=yaml]").inner_text()
-    page.screenshot(path=str(IMG / "serve-build-1280.png"))
+    screenshot(page, "serve-build-1280.png")
     with page.expect_download() as dl:
         page.click("button[value=download]")
     assert "grand_base: 20" in Path(dl.value.path()).read_text()
@@ -152,7 +151,7 @@ def test_a_small_comparison(browser, server):
     page.click("button.primary")
     page.wait_for_selector("[data-testid=job-done]", timeout=120_000)
     page.wait_for_timeout(500)  # the report's frame
-    page.screenshot(path=str(IMG / "serve-compare-1280.png"))
+    screenshot(page, "serve-compare-1280.png")
     report = page.request.get(page.url + "/report.html").text()
     assert "official" in report and "pub" in report
     rows = page.request.get(page.url + "/deals.csv").text().splitlines()
