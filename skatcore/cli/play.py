@@ -30,7 +30,7 @@ from rich.markup import escape
 from skatcore.bots.registry import make_player, resolve_player
 from skatcore.cards import POINTS
 from skatcore.cli.play_table import WAIT_SHOWN, played, seats_in_order
-from skatcore.cli.play_text import cards_markup, d_text, sort_hand
+from skatcore.cli.play_text import can_show_symbols, cards_markup, d_text, sort_hand
 from skatcore.cli.play_turn import Quit, Turns, Undo
 from skatcore.engine.deal import Bid, Deal, Declare, Discard, Hold, Pass, Phase, PickUp, Play
 from skatcore.engine.table import people, seating
@@ -48,15 +48,6 @@ def _console(stdout):
     from rich.console import Console
 
     return Console(file=stdout, highlight=False, soft_wrap=True, emoji=False)
-
-
-def _symbols(stdout) -> bool:
-    """Suit symbols where the output can encode them."""
-    try:
-        "♣♠♥♦".encode(getattr(stdout, "encoding", None) or "utf-8")
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True
 
 
 def opponents(spec: str, rules) -> list[str]:
@@ -82,7 +73,7 @@ class TerminalGame(Turns):
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
         self.console = _console(self.stdout)
-        self.symbols = _symbols(self.stdout)
+        self.symbols = can_show_symbols(self.stdout)
         self.people = list(people(rules))  # a straw man's seat is nobody's
         self.kinds = list(kinds or ["heuristic"])
         if len(self.kinds) == 1:  # one player for every bot

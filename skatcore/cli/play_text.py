@@ -14,6 +14,15 @@ RANK = {"T": "10"}
 RED = {"H", "D"}
 
 
+def can_show_symbols(stream) -> bool:
+    """Suit symbols where ``stream`` can encode them (else ``SA``, as records write cards)."""
+    try:
+        "♣♠♥♦".encode(getattr(stream, "encoding", None) or "utf-8")
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def card_markup(c: int, symbols: bool = True) -> str:
     """A card as rich markup: ``[red]♥10[/red]`` (``HT`` without symbols)."""
     name = CARD_NAMES[c]

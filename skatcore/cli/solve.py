@@ -102,15 +102,6 @@ def _games(file: str) -> int:
         return 1  # the reader says what is wrong with it
 
 
-def symbols(stream) -> bool:
-    """Suit symbols where ``stream`` can encode them (else ``SA``, as records write cards)."""
-    try:
-        "♣♠♥♦".encode(getattr(stream, "encoding", None) or "utf-8")
-    except (UnicodeEncodeError, LookupError):
-        return False
-    return True
-
-
 def cmd_solve(args) -> int:
     from skatcore.bots.analysis import describe
     from skatcore.rules.compiler import get_rules
@@ -126,7 +117,8 @@ def cmd_solve(args) -> int:
                 progress.advance()
     finally:
         progress.close()
-    suits = symbols(sys.stdout)
+    from skatcore.cli.play_text import can_show_symbols
+    suits = can_show_symbols(sys.stdout)
     for out in results:
         if args.json:
             print(json_text(out, indent=2 if len(results) == 1 else None))

@@ -112,7 +112,7 @@ def test_a_two_player_record_names_its_two_players(capsys, tmp_path):
 
 def test_plain_letters_where_the_output_cannot_show_suit_symbols():
     from skatcore.bots.analysis import card_text
-    from skatcore.cli.solve import symbols
+    from skatcore.cli.play_text import can_show_symbols as symbols
 
     assert symbols(io.TextIOWrapper(io.BytesIO(), encoding="latin-1")) is False
     assert symbols(io.TextIOWrapper(io.BytesIO(), encoding="utf-8")) is True
