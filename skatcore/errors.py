@@ -12,8 +12,12 @@ class InputError(Exception):
 
     ``source`` is the file (or other origin) and ``path`` the place inside it
     (``game.discard[1]``); both are optional and added by outer layers through
-    :meth:`at`, so low-level code only says what was expected.
+    :meth:`at`, so low-level code only says what was expected.  ``stored``:
+    the error is about what a file or sheet already holds, not about what the
+    user just typed (a front end then never words it as one of its fields).
     """
+
+    stored: bool = False
 
     def __init__(self, message: str, *, source: str | None = None, path: str | None = None):
         super().__init__(message)

@@ -170,11 +170,10 @@ def _action_parser(action: str) -> _Parser:
 
 
 def _cmd_new(opts) -> int:
-    from skatcore.records.money import check_stake
-    from skatcore.records.session import Session, rules_for_session
-    from skatcore.records.session_record import FORMAT, check_session
+    from skatcore.records import sheet_live
     from skatcore.records.sheet_check import folder_of
-    from skatcore.rules.ruleset import freeze_ruleset, shipped_rulesets
+    from skatcore.records.sheet_entry import flag
+    from skatcore.rules.ruleset import shipped_rulesets
     path = sheet_path(opts.name)
     players = [p.strip() for p in opts.players.split(",")]
     ruleset = opts.ruleset
@@ -190,30 +189,7 @@ def _cmd_new(opts) -> int:
         dealer = int(dealer)
     except ValueError:
         raise InputError(f"expected a player name or index, got {shown(opts.dealer)}", path="--dealer") from None
-    doc = {"format": FORMAT, "ruleset": ruleset, "players": players, "dealer": dealer, "deals": []}
-    if opts.stake is not None:
-        try:
-            check_stake(opts.stake)
-        except InputError as exc:
-            raise exc.at("--stake") from None
-        doc["stake"] = opts.stake
-    if opts.title:
-        doc["title"] = opts.title
-    if len(players) not in (2, 3, 4) or len(set(players)) != len(players) or not all(players):
-        raise InputError(f"expected 3 or 4 different names (2 for a two-player ruleset), got {shown(opts.players)}", path="--players")
-    if not 0 <= dealer < len(players):
-        raise InputError(f"expected a player name or index 0..{len(players) - 1}, got {shown(opts.dealer)}", path="--dealer")
-    check_session(doc, str(path))
-    rules = rules_for_session(doc, None, ruleset)
-    from skatcore.engine.table import people, seating
-
-    try:
-        seating(len(players), dealer, people(rules))  # two players only for a two-player ruleset
-    except InputError as exc:
-        raise exc.at("--players") from None
-    Session(rules, players, stake=opts.stake, dealer=dealer, source=str(path))  # the ruleset accepts this table
-    store.create(path, {"ruleset": ruleset, "frozen": freeze_ruleset(ruleset), "players": players, "dealer": dealer,
-                        "stake": opts.stake, "title": opts.title, "created": store.now()})
+    rules = sheet_live.create(path, ruleset, players, dealer=dealer, stake=opts.stake, title=opts.title, name=flag)
     print(printable(f"{path}: new sheet under {rules.name!r} for {', '.join(players)}; {players[dealer]} deals first"))
     return 0
 
@@ -328,7 +304,7 @@ def _cmd_edit(opts) -> int:
         return _change(opts, f"editing deal {opts.n}", change)
     except InputError as exc:  # about the new deal itself: in the words the scorer typed
         where = f"deals[{opts.n - 1}]"
-        if opts.deal or opts.record or getattr(exc, "stored", False) or not (exc.path or "").startswith(where):
+        if opts.deal or opts.record or exc.stored or not (exc.path or "").startswith(where):
             raise
         exc.path = exc.path[len(where):].lstrip(".") or None
         raise in_flags(exc, opts) from None
@@ -337,47 +313,18 @@ def _cmd_edit(opts) -> int:
 def _change(opts, what: str, change) -> int:
     """Edit or void in one transaction: every deal re-scored after the
     change, all written or (a deal that no longer fits) nothing."""
-    from skatcore.records.session_edit import rescored
-    path, con = open_sheet(opts.name)
-    with transaction(con):
-        try:
-            meta, deals = store.read_sheet(con, path)
-            before = store.stored_session(meta, path, deals)
-        except InputError as exc:
-            exc.stored = True  # about the sheet as it is, not the new deal: never put in the words of the flags
-            raise
-        try:
-            records = change([d for _, d in deals], before)
-        except InputError as exc:
-            raise exc.at(source=str(path)) from None
-        session = rescored(records, lambda recs: store.stored_session(meta, path, list(enumerate(recs, 1))), opts.n, what)
-        for (n, old), new in zip(deals, records, strict=True):
-            if new != old:
-                store.replace_deal(con, n, new)
-        store.touch(con)
-    line = next(x for x in session.state.sheet_lines if x.index == opts.n)
-    _report(line, session, getattr(opts, "json", False), len(records) - opts.n)
+    from skatcore.records import sheet_live
+    line, session, later = sheet_live.change(sheet_path(opts.name), opts.n, None, what, change)
+    _report(line, session, getattr(opts, "json", False), later)
     return 0
 
 
-def _portable(ruleset: str) -> str:
-    """A ruleset reference for an exported session record: a shipped name as
-    it is, a file by its name (to lie beside the record; records name files
-    inside their own folder)."""
-    from skatcore.rules.ruleset import shipped_rulesets
-    return ruleset if ruleset in shipped_rulesets() else Path(ruleset).name
-
-
 def _cmd_export(opts) -> int:
-    from skatcore.records.session_record import FORMAT
+    from skatcore.records.sheet_live import export_doc
     path, con = open_sheet(opts.name, write=False)
     with transaction(con, write=False):
         meta, deals = store.read_sheet(con, path)
-    doc = {"format": FORMAT, **({"title": meta["title"]} if meta.get("title") else {}), "ruleset": _portable(meta["ruleset"]),
-           "players": meta["players"], "dealer": meta.get("dealer", 0)}
-    if meta.get("stake") is not None:
-        doc["stake"] = meta["stake"]
-    doc["deals"] = [d for _, d in deals]
+    doc = export_doc(meta, deals)
     if opts.json:
         print(json_text(doc, indent=2))
     else:

@@ -91,8 +91,10 @@ def snapshot(path: Path) -> Snapshot:
 
 
 def create(path: Path, ruleset: str, players: list[str], *, dealer: int = 0, stake: float | None = None,
-           title: str | None = None) -> None:
-    """A new sheet at ``path`` under a shipped ruleset or a ruleset file beside it."""
+           title: str | None = None, name: Callable[[str], str] = str):
+    """A new sheet at ``path`` under a shipped ruleset or a ruleset file
+    beside it; returns its compiled rules.  ``name`` turns a field into the
+    words of the caller's errors (the CLI's ``--players``)."""
     from skatcore.engine.table import people, seating
     from skatcore.records.money import check_stake
     from skatcore.records.session import Session, rules_for_session
@@ -100,25 +102,29 @@ def create(path: Path, ruleset: str, players: list[str], *, dealer: int = 0, sta
     from skatcore.rules.ruleset import freeze_ruleset
 
     if len(players) not in (2, 3, 4) or len(set(players)) != len(players) or not all(players):
-        raise InputError(f"expected 3 or 4 different names (2 for a two-player ruleset), got {shown(players)}",
-                         path="players")
+        raise InputError(f"expected 3 or 4 different names (2 for a two-player ruleset), got {shown(', '.join(players))}",
+                         path=name("players"))
     if not 0 <= dealer < len(players):
-        raise InputError(f"expected a player index 0..{len(players) - 1}, got {dealer}", path="dealer")
+        raise InputError(f"expected a player name or index 0..{len(players) - 1}, got {dealer}", path=name("dealer"))
     doc = {"format": FORMAT, "ruleset": ruleset, "players": players, "dealer": dealer, "deals": []}
     if stake is not None:
-        check_stake(stake)
+        try:
+            check_stake(stake)
+        except InputError as exc:
+            raise exc.at(name("stake")) from None
         doc["stake"] = stake
     if title:
         doc["title"] = title
     check_session(doc, str(path))
     rules = rules_for_session(doc, None, ruleset)
     try:
-        seating(len(players), dealer, people(rules))
+        seating(len(players), dealer, people(rules))  # two players only for a two-player ruleset
     except InputError as exc:
-        raise exc.at("players") from None
+        raise exc.at(name("players")) from None
     Session(rules, players, stake=stake, dealer=dealer, source=str(path))  # the ruleset accepts this table
     store.create(path, {"ruleset": ruleset, "frozen": freeze_ruleset(ruleset), "players": players, "dealer": dealer,
                         "stake": stake, "title": title, "created": store.now()})
+    return rules
 
 
 def add(path: Path, enter: Callable[[Session], tuple[dict, SheetLine]], uid: str | None = None,
@@ -148,13 +154,20 @@ def change(path: Path, n: int, tag: str | None, what: str,
 
     _, con = open_sheet(str(path))
     with transaction(con):
-        meta, deals = store.read_sheet(con, path)
+        try:
+            meta, deals = store.read_sheet(con, path)
+            before = _session(meta, path, deals)
+        except InputError as exc:
+            exc.stored = True  # about the sheet as it is, not the change: never in the words of a form or flags
+            raise
         records = [d for _, d in deals]
         if tag is not None and deal_tag(deal_at(records, n)) != tag:
             raise StaleError(f"deal {n} was changed on another device since you opened it: look at it again, "
                              "then correct it")
-        before = _session(meta, path, deals)
-        new = change_records(records, before)
+        try:
+            new = change_records(records, before)
+        except InputError as exc:
+            raise exc.at(source=str(path)) from None
         session = rescored(new, lambda recs: _session(meta, path, list(enumerate(recs, 1))), n, what)
         for (k, old), rec in zip(deals, new, strict=True):
             if rec != old:
