@@ -6,14 +6,18 @@ to keep beside the sheets (where a new sheet can use it)."""
 
 from __future__ import annotations
 
+import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+from starlette.datastructures import UploadFile
 from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from skatcore.errors import InputError, yaml_text
+from skatcore.errors import InputError, shorten, yaml_text
 from skatcore.rules.trust import trusting
 from skatcore.web import security
 from skatcore.web.pages import SHEET_NAME, Config, Problem, message, organiser_only, render
@@ -93,10 +97,7 @@ def _parent_params(parent: str) -> dict[str, dict]:
 
 def builder(request: Request) -> Response:
     organiser_only(request)
-    from skatcore.rules.ruleset import shipped_rulesets
-
-    return render(request, "build.html", plugins=[(n, _fields(s)) for n, s in plugin_schemas()],
-                  parents=sorted(shipped_rulesets()), doc=None, form={"parent": "pub"}, used=_parent_params("pub"))
+    return _builder_page(request, form={"parent": "pub"}, used=_parent_params("pub"))
 
 
 async def build(request: Request) -> Response:
@@ -158,10 +159,115 @@ async def build(request: Request) -> Response:
             saved = target.name
     used = {k: v for k, v in before.items() if doc["plugins"].get(k) is not False}
     used.update({k: {**before.get(k, {}), **v} for k, v in doc["plugins"].items() if v is not False})
-    return render(request, "build.html", 200 if not error else 422, plugins=[(n, _fields(s)) for n, s in plugins],
-                  parents=sorted(shipped_rulesets()), text=text, error=error, saved=saved, form=dict(form), used=used,
-                  diff=[(d.section, d.item, d.values) for d in diff or ()], names=[parent, name])
+    return _builder_page(request, 200 if not error else 422, text=text, error=error, saved=saved, form=dict(form),
+                         used=used, diff=_diff_rows(diff), names=[parent, name])
+
+
+def _builder_page(request: Request, status: int = 200, **context) -> Response:
+    from skatcore.rules.ruleset import shipped_rulesets
+
+    return render(request, "build.html", status, plugins=[(n, _fields(s)) for n, s in plugin_schemas()],
+                  parents=sorted(shipped_rulesets()), trust=request.app.state.config.trust, **context)
+
+
+def _diff_rows(diff) -> list[tuple]:
+    return [(d.section, d.item, d.values) for d in diff or ()]
+
+
+# ---------------------------------------------------------------------------
+# An uploaded ruleset file
+# ---------------------------------------------------------------------------
+
+MAX_RULESET = 64 * 1024  # a ruleset is a few KB; the request bound (security.MAX_BODY) refuses more before it is read
+
+
+async def upload(request: Request) -> Response:
+    """Check an uploaded ruleset file as ``skat validate`` does, as if it lay
+    in the sheets folder (its ``extends`` and plugin files resolve there and
+    nowhere outside); show its differences from its parent; download or
+    keep it.  The result page posts the checked text back (``text``), and it
+    is checked again: nothing a form sends is taken as checked."""
+    organiser_only(request)
+    config: Config = request.app.state.config
+    form = await security.form_of(request)
+    file, action = form.get("ruleset"), form.get("action")
+    filename = str(getattr(file, "filename", None) or form.get("filename") or "")
+    text = error = saved = None
+    diff: list = []
+    name, names = "", ["", ""]
+    try:
+        name = _upload_name(filename)
+        raw = await file.read(MAX_RULESET + 1) if isinstance(file, UploadFile) else str(form.get("text", "")).encode()
+        if len(raw) > MAX_RULESET:
+            raise InputError(f"larger than {MAX_RULESET:,} bytes (expected a ruleset of a few KB)", source=filename)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError("not a UTF-8 text file", source=filename) from None
+        with _beside_the_sheets(config.sheets, raw) as path:
+            names, diff = _check_upload(path, filename, config.trust)
+            if action == "keep":
+                saved = _keep(path, config.sheets / f"{name}.yaml")
+    except InputError as exc:
+        error, text = message(exc), None
+    if text and action == "download":
+        return Response(text, media_type="application/yaml; charset=utf-8",
+                        headers={"content-disposition": f'attachment; filename="{name}.yaml"'})
+    return _builder_page(request, 200 if not error else 422, form={"parent": "pub"}, used=_parent_params("pub"),
+                         upload={"text": text, "error": error, "saved": saved, "filename": filename, "diff": diff,
+                                 "names": names})
+
+
+def _upload_name(filename: str) -> str:
+    """The name the file is kept under: its own, when it is a plain ruleset file name."""
+    stem, dot, suffix = filename.rpartition(".")
+    if not (dot and suffix in ("yaml", "yml") and SHEET_NAME.fullmatch(stem)):
+        raise InputError(f"expected a file name of letters, digits, - and _ ending in .yaml, got {shorten(filename)!r}")
+    return stem
+
+
+@contextmanager
+def _beside_the_sheets(sheets: Path, raw: bytes) -> Iterator[Path]:
+    """The upload as a file in the sheets folder while it is checked (a
+    ``.part`` name no sheet's ruleset list shows), removed afterwards."""
+    fd, tmp = tempfile.mkstemp(prefix=".upload-", suffix=".part", dir=sheets)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(raw)
+        yield Path(tmp)
+    finally:
+        Path(tmp).unlink(missing_ok=True)
+
+
+def _check_upload(path: Path, filename: str, trust: bool) -> tuple[list[str], list[tuple]]:
+    """The checks of ``skat validate`` (reader, schema, extends chain, plugins,
+    their parameters, compiling); errors name the uploaded file, not ``path``.
+    The names of the parent and the upload, and the differences."""
+    from skatcore.rules.compiler import compile_rules, get_rules
+    from skatcore.rules.describe import rules_diff
+    from skatcore.rules.ruleset import find_ruleset, load_ruleset, read_yaml
+
+    try:
+        with trusting(trust):
+            rules = compile_rules(load_ruleset(path))
+            parent = (read_yaml(path) or {}).get("extends")  # (read and checked by load_ruleset just now)
+            base = compile_rules(load_ruleset(find_ruleset(parent, path.parent))) if parent else get_rules("official")
+    except InputError as exc:
+        if exc.source == str(path):
+            exc.source = filename
+        raise exc.at(source=filename) from None
+    return [parent or "official", filename], _diff_rows(rules_diff([base, rules]))
+
+
+def _keep(path: Path, target: Path) -> str:
+    """The checked file under its own name in the sheets folder, never over another (a link: whole, at once)."""
+    try:
+        os.link(path, target)
+    except FileExistsError:
+        raise InputError(f"{target.name} exists already in the sheets folder: rename the file") from None
+    return target.name
 
 
 routes = [Route("/rules", rules_list), Route("/rules/{name}", rules_page),
-          Route("/build", builder), Route("/build", build, methods=["POST"])]
+          Route("/build", builder), Route("/build", build, methods=["POST"]),
+          Route("/build/upload", upload, methods=["POST"])]

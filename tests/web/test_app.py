@@ -3,6 +3,7 @@ counts are the rules' (checked by hand below), the refusals the CLI's."""
 
 from __future__ import annotations
 
+import html
 import re
 
 from conftest import KEY, csrf, new_sheet
@@ -218,3 +219,107 @@ def test_schieberamsch_pushes_and_a_grand_hand_instead(web, capsys, config):
     shown = web.get("/s/eve/sheet.json").json()
     assert shown["totals"] == expected["totals"] and len(shown["deals"]) == 2
     assert [d["explanation"] for d in shown["deals"]] == [d["explanation"] for d in expected["deals"]]
+
+
+HOUSE = "name: house\ndescription: pub with a grand of 20\nextends: pub\nplugins:\n  official:\n    grand_base: 20\n"
+
+
+def upload(client, text: str | bytes, filename="house.yaml", action="check"):
+    return client.post("/build/upload", data={"csrf": client.cookies.get("skat_csrf"), "action": action},
+                       files={"ruleset": (filename, text, "application/yaml")})
+
+
+def test_an_uploaded_ruleset_is_checked_shown_and_kept(web, config):
+    r = upload(web, HOUSE)
+    assert r.status_code == 200 and "official.grand_base: 24 → 20" in r.text
+    assert "house.yaml differs from pub" in r.text and not (config.sheets / "house.yaml").exists()
+    assert [p.name for p in config.sheets.iterdir()] == []  # the file checked beside the sheets is gone again
+    back = {"csrf": web.cookies.get("skat_csrf"), "filename": "house.yaml", "text": HOUSE}
+    r = web.post("/build/upload", data={**back, "action": "download"})
+    assert r.headers["content-disposition"] == 'attachment; filename="house.yaml"' and r.text == HOUSE
+    r = web.post("/build/upload", data={**back, "action": "keep"})
+    assert "Kept as house.yaml" in r.text and (config.sheets / "house.yaml").read_text() == HOUSE
+    assert upload(web, HOUSE, action="keep").status_code == 422  # never over a kept file
+    # a second upload may extend the first (a file beside it in the sheets folder)
+    r = upload(web, "name: dear\nextends: house.yaml\nplugins:\n  money:\n    method: direct\n", "dear.yaml")
+    assert r.status_code == 200 and "dear.yaml differs from house.yaml" in r.text
+    new_sheet(web, name="h", ruleset="house.yaml")
+    r = web.post("/s/h/preview", data={"declarer": "Ben", "game": "grand", "matadors": "with1", "points": "74",
+                                       "bid": "18"}, headers=csrf(web))
+    assert "2 x grand 20 = 40" in r.text
+
+
+def test_a_refused_upload_is_the_line_skat_validate_prints(web, config, tmp_path_factory, capsys):
+    from skatcore.cli import main
+
+    cases = {"bad.yaml": "name: bad\nplugins: [\n",  # malformed YAML
+             "schema.yaml": "name: s\nextends: pub\nplugins:\n  official:\n    grand_base: zero\n",
+             "key.yaml": "name: k\nextends: pub\ncolour: red\n"}
+    for filename, text in cases.items():
+        r = upload(web, text, filename)
+        shown = re.search(r'data-testid="upload-error">([^<]*)<', r.text).group(1)
+        elsewhere = tmp_path_factory.mktemp("cli")
+        (elsewhere / filename).write_text(text)
+        assert main(["validate", str(elsewhere / filename)]) == 2
+        line = capsys.readouterr().err.strip().splitlines()[-1]
+        assert r.status_code == 422 and html.unescape(shown) == line.replace(f"skat: error: {elsewhere}/", "")
+    assert "line 3" in upload(web, cases["bad.yaml"], "bad.yaml").text
+    assert "grand_base" in upload(web, cases["schema.yaml"], "schema.yaml").text
+    assert not list(config.sheets.iterdir())
+
+
+def test_an_oversized_upload_is_refused(web, config):
+    text = HOUSE + "# " + "x" * 70_000 + "\n"
+    r = upload(web, text)
+    assert r.status_code == 422 and "house.yaml: larger than 65,536 bytes" in r.text
+    assert upload(web, HOUSE + "# " + "x" * 300_000 + "\n").status_code == 413  # the request bound, before reading
+    r = upload(web, b"name: \xff\xfe\n")
+    assert r.status_code == 422 and "house.yaml: not a UTF-8 text file" in r.text
+    assert not list(config.sheets.iterdir())
+
+
+EVIL = "import pathlib\npathlib.Path(__file__).with_name('ran').write_text('ran')\nclass Evil: pass\n"
+
+
+def test_an_uploaded_ruleset_runs_no_local_code_without_trust(web, config):
+    (config.sheets / "evil.py").write_text(EVIL)
+    for ref in ("./evil.py:Evil", "os:system"):
+        r = upload(web, f"name: evil\nextends: official\nplugins:\n  {ref}: {{}}\n", "evil.yaml", action="keep")
+        assert r.status_code == 422 and "is code outside the shipped and installed plugins: run with --trust" in r.text
+    assert not (config.sheets / "ran").exists() and not (config.sheets / "evil.yaml").exists()
+    assert "skat --trust serve" in web.get("/build").text
+
+
+def test_an_uploaded_ruleset_runs_local_code_with_trust(web, config):
+    (config.sheets / "evil.py").write_text(EVIL)
+    config.trust = True
+    r = upload(web, "name: evil\nextends: official\nplugins:\n  ./evil.py:Evil: {}\n", "evil.yaml")
+    assert r.status_code == 200 and (config.sheets / "ran").exists()  # the code ran, as the organiser asked
+
+
+def test_an_upload_extends_nothing_outside_the_sheets_folder(web, config, tmp_path):
+    outside = tmp_path.parent / f"{tmp_path.name}-outside.yaml"
+    outside.write_text("name: out\nextends: official\nplugins: {}\n")
+    for ref in (f"../{outside.name}", str(outside)):
+        r = upload(web, f"name: up\nextends: {ref}\nplugins: {{}}\n", "up.yaml")
+        assert r.status_code == 422 and "up.yaml: extends: path" in r.text
+        assert "leads outside the directory of the file naming it" in r.text
+    outside.unlink()
+
+
+def test_an_uploaded_ruleset_s_names_are_escaped(web, config):
+    r = upload(web, "name: house\nextends: pub\nplugins:\n  official:\n    grand_base: 20\n", "<script>alert(1)</script>.yaml")
+    assert r.status_code == 422 and "<script>alert(1)" not in r.text and "&lt;script&gt;alert(1)&lt;/script&gt;" in r.text
+    r = upload(web, 'name: house\ndescription: "<img src=x onerror=alert(1)>"\nextends: pub\nplugins: {}\n')
+    assert r.status_code == 200 and "<img src=x" not in r.text and "&lt;img src=x onerror=alert(1)&gt;" in r.text
+    r = upload(web, 'name: "<img src=x onerror=alert(1)>"\nextends: pub\nplugins: {}\n')
+    assert r.status_code == 422 and "<img src=x" not in r.text and "&lt;img src=x onerror=alert(1)&gt;" in r.text
+    r = upload(web, "name: h\nextends: pub\nplugins:\n  '<script>x</script>': {}\n")
+    assert r.status_code == 422 and "<script>x" not in r.text and "&lt;script&gt;x" in r.text
+
+
+def test_an_upload_needs_the_organiser_and_the_page_s_token(web):
+    r = web.post("/build/upload", data={"action": "check"}, files={"ruleset": ("house.yaml", HOUSE)})
+    assert r.status_code == 403
+    web.cookies.delete("skat_key")
+    assert upload(web, HOUSE).status_code == 403
