@@ -147,8 +147,7 @@ async def build(request: Request) -> Response:
         text = None
     action = form.get("action")
     if text and action == "download":
-        return Response(text, media_type="application/yaml; charset=utf-8",
-                        headers={"content-disposition": f'attachment; filename="{name}.yaml"'})
+        return _download(text, name)
     saved = None
     if text and action == "keep":
         target = config.sheets / f"{name}.yaml"
@@ -168,6 +167,11 @@ def _builder_page(request: Request, status: int = 200, **context) -> Response:
 
     return render(request, "build.html", status, plugins=[(n, _fields(s)) for n, s in plugin_schemas()],
                   parents=sorted(shipped_rulesets()), trust=request.app.state.config.trust, **context)
+
+
+def _download(text: str, name: str) -> Response:
+    return Response(text, media_type="application/yaml; charset=utf-8",
+                    headers={"content-disposition": f'attachment; filename="{name}.yaml"'})
 
 
 def _diff_rows(diff) -> list[tuple]:
@@ -192,12 +196,13 @@ async def upload(request: Request) -> Response:
     form = await security.form_of(request)
     file, action = form.get("ruleset"), form.get("action")
     filename = str(getattr(file, "filename", None) or form.get("filename") or "")
+    raw = await file.read(MAX_RULESET + 1) if isinstance(file, UploadFile) else str(form.get("text", "")).encode()
+    await form.close()
     text = error = saved = None
     diff: list = []
     name, names = "", ["", ""]
     try:
         name = _upload_name(filename)
-        raw = await file.read(MAX_RULESET + 1) if isinstance(file, UploadFile) else str(form.get("text", "")).encode()
         if len(raw) > MAX_RULESET:
             raise InputError(f"larger than {MAX_RULESET:,} bytes (expected a ruleset of a few KB)", source=filename)
         try:
@@ -211,8 +216,7 @@ async def upload(request: Request) -> Response:
     except InputError as exc:
         error, text = message(exc), None
     if text and action == "download":
-        return Response(text, media_type="application/yaml; charset=utf-8",
-                        headers={"content-disposition": f'attachment; filename="{name}.yaml"'})
+        return _download(text, name)
     return _builder_page(request, 200 if not error else 422, form={"parent": "pub"}, used=_parent_params("pub"),
                          upload={"text": text, "error": error, "saved": saved, "filename": filename, "diff": diff,
                                  "names": names})

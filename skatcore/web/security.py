@@ -143,6 +143,7 @@ async def form_of(request: Request):
     sent = form.get("csrf")
     if request.scope.get("skat_csrf_pending") and not same(request.cookies.get(CSRF_COOKIE),
                                                            sent if isinstance(sent, str) else None):
+        await form.close()  # (an uploaded file's temporary copy)
         raise PermissionError("refused: the page's CSRF token does not match (reload the page)")
     return form
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import html
 import re
 
+import pytest
 from conftest import KEY, csrf, new_sheet
 
 CLUBS_WON = {"declarer": "Ben", "game": "clubs", "matadors": "with1", "points": "74", "bid": "18"}
@@ -290,6 +291,7 @@ def test_an_uploaded_ruleset_runs_no_local_code_without_trust(web, config):
     assert "skat --trust serve" in web.get("/build").text
 
 
+@pytest.mark.filterwarnings("ignore:.*implements no hook")
 def test_an_uploaded_ruleset_runs_local_code_with_trust(web, config):
     (config.sheets / "evil.py").write_text(EVIL)
     config.trust = True

@@ -122,20 +122,30 @@ def test_an_evening_on_two_phones(browser, server, capsys):
 
 
 def test_a_ruleset_built_in_the_form(browser, server):
-    base, _ = server
+    base, config = server
     page = browser.new_context(viewport=DESKTOP, bypass_csp=True).new_page()
     page.goto(f"{base}/?key={KEY}")
     page.goto(f"{base}/build")
     page.fill("input[name=name]", "house")
     page.select_option("select[name=parent]", "pub")
     page.fill("input[name='official.grand_base']", "20")
-    page.click("button[value=check]")
+    page.click("form.schema button[value=check]")
     assert "official.grand_base: 24 → 20" in page.locator("[data-testid=diff]").inner_text()
     assert "grand_base: 20" in page.locator("[data-testid=yaml]").inner_text()
     screenshot(page, "serve-build-1280.png")
     with page.expect_download() as dl:
         page.click("button[value=download]")
     assert "grand_base: 20" in Path(dl.value.path()).read_text()
+    # the downloaded file uploaded again through the file input, and kept for new sheets
+    kept = Path(dl.value.path()).with_name("upload.yaml")
+    kept.write_text(Path(dl.value.path()).read_text())
+    page.set_input_files("input[type=file][name=ruleset]", str(kept))
+    page.click("[data-testid=upload] button[value=check]")
+    assert "official.grand_base: 24 → 20" in page.locator("[data-testid=upload-diff]").inner_text()
+    screenshot(page, "serve-upload-1280.png")
+    page.click("[data-testid=upload] button[value=keep]")
+    assert "Kept as upload.yaml" in page.locator("[data-testid=upload]").inner_text()
+    assert (config.sheets / "upload.yaml").read_text() == kept.read_text()
 
 
 @pytest.mark.filterwarnings("ignore")
