@@ -26,16 +26,21 @@ TRUST_ENV = "SKAT_TRUSTED_PATHS"
 TRUST_HELP = ("run the code (local plugin files, module:attr) that rulesets name; without it only shipped and "
               f"installed plugins run, and code named by rulesets inside the directories of {TRUST_ENV}")
 _trust_all: ContextVar[bool] = ContextVar("skat_trust_all", default=False)
+_trust_paths: ContextVar[bool] = ContextVar("skat_trust_paths", default=True)
 
 
 @contextmanager
-def trusting(on: bool = True):
-    """Within the block, rulesets may run the local code they name (``--trust``)."""
-    token = _trust_all.set(on)
+def trusting(on: bool = True, *, paths: bool = True):
+    """Within the block, rulesets may run the local code they name
+    (``--trust``).  ``paths=False``: the directories of ``SKAT_TRUSTED_PATHS``
+    count for nothing either (a file that came from elsewhere, such as an upload
+    to ``skat serve``, earns no trust by where it was put)."""
+    token, paths_token = _trust_all.set(on), _trust_paths.set(paths)
     try:
         yield
     finally:
         _trust_all.reset(token)
+        _trust_paths.reset(paths_token)
 
 
 def trusts_all() -> bool:
@@ -44,7 +49,9 @@ def trusts_all() -> bool:
 
 
 def trusted_paths() -> tuple[Path, ...]:
-    """The directories of ``SKAT_TRUSTED_PATHS``, resolved."""
+    """The directories of ``SKAT_TRUSTED_PATHS``, resolved (none inside ``trusting(paths=False)``)."""
+    if not _trust_paths.get():
+        return ()
     return tuple(Path(p).expanduser().resolve() for p in os.environ.get(TRUST_ENV, "").split(os.pathsep) if p)
 
 

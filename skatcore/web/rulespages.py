@@ -135,7 +135,7 @@ async def build(request: Request) -> Response:
         if not SHEET_NAME.fullmatch(name):
             raise InputError("expected a name of letters, digits, - and _", path="name")
         text = yaml_text(doc)
-        with tempfile.TemporaryDirectory() as tmp, trusting(config.trust):
+        with tempfile.TemporaryDirectory() as tmp, trusting(config.trust, paths=False):
             path = Path(tmp) / f"{name}.yaml"
             path.write_text(text, encoding="utf-8")
             rules = compile_rules(load_ruleset(path))
@@ -252,7 +252,7 @@ def _check_upload(path: Path, filename: str, trust: bool) -> tuple[list[str], li
     from skatcore.rules.ruleset import find_ruleset, load_ruleset, read_yaml
 
     try:
-        with trusting(trust):
+        with trusting(trust, paths=False):  # an upload earns no trust by lying in a trusted folder
             rules = compile_rules(load_ruleset(path))
             parent = (read_yaml(path) or {}).get("extends")  # (read and checked by load_ruleset just now)
             base = compile_rules(load_ruleset(find_ruleset(parent, path.parent))) if parent else get_rules("official")

@@ -291,6 +291,16 @@ def test_an_uploaded_ruleset_runs_no_local_code_without_trust(web, config):
     assert "skat --trust serve" in web.get("/build").text
 
 
+def test_an_upload_earns_no_trust_from_a_trusted_folder(web, config, monkeypatch):
+    """``SKAT_TRUSTED_PATHS`` trusts the files the organiser put in a folder,
+    not a file a device uploaded into it."""
+    monkeypatch.setenv("SKAT_TRUSTED_PATHS", str(config.sheets))
+    (config.sheets / "evil.py").write_text(EVIL)
+    r = upload(web, "name: evil\nextends: official\nplugins:\n  ./evil.py:Evil: {}\n", "evil.yaml", action="keep")
+    assert r.status_code == 422 and "is code outside the shipped and installed plugins" in r.text
+    assert not (config.sheets / "ran").exists() and not (config.sheets / "evil.yaml").exists()
+
+
 @pytest.mark.filterwarnings("ignore:.*implements no hook")
 def test_an_uploaded_ruleset_runs_local_code_with_trust(web, config):
     (config.sheets / "evil.py").write_text(EVIL)
