@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 from skatcore.bots.solver import Position, Solver
 from skatcore.cards import CARD_NAMES, cards_in
 from skatcore.model import SEATS
+from skatcore.model.game import Contract
+from skatcore.rules.compiler import TrickTable
 
 
 class NotSolvable(Exception):
@@ -36,8 +38,8 @@ class Goal:
     defenders' tricks with the declarer maximising them (``invert``).
     """
 
-    contract: object
-    table: object
+    contract: Contract
+    table: TrickTable
     declarer: int
     solver: Solver = field(init=False)
 

@@ -151,11 +151,12 @@ class Position:
         """The position after ``card``, and the seat that won the trick it completed (or None)."""
         hands = list(self.hands)
         hands[self.to_move] &= ~(1 << card)
+        left = (hands[0], hands[1], hands[2])
         trick = (*self.trick, card)
         if len(trick) < 3:
-            return Position(tuple(hands), self.leader, trick), None
+            return Position(left, self.leader, trick), None
         winner = (self.leader + table.winner_index(trick)) % 3
-        return Position(tuple(hands), winner, ()), winner
+        return Position(left, winner, ()), winner
 
 
 class _Shared:
@@ -217,7 +218,7 @@ class Solver:
         """Searches given up at the node limit."""
         return int(self.stats[1])
 
-    def _args(self, pos: Position):
+    def _args(self, pos: Position) -> tuple[np.ndarray, int, int, int, int]:
         """The position as the compiled functions take it: hands, t0, t1, ntr, leader."""
         f = self.flat
         t = [f.inner[c] for c in pos.trick] + [0, 0]

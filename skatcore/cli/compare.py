@@ -181,11 +181,12 @@ def _compare_deal(args) -> int:
     """One recorded deal under each ruleset; a ruleset that refuses it is
     reported (which and why) and the others go on."""
     from skatcore.model import SEATS
+    from skatcore.model.game import ScoreResult
     from skatcore.records.deal import read_record, score_record
     from skatcore.rules.compiler import rules_for
 
     doc = read_record(args.deal)
-    out = []
+    out: list[tuple[str, ScoreResult | None, str | None]] = []
     for ref in args.rulesets:
         rules = rules_for(doc, args.deal, ref)
         try:

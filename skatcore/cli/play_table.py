@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from rich.align import Align
-from rich.console import Group
+from rich.console import Group, JustifyMethod
 from rich.markup import escape
 from rich.panel import Panel
 from rich.table import Table
@@ -85,7 +85,8 @@ def card_table(deal, me: int, who: Callable[[int], str], symbols: bool, title: s
     table = deal.table
     others = [s for s in seats_in_order(deal, me) if s != me]
     seats = Table.grid(expand=True)
-    for side in ("left", "right")[:len(others)]:
+    sides: tuple[JustifyMethod, ...] = ("left", "right")
+    for side in sides[:len(others)]:
         seats.add_column(justify=side, ratio=1)
     left = cards_left(deal)
     seats.add_row(*(f"{escape(who(s))} ({SEATS[s]}) · {left[s]} card{'s' if left[s] != 1 else ''}" for s in others))

@@ -103,8 +103,9 @@ def _print(result, opts, title=None) -> None:
     if opts.json:
         print(json_text(result.to_json(), indent=2))
         return
-    width = shutil.get_terminal_size((80, 24)).columns if opts.narrow or "COLUMNS" in os.environ or sys.stdout.isatty() else None
-    print(narrow_text(result, title, width) if opts.narrow else sheet_text(result, title, width))
+    columns = shutil.get_terminal_size((80, 24)).columns
+    width = columns if opts.narrow or "COLUMNS" in os.environ or sys.stdout.isatty() else None
+    print(narrow_text(result, title, columns) if opts.narrow else sheet_text(result, title, width))
     for line in history_lines(result.state.sheet_lines) if opts.history else ():
         print("\n".join(textwrap.wrap(printable(line), width, subsequent_indent="      ")) if width else printable(line))
 
@@ -304,9 +305,10 @@ def _cmd_edit(opts) -> int:
         return _change(opts, f"editing deal {opts.n}", change)
     except InputError as exc:  # about the new deal itself: in the words the scorer typed
         where = f"deals[{opts.n - 1}]"
-        if opts.deal or opts.record or exc.stored or not (exc.path or "").startswith(where):
+        path = exc.path or ""
+        if opts.deal or opts.record or exc.stored or not path.startswith(where):
             raise
-        exc.path = exc.path[len(where):].lstrip(".") or None
+        exc.path = path[len(where):].lstrip(".") or None
         raise in_flags(exc, opts) from None
 
 

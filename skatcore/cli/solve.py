@@ -7,8 +7,13 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TYPE_CHECKING
 
 from skatcore.errors import InputError, json_text, printable
+
+if TYPE_CHECKING:
+    from rich.progress import Progress as RichProgress
+    from rich.progress import TaskID
 
 
 def register(sub) -> None:
@@ -27,7 +32,9 @@ class Progress:
     def __init__(self, total: int, label: str, after: float = 1.0, clock=time.monotonic, bar=None):
         self.total, self.label, self.after, self.clock = total, label, after, clock
         self.make = bar
-        self.start, self.done, self.bar, self.task = clock(), 0, None, None
+        self.start, self.done = clock(), 0
+        self.bar: RichProgress | None = None
+        self.task: TaskID | None = None
 
     def advance(self) -> None:
         self.done += 1
@@ -36,10 +43,10 @@ class Progress:
                 from skatcore.sim.simulate import progress_bar as make
             else:
                 make = self.make
-            self.bar = make(self.total, self.label)
-            self.bar.start()
-            self.task = self.bar.add_task(self.label, total=self.total)
-        if self.bar is not None:
+            bar = self.bar = make(self.total, self.label)
+            bar.start()
+            self.task = bar.add_task(self.label, total=self.total)
+        if self.bar is not None and self.task is not None:
             self.bar.update(self.task, completed=self.done)
 
     def close(self) -> None:

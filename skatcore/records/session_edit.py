@@ -117,10 +117,11 @@ def deal_words(record: dict, line: SheetLine) -> str:
     """A deal record as a scorer would say it, seats as the players of
     ``line`` (the deal it was: a correction keeps the dealer)."""
     def who(seat) -> str:
-        return line.player(seat) if seat in line.seating else str(seat)
+        name = line.player(seat) if seat in line.seating else None
+        return str(seat) if name is None else name
 
-    game = record.get("game") if isinstance(record.get("game"), dict) else {}
-    outcome = record.get("outcome") if isinstance(record.get("outcome"), dict) else {}
+    game = given if isinstance(given := record.get("game"), dict) else {}
+    outcome = told if isinstance(told := record.get("outcome"), dict) else {}
     if not game:
         return "all passed" if record.get("bidding") else "no game"
     words = [who(record["declarer"])] if "declarer" in record else []

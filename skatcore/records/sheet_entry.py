@@ -296,8 +296,7 @@ def resolve_names(deal: dict, session) -> dict:
     if isinstance(outcome, dict):
         deal["outcome"] = outcome = dict(outcome)
     for path, where, key in (("declarer", deal, "declarer"), ("outcome.last_trick", outcome, "last_trick")):
-        who = where.get(key) if isinstance(where, dict) else None
-        if not isinstance(who, str):
+        if not isinstance(where, dict) or not isinstance(who := where.get(key), str):
             continue
         who = _who(who, st.players)
         if who in st.players:
@@ -390,7 +389,7 @@ def in_fields(exc: InputError, raw: Mapping[str, Any], *, name: Namer = _field) 
     else:
         field = next((field for word, field in _FIELD_OF.items() if path == word or path.startswith((word + ".", word + "["))),
                      None)
-        named, path = field is not None, name(field) if field else exc.path
+        named, path = field is not None, name(field) if field else path
     if f["ramsch"] and path == name("game") and not f["game"]:
         path = name("ramsch")
     for word, said in _words(name):

@@ -103,7 +103,7 @@ class Comparison:
                     iv = self.tally.diff(m, side)
                     if iv.estimate is None:
                         continue
-                    width = math.inf if iv.low is None else (iv.high - iv.low) * (100 if m.share else 1)
+                    width = math.inf if iv.low is None or iv.high is None else (iv.high - iv.low) * (100 if m.share else 1)
                     if width > widest[0]:
                         widest = (width, f"{self.names[side]}: {m.label}")
         return widest
@@ -122,8 +122,10 @@ class Comparison:
                 if iv.significant:
                     found.append((self.names[side], m, iv))
         found.sort(key=lambda f: -f[2].strength)
-        out, seen, count = [], set(), Counter()
+        out, seen, count = [], set(), Counter[str]()
         for name, m, iv in found:
+            if iv.estimate is None or iv.half_width is None:  # none when significant: its interval has bounds
+                continue
             fact = (name, round(abs(iv.estimate), 9), round(iv.half_width, 9))
             if fact in seen or count[m.group] >= per_group:
                 continue
@@ -235,7 +237,7 @@ def diff_parts(iv: Interval, m: Metric) -> tuple[str, str]:
     if iv.estimate is None:
         return "-", ""
     k, unit, digits = (100, " pp", 1) if m.share else (1, "", 2)
-    interval = "" if iv.low is None else f"[{k * iv.low:.{digits}f}, {k * iv.high:.{digits}f}]"
+    interval = "" if iv.low is None or iv.high is None else f"[{k * iv.low:.{digits}f}, {k * iv.high:.{digits}f}]"
     return f"{k * iv.estimate:+.{digits}f}{unit}", interval
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import csv
 import os
 from pathlib import Path
+from typing import Any, TextIO
 
 from skatcore.errors import InputError, json_text
 from skatcore.sim.outcomes import ROW_KEYS
@@ -37,19 +38,22 @@ class RowWriter:
             raise InputError("no such folder", source=str(path), path="--per-deal")
         self.part = self.path.with_name(self.path.name + ".part")
         self.rows = 0
-        self._file = None if self.suffix == ".parquet" else self.part.open("w", encoding="utf-8", newline="")
-        self._csv = csv.DictWriter(self._file, self.columns) if self.suffix == ".csv" else None
-        if self._csv:
-            self._csv.writeheader()
-        self._parquet = None
+        self._file: TextIO | None = None
+        self._csv: csv.DictWriter[str] | None = None
+        if self.suffix != ".parquet":
+            self._file = self.part.open("w", encoding="utf-8", newline="")
+            if self.suffix == ".csv":
+                self._csv = csv.DictWriter(self._file, self.columns)
+                self._csv.writeheader()
+        self._parquet: Any = None  # a pyarrow ParquetWriter from the first rows on (pyarrow has no type information)
 
     def write(self, rows: list[dict]) -> None:
         rows = [{k: typed(k, r.get(k)) for k in self.columns} for r in rows]
         self.rows += len(rows)
-        if self.suffix == ".jsonl":
-            self._file.writelines(json_text(r) + "\n" for r in rows)
-        elif self._csv:
+        if self._csv:
             self._csv.writerows(rows)
+        elif self._file:  # .jsonl
+            self._file.writelines(json_text(r) + "\n" for r in rows)
         elif rows:
             import pyarrow as pa
             import pyarrow.parquet as pq

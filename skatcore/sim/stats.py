@@ -25,6 +25,7 @@ is the answer.  ``skat compare`` and ``skat duel`` both use this module.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from statistics import NormalDist
 
@@ -53,11 +54,11 @@ class Interval:
     @property
     def significant(self) -> bool:
         """The interval excludes 0."""
-        return self.low is not None and (self.low > 0 or self.high < 0)
+        return self.low is not None and self.high is not None and (self.low > 0 or self.high < 0)
 
     @property
     def half_width(self) -> float | None:
-        return None if self.low is None else (self.high - self.low) / 2
+        return None if self.low is None or self.high is None else (self.high - self.low) / 2
 
     @property
     def strength(self) -> float:
@@ -180,7 +181,7 @@ def ratio_diff_ci(num_a, den_a, num_b, den_b, seed: int, start: int = 0,
     return boot.diff(0, 1)
 
 
-_WEIGHTED = []
+_WEIGHTED: list[Callable[[np.ndarray, np.ndarray], np.ndarray]] = []
 
 
 def weighted_sums(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
@@ -191,7 +192,9 @@ def weighted_sums(values: np.ndarray, weights: np.ndarray) -> np.ndarray:
     if not _WEIGHTED:
         from numba import config, njit
 
-        _WEIGHTED.append(np.matmul if config.DISABLE_JIT else njit(cache=True)(_weighted_sums))
+        # numba.config sets its options from the environment at import: no stub declares them
+        disabled = config.DISABLE_JIT  # type: ignore[attr-defined]
+        _WEIGHTED.append(np.matmul if disabled else njit(cache=True)(_weighted_sums))
     return _WEIGHTED[0](values, weights)
 
 

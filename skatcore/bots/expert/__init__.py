@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections import Counter
+from collections import Counter, defaultdict
 from typing import ClassVar
 
 from skatcore.bots.expert.bidding import SolverBidding
@@ -22,6 +22,7 @@ from skatcore.engine.deal import Phase, SeatView
 from skatcore.rules.compiler import CompiledRules
 
 SOLVABLE = ("card_points", "no_trick", "fewest_points")
+Votes = defaultdict[int, float]  # by card: layouts (weighted) in which it does best
 
 
 class ExpertPlayer(SolverBidding, HeuristicPlayer):
@@ -122,8 +123,8 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         solver = self._solver(table, me if declarer is None else declarer, goal)
         win = self.rules.thresholds.win
         weights = self._weights(view, kn, table)
-        scores: Counter = Counter()  # weighted by how likely the bidding makes each layout
-        plain: Counter = Counter()   # the same, every layout counted alike
+        scores: Votes = defaultdict(float)  # weighted by how likely the bidding makes each layout
+        plain: Votes = defaultdict(float)   # the same, every layout counted alike
         positions = []
         start = time.process_time() if self.ms is not None else 0.0
         budget = self.worlds if self.ms is None else 10_000
@@ -138,8 +139,9 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             w = 1.0 if weights is None else weights(hands, skat)
             mass += w
             solver.new_deal()
-            pos = Position(tuple(hands[s] & ~kn.played[s] for s in range(3)), kn.leader, kn.trick)
-            one: Counter = Counter()
+            gone = kn.played
+            pos = Position((hands[0] & ~gone[0], hands[1] & ~gone[1], hands[2] & ~gone[2]), kn.leader, kn.trick)
+            one: Votes = defaultdict(float)
             if goal == "card_points":
                 have = kn.declarer_points + sum(table.points[c] for c in cards_in(skat))
                 positions.append((pos, have, w))
@@ -169,7 +171,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
                 self.counters["inference_changed"] += 1
         return card
 
-    def _choose(self, view, kn: Knowledge, table, solver: Solver, scores: Counter, mass: float, positions,
+    def _choose(self, view, kn: Knowledge, table, solver: Solver, scores: Votes, mass: float, positions,
                 fallback: int) -> int:
         """The best card by the layouts' votes; where they leave several
         cards level, the expected card points over the layouts decide, then
@@ -200,7 +202,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         """The cards of ``tied`` with the most expected card points for the
         mover over (the first few) layouts: the chance to reach each of the
         levels of :attr:`POINT_LEVELS` summed, a staircase under the mean."""
-        extra: Counter = Counter()
+        extra: Votes = defaultdict(float)
         total = 0
         for pos, have, w in positions[:self.POINT_LAYOUTS]:
             live = solver.live(pos)
@@ -208,7 +210,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
                 need = level - have
                 if 0 < need <= live:
                     solver.new_deal()
-                    one: Counter = Counter()
+                    one: Votes = defaultdict(float)
                     self._credit(one, solver.card_values(pos, need), maximise)
                     for c in tied:
                         extra[c] += w * one[c]
@@ -219,7 +221,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         return [c for c in tied if extra[c] >= top - 1e-9]
 
     @staticmethod
-    def _settled(scores: Counter, mass: float, left: int) -> bool:
+    def _settled(scores: Votes, mass: float, left: int) -> bool:
         """Whether more layouts cannot change the choice: one card leads every
         other by more than the layouts left, or every card reaches the goal
         in every layout so far (or none does)."""
@@ -229,7 +231,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         return ranked[0] - ranked[1] > left
 
     @staticmethod
-    def _credit(scores: Counter, values: dict[int, int], maximise: bool) -> None:
+    def _credit(scores: Votes, values: dict[int, int], maximise: bool) -> None:
         """Add one layout's answers (1 reached, 0 not, 2 unknown) from the mover's side."""
         for c, v in values.items():
             got = 0.5 if v == 2 else v
@@ -275,8 +277,8 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
                     continue
                 if high[s] and limit < high[s]:
                     w *= 0.25
-                if passed[s] is not None:
-                    nxt = next((v for v in ladder if v > passed[s]), None)
+                if (said := passed[s]) is not None:
+                    nxt = next((v for v in ladder if v > said), None)
                     if nxt is not None and limit >= nxt and s != view.declarer:
                         w *= 0.25
             return w

@@ -55,6 +55,8 @@ class SolverBidding:
     its own), not the blend.
     """
 
+    _plan: tuple[tuple[int, ...], str] | None  # the heuristic player's discard plan (see HeuristicPlayer)
+
     # the heuristic's win probability counts as this many layouts; its grand estimate is fitted on
     # double-dummy outcomes (61 against defenders who see every card, what DEFENCE corrects): none
     PRIOR: ClassVar[dict[str, float]] = {"suit": 2.0, "grand": 0.0}

@@ -55,8 +55,8 @@ class Knowledge:
         known = [0, 0, 0]
         known[me] = view.hand
         all_played = played[0] | played[1] | played[2]
-        for seat, cards in view.others.items():  # a straw man, a hand shown face up: where it lies
-            known[seat] |= cards
+        for seat, hand in view.others.items():  # a straw man, a hand shown face up: where it lies
+            known[seat] |= hand
         if view.declarer_hand is not None and view.declarer != me:
             known[view.declarer] = view.declarer_hand
         elif (turned := view.marks.get("turned")) is not None and view.declarer is not None and view.declarer != me \

@@ -60,7 +60,7 @@ class HeuristicPlayer(Evaluation, Bidding, Discarding, CardPlay):
         self.rules = rules
         self.info = _info(rules)  # any deck: Sechserskat's sixes are low cards of their suits
         self.seed = seed  # decisions are deterministic; kept for the factory signature
-        self._plan: tuple[int, str] | None = None
+        self._plan: tuple[tuple[int, ...], str] | None = None  # the discard and the game chosen with it
         self._cache: dict = {}
         self._strengths: dict = {}
         self._mats: dict = {}

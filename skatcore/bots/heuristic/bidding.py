@@ -9,6 +9,8 @@ from skatcore.engine.deal import PASS, PICK_UP, PLAY_HAND, Bid, Call, Declare, H
 class Bidding:
     """Part of :class:`~skatcore.bots.heuristic.HeuristicPlayer`."""
 
+    _plan: tuple[tuple[int, ...], str] | None  # see HeuristicPlayer
+
     def call(self, view: SeatView) -> list[Call]:
         """Kontra as a defender holding several trumps and aces; Re as a declarer with a strong game."""
         out: list[Call] = []

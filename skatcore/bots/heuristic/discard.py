@@ -24,6 +24,8 @@ from skatcore.rules.compiler import TRUMP
 class Discarding:
     """Part of :class:`~skatcore.bots.heuristic.HeuristicPlayer`."""
 
+    _plan: tuple[tuple[int, ...], str] | None  # see HeuristicPlayer
+
     def _discard(self, view: SeatView):
         legal = view.legal
         hand, bid = view.hand, view.bid

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import pairwise
 from pathlib import Path
+from typing import TypedDict
 
 from skatcore.errors import InputError
 from skatcore.sim.compare import Comparison, diff_parts, figure, finding_text, shown
@@ -67,7 +68,7 @@ def render(result: Comparison, differ, slots: Sequence[str] | None, games=None, 
     bots = slots is not None
     title = " vs ".join(names)
     what = (f"The same {result.deals:,} deals (seed {result.seed}) played under each ruleset by the same players "
-            f"({esc(', '.join(dict.fromkeys(slots)))})." if bots else
+            f"({esc(', '.join(dict.fromkeys(slots)))})." if slots is not None else
             f"{result.deals:,} real games re-scored under every ruleset.")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
@@ -101,7 +102,7 @@ differences; <em>ns</em> (grey, open marks) marks an interval that contains 0. s
 
 def _in_short(result: Comparison) -> str:
     """The significant findings: play and scores first, then what the rules table states (game values)."""
-    items = {True: [], False: []}
+    items: dict[bool, list[str]] = {True: [], False: []}
     for name, m, iv in result.findings():
         items[m.group != "values"].append(f'<li><span class="tag">{esc(GROUPS[m.group])}</span>'
                                           f'{esc(finding_text(name, m, iv, result.names[0]))}</li>')
@@ -169,11 +170,12 @@ def _interval_chart(result: Comparison, keys: Sequence[tuple[str, str]], title: 
     """Bars of each ruleset's value of metrics ``keys`` ((key, category)), with 95% error bars."""
     metrics = {m.key: m for m in result.metrics}
     keys = [(k, c) for k, c in keys if k in metrics]
-    series, errors = [], []
+    series: list[tuple[str, list[float | None]]] = []
+    errors: list[list[tuple[float, float] | None]] = []
     for side, name in enumerate(result.names):
         ivs = [result.tally.value(metrics[k], side) for k, _ in keys]
         series.append((name, [iv.estimate for iv in ivs]))
-        errors.append([(iv.low, iv.high) if iv.low is not None else None for iv in ivs])
+        errors.append([(iv.low, iv.high) if iv.low is not None and iv.high is not None else None for iv in ivs])
     return bar_chart([c for _, c in keys], series, title, percent=percent, errors=errors, **kw)
 
 
@@ -192,10 +194,15 @@ def family_mix(result: Comparison, rules) -> dict[str, list[float]]:
     return out
 
 
+class _Size(TypedDict):
+    width: int
+    height: int
+
+
 def _charts(result: Comparison, rules, bots: bool) -> list[str]:
     """Each ruleset's own values with their 95% intervals: the contract mix, its kinds (beside
     people's, for bots), the win rates, the declarer's sheet entries, the seats and the session."""
-    names, size = result.names, {"width": 600, "height": 300}
+    names, size = result.names, _Size(width=600, height=300)
     share = {m.key: [result.tally.value(m, i).estimate or 0.0 for i in range(len(names))]
              for m in result.metrics if m.key.startswith("contract_mix.")}
     mix_keys = sorted((k for k, v in share.items() if any(v)), key=lambda k: -max(share[k]))

@@ -70,12 +70,12 @@ def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[fl
     for i, cat in enumerate(categories):
         x0 = left + i * group + group * 0.1
         for j, (name, vals) in enumerate(series):
-            v = vals[i]
-            if v is None:
+            bar = vals[i]
+            if bar is None:
                 continue
-            y1, y2 = sorted((y(v), y(0)))
+            y1, y2 = sorted((y(bar), y(0)))
             err = errors[j][i] if errors and j < len(errors) and errors[j] else None
-            tip = f"{name}, {cat}: {v:.1%}" if percent else f"{name}, {cat}: {v:.4g}"
+            tip = f"{name}, {cat}: {bar:.1%}" if percent else f"{name}, {cat}: {bar:.4g}"
             if err:
                 tip += f" (95%: {err[0]:.1%} to {err[1]:.1%})" if percent else f" (95%: {err[0]:.4g} to {err[1]:.4g})"
             out.append(f'<rect x="{x0 + j * bw:.1f}" y="{y1:.1f}" width="{max(bw - 1, 1):.1f}" height="{max(y2 - y1, 0.5):.1f}" '
@@ -155,7 +155,7 @@ def forest_plot(title: str, rows: Sequence[tuple[str, Sequence[tuple[str, Interv
         if iv.estimate is None:
             continue
         cx = x(scale * iv.estimate)
-        if iv.low is not None:
+        if iv.low is not None and iv.high is not None:
             out.append(f'<line x1="{x(scale * iv.low):.1f}" x2="{x(scale * iv.high):.1f}" y1="{y:.1f}" y2="{y:.1f}" '
                        f'stroke="{colour}" stroke-width="1.6"/>')
         mark = (f'<rect x="{cx - 3.5:.1f}" y="{y - 3.5:.1f}" width="7" height="7" fill="{colour}">' if iv.significant else
