@@ -170,8 +170,7 @@ class TerminalGame(Turns):
         self._marks_said: dict = {}  # what the steps showed, said once
         self.thought: dict[int, dict[int, float]] = {}  # trick index -> seat -> seconds a person waited
         shown_tricks = 0
-        while not deal.done:
-            seat = deal.to_move
+        while not deal.done and (seat := deal.to_move) is not None:
             who = deal.controller(seat)  # you play a straw man too, where the rules say so
             secs = 0.0
             if who is None:  # a seat nobody plays: its one move is forced
@@ -202,6 +201,8 @@ class TerminalGame(Turns):
 
     def trick_line(self, deal: Deal, i: int) -> str:
         t = deal.tricks[i]
+        if deal.table is None or t.winner is None:  # no trick is played, or this one is not done
+            return ""
         pts = sum(deal.table.points[c] for c in t.cards)
         takes = "take" if self.who(t.winner) == "you" else "takes"
         cards = played(t.cards, seats_in_order(deal, t.leader), self.who, self.symbols, self.thought.get(i))
@@ -292,7 +293,7 @@ class TerminalGame(Turns):
     def card_points(deal: Deal) -> str:
         """The card points of a declarer's game, for the result line (a
         Ramsch's explanation has them per seat)."""
-        if deal.declarer is None or deal.contract is None:
+        if deal.declarer is None or deal.contract is None or deal.table is None:
             return ""
         points = deal.facts().declarer_points
         total = sum(deal.table.points[c] for c in deal.rules.deck.cards)
@@ -311,7 +312,7 @@ class TerminalGame(Turns):
 
 
 def rules_all_pass(deal: Deal) -> str:
-    if deal.phase is Phase.STEP:
+    if deal.phase is Phase.STEP and deal.step is not None:
         return f"{deal.step.description or deal.step.name}"
     return f"{deal.rules.all_pass} is played"
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TYPE_CHECKING
 
 from skatcore.errors import InputError, json_text, printable
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing: `skat --help` stays light
 if TYPE_CHECKING:
     from rich.progress import Progress as RichProgress
     from rich.progress import TaskID
