@@ -18,6 +18,7 @@ import time
 
 from skatcore.cli.play import TerminalGame, opponents
 from skatcore.rules.compiler import get_rules
+from skatcore.sim.solver_speed import quantiles
 
 
 class Player(io.StringIO):
@@ -40,12 +41,12 @@ class Player(io.StringIO):
         return answer
 
 
-def quantiles(secs: list[float]) -> str:
-    xs = sorted(secs)
-    if not xs:
+def waits(secs: list[float]) -> str:
+    """p50 / p90 / p99 / max in ms, by the bench's ranks (``solver_speed.quantiles``)."""
+    if not secs:
         return "none"
-    at = lambda q: 1000 * xs[min(len(xs) - 1, int(q * len(xs)))]  # noqa: E731
-    return f"n={len(xs)} p50={at(.5):.1f} ms p90={at(.9):.1f} ms p99={at(.99):.1f} ms max={1000 * xs[-1]:.1f} ms"
+    q = quantiles(secs)
+    return f"n={len(secs)} p50={q['median']:.1f} ms p90={q['p90']:.1f} ms p99={q['p99']:.1f} ms max={q['max']:.1f} ms"
 
 
 def main() -> None:
@@ -65,8 +66,8 @@ def main() -> None:
           f"{time.perf_counter() - start:.1f} s")
     for label, pick in (("cards", lambda p: p == "play"), ("other decisions", lambda p: p != "play")):
         secs = [s for kind, phase, s in game.waits if kind.startswith("expert") and pick(phase)]
-        print(f"  expert, {label}: {quantiles(secs)}")
-    print(f"  between two of your answers: {quantiles(player.gaps)}")
+        print(f"  expert, {label}: {waits(secs)}")
+    print(f"  between two of your answers: {waits(player.gaps)}")
 
 
 if __name__ == "__main__":
