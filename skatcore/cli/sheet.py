@@ -269,18 +269,10 @@ def _cmd_rules(opts) -> int:
 
 
 def _cmd_undo(opts) -> int:
-    from skatcore.records.sheet_check import check_sheet
-    path, con = open_sheet(opts.name)
-    with transaction(con):
-        check_sheet(store.read_meta(con, path), [], str(path))
-        last = store.last_deal(con)  # only the meta is checked: undo may take back a damaged last deal
-        if last is not None and type(last) is not int:
-            raise InputError(f"expected deal numbers, got {shown(last)}", source=str(path), path="deals")
-        if last is None:
-            raise InputError("the sheet has no deals to undo", source=str(path))
-        if opts.number is not None and opts.number != last:
-            raise InputError(f"the last deal is deal {last}, not {opts.number}", path="--deal")
-        store.remove_deal(con, last)
+    from skatcore.records import sheet_live
+    from skatcore.records.sheet_entry import flag
+    path = sheet_path(opts.name)
+    last = sheet_live.undo(path, opts.number, name=flag)
     print(printable(f"{path}: deal {last} removed"))
     return 0
 

@@ -177,16 +177,24 @@ def change(path: Path, n: int, tag: str | None, what: str,
     return line, session, len(new) - n
 
 
-def undo(path: Path, last: int) -> None:
-    """Take back the last deal, which must be deal ``last``."""
+def undo(path: Path, last: int | None = None, name: Callable[[str], str] = str) -> int:
+    """Take back the last deal (refused unless it is deal ``last``, when
+    given); returns its number.  Only the sheet's meta is checked first: undo
+    may take back a damaged last deal."""
+    from skatcore.records.sheet_check import check_sheet
+
     _, con = open_sheet(str(path))
     with transaction(con):
+        check_sheet(store.read_meta(con, path), [], str(path))
         n = store.last_deal(con)
+        if n is not None and type(n) is not int:
+            raise InputError(f"expected deal numbers, got {shown(n)}", source=str(path), path="deals")
         if n is None:
-            raise InputError("the sheet has no deals to undo")
-        if n != last:
-            raise StaleError(f"the last deal is deal {n} now, not {last}: nothing was taken back")
+            raise InputError("the sheet has no deals to undo", source=str(path))
+        if last is not None and n != last:
+            raise StaleError(f"the last deal is deal {n}, not {last}: nothing was taken back", path=name("deal"))
         store.remove_deal(con, n)
+    return n
 
 
 def export_doc(meta: dict, deals: list[tuple[int, dict]]) -> dict:
