@@ -6,6 +6,7 @@ same store, scoring and messages as the CLI."""
 
 from __future__ import annotations
 
+import functools
 import json
 import secrets
 import threading
@@ -161,12 +162,22 @@ async def new_sheet(request: Request) -> Response:
     return RedirectResponse(f"/s/{name}", status_code=303)
 
 
+@functools.lru_cache(maxsize=64)
+def join_qr(url: str) -> str:
+    """The join link as a QR code for the phones at the table to scan: an
+    inline SVG (no script, no request), dark on white whatever the theme."""
+    import segno
+
+    return str(segno.make(url, error="m").svg_inline(border=2, omitsize=True, light="#fff", title="QR code of the join link"))
+
+
 def sheet_page(request: Request) -> Response:
     name, path = _sheet(request)
     snap = _snapshot(path)
     config: Config = request.app.state.config
     code = _code_of(request, name, path)
-    return render(request, "sheet.html", name=name, snap=snap, code=code, join_url=f"{config.base_url}/j/{code}",
+    join_url = f"{config.base_url}/j/{code}"
+    return render(request, "sheet.html", name=name, snap=snap, code=code, join_url=join_url, join_qr=join_qr(join_url),
                   body=_body(request, name, snap), entry=_entry(request, name, snap))
 
 

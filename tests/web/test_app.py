@@ -335,3 +335,43 @@ def test_an_upload_needs_the_organiser_and_the_page_s_token(web):
     assert r.status_code == 403
     web.cookies.delete("skat_key")
     assert upload(web, HOUSE).status_code == 403
+
+
+def _qr_modules(svg: str) -> set[tuple[int, int]]:
+    """The dark modules drawn by the page's QR code (segno's path: ``M x y``,
+    then ``h n`` lines of n modules and relative ``m dx dy`` moves)."""
+    path = re.search(r'class="qrline"[^>]* d="([^"]+)"', svg).group(1)
+    dark: set[tuple[int, int]] = set()
+    x = y = 0.0
+    for op, a, b in re.findall(r"([Mmh])(-?[\d.]+)(?: (-?[\d.]+))?", path):
+        if op == "M":
+            x, y = float(a), float(b)
+        elif op == "m":
+            x, y = x + float(a), y + float(b)
+        else:
+            dark.update((int(y - 0.5), int(x) + i) for i in range(int(a)))
+            x += float(a)
+    return dark
+
+
+def test_the_organiser_sees_a_qr_code_of_the_join_link(web, config):
+    """The QR code on the organiser's sheet page holds this sheet's join link
+    (module by module, against the link encoded afresh); a phone's page has none."""
+    import segno
+    from starlette.testclient import TestClient
+
+    code = new_sheet(web)
+    page = web.get("/s/eve").text
+    svg = re.search(r'data-testid="join-qr">(<svg.*?</svg>)', page, re.S).group(1)
+    assert "<script" not in svg and "href" not in svg
+    link = f"{config.base_url}/j/{code}"
+    assert f'<a href="{link}">' in page
+    expected = {(r + 2, c + 2) for r, row in enumerate(segno.make(link, error="m").matrix)
+                for c, on in enumerate(row) if on}
+    assert _qr_modules(svg) == expected
+    other = {(r + 2, c + 2) for r, row in enumerate(segno.make(f"{config.base_url}/j/X{code[1:]}", error="m").matrix)
+             for c, on in enumerate(row) if on}
+    assert _qr_modules(svg) != other  # another sheet's link draws another code
+    phone = TestClient(web.app, base_url="http://testserver")
+    phone.get(f"/j/{code}", follow_redirects=True)
+    assert "join-qr" not in phone.get("/s/eve").text
