@@ -41,7 +41,8 @@ import numpy as np
 
 from ..cards import cards_in
 from . import solver_kernel as kernel
-from .solver_kernel import ABOVE, CLASS, FOLLOW, MAX_DEPTH, NC, POINTS, POWER, ROWS, RUFF, SAME, STRENGTH, TT_BUCKETS
+from .solver_kernel import (ABOVE, CLASS, FOLLOW, GROUP_CARDS, MAX_DEPTH, MAX_GROUPS, NC, POINTS, POWER, ROWS, RUFF,
+                            SAME, STRENGTH, TRUMPS, TT_BUCKETS)
 
 
 class Flat:
@@ -83,7 +84,39 @@ class Flat:
             # the quick tricks assume one set of trumps; any other table: every void player may ruff
             ruffs = [self.mask(sum(1 << c for c in range(NC) if in_class[c])) & ~t[CLASS, k] for k in range(5)]
         t[RUFF, :5] = ruffs
+        t[RUFF, TRUMPS] = self._trumps(table, ruffs)
         self.T = t
+        self.groups = {goal: self._groups(table, in_class, goal == "tricks") for goal in ("points", "tricks")}
+
+    def _groups(self, table, in_class: list[bool], tricks: bool) -> list[tuple[int, int]]:
+        """Runs of equal cards (solver ids, ``(lowest, size)``): adjacent in
+        strength within a follow class and, unless only tricks count, of the
+        same card points; at most ``GROUP_CARDS`` to a run."""
+        runs: list[tuple[int, int]] = []
+        lo = 0
+        for i in range(1, NC + 1):
+            c, prev = (self.outer[i] if i < NC else -1), self.outer[i - 1]
+            same = (i < NC and in_class[c] and in_class[prev] and table.follow[c] == table.follow[prev]
+                    and (tricks or table.points[c] == table.points[prev]) and i - lo < GROUP_CARDS)
+            if not same:
+                if i - lo > 1 and in_class[prev]:
+                    runs.append((lo, i - lo))
+                lo = i
+        return runs
+
+    def _trumps(self, table, ruffs: list[int]) -> int:
+        """The trumps (solver ids) if they beat every other card in any trick
+        and keep their order whatever is led, else 0 (no bound on them)."""
+        sets = {r for r in ruffs if r}
+        if len(sets) != 1:
+            return 0
+        trumps = [self.outer[i] for i in range(NC) if next(iter(sets)) >> i & 1]
+        others = [c for c in range(NC) if c not in trumps and table.strength[table.follow[c]][c] >= 0]
+        for led in range(5):
+            s = [table.strength[led][c] for c in trumps]  # weakest first
+            if s != sorted(s) or len(set(s)) < len(s) or any(table.strength[led][c] >= s[0] for c in others):
+                return 0
+        return next(iter(sets))
 
     def _ruff(self, table, k: int, in_class: list[bool]) -> int:
         """The cards outside class ``k`` that beat all of it in a trick it leads."""
@@ -200,7 +233,14 @@ class Solver:
         self.flat = flat_table(table)
         self.T = self.flat.T
         self.declarer, self.goal, self.invert = declarer, goal, invert
-        self.cfg = np.array([declarer, int(invert), int(goal == "tricks"), 0, node_limit], dtype=np.int64)
+        groups = self.flat.groups[goal]
+        self.cfg = np.array([declarer, int(invert), int(goal == "tricks"), 0, node_limit, len(groups)],
+                            dtype=np.int64)
+        # the equal cards' canonical subsets (see kernel.learn), by the seats the cards were seen with
+        self.canon = np.zeros((MAX_GROUPS, 2 + (1 << GROUP_CARDS)), dtype=np.int64)
+        if groups:
+            self.canon[:len(groups), :2] = groups
+        self.owner = np.full(NC, -1, dtype=np.int64)
         self.new_deal()
         self.moves = np.zeros((MAX_DEPTH, 32), dtype=np.int64)
         self.stats = np.zeros(2, dtype=np.int64)
@@ -208,6 +248,7 @@ class Solver:
     def new_deal(self) -> None:
         """Forget the transposition table (call when the cards change hands)."""
         self.cfg[3] = _Shared.take()
+        self.owner[:] = -1
 
     @property
     def nodes(self) -> int:
@@ -222,7 +263,9 @@ class Solver:
         """The position as the compiled functions take it: hands, t0, t1, ntr, leader."""
         f = self.flat
         t = [f.inner[c] for c in pos.trick] + [0, 0]
-        return np.array([f.mask(h) for h in pos.hands], dtype=np.int64), t[0], t[1], len(pos.trick), pos.leader
+        hands = np.array([f.mask(h) for h in pos.hands], dtype=np.int64)
+        kernel.learn(self.canon, self.cfg[5], self.owner, hands)
+        return hands, t[0], t[1], len(pos.trick), pos.leader
 
     def live(self, pos: Position) -> int:
         """What is still to be taken: card points, or tricks (the current one included)."""
@@ -233,13 +276,12 @@ class Solver:
 
     def reaches(self, pos: Position, need: int) -> bool:
         """Whether the declarer's side takes at least ``need`` more from ``pos``."""
-        return bool(kernel.search(self.T, self.cfg, *self._args(pos), need, self.live(pos),
+        return bool(kernel.search(self.T, self.cfg, self.canon, *self._args(pos), need - 1, need, self.live(pos),
                                   _Shared.tt, self.moves, 0, self.stats) >= need)
 
     def value(self, pos: Position) -> int:
         """What the declarer's side takes from ``pos`` under best play by all."""
-        live = self.live(pos)
-        return int(kernel.value(self.T, self.cfg, *self._args(pos), 0, live, live,
+        return int(kernel.value(self.T, self.cfg, self.canon, *self._args(pos), self.live(pos),
                                 _Shared.tt, self.moves, 0, self.stats))
 
     def card_values(self, pos: Position, need: int | None = None) -> dict[int, int]:
@@ -247,6 +289,6 @@ class Solver:
         declarer's side then still takes ``need`` more (else 0, or 2 when the
         node limit cut the search short); without, the exact amount it takes."""
         out = np.full(NC, -1, dtype=np.int64)
-        kernel.root(self.T, self.cfg, *self._args(pos), 0 if need is None else need, self.live(pos),
+        kernel.root(self.T, self.cfg, self.canon, *self._args(pos), 0 if need is None else need, self.live(pos),
                     need is None, _Shared.tt, self.moves, self.stats, out)
         return self.flat.spread(pos, pos.legal(self.table), out)

@@ -131,7 +131,8 @@ def test_compiled_search_matches_its_source():
         for search in (kernel.search, kernel.search.py_func):
             stats = np.zeros(2, dtype=np.int64)
             s.new_deal()
-            won = search(s.T, s.cfg, *s._args(pos), need, s.live(pos), mod._Shared.tt, s.moves, 0, stats)
+            won = search(s.T, s.cfg, s.canon, *s._args(pos), need - 1, need, s.live(pos), mod._Shared.tt, s.moves, 0,
+                         stats)
             runs.append((int(won), int(stats[0])))
         assert runs[0] == runs[1], (contract, pos)
 
@@ -174,7 +175,8 @@ def test_every_bound_the_search_answers_holds(seed, case, tricks, played, need):
     s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
     want = minimax(table, pos, declarer, tricks_goal, invert)
     stats = np.zeros(2, dtype=np.int64)
-    g = int(kernel.search(s.T, s.cfg, *s._args(pos), need, s.live(pos), mod._Shared.tt, s.moves, 0, stats))
+    g = int(kernel.search(s.T, s.cfg, s.canon, *s._args(pos), need - 1, need, s.live(pos), mod._Shared.tt, s.moves,
+                          0, stats))
     assert (want >= g) if g >= need else (want <= g < need)
     assert s.value(pos) == want
 
