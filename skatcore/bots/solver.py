@@ -234,12 +234,14 @@ class Solver:
         self.T = self.flat.T
         self.declarer, self.goal, self.invert = declarer, goal, invert
         groups = self.flat.groups[goal]
-        self.cfg = np.array([declarer, int(invert), int(goal == "tricks"), 0, node_limit, len(groups)],
+        # like positions (see kernel._like_bounds): only where card points count
+        like = self.flat.groups["tricks"] if goal == "points" else []
+        self.cfg = np.array([declarer, int(invert), int(goal == "tricks"), 0, node_limit, len(groups), len(like)],
                             dtype=np.int64)
         # the equal cards' canonical subsets (see kernel.learn), by the seats the cards were seen with
         self.canon = np.zeros((MAX_GROUPS, 2 + (1 << GROUP_CARDS)), dtype=np.int64)
-        if groups:
-            self.canon[:len(groups), :2] = groups
+        if groups or like:
+            self.canon[:len(groups) + len(like), :2] = groups + like
         self.owner = np.full(NC, -1, dtype=np.int64)
         self.new_deal()
         self.moves = np.zeros((MAX_DEPTH, 32), dtype=np.int64)
@@ -264,7 +266,7 @@ class Solver:
         f = self.flat
         t = [f.inner[c] for c in pos.trick] + [0, 0]
         hands = np.array([f.mask(h) for h in pos.hands], dtype=np.int64)
-        kernel.learn(self.canon, self.cfg[5], self.owner, hands)
+        kernel.learn(self.canon, self.cfg[5] + self.cfg[6], self.owner, hands)
         return hands, t[0], t[1], len(pos.trick), pos.leader
 
     def live(self, pos: Position) -> int:

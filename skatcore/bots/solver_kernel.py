@@ -25,7 +25,9 @@ ROWS = 12
 TT_BUCKETS = 1 << 19   # buckets of the transposition table: 32 MB, one cache line each
 WAYS = 4               # entries of 16 bytes in a bucket
 _CARDS = (1 << 36) - 1
-_TAG_SHIFT = 38        # key = cards out (36 bits) | leader << 36 | tag << 38
+_TAG_SHIFT = 38        # key = cards out (36 bits) | leader << 36 | tag << 38 | like << 62
+_TAG_MASK = (1 << 24) - 1
+_LIKE = np.int64(1) << 62
 MAX_DEPTH = 40
 
 # the card of a one-card mask b is _BIT[b % 37] (2 is a primitive root mod 37)
@@ -226,7 +228,7 @@ def _store(tt, base, key, tag, alpha, beta, live, g, best):
         if k == key:
             slot = j
             break
-        size = -1 if (k >> _TAG_SHIFT) != tag else (tt[j, 1] >> 16)
+        size = -1 if (k >> _TAG_SHIFT) & _TAG_MASK != tag else (tt[j, 1] >> 16) & 0xFF
         if size < worst:
             worst = size
             slot = j
@@ -243,6 +245,54 @@ def _store(tt, base, key, tag, alpha, beta, live, g, best):
     if g < beta:
         hi = min(hi, g)
     tt[slot, 1] = lo | (hi << 8) | (_popcount(key & _CARDS) << 16) | (lead << 24)
+    return lo | (hi << 8)
+
+
+@njit(cache=True, inline="always")
+def _bucket(key):
+    return ((((key & 0xFFFFFFFF) * 0x5BD1E995 + (key >> 32) * 0x2545F491) >> 16) & (TT_BUCKETS - 1)) * WAYS
+
+
+@njit(cache=True, inline="always")
+def _store_like(tt, key, tag, rem, bounds):
+    """Record under the key of a class of like positions (see
+    :func:`_like_bounds`) the bounds of the position with the cards ``rem``
+    out: word two is lower | upper << 8 | cards remaining << 16 | rem << 24."""
+    base = _bucket(key)
+    slot = -1
+    worst = 1 << 30
+    for j in range(base, base + WAYS):
+        k = tt[j, 0]
+        if k == key:
+            slot = j
+            break
+        size = -1 if (k >> _TAG_SHIFT) & _TAG_MASK != tag else (tt[j, 1] >> 16) & 0xFF
+        if size < worst:
+            worst = size
+            slot = j
+    tt[slot, 0] = key
+    tt[slot, 1] = bounds | (_popcount(rem) << 16) | (rem << 24)
+
+
+@njit(cache=True, inline="always")
+def _like_bounds(T, rem, rem0):
+    """How far the take from the cards ``rem`` out may lie from the take
+    from ``rem0`` in a like position (the same seats holding the same number
+    of cards of each follow class in the same order of strength: the same
+    plays, the same trick winners; only card points differ): pairing the
+    cards by strength, what ``rem`` has more (``up``) and less (``down``)."""
+    up, down = 0, 0
+    a, b = rem, rem0
+    while a != 0:
+        ca, cb = _card(a & -a), _card(b & -b)
+        a &= a - 1
+        b &= b - 1
+        diff = T[POINTS, ca] - T[POINTS, cb]
+        if diff > 0:
+            up += diff
+        else:
+            down -= diff
+    return up, down
 
 
 GROUP_CARDS = 8         # a longer run of equal cards is split (the canon table has 2 ** 8 columns per group)
@@ -289,16 +339,16 @@ def learn(canon, ngroups, owner, hands):
 
 # stack frame fields of the iterative search
 (_F_NTR, _F_LEADER, _F_T0, _F_T1, _F_ALPHA, _F_BETA, _F_LIVE, _F_N, _F_I, _F_KEY, _F_SLOT, _F_RESULT, _F_BEST,
- _F_CREDIT, _F_ALPHA0, _F_BETA0) = range(16)
+ _F_CREDIT, _F_ALPHA0, _F_BETA0, _F_LIKE, _F_REM) = range(18)
 
 
 @njit(cache=True, inline="always")
-def canonical(canon, ngroups, rem):
+def canonical(canon, first, ngroups, rem):
     """The transposition key's card set for the cards ``rem`` still out: in
     each group of equal cards (see :func:`fill_canon`) the remaining ones
     replaced by the canonical cards with the same owners in the same order."""
     key = rem
-    for g in range(ngroups):
+    for g in range(first, first + ngroups):
         lo = canon[g, 0]
         sub = (rem >> lo) & ((np.int64(1) << canon[g, 1]) - 1)
         key = (key ^ (sub << lo)) | canon[g, 2 + sub]
@@ -317,8 +367,8 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
 
     An alpha-beta, iterative (an explicit stack in ``moves``' rows from
     ``depth`` on) so that a node costs no function call."""
-    declarer, invert, tricks_goal, tag, limit, ngroups = cfg[0], cfg[1], cfg[2], cfg[3], cfg[4], cfg[5]
-    F = np.empty((MAX_DEPTH, 16), dtype=np.int64)
+    declarer, invert, tricks_goal, tag, limit, ngroups, nlike = cfg[0], cfg[1], cfg[2], cfg[3], cfg[4], cfg[5], cfg[6]
+    F = np.empty((MAX_DEPTH, 18), dtype=np.int64)
     d = depth
     F[d, _F_NTR], F[d, _F_LEADER], F[d, _F_T0], F[d, _F_T1] = ntr, leader, t0, t1
     F[d, _F_ALPHA], F[d, _F_BETA], F[d, _F_LIVE], F[d, _F_CREDIT] = alpha, beta, live, 0
@@ -368,16 +418,26 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                                 lo, hi = max(q, mine), live - theirs
                             else:
                                 lo, hi = mine, live - max(q, theirs)
-                        key = canonical(canon, ngroups, rem) | (leader << 36) | (tag << _TAG_SHIFT)
-                        base = ((((key & 0xFFFFFFFF) * 0x5BD1E995 + (key >> 32) * 0x2545F491) >> 16)
-                                & (TT_BUCKETS - 1)) * WAYS
-                        F[d, _F_KEY], F[d, _F_SLOT] = key, base
+                        key = canonical(canon, 0, ngroups, rem) | (leader << 36) | (tag << _TAG_SHIFT)
+                        base = _bucket(key)
+                        F[d, _F_KEY], F[d, _F_SLOT], F[d, _F_REM], F[d, _F_LIKE] = key, base, rem, 0
                         for j in range(base, base + WAYS):
                             if tt[j, 0] == key:
                                 lo = max(lo, tt[j, 1] & 0xFF)
                                 hi = min(hi, (tt[j, 1] >> 8) & 0xFF)
                                 hint = ((tt[j, 1] >> 24) & 0x3F) - 1
                                 break
+                        if nlike > 0 and lo < b and hi > a and lo < hi:
+                            # a like position's bounds, widened by the card points that differ
+                            like = canonical(canon, ngroups, nlike, rem) | (leader << 36) | (tag << _TAG_SHIFT) | _LIKE
+                            F[d, _F_LIKE] = like
+                            lb = _bucket(like)
+                            for j in range(lb, lb + WAYS):
+                                if tt[j, 0] == like:
+                                    up, down = _like_bounds(T, rem, (tt[j, 1] >> 24) & _CARDS)
+                                    lo = max(lo, (tt[j, 1] & 0xFF) - down)
+                                    hi = min(hi, ((tt[j, 1] >> 8) & 0xFF) + up)
+                                    break
                         if lo >= b:
                             r = lo
                             settled = True
@@ -433,8 +493,10 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
             if settled:
                 r = F[d, _F_RESULT]
                 if ntr == 0:
-                    _store(tt, F[d, _F_SLOT], F[d, _F_KEY], tag, F[d, _F_ALPHA0], F[d, _F_BETA0], F[d, _F_LIVE],
-                           r, F[d, _F_BEST])
+                    bounds = _store(tt, F[d, _F_SLOT], F[d, _F_KEY], tag, F[d, _F_ALPHA0], F[d, _F_BETA0],
+                                    F[d, _F_LIVE], r, F[d, _F_BEST])
+                    if F[d, _F_LIKE] != 0:
+                        _store_like(tt, F[d, _F_LIKE], tag, F[d, _F_REM], bounds)
         if settled:
             if d == depth:
                 stats[0] += nodes
