@@ -295,7 +295,7 @@ def _like_bounds(T, rem, rem0):
     return up, down
 
 
-GROUP_CARDS = 8         # a longer run of equal cards is split (the canon table has 2 ** 8 columns per group)
+GROUP_CARDS = 11       # a longer run is split (the canon table has 2 ** GROUP_CARDS columns per group)
 MAX_GROUPS = 16
 
 
