@@ -263,7 +263,7 @@ def _store_like(tt, key, tag, rem, bounds):
     worst = 1 << 30
     for j in range(base, base + WAYS):
         k = tt[j, 0]
-        if k == key:
+        if k == key and (tt[j, 1] >> 24) & _CARDS == rem:
             slot = j
             break
         size = -1 if (k >> _TAG_SHIFT) & _TAG_MASK != tag else (tt[j, 1] >> 16) & 0xFF
@@ -437,7 +437,6 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                                     up, down = _like_bounds(T, rem, (tt[j, 1] >> 24) & _CARDS)
                                     lo = max(lo, (tt[j, 1] & 0xFF) - down)
                                     hi = min(hi, ((tt[j, 1] >> 8) & 0xFF) + up)
-                                    break
                         if lo >= b:
                             r = lo
                             settled = True
