@@ -409,24 +409,25 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                             r = 1 if tricks_goal == 1 else T[POINTS, c0] + T[POINTS, c1] + T[POINTS, c2]
                         settled = True
                     else:
-                        if tricks_goal == 0 and invert == 0:
-                            # the leader's sure winners: bounds (Ramsch and null: the seat may not want them)
-                            q = _quick(T, hands, leader)
-                            mine = _sure_trumps(T, hands, 1 << declarer)
-                            theirs = _sure_trumps(T, hands, 7 ^ (1 << declarer))
-                            if leader == declarer:
-                                lo, hi = max(q, mine), live - theirs
-                            else:
-                                lo, hi = mine, live - max(q, theirs)
                         key = canonical(canon, 0, ngroups, rem) | (leader << 36) | (tag << _TAG_SHIFT)
                         base = _bucket(key)
                         F[d, _F_KEY], F[d, _F_SLOT], F[d, _F_REM], F[d, _F_LIKE] = key, base, rem, 0
                         for j in range(base, base + WAYS):
                             if tt[j, 0] == key:
-                                lo = max(lo, tt[j, 1] & 0xFF)
-                                hi = min(hi, (tt[j, 1] >> 8) & 0xFF)
+                                lo = tt[j, 1] & 0xFF
+                                hi = (tt[j, 1] >> 8) & 0xFF
                                 hint = ((tt[j, 1] >> 24) & 0x3F) - 1
                                 break
+                        if tricks_goal == 0 and invert == 0 and lo < b and hi > a and lo < hi:
+                            # sure winners: the leader's, and both sides' top trumps (Ramsch and null: a
+                            # seat may not want them)
+                            q = _quick(T, hands, leader)
+                            mine = _sure_trumps(T, hands, 1 << declarer)
+                            theirs = _sure_trumps(T, hands, 7 ^ (1 << declarer))
+                            if leader == declarer:
+                                lo, hi = max(lo, q, mine), min(hi, live - theirs)
+                            else:
+                                lo, hi = max(lo, mine), min(hi, live - max(q, theirs))
                         if nlike > 0 and lo < b and hi > a and lo < hi:
                             # a like position's bounds, widened by the card points that differ
                             like = canonical(canon, ngroups, nlike, rem) | (leader << 36) | (tag << _TAG_SHIFT) | _LIKE
