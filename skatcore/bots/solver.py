@@ -245,7 +245,7 @@ class Solver:
         self.owner = np.full(NC, -1, dtype=np.int64)
         self.new_deal()
         self.moves = np.zeros((MAX_DEPTH, 32), dtype=np.int64)
-        self.stats = np.zeros(2, dtype=np.int64)
+        self.stats = np.zeros(64, dtype=np.int64)
 
     def new_deal(self) -> None:
         """Forget the transposition table (call when the cards change hands)."""

@@ -22,7 +22,7 @@ RUFF = 11             # cols 0..4: the cards outside class k that beat all of it
 TRUMPS = 5            # RUFF's col 5: the trumps, if they beat all else in any trick in the same order (else 0)
 ROWS = 12
 
-TT_BUCKETS = 1 << 19   # buckets of the transposition table: 32 MB, one cache line each
+TT_BUCKETS = 1 << 17   # buckets of the transposition table: 8 MB, one cache line each
 WAYS = 4               # entries of 16 bytes in a bucket
 _CARDS = (1 << 36) - 1
 _TAG_SHIFT = 38        # key = cards out (36 bits) | leader << 36 | tag << 38 | like << 62
