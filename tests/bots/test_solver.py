@@ -201,3 +201,73 @@ def test_quick_tricks_by_hand():
     pos = Position((cards("SA ST D7"), cards("C7 C8 C9"), cards("S7 HT DA")), 0, ())
     hands, *_ = s._args(pos)
     assert kernel._quick(s.T, hands, 0) == 11
+
+
+def test_equal_cards_share_a_key():
+    """Grand, forehand holds S9 and S7, middlehand S8: the spade 9-8-7 are
+    a run of equal cards, so forehand's one low spade left is the same
+    position whichever it is (both stand for S9, the strongest he was
+    dealt), but not middlehand's S8.  The four jacks: forehand CJ HJ,
+    middlehand SJ DJ; a jack of each, forehand's above, is one position."""
+    from skatcore.bots import solver_kernel as kernel
+
+    table = get_rules("official").tricks["grand"]
+    def cards(text):
+        return mask_of(parse_card(t) for t in text.split())
+    s = Solver(table, 0)
+    s._args(Position((cards("S9 S7 CJ HJ"), cards("S8 SJ DJ HA"), cards("CT DA DT HT")), 0, ()))
+    rest = cards("HA CT DA DT HT")
+    def key(text):
+        return kernel.canonical(s.canon, 0, s.cfg[5], s.flat.mask(cards(text) | rest))
+    assert key("S9") == key("S7") != key("S8")
+    assert len({key("S9 S8"), key("S8 S7"), key("S9 S7")}) == 3  # owners in another order: other positions
+    assert key("CJ SJ") == key("HJ DJ") == key("CJ DJ") != key("SJ HJ")
+    assert key("S9 S8 S7 CJ SJ HJ DJ") == s.flat.mask(cards("S9 S8 S7 CJ SJ HJ DJ") | rest)
+
+
+def test_like_positions_and_sure_trumps_by_hand():
+    """Like positions pair their cards by strength: SK HT against SQ HA is
+    1 point more and 1 less; grand, the declarer's CJ and SJ above the
+    defenders' HJ are his for sure (4 points), his DJ under HJ is not."""
+    import numpy as np
+
+    from skatcore.bots import solver_kernel as kernel
+
+    table = get_rules("official").tricks["grand"]
+    def cards(text):
+        return mask_of(parse_card(t) for t in text.split())
+    s = Solver(table, 0)
+    m = s.flat.mask
+    assert kernel._like_bounds(s.T, m(cards("SK HT")), m(cards("SQ HA"))) == (1, 1)
+    assert kernel._like_bounds(s.T, m(cards("S7 D8")), m(cards("S8 D7"))) == (0, 0)
+    hands = np.array([m(cards("CJ SJ DJ")), m(cards("HJ C7 C8")), m(cards("S7 S8 S9"))], dtype=np.int64)
+    assert kernel._sure_trumps(s.T, hands, 1) == 4
+    assert kernel._sure_trumps(s.T, hands, 6) == 0
+    hands[0] = m(cards("CJ HA HT"))
+    hands[1] = m(cards("SJ HJ C8"))
+    assert kernel._sure_trumps(s.T, hands, 1) == 2 and kernel._sure_trumps(s.T, hands, 6) == 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), case=st.sampled_from(CASES))
+def test_one_solver_along_a_deal_matches_minimax(seed, case):
+    """One solver (one transposition table) asked about many positions of a
+    deal, reached by different cards: entries shared between positions that
+    differ in which equal cards are left, and like positions' bounds, never
+    change an answer."""
+    ruleset, contract = case
+    rules = get_rules(ruleset)
+    if contract not in rules.tricks:
+        contract = next(iter(rules.tricks))
+    table = rules.tricks[contract]
+    rng = random.Random(seed)
+    start = ending(rules, rng, 4)
+    declarer = rng.randrange(3)
+    tricks_goal = rules.contracts[contract].family == "null"
+    invert = rules.contracts[contract].family == "ramsch"
+    s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
+    for _ in range(4):
+        pos = some_play(table, start, rng, rng.randrange(3, 7))
+        want = minimax(table, pos, declarer, tricks_goal, invert)
+        assert s.value(pos) == want
+        assert s.reaches(pos, want) and not s.reaches(pos, want + 1)
