@@ -7,28 +7,36 @@ leader and the declarer; the solver answers threshold questions ("does the
 declarer take at least ``need`` more card points / tricks from here?") and,
 by bisection over them, the exact outcome.
 
-The search is an alpha-beta over the boolean question (a null-window search
-in Kupferschmid & Helmert's sense), fail-soft: it answers a bound on the
-take, which moves the bisection's ends further than the question asked, with
+The search is a fail-soft alpha-beta on a window of card points (or
+tricks): the threshold questions are null windows, the exact value a
+bisection of them whose every probe moves an end to the bound it found
+(Kupferschmid & Helmert's null-window searches), with
 
 * a transposition table at trick boundaries: the cards still out and the
   leader identify the position (each card stays with the hand it was dealt
   to), and the table keeps a lower and an upper bound of what the declarer
   takes from there and the lead that settled it (tried first next time), so
-  every later question about the same deal reuses it (32 MB, four entries to
-  a cache line, the biggest subtrees kept);
+  every later question about the same deal reuses it (8 MB, four entries to
+  a cache line, the biggest subtrees kept); its bounds narrow the window;
+* equal cards share an entry: in a run of cards adjacent in strength
+  within a follow class with the same card points (the 9-8-7 of a suit,
+  the jacks), which of them are left does not matter, only which seats hold
+  them in which order (:func:`solver_table.learn`);
+* like positions (K&H's quasi-symmetry): positions whose follow classes
+  hold the same number of cards for the same seats in the same order of
+  strength are played alike and differ only in card points; each keeps its
+  bounds under a key of that shape too, and a like position's bounds,
+  widened by the points that differ, bound this one;
 * equivalent cards: of a hand's cards adjacent in strength within one follow
   class, with no card between them still in play and (when points count) the
   same card points, only one is searched (bit operations on the solver's
   own card numbering, see :class:`Flat`);
-* quick tricks: at a trick's start, the card points of the leader's cards
-  nobody can beat (cashed while every player with a ruff must follow) bound
-  the take from below (his side) or above (the other);
+* sure winners at a trick's start: the card points of the leader's cards
+  nobody can beat (cashed while every player with a ruff must follow), and
+  each side's trumps above every trump of the other side, bound the take;
 * the last trick is settled directly;
 * move ordering: winners and points first for the side that can take the
-  trick, low cards and smears otherwise;
-* point bounds: the question is settled as soon as ``need`` is 0 or exceeds
-  what is still in play.
+  trick (cheapest winner first), low cards and smears otherwise.
 
 ``NUMBA_DISABLE_JIT=1`` runs the same code as plain Python (slowly).
 """
@@ -41,8 +49,9 @@ import numpy as np
 
 from ..cards import cards_in
 from . import solver_kernel as kernel
-from .solver_kernel import (ABOVE, CLASS, FOLLOW, GROUP_CARDS, MAX_DEPTH, MAX_GROUPS, NC, POINTS, POWER, ROWS, RUFF,
-                            SAME, STRENGTH, TRUMPS, TT_BUCKETS)
+from . import solver_table
+from .solver_kernel import ABOVE, CLASS, FOLLOW, MAX_DEPTH, POINTS, POWER, ROWS, RUFF, SAME, STRENGTH, TRUMPS
+from .solver_table import GROUP_CARDS, MAX_GROUPS, NC, TT_BUCKETS
 
 
 class Flat:
@@ -202,9 +211,9 @@ class _Shared:
     @classmethod
     def take(cls):
         if cls.tt is None:
-            raw = np.zeros(TT_BUCKETS * kernel.WAYS * 2 + 8, dtype=np.int64)
+            raw = np.zeros(TT_BUCKETS * solver_table.WAYS * 2 + 8, dtype=np.int64)
             start = (-raw.ctypes.data % 64) // 8
-            cls.tt = raw[start:start + TT_BUCKETS * kernel.WAYS * 2].reshape(TT_BUCKETS * kernel.WAYS, 2)
+            cls.tt = raw[start:start + TT_BUCKETS * solver_table.WAYS * 2].reshape(TT_BUCKETS * solver_table.WAYS, 2)
         cls.tag = cls.tag + 1 if cls.tag < (1 << 24) else 1
         if cls.tag == 1:
             cls.tt[:, 0] = -1
@@ -234,11 +243,11 @@ class Solver:
         self.T = self.flat.T
         self.declarer, self.goal, self.invert = declarer, goal, invert
         groups = self.flat.groups[goal]
-        # like positions (see kernel._like_bounds): only where card points count
+        # like positions (see solver_table._like_bounds): only where card points count
         like = self.flat.groups["tricks"] if goal == "points" else []
         self.cfg = np.array([declarer, int(invert), int(goal == "tricks"), 0, node_limit, len(groups), len(like)],
                             dtype=np.int64)
-        # the equal cards' canonical subsets (see kernel.learn), by the seats the cards were seen with
+        # the equal cards' canonical subsets (see solver_table.learn), by the seats the cards were seen with
         self.canon = np.zeros((MAX_GROUPS, 2 + (1 << GROUP_CARDS)), dtype=np.int64)
         if groups or like:
             self.canon[:len(groups) + len(like), :2] = groups + like
@@ -266,7 +275,7 @@ class Solver:
         f = self.flat
         t = [f.inner[c] for c in pos.trick] + [0, 0]
         hands = np.array([f.mask(h) for h in pos.hands], dtype=np.int64)
-        kernel.learn(self.canon, self.cfg[5] + self.cfg[6], self.owner, hands)
+        solver_table.learn(self.canon, self.cfg[5] + self.cfg[6], self.owner, hands)
         return hands, t[0], t[1], len(pos.trick), pos.leader
 
     def live(self, pos: Position) -> int:

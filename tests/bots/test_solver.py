@@ -209,7 +209,7 @@ def test_equal_cards_share_a_key():
     position whichever it is (both stand for S9, the strongest he was
     dealt), but not middlehand's S8.  The four jacks: forehand CJ HJ,
     middlehand SJ DJ; a jack of each, forehand's above, is one position."""
-    from skatcore.bots import solver_kernel as kernel
+    from skatcore.bots import solver_table
 
     table = get_rules("official").tricks["grand"]
     def cards(text):
@@ -218,7 +218,7 @@ def test_equal_cards_share_a_key():
     s._args(Position((cards("S9 S7 CJ HJ"), cards("S8 SJ DJ HA"), cards("CT DA DT HT")), 0, ()))
     rest = cards("HA CT DA DT HT")
     def key(text):
-        return kernel.canonical(s.canon, 0, s.cfg[5], s.flat.mask(cards(text) | rest))
+        return solver_table.canonical(s.canon, 0, s.cfg[5], s.flat.mask(cards(text) | rest))
     assert key("S9") == key("S7") != key("S8")
     assert len({key("S9 S8"), key("S8 S7"), key("S9 S7")}) == 3  # owners in another order: other positions
     assert key("CJ SJ") == key("HJ DJ") == key("CJ DJ") != key("SJ HJ")
@@ -232,14 +232,15 @@ def test_like_positions_and_sure_trumps_by_hand():
     import numpy as np
 
     from skatcore.bots import solver_kernel as kernel
+    from skatcore.bots import solver_table
 
     table = get_rules("official").tricks["grand"]
     def cards(text):
         return mask_of(parse_card(t) for t in text.split())
     s = Solver(table, 0)
     m = s.flat.mask
-    assert kernel._like_bounds(s.T, m(cards("SK HT")), m(cards("SQ HA"))) == (1, 1)
-    assert kernel._like_bounds(s.T, m(cards("S7 D8")), m(cards("S8 D7"))) == (0, 0)
+    assert solver_table._like_bounds(s.T, m(cards("SK HT")), m(cards("SQ HA"))) == (1, 1)
+    assert solver_table._like_bounds(s.T, m(cards("S7 D8")), m(cards("S8 D7"))) == (0, 0)
     hands = np.array([m(cards("CJ SJ DJ")), m(cards("HJ C7 C8")), m(cards("S7 S8 S9"))], dtype=np.int64)
     assert kernel._sure_trumps(s.T, hands, 1) == 4
     assert kernel._sure_trumps(s.T, hands, 6) == 0
