@@ -233,13 +233,8 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                         settled = True
                     else:
                         key = canonical(canon, 0, ngroups, rem) | (leader << 36) | (tag << _TAG_SHIFT)
-                        like = 0
-                        if nlike > 0:  # like positions share a bucket: one cache line for both keys
-                            like = canonical(canon, ngroups, nlike, rem) | (leader << 36) | (tag << _TAG_SHIFT) | _LIKE
-                            base = _bucket(like)
-                        else:
-                            base = _bucket(key)
-                        F[d, _F_KEY], F[d, _F_SLOT], F[d, _F_REM], F[d, _F_LIKE] = key, base, rem, like
+                        base = _bucket(key)
+                        F[d, _F_KEY], F[d, _F_SLOT], F[d, _F_REM], F[d, _F_LIKE] = key, base, rem, 0
                         for j in range(base, base + WAYS):
                             if tt[j, 0] == key:
                                 lo = tt[j, 1] & 0xFF
@@ -258,7 +253,10 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                                 lo, hi = max(lo, mine), min(hi, live - max(q, theirs))
                         if nlike > 0 and lo < b and hi > a and lo < hi:
                             # a like position's bounds, widened by the card points that differ
-                            for j in range(base, base + WAYS):
+                            like = canonical(canon, ngroups, nlike, rem) | (leader << 36) | (tag << _TAG_SHIFT) | _LIKE
+                            F[d, _F_LIKE] = like
+                            lb = _bucket(like)
+                            for j in range(lb, lb + WAYS):
                                 if tt[j, 0] == like:
                                     up, down = _like_bounds(T, rem, (tt[j, 1] >> 24) & _CARDS)
                                     lo = max(lo, (tt[j, 1] & 0xFF) - down)
@@ -321,7 +319,7 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                     bounds = _store(tt, F[d, _F_SLOT], F[d, _F_KEY], tag, F[d, _F_ALPHA0], F[d, _F_BETA0],
                                     F[d, _F_LIVE], r, F[d, _F_BEST])
                     if F[d, _F_LIKE] != 0:
-                        _store_like(tt, F[d, _F_SLOT], F[d, _F_LIKE], tag, F[d, _F_REM], bounds)
+                        _store_like(tt, F[d, _F_LIKE], tag, F[d, _F_REM], bounds)
         if settled:
             if d == depth:
                 stats[0] += nodes

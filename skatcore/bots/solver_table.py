@@ -13,8 +13,8 @@ from ..cards import CARD_NAMES
 NC = len(CARD_NAMES)  # card ids 0..35 (the sixes of a 36-card deck included)
 POINTS = 1            # the trick table's row of card points (see solver_kernel)
 
-TT_BUCKETS = 1 << 16   # buckets of the transposition table: 8 MB, two cache lines each
-WAYS = 8               # entries of 16 bytes in a bucket
+TT_BUCKETS = 1 << 17   # buckets of the transposition table: 8 MB, one cache line each
+WAYS = 4               # entries of 16 bytes in a bucket
 _CARDS = (1 << 36) - 1
 _TAG_SHIFT = 38        # key = cards out (36 bits) | leader << 36 | tag << 38 | like << 62
 _TAG_MASK = (1 << 24) - 1
@@ -110,11 +110,11 @@ def _bucket(key):
 
 
 @njit(cache=True, inline="always")
-def _store_like(tt, base, key, tag, rem, bounds):
+def _store_like(tt, key, tag, rem, bounds):
     """Record under the key of a class of like positions (see
     :func:`_like_bounds`) the bounds of the position with the cards ``rem``
-    out, in the bucket at ``base``: word two is lower | upper << 8 | cards
-    remaining << 16 | rem << 24."""
+    out: word two is lower | upper << 8 | cards remaining << 16 | rem << 24."""
+    base = _bucket(key)
     slot = -1
     worst = 1 << 30
     for j in range(base, base + WAYS):
