@@ -246,7 +246,7 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                             # seat may not want them)
                             q = _quick(T, hands, leader)
                             mine = _sure_trumps(T, hands, 1 << declarer)
-                            theirs = _sure_trumps(T, hands, 7 ^ (1 << declarer))
+                            theirs = 0 if mine > 0 else _sure_trumps(T, hands, 7 ^ (1 << declarer))  # one side's
                             if leader == declarer:
                                 lo, hi = max(lo, q, mine), min(hi, live - theirs)
                             else:

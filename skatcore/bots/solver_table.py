@@ -139,6 +139,8 @@ def _like_bounds(T, rem, rem0):
     cards by strength, what ``rem`` has more (``up``) and less (``down``)."""
     up, down = 0, 0
     a, b = rem, rem0
+    if a == b:
+        return up, down
     while a != 0:
         ca, cb = _card(a & -a), _card(b & -b)
         a &= a - 1
