@@ -242,9 +242,10 @@ class Solver:
         self.flat = flat_table(table)
         self.T = self.flat.T
         self.declarer, self.goal, self.invert = declarer, goal, invert
-        groups = self.flat.groups[goal]
-        # like positions (see solver_table._like_bounds): only where card points count
-        like = self.flat.groups["tricks"] if goal == "points" else []
+        groups = self.flat.groups[goal][:MAX_GROUPS]
+        # like positions (see solver_table._like_bounds): only where card points count; a run left out of
+        # either key keeps its cards' own bits there (a finer key, as sound)
+        like = self.flat.groups["tricks"][:MAX_GROUPS - len(groups)] if goal == "points" else []
         self.cfg = np.array([declarer, int(invert), int(goal == "tricks"), 0, node_limit, len(groups), len(like)],
                             dtype=np.int64)
         # the equal cards' canonical subsets (see solver_table.learn), by the seats the cards were seen with
