@@ -214,7 +214,8 @@ class _Shared:
             raw = np.zeros(TT_BUCKETS * solver_table.WAYS * 2 + 8, dtype=np.int64)
             start = (-raw.ctypes.data % 64) // 8
             cls.tt = raw[start:start + TT_BUCKETS * solver_table.WAYS * 2].reshape(TT_BUCKETS * solver_table.WAYS, 2)
-        cls.tag = cls.tag + 1 if cls.tag < (1 << 24) else 1
+        # 24 bits of the key (solver_table._TAG_SHIFT): above them the like positions' flag
+        cls.tag = cls.tag + 1 if cls.tag < solver_table._TAG_MASK else 1
         if cls.tag == 1:
             cls.tt[:, 0] = -1
         return cls.tag

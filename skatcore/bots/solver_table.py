@@ -198,8 +198,10 @@ def learn(canon, ngroups, owner, hands):
 @njit(cache=True, inline="always")
 def canonical(canon, first, ngroups, rem):
     """The transposition key's card set for the cards ``rem`` still out: in
-    each group of equal cards (see :func:`fill_canon`) the remaining ones
-    replaced by the canonical cards with the same owners in the same order."""
+    each of the groups ``first`` .. ``first + ngroups - 1`` (see
+    :func:`learn`: runs of equal cards, or whole follow classes for the like
+    positions' key) the remaining cards replaced by the canonical ones with
+    the same owners in the same order."""
     key = rem
     for g in range(first, first + ngroups):
         lo = canon[g, 0]

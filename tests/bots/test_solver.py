@@ -272,3 +272,25 @@ def test_one_solver_along_a_deal_matches_minimax(seed, case):
         want = minimax(table, pos, declarer, tricks_goal, invert)
         assert s.value(pos) == want
         assert s.reaches(pos, want) and not s.reaches(pos, want + 1)
+
+
+def test_the_deal_tag_wraps_below_the_like_flag():
+    """A solver's tag takes 24 bits of the key; above them sits the like
+    positions' flag, so the tag wraps to 1 (and the table is cleared) before
+    it would reach it - answers stay exact across the wrap."""
+    from skatcore.bots import solver as mod
+    from skatcore.bots import solver_table
+
+    table = get_rules("official").tricks["grand"]
+    def cards(text):
+        return mask_of(parse_card(t) for t in text.split())
+    pos = Position((cards("CJ HA HT"), cards("H7 S7 S8"), cards("H8 D7 D8")), 0, ())
+    saved = mod._Shared.tag
+    try:
+        mod._Shared.tag = solver_table._TAG_MASK - 1
+        s = Solver(table, 0)
+        assert s.cfg[3] == solver_table._TAG_MASK and s.value(pos) == 23
+        s.new_deal()
+        assert s.cfg[3] == 1 and s.value(pos) == 23
+    finally:
+        mod._Shared.tag = max(saved, 1)
