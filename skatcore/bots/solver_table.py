@@ -183,7 +183,12 @@ def learn(canon, ngroups, owner, hands):
         return
     for g in range(ngroups):
         lo, size = canon[g, 0], canon[g, 1]
-        for sub in range(1 << size):
+        known = 0  # only cards seen can be out in a later question about this deal
+        for j in range(size):
+            if owner[lo + j] >= 0:
+                known |= 1 << j
+        sub = known
+        while True:  # every subset of the known cards
             got = 0
             at = size - 1
             for j in range(size - 1, -1, -1):
@@ -193,6 +198,9 @@ def learn(canon, ngroups, owner, hands):
                     got |= np.int64(1) << (lo + at)
                     at -= 1
             canon[g, 2 + sub] = got
+            if sub == 0:
+                break
+            sub = (sub - 1) & known
 
 
 @njit(cache=True, inline="always")
