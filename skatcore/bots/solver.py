@@ -7,28 +7,36 @@ leader and the declarer; the solver answers threshold questions ("does the
 declarer take at least ``need`` more card points / tricks from here?") and,
 by bisection over them, the exact outcome.
 
-The search is an alpha-beta over the boolean question (a null-window search
-in Kupferschmid & Helmert's sense), fail-soft: it answers a bound on the
-take, which moves the bisection's ends further than the question asked, with
+The search is a fail-soft alpha-beta on a window of card points (or
+tricks): the threshold questions are null windows, the exact value a
+bisection of them whose every probe moves an end to the bound it found
+(Kupferschmid & Helmert's null-window searches), with
 
 * a transposition table at trick boundaries: the cards still out and the
   leader identify the position (each card stays with the hand it was dealt
   to), and the table keeps a lower and an upper bound of what the declarer
   takes from there and the lead that settled it (tried first next time), so
-  every later question about the same deal reuses it (32 MB, four entries to
-  a cache line, the biggest subtrees kept);
+  every later question about the same deal reuses it (8 MB, four entries to
+  a cache line, the biggest subtrees kept); its bounds narrow the window;
+* equal cards share an entry: in a run of cards adjacent in strength
+  within a follow class with the same card points (the 9-8-7 of a suit,
+  the jacks), which of them are left does not matter, only which seats hold
+  them in which order (:func:`solver_table.learn`);
+* like positions (K&H's quasi-symmetry): positions whose follow classes
+  hold the same number of cards for the same seats in the same order of
+  strength are played alike and differ only in card points; each keeps its
+  bounds under a key of that shape too, and a like position's bounds,
+  widened by the points that differ, bound this one;
 * equivalent cards: of a hand's cards adjacent in strength within one follow
   class, with no card between them still in play and (when points count) the
   same card points, only one is searched (bit operations on the solver's
   own card numbering, see :class:`Flat`);
-* quick tricks: at a trick's start, the card points of the leader's cards
-  nobody can beat (cashed while every player with a ruff must follow) bound
-  the take from below (his side) or above (the other);
+* sure winners at a trick's start: the card points of the leader's cards
+  nobody can beat (cashed while every player with a ruff must follow), and
+  each side's trumps above every trump of the other side, bound the take;
 * the last trick is settled directly;
 * move ordering: winners and points first for the side that can take the
-  trick, low cards and smears otherwise;
-* point bounds: the question is settled as soon as ``need`` is 0 or exceeds
-  what is still in play.
+  trick (cheapest winner first), low cards and smears otherwise.
 
 ``NUMBA_DISABLE_JIT=1`` runs the same code as plain Python (slowly).
 """
@@ -41,7 +49,9 @@ import numpy as np
 
 from ..cards import cards_in
 from . import solver_kernel as kernel
-from .solver_kernel import ABOVE, CLASS, FOLLOW, MAX_DEPTH, NC, POINTS, POWER, ROWS, RUFF, SAME, STRENGTH, TT_BUCKETS
+from . import solver_table
+from .solver_kernel import ABOVE, CLASS, FOLLOW, MAX_DEPTH, POINTS, POWER, ROWS, RUFF, SAME, STRENGTH, TRUMPS
+from .solver_table import GROUP_CARDS, MAX_GROUPS, NC, TT_BUCKETS
 
 
 class Flat:
@@ -83,7 +93,39 @@ class Flat:
             # the quick tricks assume one set of trumps; any other table: every void player may ruff
             ruffs = [self.mask(sum(1 << c for c in range(NC) if in_class[c])) & ~t[CLASS, k] for k in range(5)]
         t[RUFF, :5] = ruffs
+        t[RUFF, TRUMPS] = self._trumps(table, ruffs)
         self.T = t
+        self.groups = {goal: self._groups(table, in_class, goal == "tricks") for goal in ("points", "tricks")}
+
+    def _groups(self, table, in_class: list[bool], tricks: bool) -> list[tuple[int, int]]:
+        """Runs of equal cards (solver ids, ``(lowest, size)``): adjacent in
+        strength within a follow class and, unless only tricks count, of the
+        same card points; at most ``GROUP_CARDS`` to a run."""
+        runs: list[tuple[int, int]] = []
+        lo = 0
+        for i in range(1, NC + 1):
+            c, prev = (self.outer[i] if i < NC else -1), self.outer[i - 1]
+            same = (i < NC and in_class[c] and in_class[prev] and table.follow[c] == table.follow[prev]
+                    and (tricks or table.points[c] == table.points[prev]) and i - lo < GROUP_CARDS)
+            if not same:
+                if i - lo > 1 and in_class[prev]:
+                    runs.append((lo, i - lo))
+                lo = i
+        return runs
+
+    def _trumps(self, table, ruffs: list[int]) -> int:
+        """The trumps (solver ids) if they beat every other card in any trick
+        and keep their order whatever is led, else 0 (no bound on them)."""
+        sets = {r for r in ruffs if r}
+        if len(sets) != 1:
+            return 0
+        trumps = [self.outer[i] for i in range(NC) if next(iter(sets)) >> i & 1]
+        others = [c for c in range(NC) if c not in trumps and table.strength[table.follow[c]][c] >= 0]
+        for led in range(5):
+            s = [table.strength[led][c] for c in trumps]  # weakest first
+            if s != sorted(s) or len(set(s)) < len(s) or any(table.strength[led][c] >= s[0] for c in others):
+                return 0
+        return next(iter(sets))
 
     def _ruff(self, table, k: int, in_class: list[bool]) -> int:
         """The cards outside class ``k`` that beat all of it in a trick it leads."""
@@ -169,10 +211,11 @@ class _Shared:
     @classmethod
     def take(cls):
         if cls.tt is None:
-            raw = np.zeros(TT_BUCKETS * kernel.WAYS * 2 + 8, dtype=np.int64)
+            raw = np.zeros(TT_BUCKETS * solver_table.WAYS * 2 + 8, dtype=np.int64)
             start = (-raw.ctypes.data % 64) // 8
-            cls.tt = raw[start:start + TT_BUCKETS * kernel.WAYS * 2].reshape(TT_BUCKETS * kernel.WAYS, 2)
-        cls.tag = cls.tag + 1 if cls.tag < (1 << 24) else 1
+            cls.tt = raw[start:start + TT_BUCKETS * solver_table.WAYS * 2].reshape(TT_BUCKETS * solver_table.WAYS, 2)
+        # 24 bits of the key (solver_table._TAG_SHIFT): above them the like positions' flag
+        cls.tag = cls.tag + 1 if cls.tag < solver_table._TAG_MASK else 1
         if cls.tag == 1:
             cls.tt[:, 0] = -1
         return cls.tag
@@ -200,14 +243,25 @@ class Solver:
         self.flat = flat_table(table)
         self.T = self.flat.T
         self.declarer, self.goal, self.invert = declarer, goal, invert
-        self.cfg = np.array([declarer, int(invert), int(goal == "tricks"), 0, node_limit], dtype=np.int64)
+        groups = self.flat.groups[goal][:MAX_GROUPS]
+        # like positions (see solver_table._like_bounds): only where card points count; a run left out of
+        # either key keeps its cards' own bits there (a finer key, as sound)
+        like = self.flat.groups["tricks"][:MAX_GROUPS - len(groups)] if goal == "points" else []
+        self.cfg = np.array([declarer, int(invert), int(goal == "tricks"), 0, node_limit, len(groups), len(like)],
+                            dtype=np.int64)
+        # the equal cards' canonical subsets (see solver_table.learn), by the seats the cards were seen with
+        self.canon = np.zeros((MAX_GROUPS, 2 + (1 << GROUP_CARDS)), dtype=np.int64)
+        if groups or like:
+            self.canon[:len(groups) + len(like), :2] = groups + like
+        self.owner = np.full(NC, -1, dtype=np.int64)
         self.new_deal()
         self.moves = np.zeros((MAX_DEPTH, 32), dtype=np.int64)
-        self.stats = np.zeros(2, dtype=np.int64)
+        self.stats = np.zeros(64, dtype=np.int64)
 
     def new_deal(self) -> None:
         """Forget the transposition table (call when the cards change hands)."""
         self.cfg[3] = _Shared.take()
+        self.owner[:] = -1
 
     @property
     def nodes(self) -> int:
@@ -222,7 +276,9 @@ class Solver:
         """The position as the compiled functions take it: hands, t0, t1, ntr, leader."""
         f = self.flat
         t = [f.inner[c] for c in pos.trick] + [0, 0]
-        return np.array([f.mask(h) for h in pos.hands], dtype=np.int64), t[0], t[1], len(pos.trick), pos.leader
+        hands = np.array([f.mask(h) for h in pos.hands], dtype=np.int64)
+        solver_table.learn(self.canon, self.cfg[5] + self.cfg[6], self.owner, hands)
+        return hands, t[0], t[1], len(pos.trick), pos.leader
 
     def live(self, pos: Position) -> int:
         """What is still to be taken: card points, or tricks (the current one included)."""
@@ -233,13 +289,12 @@ class Solver:
 
     def reaches(self, pos: Position, need: int) -> bool:
         """Whether the declarer's side takes at least ``need`` more from ``pos``."""
-        return bool(kernel.search(self.T, self.cfg, *self._args(pos), need, self.live(pos),
+        return bool(kernel.search(self.T, self.cfg, self.canon, *self._args(pos), need - 1, need, self.live(pos),
                                   _Shared.tt, self.moves, 0, self.stats) >= need)
 
     def value(self, pos: Position) -> int:
         """What the declarer's side takes from ``pos`` under best play by all."""
-        live = self.live(pos)
-        return int(kernel.value(self.T, self.cfg, *self._args(pos), 0, live, live,
+        return int(kernel.value(self.T, self.cfg, self.canon, *self._args(pos), self.live(pos),
                                 _Shared.tt, self.moves, 0, self.stats))
 
     def card_values(self, pos: Position, need: int | None = None) -> dict[int, int]:
@@ -247,6 +302,6 @@ class Solver:
         declarer's side then still takes ``need`` more (else 0, or 2 when the
         node limit cut the search short); without, the exact amount it takes."""
         out = np.full(NC, -1, dtype=np.int64)
-        kernel.root(self.T, self.cfg, *self._args(pos), 0 if need is None else need, self.live(pos),
+        kernel.root(self.T, self.cfg, self.canon, *self._args(pos), 0 if need is None else need, self.live(pos),
                     need is None, _Shared.tt, self.moves, self.stats, out)
         return self.flat.spread(pos, pos.legal(self.table), out)

@@ -1,43 +1,42 @@
 """The compiled part of the double-dummy solver (:mod:`skatcore.bots.solver`):
-the search over the boolean question, its move generation and its
-transposition table, on the solver's own card numbering (see
-:class:`skatcore.bots.solver.Flat`).  Plain Python under ``NUMBA_DISABLE_JIT=1``."""
+the search on a window of card points and its move generation and bounds,
+on the solver's own card numbering (see :class:`skatcore.bots.solver.Flat`);
+its transposition table is :mod:`skatcore.bots.solver_table`.  Plain Python
+under ``NUMBA_DISABLE_JIT=1``."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
-from ..cards import CARD_NAMES
-
-NC = len(CARD_NAMES)  # card ids 0..35 (the sixes of a 36-card deck included)
+from .solver_table import (
+    _CARDS,
+    _LIKE,
+    _MOD3,
+    _TAG_SHIFT,
+    POINTS,
+    WAYS,
+    _bucket,
+    _card,
+    _clz,
+    _like_bounds,
+    _popcount,
+    _store,
+    _store_like,
+    canonical,
+)
 
 # rows of the flattened trick table, indexed by the solver's own card ids
-FOLLOW, POINTS, POWER = 0, 1, 2
+FOLLOW, POWER = 0, 2  # POINTS = 1 (solver_table)
 ABOVE = 3             # the cards of the same class that beat it
 SAME = 4              # the cards of the same class with as many card points
 STRENGTH = 5          # 5 rows: strength of each card in a trick led with class k
 CLASS = 10            # cols 0..4: the mask of class k
 RUFF = 11             # cols 0..4: the cards outside class k that beat all of it when k is led (trumps)
+TRUMPS = 5            # RUFF's col 5: the trumps, if they beat all else in any trick in the same order (else 0)
 ROWS = 12
 
-TT_BUCKETS = 1 << 19   # buckets of the transposition table: 32 MB, one cache line each
-WAYS = 4               # entries of 16 bytes in a bucket
-_CARDS = (1 << 36) - 1
-_TAG_SHIFT = 38        # key = cards out (36 bits) | leader << 36 | tag << 38
 MAX_DEPTH = 40
-
-# the card of a one-card mask b is _BIT[b % 37] (2 is a primitive root mod 37)
-_BIT = np.zeros(37, dtype=np.int64)
-for _c in range(NC):
-    _BIT[(1 << _c) % 37] = _c
-_MOD3 = np.array([0, 1, 2, 0, 1, 2], dtype=np.int64)
-
-
-@njit(cache=True, inline="always")
-def _card(b):
-    """The card of the one-card mask ``b``."""
-    return _BIT[np.uint64(b) % np.uint64(37)]
 
 
 @njit(cache=True, inline="always")
@@ -98,7 +97,7 @@ def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d)
         elif friendly:
             sc = pts  # smear
         elif T[STRENGTH + lead_k, c] > best_s:
-            sc = 200 + pts - (T[POWER, c] if ntr == 2 else 0)  # take it, cheaply when last
+            sc = 200 + pts - T[POWER, c]  # take it, cheaply
         else:
             sc = -pts - (T[POWER, c] >> 2)
         # insertion, highest score first
@@ -151,71 +150,51 @@ def _quick(T, hands, leader):
     return pts
 
 
-@njit(cache=True)
-def _popcount(x):
-    x = x - ((x >> 1) & 0x5555555555555555)
-    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
-    x += x >> 8
-    x += x >> 16
-    return (x + (x >> 32)) & 0x7F
-
-
 @njit(cache=True, inline="always")
-def _store(tt, base, key, tag, need, live, g, best):
-    """Record in the bucket at ``base`` what a search for ``need`` found of
-    the position ``key``: the declarer's side takes at least ``g`` (if
-    ``g >= need``) or at most ``g``; ``best`` the lead that proved it (-1:
-    none).  An entry's second word packs the bounds and the lead: lower |
-    upper << 8 | cards remaining << 16 | (lead + 1) << 24; a full bucket gives
-    up its entry of this deal with the fewest cards left (the cheapest to
-    search again) or one of an old deal."""
-    slot = -1
-    worst = 1 << 30
-    for j in range(base, base + WAYS):
-        k = tt[j, 0]
-        if k == key:
-            slot = j
+def _sure_trumps(T, hands, side):
+    """Card points the seats in ``side`` (a mask of seats) take for sure
+    with trumps: each of their trumps above which every trump still in play
+    is theirs wins whatever trick it falls in."""
+    trumps = T[RUFF, TRUMPS]
+    live = (hands[0] | hands[1] | hands[2]) & trumps
+    mine = live
+    for seat in range(3):
+        if not (side >> seat) & 1:
+            mine &= ~hands[seat]
+    others = live & ~mine
+    pts = 0
+    while mine != 0:  # strongest first, while no other trump is above
+        c = 63 - _clz(mine)
+        b = np.int64(1) << c
+        if others >= b:
             break
-        size = -1 if (k >> _TAG_SHIFT) != tag else (tt[j, 1] >> 16)
-        if size < worst:
-            worst = size
-            slot = j
-    lead = best + 1
-    if tt[slot, 0] == key:
-        lo, hi = tt[slot, 1] & 0xFF, (tt[slot, 1] >> 8) & 0xFF
-        if lead == 0:
-            lead = (tt[slot, 1] >> 24) & 0x3F
-    else:
-        tt[slot, 0] = key
-        lo, hi = 0, live
-    if g >= need:
-        lo = max(lo, g)
-    else:
-        hi = min(hi, g)
-    tt[slot, 1] = lo | (hi << 8) | (_popcount(key & _CARDS) << 16) | (lead << 24)
+        pts += T[POINTS, c]
+        mine ^= b
+    return pts
 
 
 # stack frame fields of the iterative search
-_F_NTR, _F_LEADER, _F_T0, _F_T1, _F_NEED, _F_LIVE, _F_N, _F_I, _F_KEY, _F_SLOT, _F_RESULT, _F_BEST = range(12)
+(_F_NTR, _F_LEADER, _F_T0, _F_T1, _F_ALPHA, _F_BETA, _F_LIVE, _F_N, _F_I, _F_KEY, _F_SLOT, _F_RESULT, _F_BEST,
+ _F_CREDIT, _F_ALPHA0, _F_BETA0, _F_LIKE, _F_REM) = range(18)
 
 
 @njit(cache=True)
-def search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, stats):
-    """Whether the declarer's side takes ``need`` more (points or tricks)
-    from this position: ``ntr`` cards ``t0``, ``t1`` of the trick led by
-    ``leader`` are down; ``live`` is what is still to be taken.
+def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, moves, depth, stats):
+    """What the declarer's side takes from this position, searched in the
+    window (``alpha``, ``beta``): ``ntr`` cards ``t0``, ``t1`` of the trick
+    led by ``leader`` are down; ``live`` is what is still to be taken.
 
-    Answers with a bound ``g`` on what the side takes from here: ``g >= need``
-    means it takes at least ``g``, ``g < need`` at most ``g`` (fail-soft, so
-    that :func:`value` can jump past the amounts no line of play gives).
+    Fail-soft: the answer ``g`` is a lower bound if ``g >= beta``, an upper
+    bound if ``g <= alpha``, else the exact take.  ``alpha = need - 1``,
+    ``beta = need`` asks whether the side takes ``need`` (a null window).
 
-    An alpha-beta over the boolean question, iterative (an explicit stack in
-    ``moves``' rows from ``depth`` on) so that a node costs no function call."""
-    declarer, invert, tricks_goal, tag, limit = cfg[0], cfg[1], cfg[2], cfg[3], cfg[4]
-    F = np.empty((MAX_DEPTH, 12), dtype=np.int64)
+    An alpha-beta, iterative (an explicit stack in ``moves``' rows from
+    ``depth`` on) so that a node costs no function call."""
+    declarer, invert, tricks_goal, tag, limit, ngroups, nlike = cfg[0], cfg[1], cfg[2], cfg[3], cfg[4], cfg[5], cfg[6]
+    F = np.empty((MAX_DEPTH, 18), dtype=np.int64)
     d = depth
-    F[d, _F_NTR], F[d, _F_LEADER], F[d, _F_T0], F[d, _F_T1], F[d, _F_NEED], F[d, _F_LIVE] = ntr, leader, t0, t1, need, live
+    F[d, _F_NTR], F[d, _F_LEADER], F[d, _F_T0], F[d, _F_T1] = ntr, leader, t0, t1
+    F[d, _F_ALPHA], F[d, _F_BETA], F[d, _F_LIVE], F[d, _F_CREDIT] = alpha, beta, live, 0
     nodes = 0
     r = 0  # the bound a settled node answers (see above)
     entering = True
@@ -230,16 +209,17 @@ def search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, sta
                     hands[q] ^= np.int64(1) << moves[e, F[e, _F_I]]
                 stats[0] += nodes
                 stats[1] += 1
-                return F[depth, _F_NEED] - 1
-            ntr, leader, need, live = F[d, _F_NTR], F[d, _F_LEADER], F[d, _F_NEED], F[d, _F_LIVE]
+                return alpha
+            ntr, leader, a, b, live = F[d, _F_NTR], F[d, _F_LEADER], F[d, _F_ALPHA], F[d, _F_BETA], F[d, _F_LIVE]
             settled = True
             hint = -1
-            if need <= 0:
+            if b <= 0:
                 r = 0
-            elif need > live:
+            elif a >= live:
                 r = live
             else:
                 settled = False
+                lo, hi = 0, live
                 if ntr == 0:
                     rem = hands[0] | hands[1] | hands[2]
                     ncards = _popcount(rem)
@@ -252,31 +232,46 @@ def search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, sta
                             r = 1 if tricks_goal == 1 else T[POINTS, c0] + T[POINTS, c1] + T[POINTS, c2]
                         settled = True
                     else:
-                        if tricks_goal == 0 and invert == 0:
-                            # the leader's sure winners: bounds (Ramsch and null: the seat may not want them)
-                            q = _quick(T, hands, leader)
-                            if leader == declarer and q >= need:
-                                r = q
-                                settled = True
-                            elif leader != declarer and live - q < need:
-                                r = live - q
-                                settled = True
-                    if not settled:
-                        key = rem | (leader << 36) | (tag << _TAG_SHIFT)
-                        base = ((((key & 0xFFFFFFFF) * 0x5BD1E995 + (key >> 32) * 0x2545F491) >> 16)
-                                & (TT_BUCKETS - 1)) * WAYS
-                        F[d, _F_KEY], F[d, _F_SLOT] = key, base
+                        key = canonical(canon, 0, ngroups, rem) | (leader << 36) | (tag << _TAG_SHIFT)
+                        base = _bucket(key)
+                        F[d, _F_KEY], F[d, _F_SLOT], F[d, _F_REM], F[d, _F_LIKE] = key, base, rem, 0
                         for j in range(base, base + WAYS):
                             if tt[j, 0] == key:
-                                lo, hi = tt[j, 1] & 0xFF, (tt[j, 1] >> 8) & 0xFF
-                                if lo >= need:
-                                    r = lo
-                                    settled = True
-                                elif hi < need:
-                                    r = hi
-                                    settled = True
+                                lo = tt[j, 1] & 0xFF
+                                hi = (tt[j, 1] >> 8) & 0xFF
                                 hint = ((tt[j, 1] >> 24) & 0x3F) - 1
                                 break
+                        if tricks_goal == 0 and invert == 0 and lo < b and hi > a and lo < hi:
+                            # sure winners: the leader's, and both sides' top trumps (Ramsch and null: a
+                            # seat may not want them)
+                            q = _quick(T, hands, leader)
+                            mine = _sure_trumps(T, hands, 1 << declarer)
+                            theirs = 0 if mine > 0 else _sure_trumps(T, hands, 7 ^ (1 << declarer))  # one side's
+                            if leader == declarer:
+                                lo, hi = max(lo, q, mine), min(hi, live - theirs)
+                            else:
+                                lo, hi = max(lo, mine), min(hi, live - max(q, theirs))
+                        if nlike > 0 and lo < b and hi > a and lo < hi:
+                            # a like position's bounds, widened by the card points that differ
+                            like = canonical(canon, ngroups, nlike, rem) | (leader << 36) | (tag << _TAG_SHIFT) | _LIKE
+                            F[d, _F_LIKE] = like
+                            lb = _bucket(like)
+                            for j in range(lb, lb + WAYS):
+                                if tt[j, 0] == like:
+                                    up, down = _like_bounds(T, rem, (tt[j, 1] >> 24) & _CARDS)
+                                    lo = max(lo, (tt[j, 1] & 0xFF) - down)
+                                    hi = min(hi, ((tt[j, 1] >> 8) & 0xFF) + up)
+                        if lo >= b:
+                            r = lo
+                            settled = True
+                        elif hi <= a:
+                            r = hi
+                            settled = True
+                        elif lo == hi:
+                            r = lo
+                            settled = True
+                        else:  # the bounds narrow the window
+                            a, b = max(a, lo), min(b, hi)
             if not settled:
                 p = _MOD3[leader + ntr]
                 n = _moves(T, hands, F[d, _F_T0], F[d, _F_T1], ntr, leader, declarer, invert, tricks_goal, moves, d)
@@ -290,31 +285,41 @@ def search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, sta
                 F[d, _F_N] = n
                 F[d, _F_I] = 0
                 F[d, _F_BEST] = -1
+                F[d, _F_ALPHA], F[d, _F_BETA], F[d, _F_ALPHA0], F[d, _F_BETA0] = a, b, a, b
                 F[d, _F_RESULT] = -1 if p == declarer else 1 << 20
             entering = False
         else:
             # back from a child with bound r: undo its card, cut off or go on
             settled = False
             i = F[d, _F_I]
-            ntr, leader, need = F[d, _F_NTR], F[d, _F_LEADER], F[d, _F_NEED]
+            ntr, leader = F[d, _F_NTR], F[d, _F_LEADER]
             p = _MOD3[leader + ntr]
             hands[p] ^= np.int64(1) << moves[d, i]
-            r += need - F[d + 1, _F_NEED]  # what the side took in the trick this card completed
+            r += F[d + 1, _F_CREDIT]  # what the side took in the trick this card completed
             F[d, _F_I] = i + 1
             if p == declarer:
-                F[d, _F_RESULT] = max(F[d, _F_RESULT], r)
-                settled = r >= need
+                if r > F[d, _F_RESULT]:
+                    F[d, _F_RESULT] = r
+                    if r > F[d, _F_ALPHA]:
+                        F[d, _F_ALPHA] = r
+                        F[d, _F_BEST] = moves[d, i]
+                settled = r >= F[d, _F_BETA]
             else:
-                F[d, _F_RESULT] = min(F[d, _F_RESULT], r)
-                settled = r < need
-            if settled:
-                F[d, _F_BEST] = moves[d, i]
-            elif i + 1 >= F[d, _F_N]:
+                if r < F[d, _F_RESULT]:
+                    F[d, _F_RESULT] = r
+                    if r < F[d, _F_BETA]:
+                        F[d, _F_BETA] = r
+                        F[d, _F_BEST] = moves[d, i]
+                settled = r <= F[d, _F_ALPHA]
+            if i + 1 >= F[d, _F_N]:
                 settled = True
             if settled:
                 r = F[d, _F_RESULT]
                 if ntr == 0:
-                    _store(tt, F[d, _F_SLOT], F[d, _F_KEY], tag, F[d, _F_NEED], F[d, _F_LIVE], r, F[d, _F_BEST])
+                    bounds = _store(tt, F[d, _F_SLOT], F[d, _F_KEY], tag, F[d, _F_ALPHA0], F[d, _F_BETA0],
+                                    F[d, _F_LIVE], r, F[d, _F_BEST])
+                    if F[d, _F_LIKE] != 0:
+                        _store_like(tt, F[d, _F_LIKE], tag, F[d, _F_REM], bounds)
         if settled:
             if d == depth:
                 stats[0] += nodes
@@ -328,9 +333,11 @@ def search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, sta
         c = moves[d, i]
         hands[p] ^= np.int64(1) << c
         e = d + 1
-        F[e, _F_T0], F[e, _F_T1], F[e, _F_NEED], F[e, _F_LIVE] = F[d, _F_T0], F[d, _F_T1], F[d, _F_NEED], F[d, _F_LIVE]
+        F[e, _F_T0], F[e, _F_T1], F[e, _F_LIVE] = F[d, _F_T0], F[d, _F_T1], F[d, _F_LIVE]
+        F[e, _F_ALPHA], F[e, _F_BETA] = F[d, _F_ALPHA], F[d, _F_BETA]
         F[e, _F_LEADER] = leader
         F[e, _F_NTR] = ntr + 1
+        F[e, _F_CREDIT] = 0
         if ntr == 0:
             F[e, _F_T0] = c
         elif ntr == 1:
@@ -345,18 +352,23 @@ def search(T, cfg, hands, t0, t1, ntr, leader, need, live, tt, moves, depth, sta
             F[e, _F_LEADER] = w
             F[e, _F_LIVE] -= weight
             if (w == declarer) != (invert == 1):
-                F[e, _F_NEED] -= weight
+                F[e, _F_CREDIT] = weight
+                F[e, _F_ALPHA] -= weight
+                F[e, _F_BETA] -= weight
         d = e
         entering = True
 
 
 @njit(cache=True)
-def value(T, cfg, hands, t0, t1, ntr, leader, lo, hi, live, tt, moves, depth, stats):
-    """The exact amount the declarer's side takes, known to lie in [lo, hi]:
-    a bisection whose every probe moves an end to the bound it found."""
+def value(T, cfg, canon, hands, t0, t1, ntr, leader, live, tt, moves, depth, stats):
+    """The exact amount the declarer's side takes: a bisection of null-window
+    searches over [0, ``live``], each probe moving an end to the bound it
+    found (a search in the full window took more nodes: 144M against 120M
+    on 60 declared openings)."""
+    lo, hi = np.int64(0), live
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        g = search(T, cfg, hands, t0, t1, ntr, leader, mid, live, tt, moves, depth, stats)
+        g = search(T, cfg, canon, hands, t0, t1, ntr, leader, mid - 1, mid, live, tt, moves, depth, stats)
         if g >= mid:
             lo = g
         else:
@@ -365,7 +377,7 @@ def value(T, cfg, hands, t0, t1, ntr, leader, lo, hi, live, tt, moves, depth, st
 
 
 @njit(cache=True)
-def root(T, cfg, hands, t0, t1, ntr, leader, need, live, exact, tt, moves, stats, out):
+def root(T, cfg, canon, hands, t0, t1, ntr, leader, need, live, exact, tt, moves, stats, out):
     """For each card the player to move may play, ``out[card]`` = whether the
     declarer's side then takes ``need`` more (0/1), or with ``exact`` how much
     it takes; cards equivalent to a searched one get no entry."""
@@ -390,12 +402,12 @@ def root(T, cfg, hands, t0, t1, ntr, leader, need, live, exact, tt, moves, stats
             credit = weight if (w == cfg[0]) != (cfg[1] == 1) else 0
             nt, nl, nlive = np.int64(0), w, live - weight
         if exact:
-            out[c] = credit + value(T, cfg, hands, a0, a1, nt, nl, np.int64(0), nlive, nlive, tt, moves,
-                                     one, stats)
+            out[c] = credit + value(T, cfg, canon, hands, a0, a1, nt, nl, nlive, tt, moves, one, stats)
         else:
             aborted = stats[1]
-            out[c] = 1 if search(T, cfg, hands, a0, a1, nt, nl, need - credit, nlive, tt, moves, one,
-                                  stats) >= need - credit else 0
+            need_c = need - credit
+            out[c] = 1 if search(T, cfg, canon, hands, a0, a1, nt, nl, need_c - 1, need_c, nlive, tt, moves, one,
+                                  stats) >= need_c else 0
             if stats[1] != aborted:
                 out[c] = 2  # unknown: the node budget ran out
         hands[p] ^= b

@@ -131,7 +131,8 @@ def test_compiled_search_matches_its_source():
         for search in (kernel.search, kernel.search.py_func):
             stats = np.zeros(2, dtype=np.int64)
             s.new_deal()
-            won = search(s.T, s.cfg, *s._args(pos), need, s.live(pos), mod._Shared.tt, s.moves, 0, stats)
+            won = search(s.T, s.cfg, s.canon, *s._args(pos), need - 1, need, s.live(pos), mod._Shared.tt, s.moves, 0,
+                         stats)
             runs.append((int(won), int(stats[0])))
         assert runs[0] == runs[1], (contract, pos)
 
@@ -174,7 +175,8 @@ def test_every_bound_the_search_answers_holds(seed, case, tricks, played, need):
     s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
     want = minimax(table, pos, declarer, tricks_goal, invert)
     stats = np.zeros(2, dtype=np.int64)
-    g = int(kernel.search(s.T, s.cfg, *s._args(pos), need, s.live(pos), mod._Shared.tt, s.moves, 0, stats))
+    g = int(kernel.search(s.T, s.cfg, s.canon, *s._args(pos), need - 1, need, s.live(pos), mod._Shared.tt, s.moves,
+                          0, stats))
     assert (want >= g) if g >= need else (want <= g < need)
     assert s.value(pos) == want
 
@@ -199,3 +201,96 @@ def test_quick_tricks_by_hand():
     pos = Position((cards("SA ST D7"), cards("C7 C8 C9"), cards("S7 HT DA")), 0, ())
     hands, *_ = s._args(pos)
     assert kernel._quick(s.T, hands, 0) == 11
+
+
+def test_equal_cards_share_a_key():
+    """Grand, forehand holds S9 and S7, middlehand S8: the spade 9-8-7 are
+    a run of equal cards, so forehand's one low spade left is the same
+    position whichever it is (both stand for S9, the strongest he was
+    dealt), but not middlehand's S8.  The four jacks: forehand CJ HJ,
+    middlehand SJ DJ; a jack of each, forehand's above, is one position."""
+    from skatcore.bots import solver_table
+
+    table = get_rules("official").tricks["grand"]
+    def cards(text):
+        return mask_of(parse_card(t) for t in text.split())
+    s = Solver(table, 0)
+    s._args(Position((cards("S9 S7 CJ HJ"), cards("S8 SJ DJ HA"), cards("CT DA DT HT")), 0, ()))
+    rest = cards("HA CT DA DT HT")
+    def key(text):
+        return solver_table.canonical(s.canon, 0, s.cfg[5], s.flat.mask(cards(text) | rest))
+    assert key("S9") == key("S7") != key("S8")
+    assert len({key("S9 S8"), key("S8 S7"), key("S9 S7")}) == 3  # owners in another order: other positions
+    assert key("CJ SJ") == key("HJ DJ") == key("CJ DJ") != key("SJ HJ")
+    assert key("S9 S8 S7 CJ SJ HJ DJ") == s.flat.mask(cards("S9 S8 S7 CJ SJ HJ DJ") | rest)
+
+
+def test_like_positions_and_sure_trumps_by_hand():
+    """Like positions pair their cards by strength: SK HT against SQ HA is
+    1 point more and 1 less; grand, the declarer's CJ and SJ above the
+    defenders' HJ are his for sure (4 points), his DJ under HJ is not."""
+    import numpy as np
+
+    from skatcore.bots import solver_kernel as kernel
+    from skatcore.bots import solver_table
+
+    table = get_rules("official").tricks["grand"]
+    def cards(text):
+        return mask_of(parse_card(t) for t in text.split())
+    s = Solver(table, 0)
+    m = s.flat.mask
+    assert solver_table._like_bounds(s.T, m(cards("SK HT")), m(cards("SQ HA"))) == (1, 1)
+    assert solver_table._like_bounds(s.T, m(cards("S7 D8")), m(cards("S8 D7"))) == (0, 0)
+    hands = np.array([m(cards("CJ SJ DJ")), m(cards("HJ C7 C8")), m(cards("S7 S8 S9"))], dtype=np.int64)
+    assert kernel._sure_trumps(s.T, hands, 1) == 4
+    assert kernel._sure_trumps(s.T, hands, 6) == 0
+    hands[0] = m(cards("CJ HA HT"))
+    hands[1] = m(cards("SJ HJ C8"))
+    assert kernel._sure_trumps(s.T, hands, 1) == 2 and kernel._sure_trumps(s.T, hands, 6) == 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), case=st.sampled_from(CASES))
+def test_one_solver_along_a_deal_matches_minimax(seed, case):
+    """One solver (one transposition table) asked about many positions of a
+    deal, reached by different cards: entries shared between positions that
+    differ in which equal cards are left, and like positions' bounds, never
+    change an answer."""
+    ruleset, contract = case
+    rules = get_rules(ruleset)
+    if contract not in rules.tricks:
+        contract = next(iter(rules.tricks))
+    table = rules.tricks[contract]
+    rng = random.Random(seed)
+    start = ending(rules, rng, 4)
+    declarer = rng.randrange(3)
+    tricks_goal = rules.contracts[contract].family == "null"
+    invert = rules.contracts[contract].family == "ramsch"
+    s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
+    for _ in range(4):
+        pos = some_play(table, start, rng, rng.randrange(3, 7))
+        want = minimax(table, pos, declarer, tricks_goal, invert)
+        assert s.value(pos) == want
+        assert s.reaches(pos, want) and not s.reaches(pos, want + 1)
+
+
+def test_the_deal_tag_wraps_below_the_like_flag():
+    """A solver's tag takes 24 bits of the key; above them sits the like
+    positions' flag, so the tag wraps to 1 (and the table is cleared) before
+    it would reach it - answers stay exact across the wrap."""
+    from skatcore.bots import solver as mod
+    from skatcore.bots import solver_table
+
+    table = get_rules("official").tricks["grand"]
+    def cards(text):
+        return mask_of(parse_card(t) for t in text.split())
+    pos = Position((cards("CJ HA HT"), cards("H7 S7 S8"), cards("H8 D7 D8")), 0, ())
+    saved = mod._Shared.tag
+    try:
+        mod._Shared.tag = solver_table._TAG_MASK - 1
+        s = Solver(table, 0)
+        assert s.cfg[3] == solver_table._TAG_MASK and s.value(pos) == 23
+        s.new_deal()
+        assert s.cfg[3] == 1 and s.value(pos) == 23
+    finally:
+        mod._Shared.tag = max(saved, 1)

@@ -1,0 +1,220 @@
+"""The double-dummy solver's transposition table (:mod:`skatcore.bots.solver`):
+its buckets, its keys (equal cards by their owners, like positions by
+their shape) and the bit operations the compiled search shares.  Plain
+Python under ``NUMBA_DISABLE_JIT=1``."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..cards import CARD_NAMES
+
+NC = len(CARD_NAMES)  # card ids 0..35 (the sixes of a 36-card deck included)
+POINTS = 1            # the trick table's row of card points (see solver_kernel)
+
+TT_BUCKETS = 1 << 17   # buckets of the transposition table: 8 MB, one cache line each
+WAYS = 4               # entries of 16 bytes in a bucket
+_CARDS = (1 << 36) - 1
+_TAG_SHIFT = 38        # key = cards out (36 bits) | leader << 36 | tag << 38 | like << 62
+_TAG_MASK = (1 << 24) - 1
+_LIKE = np.int64(1) << 62
+
+# the card of a one-card mask b is _BIT[b % 37] (2 is a primitive root mod 37)
+_BIT = np.zeros(37, dtype=np.int64)
+for _c in range(NC):
+    _BIT[(1 << _c) % 37] = _c
+_MOD3 = np.array([0, 1, 2, 0, 1, 2], dtype=np.int64)
+
+
+@njit(cache=True, inline="always")
+def _card(b):
+    """The card of the one-card mask ``b``."""
+    return _BIT[np.uint64(b) % np.uint64(37)]
+
+
+@njit(cache=True, inline="always")
+def _clz(x):
+    """Leading zeros of a positive 64-bit ``x``."""
+    n = 0
+    if x >> 32 == 0:
+        n += 32
+        x <<= 32
+    if x >> 48 == 0:
+        n += 16
+        x <<= 16
+    if x >> 56 == 0:
+        n += 8
+        x <<= 8
+    if x >> 60 == 0:
+        n += 4
+        x <<= 4
+    if x >> 62 == 0:
+        n += 2
+        x <<= 2
+    if x >> 63 == 0:
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _popcount(x):
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    x += x >> 8
+    x += x >> 16
+    return (x + (x >> 32)) & 0x7F
+
+
+@njit(cache=True, inline="always")
+def _store(tt, base, key, tag, alpha, beta, live, g, best):
+    """Record in the bucket at ``base`` what a search of the position ``key``
+    in the window (``alpha``, ``beta``) found: the declarer's side takes at
+    least ``g`` (``g >= beta``), at most ``g`` (``g <= alpha``) or exactly
+    ``g``; ``best`` the lead that proved it (-1: none).  An entry's second
+    word packs the bounds and the lead: lower | upper << 8 | cards remaining
+    << 16 | (lead + 1) << 24; a full bucket gives up its entry of this deal
+    with the fewest cards left (the cheapest to search again) or one of an
+    old deal."""
+    slot = -1
+    worst = 1 << 30
+    for j in range(base, base + WAYS):
+        k = tt[j, 0]
+        if k == key:
+            slot = j
+            break
+        size = -1 if (k >> _TAG_SHIFT) & _TAG_MASK != tag else (tt[j, 1] >> 16) & 0xFF
+        if size < worst:
+            worst = size
+            slot = j
+    lead = best + 1
+    if tt[slot, 0] == key:
+        lo, hi = tt[slot, 1] & 0xFF, (tt[slot, 1] >> 8) & 0xFF
+        if lead == 0:
+            lead = (tt[slot, 1] >> 24) & 0x3F
+    else:
+        tt[slot, 0] = key
+        lo, hi = 0, live
+    if g > alpha:
+        lo = max(lo, g)
+    if g < beta:
+        hi = min(hi, g)
+    tt[slot, 1] = lo | (hi << 8) | (_popcount(key & _CARDS) << 16) | (lead << 24)
+    return lo | (hi << 8)
+
+
+@njit(cache=True, inline="always")
+def _bucket(key):
+    return ((((key & 0xFFFFFFFF) * 0x5BD1E995 + (key >> 32) * 0x2545F491) >> 16) & (TT_BUCKETS - 1)) * WAYS
+
+
+@njit(cache=True, inline="always")
+def _store_like(tt, key, tag, rem, bounds):
+    """Record under the key of a class of like positions (see
+    :func:`_like_bounds`) the bounds of the position with the cards ``rem``
+    out: word two is lower | upper << 8 | cards remaining << 16 | rem << 24."""
+    base = _bucket(key)
+    slot = -1
+    worst = 1 << 30
+    for j in range(base, base + WAYS):
+        k = tt[j, 0]
+        if k == key and (tt[j, 1] >> 24) & _CARDS == rem:
+            slot = j
+            break
+        size = -1 if (k >> _TAG_SHIFT) & _TAG_MASK != tag else (tt[j, 1] >> 16) & 0xFF
+        if size < worst:
+            worst = size
+            slot = j
+    tt[slot, 0] = key
+    tt[slot, 1] = bounds | (_popcount(rem) << 16) | (rem << 24)
+
+
+@njit(cache=True, inline="always")
+def _like_bounds(T, rem, rem0):
+    """How far the take from the cards ``rem`` out may lie from the take
+    from ``rem0`` in a like position (the same seats holding the same number
+    of cards of each follow class in the same order of strength: the same
+    plays, the same trick winners; only card points differ): pairing the
+    cards by strength, what ``rem`` has more (``up``) and less (``down``)."""
+    up, down = 0, 0
+    a, b = rem, rem0
+    if a == b:
+        return up, down
+    while a != 0:
+        ca, cb = _card(a & -a), _card(b & -b)
+        a &= a - 1
+        b &= b - 1
+        diff = T[POINTS, ca] - T[POINTS, cb]
+        if diff > 0:
+            up += diff
+        else:
+            down -= diff
+    return up, down
+
+
+GROUP_CARDS = 11       # a longer run is split (the canon table has 2 ** GROUP_CARDS columns per group)
+MAX_GROUPS = 16
+
+
+@njit(cache=True)
+def learn(canon, ngroups, owner, hands):
+    """Note the seat of each card in ``hands`` in ``owner`` (-1: not seen);
+    if that tells anything new, refill ``canon``.
+
+    A group is a run of cards adjacent in strength within one follow class
+    and (when card points count) with the same card points: ``canon[g, 0]``
+    its lowest solver id, ``canon[g, 1]`` its size.  Two positions whose
+    cards out differ only in which cards of a group are left, the same seats
+    holding them in the same order of strength, play alike.  For each subset
+    ``s`` of a group still out, ``canon[g, 2 + s]`` is the subset that
+    stands for all of them: matched strongest first, each card to the
+    strongest card left of the group that the same seat was dealt."""
+    new = False
+    for seat in range(3):
+        h = hands[seat]
+        while h != 0:
+            c = _card(h & -h)
+            h &= h - 1
+            if owner[c] != seat:
+                owner[c] = seat
+                new = True
+    if not new:
+        return
+    for g in range(ngroups):
+        lo, size = canon[g, 0], canon[g, 1]
+        known = 0  # only cards seen can be out in a later question about this deal
+        for j in range(size):
+            if owner[lo + j] >= 0:
+                known |= 1 << j
+        sub = known
+        while True:  # every subset of the known cards
+            got = 0
+            at = size - 1
+            for j in range(size - 1, -1, -1):
+                if sub >> j & 1:
+                    while owner[lo + at] != owner[lo + j]:
+                        at -= 1
+                    got |= np.int64(1) << (lo + at)
+                    at -= 1
+            canon[g, 2 + sub] = got
+            if sub == 0:
+                break
+            sub = (sub - 1) & known
+
+
+@njit(cache=True, inline="always")
+def canonical(canon, first, ngroups, rem):
+    """The transposition key's card set for the cards ``rem`` still out: in
+    each of the groups ``first`` .. ``first + ngroups - 1`` (see
+    :func:`learn`: runs of equal cards, or whole follow classes for the like
+    positions' key) the remaining cards replaced by the canonical ones with
+    the same owners in the same order."""
+    key = rem
+    for g in range(first, first + ngroups):
+        lo = canon[g, 0]
+        sub = (rem >> lo) & ((np.int64(1) << canon[g, 1]) - 1)
+        key = (key ^ (sub << lo)) | canon[g, 2 + sub]
+    return key
+
+
