@@ -9,7 +9,7 @@ BIN ?= .venv/bin
 check: lint types docs test
 
 lint:
-	$(BIN)/ruff check skatcore plugins examples tests
+	$(BIN)/ruff check skatcore plugins examples tests tools
 
 types:
 	$(BIN)/python -m pytest -q -p no:cacheprovider tests/test_typing.py

@@ -31,6 +31,7 @@ contract, the others passing.
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import sys
 
@@ -189,7 +190,7 @@ def calibration(pairs, a: float, b: float) -> str:
     y = np.array([p[1] for p in pairs], dtype=float)
     pred = 1.0 / (1.0 + np.exp(-(a * x + b)))
     rows = []
-    for lo, hi in zip(BANDS, BANDS[1:]):
+    for lo, hi in itertools.pairwise(BANDS):
         inside = (pred >= lo) & (pred < hi)
         if inside.any():
             rows.append(f"{lo:.2f}+: {inside.sum()} hands, predicted {pred[inside].mean():.2f}, won {y[inside].mean():.2f}")
@@ -211,7 +212,7 @@ def main(argv=None) -> int:
         data = samples(args.ruleset, args.deals, args.seed, ("grand",), grand_features, args.play)[("grand", "post")]
         *weights, b = fit(data, ridge=1e-2)
         print(f"{len(data)} grands after the discard, {sum(y for _, y in data)} won; log-odds weights:")
-        for name, w in zip(GRAND_FEATURES, weights):
+        for name, w in zip(GRAND_FEATURES, weights, strict=True):
             print(f"  {name}: {w:+.2f}")
         print(f"  constant: {b:+.2f}")
         return 0
