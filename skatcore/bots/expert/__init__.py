@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter, defaultdict
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from skatcore.bots.expert.bidding import SolverBidding
@@ -23,6 +24,32 @@ from skatcore.rules.compiler import CompiledRules
 
 SOLVABLE = ("card_points", "no_trick", "fewest_points")
 Votes = defaultdict[int, float]  # by card: layouts (weighted) in which it does best
+
+
+@dataclass
+class Decision:
+    """How the expert chose its last card (for the ISS breakdown and tests).
+
+    ``how`` is the step that decided: ``"vote"`` (the layouts' votes alone),
+    ``"lead_rule"`` (a defender's lead class), ``"points"`` (expected card
+    points), ``"lead_key"``, ``"heuristic"``, ``"cheapest"``; or
+    ``"equivalent"`` / ``"fallback"`` when no layout was solved."""
+
+    how: str
+    scores: dict[int, float] = field(default_factory=dict)  # the weighted votes by card
+    mass: float = 0.0                                        # their total weight
+    tied: tuple[int, ...] = ()                               # the cards level on the votes
+    worlds: int = 0
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One sampled layout of a decision: the position, its weight, and the
+    solver that has searched it (its transposition table still holds it)."""
+
+    pos: Position
+    weight: float
+    solver: Solver
 
 
 class ExpertPlayer(SolverBidding, HeuristicPlayer):
@@ -64,8 +91,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     FEWEST_POINTS_TRICKS = 5  # a game of fewest points is solved (exact points, no node budget) from this many tricks left
     MIN_WORLDS = 3  # layouts solved before a card decision may stop early
     LEAD_SLACK = 0.2  # a defender's lead within this share of the layouts of the best counts as level
-    POINT_LAYOUTS = 2  # layouts whose card points break a tie (each costs up to four searches)
-    POINT_LEVELS = (31, 46, 76, 90)  # declarer's card points probed for the expected points (61 is the vote)
+    POINT_LAYOUTS = 6  # layouts whose exact card points break a tie
 
     def __init__(self, rules: CompiledRules, seed: int | None = None, worlds: int = 10, ms: float | None = None,
                  bid_worlds: int = 6, nodes: int = 20_000, evidence: int = 6):
@@ -78,7 +104,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         self.evidence = max(0, int(evidence))
         self._model: PlayModel | None = None
         self.counters: Counter = Counter()
-        self._solvers: dict = {}
+        self.last: Decision | None = None  # how the last card decision was made
         # the solver plays three hands whose every card is playable: not cards in stacks or a pile, nor two-card tricks
         self._open_table = len(rules.deck.seats) == 3 and all(p.arrangement == "hand" for p in rules.table.seats)
 
@@ -90,17 +116,13 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
 
     # -- card play ---------------------------------------------------------------
     def _solver(self, table, seat: int, goal: str) -> Solver:
-        key = (id(table), seat, goal)
-        s = self._solvers.get(key)
-        if s is None:
-            if goal == "card_points":
-                s = Solver(table, seat, "points", node_limit=self.nodes)
-            elif goal == "no_trick":  # the declarer maximises the others' tricks
-                s = Solver(table, seat, "tricks", invert=True, node_limit=self.nodes)
-            else:  # fewest points: the others take the points (exact values: no node limit)
-                s = Solver(table, seat, "points", invert=True)
-            self._solvers[key] = s
-        return s
+        """A solver for one layout (its transposition table serves every
+        question about that layout: the vote and the tie-break)."""
+        if goal == "card_points":
+            return Solver(table, seat, "points", node_limit=self.nodes)
+        if goal == "no_trick":  # the declarer maximises the others' tricks
+            return Solver(table, seat, "tricks", invert=True, node_limit=self.nodes)
+        return Solver(table, seat, "points", invert=True)  # fewest points: the others take them (exact, no limit)
 
     def _pimc(self, view: SeatView) -> int:
         fallback = self._play(view)  # the heuristic's card: tie-breaker and fallback (keeps its state current)
@@ -111,6 +133,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         if goal not in SOLVABLE or (goal != "fewest_points") != (view.declarer is not None) \
                 or not self._open_table or (goal == "fewest_points" and view.hand.bit_count() > self.FEWEST_POINTS_TRICKS):
             self.counters["fallback_moves"] += 1
+            self.last = Decision("fallback")
             return fallback
         table = self.rules.tricks[game]
         kn = Knowledge.of(view, table, self.rules.deck)
@@ -118,9 +141,9 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         live = self.rules.deck.mask & ~(kn.played[0] | kn.played[1] | kn.played[2]) | sum(1 << c for c in kn.trick)
         if all_equivalent(table, legal, live, goal != "no_trick"):
             self.counters["equivalent_moves"] += 1  # no layout can tell the cards apart
+            self.last = Decision("equivalent")
             return fallback
         me, declarer = view.seat, view.declarer
-        solver = self._solver(table, me if declarer is None else declarer, goal)
         win = self.rules.thresholds.win
         weights = self._weights(view, kn, table)
         scores: Votes = defaultdict(float)  # weighted by how likely the bidding makes each layout
@@ -138,13 +161,13 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             n += 1
             w = 1.0 if weights is None else weights(hands, skat)
             mass += w
-            solver.new_deal()
+            solver = self._solver(table, me if declarer is None else declarer, goal)
             gone = kn.played
             pos = Position((hands[0] & ~gone[0], hands[1] & ~gone[1], hands[2] & ~gone[2]), kn.leader, kn.trick)
             one: Votes = defaultdict(float)
             if goal == "card_points":
                 have = kn.declarer_points + sum(table.points[c] for c in cards_in(skat))
-                positions.append((pos, have, w))
+                positions.append(Layout(pos, w, solver))
                 self._credit(one, solver.card_values(pos, win - have), me == declarer)
             elif goal == "no_trick":  # the defenders take every trick: the null is made
                 self._credit(one, solver.card_values(pos, solver.live(pos)), me == declarer)
@@ -160,10 +183,12 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
                 break
         if not scores:
             self.counters["fallback_moves"] += 1
+            self.last = Decision("fallback")
             return fallback
         self.counters["pimc_moves"] += 1
         self.counters["worlds"] += n
-        card = self._choose(view, kn, table, solver, scores, mass, positions, fallback)
+        card, how, tied = self._choose(view, kn, table, scores, mass, positions, fallback)
+        self.last = Decision(how, dict(scores), mass, tuple(tied), n)
         if weights is not None:
             self.counters["inference_moves"] += 1
             top = max(plain.values())
@@ -171,11 +196,12 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
                 self.counters["inference_changed"] += 1
         return card
 
-    def _choose(self, view, kn: Knowledge, table, solver: Solver, scores: Votes, mass: float, positions,
-                fallback: int) -> int:
+    def _choose(self, view, kn: Knowledge, table, scores: Votes, mass: float, positions: list[Layout],
+                fallback: int) -> tuple[int, str, list[int]]:
         """The best card by the layouts' votes; where they leave several
         cards level, the expected card points over the layouts decide, then
-        a rule a player names (:mod:`~skatcore.bots.expert.defence`)."""
+        a rule a player names (:mod:`~skatcore.bots.expert.defence`).
+        Also the step that decided and the cards the votes left level."""
         best = max(scores.values())
         g = self.info.games[view.declaration.game if view.declaration is not None else self.rules.all_pass]
         lead = not view.trick and view.declarer is not None and view.seat != view.declarer \
@@ -183,39 +209,48 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         # a defender's lead: the layouts are few and a lead's effect is far off; a lead the rules
         # prefer stands unless the layouts count it clearly worse
         slack = self.LEAD_SLACK * mass if lead else 1e-9
-        tied = [c for c in scores if scores[c] >= best - slack]
-        t = Table.of(view, kn, g) if lead and len(tied) > 1 else None
+        tied = level = [c for c in scores if scores[c] >= best - slack]
+        if len(tied) == 1:
+            return tied[0], "vote", level
+        t = Table.of(view, kn, g) if lead else None
         if t is not None:  # the lead a strong defender plays, among those the layouts leave
             first = min(lead_class(g, t, c) for c in tied)
             tied = [c for c in tied if lead_class(g, t, c) == first]
-        if len(tied) > 1 and positions:
-            tied = self._most_points(solver, positions, tied, view.seat == view.declarer)
-        if len(tied) == 1:
-            return tied[0]
+            if len(tied) == 1:
+                return tied[0], "lead_rule", level
+        if positions:
+            tied = self._most_points(table, view.declarer, positions, tied, view.seat == view.declarer)
+            if len(tied) == 1:
+                return tied[0], "points", level
         if t is not None:
-            return min(tied, key=lambda c: lead_key(g, t, c))
+            return min(tied, key=lambda c: lead_key(g, t, c)), "lead_key", level
         if fallback in tied:
-            return fallback
-        return min(tied, key=lambda c: cheapest_key(g, c))
+            return fallback, "heuristic", level
+        return min(tied, key=lambda c: cheapest_key(g, c)), "cheapest", level
 
-    def _most_points(self, solver: Solver, positions, tied: list[int], maximise: bool) -> list[int]:
+    def _most_points(self, table, declarer: int, positions: list[Layout], tied: list[int],
+                     maximise: bool) -> list[int]:
         """The cards of ``tied`` with the most expected card points for the
-        mover over (the first few) layouts: the chance to reach each of the
-        levels of :attr:`POINT_LEVELS` summed, a staircase under the mean."""
+        mover: each card's exact double-dummy take over (the first
+        :attr:`POINT_LAYOUTS`) layouts, weighted.  A layout whose search runs
+        out of nodes for any of the cards counts for none of them."""
         extra: Votes = defaultdict(float)
-        total = 0
-        for pos, have, w in positions[:self.POINT_LAYOUTS]:
-            live = solver.live(pos)
-            for level in self.POINT_LEVELS:
-                need = level - have
-                if 0 < need <= live:
-                    solver.new_deal()
-                    one: Votes = defaultdict(float)
-                    self._credit(one, solver.card_values(pos, need), maximise)
-                    for c in tied:
-                        extra[c] += w * one[c]
-                    total += 1
-        if not total:
+        counted = False
+        for lay in positions[:self.POINT_LAYOUTS]:
+            solver, pos = lay.solver, lay.pos
+            aborted = solver.aborted
+            got = {}
+            for c in tied:
+                after, winner = pos.play(c, table)
+                credit = sum(table.points[x] for x in (*pos.trick, c)) if winner == declarer else 0
+                got[c] = credit + solver.value(after)
+                if solver.aborted != aborted:
+                    break
+            else:
+                counted = True
+                for c, v in got.items():
+                    extra[c] += lay.weight * (v if maximise else -v)
+        if not counted:
             return tied
         top = max(extra[c] for c in tied)
         return [c for c in tied if extra[c] >= top - 1e-9]
