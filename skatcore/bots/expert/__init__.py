@@ -87,11 +87,12 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         "layouts_per_decision": ("worlds", "pimc_moves"),
         "inference_changed_share": ("inference_changed", "pimc_moves"),
         "fallback_share": ("fallback_moves", "card_decisions"),
+        "nodes_per_decision": ("solver_nodes", "pimc_moves"),
     }
     FEWEST_POINTS_TRICKS = 5  # a game of fewest points is solved (exact points, no node budget) from this many tricks left
     MIN_WORLDS = 3  # layouts solved before a card decision may stop early
     LEAD_SLACK = 0.2  # a defender's lead within this share of the layouts of the best counts as level
-    POINT_LAYOUTS = 6  # layouts whose exact card points break a tie
+    POINT_LAYOUTS = 6  # layouts whose exact card points break a tie (while within the vote's nodes)
 
     def __init__(self, rules: CompiledRules, seed: int | None = None, worlds: int = 10, ms: float | None = None,
                  bid_worlds: int = 6, nodes: int = 20_000, evidence: int = 6):
@@ -149,10 +150,12 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         scores: Votes = defaultdict(float)  # weighted by how likely the bidding makes each layout
         plain: Votes = defaultdict(float)   # the same, every layout counted alike
         positions = []
+        contenders: list[int] | None = None  # the cards still searched (None: every legal card)
+        lead = not view.trick and declarer is not None and me != declarer and goal == "card_points"
         start = time.process_time() if self.ms is not None else 0.0
         budget = self.worlds if self.ms is None else 10_000
         n = 0
-        mass = 0.0
+        mass = heaviest = 0.0
         while n < budget:
             world = sample(kn, self.rng)
             if world is None:
@@ -161,25 +164,33 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             n += 1
             w = 1.0 if weights is None else weights(hands, skat)
             mass += w
+            heaviest = max(heaviest, w)
             solver = self._solver(table, me if declarer is None else declarer, goal)
             gone = kn.played
             pos = Position((hands[0] & ~gone[0], hands[1] & ~gone[1], hands[2] & ~gone[2]), kn.leader, kn.trick)
             one: Votes = defaultdict(float)
+            positions.append(Layout(pos, w, solver))
             if goal == "card_points":
                 have = kn.declarer_points + sum(table.points[c] for c in cards_in(skat))
-                positions.append(Layout(pos, w, solver))
-                self._credit(one, solver.card_values(pos, win - have), me == declarer)
+                self._credit(one, self._reaches(solver, pos, win - have, contenders), me == declarer)
             elif goal == "no_trick":  # the defenders take every trick: the null is made
-                self._credit(one, solver.card_values(pos, solver.live(pos)), me == declarer)
+                self._credit(one, self._reaches(solver, pos, solver.live(pos), contenders), me == declarer)
             else:
                 one.update(solver.card_values(pos))  # the others' points: more is better for me
             for c, v in one.items():
                 scores[c] += w * v
                 plain[c] += v
+            if goal != "fewest_points" and n >= self.MIN_WORLDS and self.ms is None:
+                # a card that cannot catch up with the best (or come within a lead's slack of it) in the layouts
+                # left, each weighing no more than the heaviest so far, is searched no more
+                left = (budget - n) * heaviest
+                reach = left + (self.LEAD_SLACK * (mass + left) if lead else 0.0) + 1e-9
+                top = max(scores.values())
+                contenders = [c for c in one if top - scores[c] <= reach]
             if self.ms is not None:
                 if n >= 2 and (time.process_time() - start) * 1000 >= self.ms:
                     break
-            elif goal != "fewest_points" and n >= self.MIN_WORLDS and self._settled(scores, mass, budget - n):
+            elif goal != "fewest_points" and n >= self.MIN_WORLDS and self._settled(scores, mass, (budget - n) * heaviest):
                 break
         if not scores:
             self.counters["fallback_moves"] += 1
@@ -187,17 +198,23 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             return fallback
         self.counters["pimc_moves"] += 1
         self.counters["worlds"] += n
-        card, how, tied = self._choose(view, kn, table, scores, mass, positions, fallback)
+        vote_nodes = sum(lay.solver.nodes for lay in positions)
+        card, how, tied = self._choose(view, kn, table, scores, mass,
+                                       positions if goal == "card_points" else [], fallback, live)
+        nodes = sum(lay.solver.nodes for lay in positions)
+        self.counters["solver_nodes"] += nodes
+        self.counters["point_nodes"] += nodes - vote_nodes
         self.last = Decision(how, dict(scores), mass, tuple(tied), n)
         if weights is not None:
             self.counters["inference_moves"] += 1
-            top = max(plain.values())
-            if plain[card] < top - 1e-9:  # every layout alike would have made another card the best
+            searched = contenders if contenders is not None else list(plain)  # the cards searched in every layout
+            top = max(plain[c] for c in searched)
+            if card in searched and plain[card] < top - 1e-9:  # every layout alike would have made another the best
                 self.counters["inference_changed"] += 1
         return card
 
     def _choose(self, view, kn: Knowledge, table, scores: Votes, mass: float, positions: list[Layout],
-                fallback: int) -> tuple[int, str, list[int]]:
+                fallback: int, live: int) -> tuple[int, str, list[int]]:
         """The best card by the layouts' votes; where they leave several
         cards level, the expected card points over the layouts decide, then
         a rule a player names (:mod:`~skatcore.bots.expert.defence`).
@@ -219,7 +236,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             if len(tied) == 1:
                 return tied[0], "lead_rule", level
         if positions:
-            tied = self._most_points(table, view.declarer, positions, tied, view.seat == view.declarer)
+            tied = self._most_points(table, view.declarer, positions, tied, view.seat == view.declarer, live)
             if len(tied) == 1:
                 return tied[0], "points", level
         if t is not None:
@@ -229,18 +246,33 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         return min(tied, key=lambda c: cheapest_key(g, c)), "cheapest", level
 
     def _most_points(self, table, declarer: int, positions: list[Layout], tied: list[int],
-                     maximise: bool) -> list[int]:
+                     maximise: bool, live: int) -> list[int]:
         """The cards of ``tied`` with the most expected card points for the
         mover: each card's exact double-dummy take over (the first
         :attr:`POINT_LAYOUTS`) layouts, weighted.  A layout whose search runs
-        out of nodes for any of the cards counts for none of them."""
+        out of nodes for any of the cards counts for none of them; the layouts
+        stop once they have cost as many nodes as the vote (a hard decision
+        gets more); cards no layout can tell apart (``live``: the cards
+        still in play) are searched once."""
+        groups: list[list[int]] = []
+        for c in sorted(tied, key=lambda c: (table.follow[c], table.strength[table.follow[c]][c])):
+            if groups and all_equivalent(table, sum(1 << x for x in (*groups[-1], c)), live, True):
+                groups[-1].append(c)
+            else:
+                groups.append([c])
+        if len(groups) == 1:
+            return tied
+        # at least one search's node limit; no node limit, no budget
+        budget = max(self.nodes, sum(lay.solver.nodes for lay in positions)) if self.nodes else 1 << 62
+        spent = 0
         extra: Votes = defaultdict(float)
         counted = False
         for lay in positions[:self.POINT_LAYOUTS]:
             solver, pos = lay.solver, lay.pos
-            aborted = solver.aborted
+            aborted, nodes = solver.aborted, solver.nodes
             got = {}
-            for c in tied:
+            for group in groups:
+                c = group[0]
                 after, winner = pos.play(c, table)
                 credit = sum(table.points[x] for x in (*pos.trick, c)) if winner == declarer else 0
                 got[c] = credit + solver.value(after)
@@ -248,18 +280,41 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
                     break
             else:
                 counted = True
-                for c, v in got.items():
-                    extra[c] += lay.weight * (v if maximise else -v)
+                for group in groups:
+                    for c in group:
+                        extra[c] += lay.weight * (got[group[0]] if maximise else -got[group[0]])
+            spent += solver.nodes - nodes
+            if spent >= budget:
+                break
         if not counted:
             return tied
         top = max(extra[c] for c in tied)
         return [c for c in tied if extra[c] >= top - 1e-9]
 
     @staticmethod
-    def _settled(scores: Votes, mass: float, left: int) -> bool:
+    def _reaches(solver: Solver, pos: Position, need: int, cards: list[int] | None) -> dict[int, int]:
+        """Like :meth:`Solver.card_values` with ``need`` (1 reached, 0 not, 2
+        unknown), for ``cards`` only (None: every legal card)."""
+        if cards is None:
+            return solver.card_values(pos, need)
+        table = solver.table
+        side = solver.declarer
+        out = {}
+        for c in cards:
+            after, winner = pos.play(c, table)
+            credit = 0
+            if winner is not None and (winner == side) != solver.invert:
+                credit = 1 if solver.goal == "tricks" else sum(table.points[x] for x in (*pos.trick, c))
+            aborted = solver.aborted
+            got = solver.reaches(after, need - credit)
+            out[c] = 2 if solver.aborted != aborted else int(got)
+        return out
+
+    @staticmethod
+    def _settled(scores: Votes, mass: float, left: float) -> bool:
         """Whether more layouts cannot change the choice: one card leads every
-        other by more than the layouts left, or every card reaches the goal
-        in every layout so far (or none does)."""
+        other by more than the weight of the layouts left, or every card
+        reaches the goal in every layout so far (or none does)."""
         ranked = sorted(scores.values(), reverse=True)
         if ranked[0] - ranked[-1] < 1e-9:
             return ranked[0] < 1e-9 or ranked[0] > mass - 1e-9
