@@ -7,13 +7,10 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
-import pytest
-
 from skatcore.bots import HeuristicPlayer
 from skatcore.bots.expert import Decision, ExpertPlayer, Layout
 from skatcore.bots.expert.worlds import Knowledge, sample
 from skatcore.bots.solver import Position, Solver
-from skatcore.cards import cards_in
 from skatcore.engine.deal import Deal, Phase, deal_cards
 from skatcore.rules import get_rules
 
