@@ -7,8 +7,6 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
-import pytest
-
 from skatcore.bots import HeuristicPlayer
 from skatcore.bots.expert import Decision, ExpertPlayer, Layout
 from skatcore.bots.expert.worlds import Knowledge, sample
@@ -143,43 +141,3 @@ def test_cards_that_cannot_catch_up_are_searched_no_more():
             dropped += a.last.scores != b.last.scores
             checked += 1
     assert checked > 30 and dropped > 0
-
-
-def test_a_declarer_is_likelier_to_hold_the_suit_he_named():
-    """A layout where the declarer's ten kept cards are stronger (by the
-    heuristic's measure) in another suit than the trumps he named counts a
-    quarter; the true layout of a heuristic declarer mostly counts in full."""
-    player = ExpertPlayer(RULES, seed=1)
-    games = player.info.games
-    quarter = full = true_full = true_all = 0
-    for seed in range(12):
-        rng = random.Random(seed)
-        deal = Deal(RULES, *deal_cards(rng))
-        players = [HeuristicPlayer(RULES, seed=s) for s in range(3)]
-        while not deal.done and deal.phase is not Phase.PLAY:
-            deal.apply(players[deal.to_move].act(deal.view(deal.to_move)))
-        if deal.done or games[deal.declaration.game].family != "suit":
-            continue
-        declarer = deal.declarer
-        view = deal.view((declarer + 1) % 3)
-        named = player._named_suit(view)
-        assert named is not None and named[0].name == deal.declaration.game and len(named[1]) == 3
-        with_named = player._bid_weights(view)
-        kn = Knowledge.of(view, deal.table, RULES.deck)
-        hands = tuple(deal.hands)
-        base = ExpertPlayer._bid_weights.__get__(player)
-        true_all += 1
-        for layout in [hands] + [sample(kn, rng)[0] for _ in range(20)]:
-            kept = layout[declarer]
-            stronger = any(player.strength(kept, g) > player.strength(kept, named[0]) for g in named[1])
-            player._named_suit = lambda v: None  # the same weights without the game named
-            plain = base(view)
-            del player._named_suit
-            w0 = 1.0 if plain is None else plain(layout, kn)
-            assert with_named(layout, kn) == pytest.approx(w0 * (0.25 if stronger else 1.0))
-            quarter += stronger
-            full += not stronger
-            if layout is hands:
-                true_full += not stronger
-    assert quarter > 20 and full > 20
-    assert true_all >= 5 and true_full >= 0.8 * true_all

@@ -345,16 +345,13 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         return weight
 
     def _bid_weights(self, view: SeatView):
-        """How plausible a world's hands are given how far each player bid
-        and the game the declarer named: a hand the heuristic would not bid
-        as high as its player did, or would have bid past where its player
-        passed, counts a quarter; so does a declarer's hand (the ten cards
-        he kept) stronger in another suit than the one he named trumps."""
+        """How plausible a world's hands are given how far each player bid:
+        a hand the heuristic would not bid as high as its player did, or
+        would have bid past where its player passed, counts a quarter."""
         high, passed = bidding_levels(view)
-        me = view.seat
-        named = self._named_suit(view)
-        if not any(high) and all(p is None for p in passed) and named is None:
+        if not any(high) and all(p is None for p in passed):
             return None
+        me = view.seat
         ladder = self.rules.ladder
 
         def weight(hands, kn: Knowledge) -> float:
@@ -374,26 +371,6 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
                     nxt = next((v for v in ladder if v > said), None)
                     if nxt is not None and limit >= nxt and s != view.declarer:
                         w *= 0.25
-            if named is not None:
-                kept = hands[view.declarer] | kn.played[view.declarer]
-                if kept.bit_count() == self.rules.deck.hand:
-                    mine = self.strength(kept, named[0])
-                    if any(self.strength(kept, g) > mine for g in named[1]):
-                        w *= 0.25
             return w
 
         return weight
-
-    def _named_suit(self, view: SeatView):
-        """The suit game the declarer (another seat, his hand not shown)
-        named, and the other suit games he could have named (None: no such game)."""
-        d = view.declaration
-        if d is None or view.declarer in (None, view.seat) or view.declarer_hand is not None \
-                or view.declarer in view.others:
-            return None
-        games = self.info.games
-        g = games.get(d.game)
-        if g is None or g.family != "suit" or g.std is None:
-            return None
-        others = [o for o in games.values() if o.family == "suit" and o.std is not None and o.name != g.name]
-        return (g, others) if others else None
