@@ -8,7 +8,8 @@ import random
 from collections import defaultdict
 
 from skatcore.bots import HeuristicPlayer
-from skatcore.bots.expert import Decision, ExpertPlayer, Layout
+from skatcore.bots.expert import ExpertPlayer
+from skatcore.bots.expert.votes import Decision, Layout, most_points, reaches
 from skatcore.bots.expert.worlds import Knowledge, sample
 from skatcore.bots.solver import Position, Solver
 from skatcore.engine.deal import Deal, Phase, deal_cards
@@ -50,9 +51,9 @@ def test_reaches_for_some_cards_answers_as_the_solver_for_all():
                     need = 30 if goal == "points" else 1
                     every = solver.card_values(pos, need)
                     some = sorted(every)[::2]
-                    assert ExpertPlayer._reaches(Solver(table, declarer, goal, invert=invert), pos, need, some) \
+                    assert reaches(Solver(table, declarer, goal, invert=invert), pos, need, some) \
                         == {c: every[c] for c in some}
-                    assert ExpertPlayer._reaches(solver, pos, need, None) == every
+                    assert reaches(solver, pos, need, None) == every
                     checked += 1
     assert checked > 40
 
@@ -61,7 +62,6 @@ def test_ties_go_to_the_most_exact_card_points_over_the_layouts():
     """The tie-break adds up each card's exact double-dummy take over the
     layouts (weighted): the cards it keeps are those with the largest sum
     computed from scratch, from the mover's side."""
-    player = ExpertPlayer(RULES, seed=1, nodes=0)
     checked = 0
     for seed in range(6):
         for deal, view, positions in _late_positions(seed, 5):
@@ -76,7 +76,7 @@ def test_ties_go_to_the_most_exact_card_points_over_the_layouts():
                     total[c] += lay.weight * (exact[c] if maximise else -exact[c])
             best = max(total.values())
             live = sum(h for h in positions[0].hands) | sum(1 << c for c in positions[0].trick)
-            assert sorted(player._most_points(table, declarer, layouts, tied, maximise, live)) == \
+            assert sorted(most_points(table, declarer, layouts, tied, maximise, live, 0, 6)) == \
                 sorted(c for c in tied if total[c] >= best - 1e-9)
             checked += 1
     assert checked > 20

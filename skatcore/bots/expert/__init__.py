@@ -8,12 +8,12 @@ from __future__ import annotations
 import random
 import time
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
 from typing import ClassVar
 
 from skatcore.bots.expert.bidding import SolverBidding
 from skatcore.bots.expert.defence import Table, cheapest_key, lead_class, lead_key
 from skatcore.bots.expert.inference import PlayModel, evidence
+from skatcore.bots.expert.votes import Decision, Layout, Votes, credit, most_points, reaches, settled
 from skatcore.bots.expert.worlds import Knowledge, all_equivalent, bidding_levels, sample
 from skatcore.bots.heuristic import HeuristicPlayer
 from skatcore.bots.heuristic.play import PLAY_CARD
@@ -23,33 +23,6 @@ from skatcore.engine.deal import Phase, SeatView
 from skatcore.rules.compiler import CompiledRules
 
 SOLVABLE = ("card_points", "no_trick", "fewest_points")
-Votes = defaultdict[int, float]  # by card: layouts (weighted) in which it does best
-
-
-@dataclass
-class Decision:
-    """How the expert chose its last card (for the ISS breakdown and tests).
-
-    ``how`` is the step that decided: ``"vote"`` (the layouts' votes alone),
-    ``"lead_rule"`` (a defender's lead class), ``"points"`` (expected card
-    points), ``"lead_key"``, ``"heuristic"``, ``"cheapest"``; or
-    ``"equivalent"`` / ``"fallback"`` when no layout was solved."""
-
-    how: str
-    scores: dict[int, float] = field(default_factory=dict)  # the weighted votes by card
-    mass: float = 0.0                                        # their total weight
-    tied: tuple[int, ...] = ()                               # the cards level on the votes
-    worlds: int = 0
-
-
-@dataclass(frozen=True)
-class Layout:
-    """One sampled layout of a decision: the position, its weight, and the
-    solver that has searched it (its transposition table still holds it)."""
-
-    pos: Position
-    weight: float
-    solver: Solver
 
 
 class ExpertPlayer(SolverBidding, HeuristicPlayer):
@@ -149,7 +122,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         weights = self._weights(view, kn, table)
         scores: Votes = defaultdict(float)  # weighted by how likely the bidding makes each layout
         plain: Votes = defaultdict(float)   # the same, every layout counted alike
-        positions = []
+        positions: list[Layout] = []
         contenders: list[int] | None = None  # the cards still searched (None: every legal card)
         lead = not view.trick and declarer is not None and me != declarer and goal == "card_points"
         start = time.process_time() if self.ms is not None else 0.0
@@ -172,9 +145,9 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             positions.append(Layout(pos, w, solver))
             if goal == "card_points":
                 have = kn.declarer_points + sum(table.points[c] for c in cards_in(skat))
-                self._credit(one, self._reaches(solver, pos, win - have, contenders), me == declarer)
+                credit(one, self._reaches(solver, pos, win - have, contenders), me == declarer)
             elif goal == "no_trick":  # the defenders take every trick: the null is made
-                self._credit(one, self._reaches(solver, pos, solver.live(pos), contenders), me == declarer)
+                credit(one, self._reaches(solver, pos, solver.live(pos), contenders), me == declarer)
             else:
                 one.update(solver.card_values(pos))  # the others' points: more is better for me
             for c, v in one.items():
@@ -190,7 +163,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             if self.ms is not None:
                 if n >= 2 and (time.process_time() - start) * 1000 >= self.ms:
                     break
-            elif goal != "fewest_points" and n >= self.MIN_WORLDS and self._settled(scores, mass, (budget - n) * heaviest):
+            elif goal != "fewest_points" and n >= self.MIN_WORLDS and settled(scores, mass, (budget - n) * heaviest):
                 break
         if not scores:
             self.counters["fallback_moves"] += 1
@@ -236,7 +209,8 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             if len(tied) == 1:
                 return tied[0], "lead_rule", level
         if positions:
-            tied = self._most_points(table, view.declarer, positions, tied, view.seat == view.declarer, live)
+            tied = most_points(table, view.declarer, positions, tied, view.seat == view.declarer, live, self.nodes,
+                               self.POINT_LAYOUTS)
             if len(tied) == 1:
                 return tied[0], "points", level
         if t is not None:
@@ -245,87 +219,10 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             return fallback, "heuristic", level
         return min(tied, key=lambda c: cheapest_key(g, c)), "cheapest", level
 
-    def _most_points(self, table, declarer: int, positions: list[Layout], tied: list[int],
-                     maximise: bool, live: int) -> list[int]:
-        """The cards of ``tied`` with the most expected card points for the
-        mover: each card's exact double-dummy take over (the first
-        :attr:`POINT_LAYOUTS`) layouts, weighted.  A layout whose search runs
-        out of nodes for any of the cards counts for none of them; the layouts
-        stop once they have cost as many nodes as the vote (a hard decision
-        gets more); cards no layout can tell apart (``live``: the cards
-        still in play) are searched once."""
-        groups: list[list[int]] = []
-        for c in sorted(tied, key=lambda c: (table.follow[c], table.strength[table.follow[c]][c])):
-            if groups and all_equivalent(table, sum(1 << x for x in (*groups[-1], c)), live, True):
-                groups[-1].append(c)
-            else:
-                groups.append([c])
-        if len(groups) == 1:
-            return tied
-        # at least one search's node limit; no node limit, no budget
-        budget = max(self.nodes, sum(lay.solver.nodes for lay in positions)) if self.nodes else 1 << 62
-        spent = 0
-        extra: Votes = defaultdict(float)
-        counted = False
-        for lay in positions[:self.POINT_LAYOUTS]:
-            solver, pos = lay.solver, lay.pos
-            aborted, nodes = solver.aborted, solver.nodes
-            got = {}
-            for group in groups:
-                c = group[0]
-                after, winner = pos.play(c, table)
-                credit = sum(table.points[x] for x in (*pos.trick, c)) if winner == declarer else 0
-                got[c] = credit + solver.value(after)
-                if solver.aborted != aborted:
-                    break
-            else:
-                counted = True
-                for group in groups:
-                    for c in group:
-                        extra[c] += lay.weight * (got[group[0]] if maximise else -got[group[0]])
-            spent += solver.nodes - nodes
-            if spent >= budget:
-                break
-        if not counted:
-            return tied
-        top = max(extra[c] for c in tied)
-        return [c for c in tied if extra[c] >= top - 1e-9]
 
     @staticmethod
     def _reaches(solver: Solver, pos: Position, need: int, cards: list[int] | None) -> dict[int, int]:
-        """Like :meth:`Solver.card_values` with ``need`` (1 reached, 0 not, 2
-        unknown), for ``cards`` only (None: every legal card)."""
-        if cards is None:
-            return solver.card_values(pos, need)
-        table = solver.table
-        side = solver.declarer
-        out = {}
-        for c in cards:
-            after, winner = pos.play(c, table)
-            credit = 0
-            if winner is not None and (winner == side) != solver.invert:
-                credit = 1 if solver.goal == "tricks" else sum(table.points[x] for x in (*pos.trick, c))
-            aborted = solver.aborted
-            got = solver.reaches(after, need - credit)
-            out[c] = 2 if solver.aborted != aborted else int(got)
-        return out
-
-    @staticmethod
-    def _settled(scores: Votes, mass: float, left: float) -> bool:
-        """Whether more layouts cannot change the choice: one card leads every
-        other by more than the weight of the layouts left, or every card
-        reaches the goal in every layout so far (or none does)."""
-        ranked = sorted(scores.values(), reverse=True)
-        if ranked[0] - ranked[-1] < 1e-9:
-            return ranked[0] < 1e-9 or ranked[0] > mass - 1e-9
-        return ranked[0] - ranked[1] > left
-
-    @staticmethod
-    def _credit(scores: Votes, values: dict[int, int], maximise: bool) -> None:
-        """Add one layout's answers (1 reached, 0 not, 2 unknown) from the mover's side."""
-        for c, v in values.items():
-            got = 0.5 if v == 2 else v
-            scores[c] += got if maximise else 1 - got
+        return reaches(solver, pos, need, cards)
 
     def _weights(self, view: SeatView, kn: Knowledge, table):
         """How likely a layout ``(hands, skat)`` is given the bidding and
