@@ -6,10 +6,14 @@ keeps in play) and the player's real move is applied.  Counted are the card
 decisions with more than one legal card: all of them, the opening lead (the
 first card of the game), and the defenders' leads after the first trick.
 Games that cannot be replayed under the ruleset (a player left before the
-game was declared, ...) are skipped and counted.
+game was declared, ...) are skipped and counted.  ``--breakdown`` adds the
+agreement by role and place in the trick and, for a player that tells how
+it chose (the expert's ``last``), why it differed: the layouts' votes put
+the player's card below another, or left it level and a tie-break chose.
 
     python tools/iss_agreement.py expert heuristic random --seed 1
     python tools/iss_agreement.py expert --files more.sgf --json
+    python tools/iss_agreement.py expert --breakdown
 """
 
 from __future__ import annotations
@@ -30,9 +34,10 @@ DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "iss"
 KINDS = ("all", "opening_lead", "defender_leads", "declarer", "defenders")
 
 
-def decisions(record, rules, factory, seed: int):
+def decisions(record, rules, factory, seed: int, detail: list | None = None):
     """Yield ``(kinds, bot's card, player's card)`` for each card decision
-    of ``record`` with more than one legal card."""
+    of ``record`` with more than one legal card (and, with ``detail``, add
+    a row per decision: role, place in the trick, trick number, how the bot chose)."""
     deal = Deal(rules, record.hands, record.skat)
     state = _Replay(deal)
     bots = [factory(rules=rules, seed=seed * 3 + s) for s in range(3)]
@@ -49,13 +54,54 @@ def decisions(record, rules, factory, seed: int):
                     kinds.append("opening_lead")
                 elif view.tricks and not view.trick and seat != view.declarer:
                     kinds.append("defender_leads")
-                yield kinds, chosen, _CARD[move.token]
+                theirs = _CARD[move.token]
+                if detail is not None:
+                    detail.append(_row(view, bots[seat], chosen, theirs, len(legal)))
+                yield kinds, chosen, theirs
         elif move.who is not None and move.who == seat and not deal.done and deal.phase is not Phase.PLAY:
             bots[seat].act(deal.view(seat))  # the bot sees its other decisions too (it may plan its play there)
         _step(state, move)
 
 
-def agreement(paths, name: str, seed: int, ruleset: str = "official") -> dict:
+def _row(view, bot, mine: int, theirs: int, choices: int) -> dict:
+    role = "declarer" if view.seat == view.declarer else "defender"
+    row = {"role": role, "place": len(view.trick), "trick": len(view.tricks), "choices": choices,
+           "agree": mine == theirs, "how": None, "theirs_level": None, "gap": None}
+    last = getattr(bot, "last", None)
+    if last is not None:
+        row["how"] = last.how
+        if last.scores and last.mass > 0:
+            best = max(last.scores.values())
+            row["theirs_level"] = theirs in last.tied
+            row["gap"] = round((best - last.scores.get(theirs, 0.0)) / last.mass, 3)  # the share of layouts it lost by
+    return row
+
+
+def breakdown(rows: list[dict]) -> dict:
+    """Agreement by role and place in the trick, and the disagreements by
+    how the bot chose and whether the votes left the player's card level."""
+    out: dict = {}
+    for key in ("role", "place", "how"):
+        c, h = Counter(), Counter()
+        for r in rows:
+            c[r[key]] += 1
+            h[r[key]] += r["agree"]
+        out[key] = {str(k): f"{h[k]}/{c[k]}" for k in sorted(c, key=str)}
+    by = Counter()
+    for r in rows:
+        if r["agree"]:
+            continue
+        if r["theirs_level"] is None:
+            by["no votes"] += 1
+        elif r["theirs_level"]:
+            by["level, tie-break chose another"] += 1
+        else:
+            by[f"votes lost by <= {0.1 if r['gap'] <= 0.1 else 0.3 if r['gap'] <= 0.3 else 1.0}"] += 1
+    out["disagreements"] = dict(sorted(by.items()))
+    return out
+
+
+def agreement(paths, name: str, seed: int, ruleset: str = "official", detail: list | None = None) -> dict:
     rules = get_rules(ruleset)
     factory = resolve_player(name)
     hits, total, skipped = Counter(), Counter(), 0
@@ -65,7 +111,7 @@ def agreement(paths, name: str, seed: int, ruleset: str = "official") -> dict:
                 continue
             try:
                 record = parse_sgf(line)
-                for kinds, mine, theirs in decisions(record, rules, factory, seed + n):
+                for kinds, mine, theirs in decisions(record, rules, factory, seed + n, detail):
                     for k in kinds:
                         total[k] += 1
                         hits[k] += mine == theirs
@@ -85,9 +131,15 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ruleset", default="official")
     ap.add_argument("--json", action="store_true")
+    ap.add_argument("--breakdown", action="store_true", help="agreement by role, place and how the bot chose")
     args = ap.parse_args(argv)
     paths = args.files if args.files else sorted(DATA.glob("*.sgf"))
-    results = [agreement(paths, p, args.seed, args.ruleset) for p in args.players]
+    results = []
+    for p in args.players:
+        rows: list[dict] = []
+        results.append(agreement(paths, p, args.seed, args.ruleset, rows if args.breakdown else None))
+        if args.breakdown:
+            results[-1]["breakdown"] = breakdown(rows)
     if args.json:
         json.dump(results, sys.stdout, indent=1)
         print()
@@ -96,6 +148,9 @@ def main(argv=None) -> int:
     for r in results:
         cells = "".join(f"{r[k]['share'] or 0:>12.1%} of {r[k]['decisions']:>5}" for k in KINDS)
         print(f"{r['player']:<24}{cells}")
+    for r in results:
+        for key, parts in r.get("breakdown", {}).items():
+            print(f"{r['player']} by {key}: " + ", ".join(f"{k} {v}" for k, v in parts.items()))
     return 0
 
 

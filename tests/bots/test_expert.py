@@ -10,6 +10,7 @@ import pytest
 
 from skatcore.bots import HeuristicPlayer, resolve_player
 from skatcore.bots.expert import ExpertPlayer
+from skatcore.bots.expert.votes import settled
 from skatcore.bots.expert.worlds import Knowledge, all_equivalent, bidding_levels, sample
 from skatcore.cards import CARD_NAMES, mask_of, parse_card
 from skatcore.engine.deal import PASS, PICK_UP, Deal, Phase, deal_cards
@@ -108,7 +109,6 @@ def test_equivalent_cards_need_no_search():
 
 
 def test_pimc_stops_when_more_layouts_cannot_change_the_card():
-    settled = ExpertPlayer._settled
     assert settled(Counter({1: 4, 2: 0, 3: 1}), 4, 2)       # 4 against at most 1 + 2
     assert not settled(Counter({1: 4, 2: 0, 3: 2}), 4, 2)   # the third card can still tie
     assert settled(Counter({1: 3, 2: 3}), 3, 7)             # every card reaches the goal in every layout

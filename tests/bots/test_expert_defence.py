@@ -161,9 +161,12 @@ def test_expert_counters_rates_in_duel_and_simulate():
     specs = rate_specs(["expert:worlds=2:bid_worlds=2"])
     assert specs == ExpertPlayer.COUNTER_RATES
     assert rate_specs(["heuristic"]) == {}
-    rates = counter_rates(Counter(worlds=30, pimc_moves=10, inference_changed=1, card_decisions=12, fallback_moves=2), specs)
-    assert rates == {"layouts_per_decision": 3.0, "inference_changed_share": 0.1, "fallback_share": round(2 / 12, 4)}
-    assert rates_line(rates) == "layouts_per_decision 3.00, inference_changed_share 10.0%, fallback_share 16.7%"
+    rates = counter_rates(Counter(worlds=30, pimc_moves=10, inference_changed=1, card_decisions=12, fallback_moves=2,
+                                  solver_nodes=12345), specs)
+    assert rates == {"layouts_per_decision": 3.0, "inference_changed_share": 0.1, "fallback_share": round(2 / 12, 4),
+                     "nodes_per_decision": 1234.5}
+    assert rates_line(rates) == ("layouts_per_decision 3.00, inference_changed_share 10.0%, fallback_share 16.7%, "
+                                 "nodes_per_decision 1234.50")
     out = duel("official", "expert:worlds=2:bid_worlds=2", "heuristic", 2, 5).to_json()
     counters, got = out["bot_counters"]["A"], out["bot_rates"]["A"]
     assert got["layouts_per_decision"] == round(counters["worlds"] / counters["pimc_moves"], 4) <= 2

@@ -13,6 +13,7 @@ from typing import ClassVar
 from skatcore.bots.expert.bidding import SolverBidding
 from skatcore.bots.expert.defence import Table, cheapest_key, lead_class, lead_key
 from skatcore.bots.expert.inference import PlayModel, evidence
+from skatcore.bots.expert.votes import Decision, Layout, Votes, credit, most_points, reaches, settled
 from skatcore.bots.expert.worlds import Knowledge, all_equivalent, bidding_levels, sample
 from skatcore.bots.heuristic import HeuristicPlayer
 from skatcore.bots.heuristic.play import PLAY_CARD
@@ -22,7 +23,6 @@ from skatcore.engine.deal import Phase, SeatView
 from skatcore.rules.compiler import CompiledRules
 
 SOLVABLE = ("card_points", "no_trick", "fewest_points")
-Votes = defaultdict[int, float]  # by card: layouts (weighted) in which it does best
 
 
 class ExpertPlayer(SolverBidding, HeuristicPlayer):
@@ -60,12 +60,12 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         "layouts_per_decision": ("worlds", "pimc_moves"),
         "inference_changed_share": ("inference_changed", "pimc_moves"),
         "fallback_share": ("fallback_moves", "card_decisions"),
+        "nodes_per_decision": ("solver_nodes", "pimc_moves"),
     }
     FEWEST_POINTS_TRICKS = 5  # a game of fewest points is solved (exact points, no node budget) from this many tricks left
     MIN_WORLDS = 3  # layouts solved before a card decision may stop early
     LEAD_SLACK = 0.2  # a defender's lead within this share of the layouts of the best counts as level
-    POINT_LAYOUTS = 2  # layouts whose card points break a tie (each costs up to four searches)
-    POINT_LEVELS = (31, 46, 76, 90)  # declarer's card points probed for the expected points (61 is the vote)
+    POINT_LAYOUTS = 6  # layouts whose exact card points break a tie (while within the vote's nodes)
 
     def __init__(self, rules: CompiledRules, seed: int | None = None, worlds: int = 10, ms: float | None = None,
                  bid_worlds: int = 6, nodes: int = 20_000, evidence: int = 6):
@@ -78,7 +78,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         self.evidence = max(0, int(evidence))
         self._model: PlayModel | None = None
         self.counters: Counter = Counter()
-        self._solvers: dict = {}
+        self.last: Decision | None = None  # how the last card decision was made
         # the solver plays three hands whose every card is playable: not cards in stacks or a pile, nor two-card tricks
         self._open_table = len(rules.deck.seats) == 3 and all(p.arrangement == "hand" for p in rules.table.seats)
 
@@ -90,17 +90,13 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
 
     # -- card play ---------------------------------------------------------------
     def _solver(self, table, seat: int, goal: str) -> Solver:
-        key = (id(table), seat, goal)
-        s = self._solvers.get(key)
-        if s is None:
-            if goal == "card_points":
-                s = Solver(table, seat, "points", node_limit=self.nodes)
-            elif goal == "no_trick":  # the declarer maximises the others' tricks
-                s = Solver(table, seat, "tricks", invert=True, node_limit=self.nodes)
-            else:  # fewest points: the others take the points (exact values: no node limit)
-                s = Solver(table, seat, "points", invert=True)
-            self._solvers[key] = s
-        return s
+        """A solver for one layout (its transposition table serves every
+        question about that layout: the vote and the tie-break)."""
+        if goal == "card_points":
+            return Solver(table, seat, "points", node_limit=self.nodes)
+        if goal == "no_trick":  # the declarer maximises the others' tricks
+            return Solver(table, seat, "tricks", invert=True, node_limit=self.nodes)
+        return Solver(table, seat, "points", invert=True)  # fewest points: the others take them (exact, no limit)
 
     def _pimc(self, view: SeatView) -> int:
         fallback = self._play(view)  # the heuristic's card: tie-breaker and fallback (keeps its state current)
@@ -111,6 +107,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         if goal not in SOLVABLE or (goal != "fewest_points") != (view.declarer is not None) \
                 or not self._open_table or (goal == "fewest_points" and view.hand.bit_count() > self.FEWEST_POINTS_TRICKS):
             self.counters["fallback_moves"] += 1
+            self.last = Decision("fallback")
             return fallback
         table = self.rules.tricks[game]
         kn = Knowledge.of(view, table, self.rules.deck)
@@ -118,18 +115,20 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         live = self.rules.deck.mask & ~(kn.played[0] | kn.played[1] | kn.played[2]) | sum(1 << c for c in kn.trick)
         if all_equivalent(table, legal, live, goal != "no_trick"):
             self.counters["equivalent_moves"] += 1  # no layout can tell the cards apart
+            self.last = Decision("equivalent")
             return fallback
         me, declarer = view.seat, view.declarer
-        solver = self._solver(table, me if declarer is None else declarer, goal)
         win = self.rules.thresholds.win
         weights = self._weights(view, kn, table)
         scores: Votes = defaultdict(float)  # weighted by how likely the bidding makes each layout
         plain: Votes = defaultdict(float)   # the same, every layout counted alike
-        positions = []
+        positions: list[Layout] = []
+        contenders: list[int] | None = None  # the cards still searched (None: every legal card)
+        lead = not view.trick and declarer is not None and me != declarer and goal == "card_points"
         start = time.process_time() if self.ms is not None else 0.0
         budget = self.worlds if self.ms is None else 10_000
         n = 0
-        mass = 0.0
+        mass = heaviest = 0.0
         while n < budget:
             world = sample(kn, self.rng)
             if world is None:
@@ -138,44 +137,61 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             n += 1
             w = 1.0 if weights is None else weights(hands, skat)
             mass += w
-            solver.new_deal()
+            heaviest = max(heaviest, w)
+            solver = self._solver(table, me if declarer is None else declarer, goal)
             gone = kn.played
             pos = Position((hands[0] & ~gone[0], hands[1] & ~gone[1], hands[2] & ~gone[2]), kn.leader, kn.trick)
             one: Votes = defaultdict(float)
+            positions.append(Layout(pos, w, solver))
             if goal == "card_points":
                 have = kn.declarer_points + sum(table.points[c] for c in cards_in(skat))
-                positions.append((pos, have, w))
-                self._credit(one, solver.card_values(pos, win - have), me == declarer)
+                credit(one, self._reaches(solver, pos, win - have, contenders), me == declarer)
             elif goal == "no_trick":  # the defenders take every trick: the null is made
-                self._credit(one, solver.card_values(pos, solver.live(pos)), me == declarer)
+                credit(one, self._reaches(solver, pos, solver.live(pos), contenders), me == declarer)
             else:
                 one.update(solver.card_values(pos))  # the others' points: more is better for me
             for c, v in one.items():
                 scores[c] += w * v
                 plain[c] += v
+            if goal != "fewest_points" and n >= self.MIN_WORLDS and self.ms is None:
+                # a card that cannot catch up with the best (or come within a lead's slack of it) in the layouts
+                # left, each weighing no more than the heaviest so far, is searched no more
+                left = (budget - n) * heaviest
+                reach = left + (self.LEAD_SLACK * (mass + left) if lead else 0.0) + 1e-9
+                top = max(scores.values())
+                contenders = [c for c in one if top - scores[c] <= reach]
             if self.ms is not None:
                 if n >= 2 and (time.process_time() - start) * 1000 >= self.ms:
                     break
-            elif goal != "fewest_points" and n >= self.MIN_WORLDS and self._settled(scores, mass, budget - n):
+            elif goal != "fewest_points" and n >= self.MIN_WORLDS and settled(scores, mass, (budget - n) * heaviest):
                 break
         if not scores:
             self.counters["fallback_moves"] += 1
+            self.last = Decision("fallback")
             return fallback
         self.counters["pimc_moves"] += 1
         self.counters["worlds"] += n
-        card = self._choose(view, kn, table, solver, scores, mass, positions, fallback)
+        vote_nodes = sum(lay.solver.nodes for lay in positions)
+        card, how, tied = self._choose(view, kn, table, scores, mass,
+                                       positions if goal == "card_points" else [], fallback, live)
+        nodes = sum(lay.solver.nodes for lay in positions)
+        self.counters["solver_nodes"] += nodes
+        self.counters["point_nodes"] += nodes - vote_nodes
+        self.last = Decision(how, dict(scores), mass, tuple(tied), n)
         if weights is not None:
             self.counters["inference_moves"] += 1
-            top = max(plain.values())
-            if plain[card] < top - 1e-9:  # every layout alike would have made another card the best
+            searched = contenders if contenders is not None else list(plain)  # the cards searched in every layout
+            top = max(plain[c] for c in searched)
+            if card in searched and plain[card] < top - 1e-9:  # every layout alike would have made another the best
                 self.counters["inference_changed"] += 1
         return card
 
-    def _choose(self, view, kn: Knowledge, table, solver: Solver, scores: Votes, mass: float, positions,
-                fallback: int) -> int:
+    def _choose(self, view, kn: Knowledge, table, scores: Votes, mass: float, positions: list[Layout],
+                fallback: int, live: int) -> tuple[int, str, list[int]]:
         """The best card by the layouts' votes; where they leave several
         cards level, the expected card points over the layouts decide, then
-        a rule a player names (:mod:`~skatcore.bots.expert.defence`)."""
+        a rule a player names (:mod:`~skatcore.bots.expert.defence`).
+        Also the step that decided and the cards the votes left level."""
         best = max(scores.values())
         g = self.info.games[view.declaration.game if view.declaration is not None else self.rules.all_pass]
         lead = not view.trick and view.declarer is not None and view.seat != view.declarer \
@@ -183,59 +199,30 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         # a defender's lead: the layouts are few and a lead's effect is far off; a lead the rules
         # prefer stands unless the layouts count it clearly worse
         slack = self.LEAD_SLACK * mass if lead else 1e-9
-        tied = [c for c in scores if scores[c] >= best - slack]
-        t = Table.of(view, kn, g) if lead and len(tied) > 1 else None
+        tied = level = [c for c in scores if scores[c] >= best - slack]
+        if len(tied) == 1:
+            return tied[0], "vote", level
+        t = Table.of(view, kn, g) if lead else None
         if t is not None:  # the lead a strong defender plays, among those the layouts leave
             first = min(lead_class(g, t, c) for c in tied)
             tied = [c for c in tied if lead_class(g, t, c) == first]
-        if len(tied) > 1 and positions:
-            tied = self._most_points(solver, positions, tied, view.seat == view.declarer)
-        if len(tied) == 1:
-            return tied[0]
+            if len(tied) == 1:
+                return tied[0], "lead_rule", level
+        if positions:
+            tied = most_points(table, view.declarer, positions, tied, view.seat == view.declarer, live, self.nodes,
+                               self.POINT_LAYOUTS)
+            if len(tied) == 1:
+                return tied[0], "points", level
         if t is not None:
-            return min(tied, key=lambda c: lead_key(g, t, c))
+            return min(tied, key=lambda c: lead_key(g, t, c)), "lead_key", level
         if fallback in tied:
-            return fallback
-        return min(tied, key=lambda c: cheapest_key(g, c))
+            return fallback, "heuristic", level
+        return min(tied, key=lambda c: cheapest_key(g, c)), "cheapest", level
 
-    def _most_points(self, solver: Solver, positions, tied: list[int], maximise: bool) -> list[int]:
-        """The cards of ``tied`` with the most expected card points for the
-        mover over (the first few) layouts: the chance to reach each of the
-        levels of :attr:`POINT_LEVELS` summed, a staircase under the mean."""
-        extra: Votes = defaultdict(float)
-        total = 0
-        for pos, have, w in positions[:self.POINT_LAYOUTS]:
-            live = solver.live(pos)
-            for level in self.POINT_LEVELS:
-                need = level - have
-                if 0 < need <= live:
-                    solver.new_deal()
-                    one: Votes = defaultdict(float)
-                    self._credit(one, solver.card_values(pos, need), maximise)
-                    for c in tied:
-                        extra[c] += w * one[c]
-                    total += 1
-        if not total:
-            return tied
-        top = max(extra[c] for c in tied)
-        return [c for c in tied if extra[c] >= top - 1e-9]
 
     @staticmethod
-    def _settled(scores: Votes, mass: float, left: int) -> bool:
-        """Whether more layouts cannot change the choice: one card leads every
-        other by more than the layouts left, or every card reaches the goal
-        in every layout so far (or none does)."""
-        ranked = sorted(scores.values(), reverse=True)
-        if ranked[0] - ranked[-1] < 1e-9:
-            return ranked[0] < 1e-9 or ranked[0] > mass - 1e-9
-        return ranked[0] - ranked[1] > left
-
-    @staticmethod
-    def _credit(scores: Votes, values: dict[int, int], maximise: bool) -> None:
-        """Add one layout's answers (1 reached, 0 not, 2 unknown) from the mover's side."""
-        for c, v in values.items():
-            got = 0.5 if v == 2 else v
-            scores[c] += got if maximise else 1 - got
+    def _reaches(solver: Solver, pos: Position, need: int, cards: list[int] | None) -> dict[int, int]:
+        return reaches(solver, pos, need, cards)
 
     def _weights(self, view: SeatView, kn: Knowledge, table):
         """How likely a layout ``(hands, skat)`` is given the bidding and

@@ -1,0 +1,123 @@
+"""The votes of the expert's card play: each sampled layout solved
+double-dummy for the cards still in contention, when more layouts cannot
+change the choice, and the tie-break by exact card points over the layouts;
+a :class:`Decision` records how a card was chosen."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from skatcore.bots.expert.worlds import all_equivalent
+from skatcore.bots.solver import Position, Solver
+
+Votes = defaultdict[int, float]  # by card: layouts (weighted) in which it does best
+
+
+@dataclass
+class Decision:
+    """How the expert chose its last card (for the ISS breakdown and tests).
+
+    ``how`` is the step that decided: ``"vote"`` (the layouts' votes alone),
+    ``"lead_rule"`` (a defender's lead class), ``"points"`` (expected card
+    points), ``"lead_key"``, ``"heuristic"``, ``"cheapest"``; or
+    ``"equivalent"`` / ``"fallback"`` when no layout was solved."""
+
+    how: str
+    scores: dict[int, float] = field(default_factory=dict)  # the weighted votes by card
+    mass: float = 0.0                                        # their total weight
+    tied: tuple[int, ...] = ()                               # the cards level on the votes
+    worlds: int = 0
+
+
+@dataclass(frozen=True)
+class Layout:
+    """One sampled layout of a decision: the position, its weight, and the
+    solver that has searched it (its transposition table still holds it)."""
+
+    pos: Position
+    weight: float
+    solver: Solver
+
+
+def most_points(table, declarer: int, positions: list[Layout], tied: list[int], maximise: bool, live: int,
+                nodes: int, layouts: int) -> list[int]:
+    """The cards of ``tied`` with the most expected card points for the
+    mover: each card's exact double-dummy take over (the first ``layouts``)
+    layouts, weighted.  A layout whose search runs
+    out of nodes for any of the cards counts for none of them; the layouts
+    stop once they have cost as many nodes as the vote (a hard decision
+    gets more); cards no layout can tell apart (``live``: the cards
+    still in play) are searched once."""
+    groups: list[list[int]] = []
+    for c in sorted(tied, key=lambda c: (table.follow[c], table.strength[table.follow[c]][c])):
+        if groups and all_equivalent(table, sum(1 << x for x in (*groups[-1], c)), live, True):
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+    if len(groups) == 1:
+        return tied
+    # at least one search's node limit (``nodes``); no node limit, no budget
+    budget = max(nodes, sum(lay.solver.nodes for lay in positions)) if nodes else 1 << 62
+    spent = 0
+    extra: Votes = defaultdict(float)
+    counted = False
+    for lay in positions[:layouts]:
+        solver, pos = lay.solver, lay.pos
+        aborted, before = solver.aborted, solver.nodes
+        got: dict[int, int] = {}
+        for group in groups:
+            c = group[0]
+            after, winner = pos.play(c, table)
+            taken = sum(table.points[x] for x in (*pos.trick, c)) if winner == declarer else 0
+            got[c] = taken + solver.value(after)
+            if solver.aborted != aborted:
+                break
+        else:
+            counted = True
+            for group in groups:
+                for c in group:
+                    extra[c] += lay.weight * (got[group[0]] if maximise else -got[group[0]])
+        spent += solver.nodes - before
+        if spent >= budget:
+            break
+    if not counted:
+        return tied
+    top = max(extra[c] for c in tied)
+    return [c for c in tied if extra[c] >= top - 1e-9]
+
+
+def reaches(solver: Solver, pos: Position, need: int, cards: list[int] | None) -> dict[int, int]:
+    """Like :meth:`~skatcore.bots.solver.Solver.card_values` with ``need`` (1 reached, 0 not, 2
+    unknown), for ``cards`` only (None: every legal card)."""
+    if cards is None:
+        return solver.card_values(pos, need)
+    table = solver.table
+    side = solver.declarer
+    out: dict[int, int] = {}
+    for c in cards:
+        after, winner = pos.play(c, table)
+        taken = 0
+        if winner is not None and (winner == side) != solver.invert:
+            taken = 1 if solver.goal == "tricks" else sum(table.points[x] for x in (*pos.trick, c))
+        aborted = solver.aborted
+        got = solver.reaches(after, need - taken)
+        out[c] = 2 if solver.aborted != aborted else int(got)
+    return out
+
+
+def settled(scores: Votes, mass: float, left: float) -> bool:
+    """Whether more layouts cannot change the choice: one card leads every
+    other by more than the weight of the layouts left, or every card
+    reaches the goal in every layout so far (or none does)."""
+    ranked = sorted(scores.values(), reverse=True)
+    if ranked[0] - ranked[-1] < 1e-9:
+        return ranked[0] < 1e-9 or ranked[0] > mass - 1e-9
+    return ranked[0] - ranked[1] > left
+
+
+def credit(scores: Votes, values: dict[int, int], maximise: bool) -> None:
+    """Add one layout's answers (1 reached, 0 not, 2 unknown) from the mover's side."""
+    for c, v in values.items():
+        got = 0.5 if v == 2 else v
+        scores[c] += got if maximise else 1 - got

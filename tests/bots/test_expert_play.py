@@ -1,0 +1,143 @@
+"""The expert's card play (issue 21, items 4 and 6): ties broken by each
+card's exact double-dummy card points over the layouts, cards that can no
+longer catch up searched no more, how each decision was made."""
+
+from __future__ import annotations
+
+import random
+from collections import defaultdict
+
+from skatcore.bots import HeuristicPlayer
+from skatcore.bots.expert import ExpertPlayer
+from skatcore.bots.expert.votes import Decision, Layout, most_points, reaches
+from skatcore.bots.expert.worlds import Knowledge, sample
+from skatcore.bots.solver import Position, Solver
+from skatcore.engine.deal import Deal, Phase, deal_cards
+from skatcore.rules import get_rules
+
+RULES = get_rules("official")
+
+
+def _late_positions(seed: int, cards_left: int):
+    """(deal, view, layouts) at each card decision of a heuristic deal with at
+    most ``cards_left`` cards in the mover's hand: three sampled layouts each."""
+    rng = random.Random(seed)
+    deal = Deal(RULES, *deal_cards(rng))
+    players = [HeuristicPlayer(RULES, seed=s) for s in range(3)]
+    while not deal.done:
+        view = deal.view(deal.to_move)
+        if deal.phase is Phase.PLAY and deal.declaration.game != "null" and len(view.legal) > 1 \
+                and view.hand.bit_count() <= cards_left:
+            kn = Knowledge.of(view, deal.table, RULES.deck)
+            pos = []
+            for _ in range(3):
+                hands, _skat = sample(kn, rng)
+                gone = kn.played
+                pos.append(Position(tuple(hands[s] & ~gone[s] for s in range(3)), kn.leader, kn.trick))
+            yield deal, view, pos
+        deal.apply(players[deal.to_move].act(view))
+
+
+def test_reaches_for_some_cards_answers_as_the_solver_for_all():
+    """Searching a few cards one by one gives each the answer the solver's
+    root search gives it, for points and for tricks (a null's declarer)."""
+    checked = 0
+    for seed in range(4):
+        for deal, view, layouts in _late_positions(seed, 6):
+            table, declarer = deal.table, view.declarer
+            for pos in layouts:
+                for goal, invert in (("points", False), ("tricks", True)):
+                    solver = Solver(table, declarer, goal, invert=invert)
+                    need = 30 if goal == "points" else 1
+                    every = solver.card_values(pos, need)
+                    some = sorted(every)[::2]
+                    assert reaches(Solver(table, declarer, goal, invert=invert), pos, need, some) \
+                        == {c: every[c] for c in some}
+                    assert reaches(solver, pos, need, None) == every
+                    checked += 1
+    assert checked > 40
+
+
+def test_ties_go_to_the_most_exact_card_points_over_the_layouts():
+    """The tie-break adds up each card's exact double-dummy take over the
+    layouts (weighted): the cards it keeps are those with the largest sum
+    computed from scratch, from the mover's side."""
+    checked = 0
+    for seed in range(6):
+        for deal, view, positions in _late_positions(seed, 5):
+            table, declarer = deal.table, view.declarer
+            layouts = [Layout(pos, w, Solver(table, declarer, "points")) for pos, w in zip(positions, (1.0, 0.5, 0.25), strict=True)]
+            tied = [a.card for a in view.legal]
+            maximise = view.seat == declarer
+            total: defaultdict[int, float] = defaultdict(float)
+            for lay in layouts:
+                exact = Solver(table, declarer, "points").card_values(lay.pos)  # declarer's points from here
+                for c in tied:
+                    total[c] += lay.weight * (exact[c] if maximise else -exact[c])
+            best = max(total.values())
+            live = sum(h for h in positions[0].hands) | sum(1 << c for c in positions[0].trick)
+            assert sorted(most_points(table, declarer, layouts, tied, maximise, live, 0, 6)) == \
+                sorted(c for c in tied if total[c] >= best - 1e-9)
+            checked += 1
+    assert checked > 20
+
+
+def test_each_decision_says_how_it_was_made():
+    """The expert's ``last``: the step that chose, the votes, the cards they
+    left level (the chosen card among them), the layouts solved; the
+    solver's nodes are counted."""
+    rng = random.Random(3)
+    deal = Deal(RULES, *deal_cards(rng))
+    players = [ExpertPlayer(RULES, seed=s, worlds=4, bid_worlds=2) for s in range(3)]
+    seen = set()
+    while not deal.done:
+        view = deal.view(deal.to_move)
+        p = players[deal.to_move]
+        action = p.act(view)
+        if deal.phase is Phase.PLAY and len(view.legal) > 1:
+            last = p.last
+            assert isinstance(last, Decision)
+            seen.add(last.how)
+            if last.scores:
+                assert action.card in last.tied and set(last.tied) <= set(last.scores)
+                assert 1 <= last.worlds <= 4 and last.mass > 0
+                assert set(last.scores) <= {a.card for a in view.legal}
+            else:
+                assert last.how in ("equivalent", "fallback")
+        deal.apply(action)
+    assert seen <= {"vote", "lead_rule", "points", "lead_key", "heuristic", "cheapest", "equivalent", "fallback"}
+    assert len(seen) >= 2
+    counters = sum((p.counters for p in players), start=type(players[0].counters)())
+    assert counters["solver_nodes"] >= counters["point_nodes"] > 0
+
+
+class Unweighted(ExpertPlayer):
+    """Every layout weighs 1 (no bids or cards to weigh them by)."""
+
+    def _weights(self, view, kn, table):
+        return None
+
+
+class EveryCard(Unweighted):
+    """... searching every legal card in every layout."""
+
+    @staticmethod
+    def _reaches(solver, pos, need, cards):
+        return ExpertPlayer._reaches(solver, pos, need, None)
+
+
+def test_cards_that_cannot_catch_up_are_searched_no_more():
+    """Dropping the cards that trail the best by more than the layouts left
+    changes nothing: the same card, the same cards level, the same votes
+    for them as searching every card in every layout (exact searches)."""
+    dropped = checked = 0
+    for seed in range(5):
+        for _deal, view, _ in _late_positions(seed, 7):
+            a = Unweighted(RULES, seed=seed, worlds=12, nodes=0)
+            b = EveryCard(RULES, seed=seed, worlds=12, nodes=0)
+            assert a.act(view) == b.act(view)
+            assert a.last.tied == b.last.tied and a.last.worlds == b.last.worlds
+            assert all(a.last.scores[c] == b.last.scores[c] for c in a.last.tied)
+            dropped += a.last.scores != b.last.scores
+            checked += 1
+    assert checked > 30 and dropped > 0
