@@ -6,10 +6,11 @@ reacts to a variant's incentives)."""
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import ClassVar  # loaded already: the engine's dataclasses import it
 
 from skatcore.bots.heuristic.tables import BIT, NULL_GAP, _p, cards_in
-from skatcore.bots.solver import Position
+from skatcore.bots.solver import Position, Solver
 from skatcore.engine.deal import PASS, PICK_UP, PLAY_HAND, Bid, Declare, Discard, Hold, SeatView
 from skatcore.engine.scoring import fold_multiplier, make_facts
 
@@ -20,6 +21,22 @@ def null_features(ten: int) -> tuple[int, int, int]:
     many by more (a singleton jack)."""
     gaps = [NULL_GAP[ten >> shift & 0xFF] for shift in (0, 8, 16, 24)]
     return int(any(gaps)), gaps.count(1), sum(g > 1 for g in gaps)
+
+
+@dataclass(frozen=True)
+class Outlook:
+    """One contract as the expert judges it at the bidding (10 cards) or at
+    its declaration (``step``): the chance it acts on and where it comes from
+    (``solver``: the sampled layouts, ``heuristic``: the heuristic's estimate)."""
+
+    step: str      # "bid" (before the skat), "declare" (after the discard), "hand" (a hand game)
+    game: str
+    family: str    # grand / suit / null
+    hand: bool
+    ouvert: bool
+    value: int     # with the matadors the cards show
+    chance: float
+    source: str
 
 
 class SolverBidding:
@@ -61,6 +78,7 @@ class SolverBidding:
     # double-dummy outcomes (61 against defenders who see every card, what DEFENCE corrects): none
     PRIOR: ClassVar[dict[str, float]] = {"suit": 2.0, "grand": 0.0}
     DEFENCE = 17 / 120  # share of all card points real defenders give away against double-dummy ones
+    BID_NODES = 20_000  # the solver's node budget per question of the bidding (a layout it cannot settle counts 1/2)
     FLOOR = 0.2        # contracts the heuristic gives less than this chance are not solved
     # a null's chance = sigmoid(a + b * double-dummy share + the weights of null_features), by ouvert
     NULL_FIT: ClassVar[dict[bool, tuple[float, ...]]] = {False: (1.09, 3.44, -1.09, -0.15, -1.71), True: (0.45, 4.11, -1.93, -0.35, -1.76)}
@@ -95,7 +113,7 @@ class SolverBidding:
         got = self._cache.get(key)
         if got is not None:
             return got
-        solver = self._solver(cand.g.table, seat, goal)
+        solver = self._bid_solver(cand.g.table, seat, goal)
         hands = [0, 0, 0]
         hands[seat] = mine
         hands[(seat + 1) % 3], hands[(seat + 2) % 3] = opponents
@@ -109,6 +127,15 @@ class SolverBidding:
             got = float(won) + (more > 0 and won and solver.reaches(pos, need + more) and solver.aborted == aborted)
         self._cache[key] = got
         return got
+
+    def _bid_solver(self, table, seat: int, goal: str) -> Solver:
+        """The solver of the bidding's questions, with its own node budget (``BID_NODES``)."""
+        key = ("bid-solver", id(table), seat, goal)
+        s = self._cache.get(key)
+        if s is None:
+            s = self._cache[key] = Solver(table, seat, "points" if goal == "card_points" else "tricks",
+                                          invert=goal == "no_trick", node_limit=self.BID_NODES)
+        return s
 
     def _schneider_gain(self, cand, matadors: int) -> int:
         """What winning ``cand`` schneider adds to its value under the ruleset."""
@@ -198,14 +225,9 @@ class SolverBidding:
         """Whether ``cand``'s chance over ``layouts`` (skat, two opponent
         hands) reaches ``need``; stops once the rest cannot change it."""
         n = len(layouts)
-        kept = []
-        for skat, a, b in layouts:
-            hand12 = hand | skat
-            pair = self._pair(cand, hand12)
-            goal, amount = self._dd_goal(cand, pair)
-            if goal is None:
-                return False
-            kept.append((goal, amount, hand12 & ~sum(BIT[c] for c in pair.cards), (a, b)))
+        kept = self._kept(cand, hand, layouts)
+        if kept is None:
+            return False
         tens = tuple(k[2] for k in kept)
         wins = 0.0
         for i, (goal, amount, mine, opponents) in enumerate(kept):
@@ -216,6 +238,44 @@ class SolverBidding:
             if self._chance(cand, p, wins + left, n, tens) < need:
                 return False
         return False
+
+    def _kept(self, cand, hand: int, layouts):
+        """Per layout (skat, two opponent hands): the solver's goal and amount
+        for ``cand``, the ten cards kept after its discard and the opponents'
+        hands (None: not solvable)."""
+        kept = []
+        for skat, a, b in layouts:
+            hand12 = hand | skat
+            pair = self._pair(cand, hand12)
+            goal, amount = self._dd_goal(cand, pair)
+            if goal is None:
+                return None
+            kept.append((goal, amount, hand12 & ~sum(BIT[c] for c in pair.cards), (a, b)))
+        return kept
+
+    def bid_outlooks(self, hand: int, seat: int) -> list[Outlook]:
+        """Every plain contract as the bidding judges ``hand`` (for
+        calibration, ``tools/calibrate_expert.py``): the pickup contracts
+        worth solving by their chance over all the layouts ``_expert_limit``
+        samples (it stops early), the others by the heuristic's estimate."""
+        deck = self.rules.deck
+        layouts = self._layouts(deck.mask & ~hand, (deck.skat, deck.hand, deck.hand), self.bid_worlds,
+                                random.Random(hand ^ (self.seed or 0)))
+        pickup, hand_games = self._evaluate(hand)
+        solve = self._worth_solving(pickup, hand)
+        out = []
+        for route, cands in (("pickup", pickup), ("hand", hand_games)):
+            for p, v, cand in cands:
+                if cand.d.ouvert and not cand.null:
+                    continue
+                source = "heuristic"
+                if any(x[2] is cand for x in solve):
+                    kept = self._kept(cand, hand, layouts)
+                    if kept is not None:
+                        wins = sum(self._dd_won(cand, g, amount, mine, opp, seat) for g, amount, mine, opp in kept)
+                        p, source = self._chance(cand, p, wins, len(kept), tuple(k[2] for k in kept)), "solver"
+                out.append(Outlook("bid", cand.d.game, cand.g.family, route == "hand", bool(cand.d.ouvert), v, p, source))
+        return out
 
     # -- hand game or pickup ------------------------------------------------------------
     def _skat(self, view: SeatView):
@@ -267,6 +327,7 @@ class SolverBidding:
         layouts = self._layouts(deck.mask & ~hand, (deck.hand, deck.hand), self.bid_worlds, rng)
         best = None
         rows = []
+        self.declare_outlooks: list[tuple[Outlook, float]] = []  # every contract weighed, with its expected score
         for cand in self.info.cands["pickup"]:
             if (cand.d.ouvert and not cand.null) or cand.g.family not in ("suit", "grand", "null") \
                     or (cand.null and cand.value(0) < bid):
@@ -291,8 +352,12 @@ class SolverBidding:
                 p = self._chance(cand, p, sum(min(1.0, g) for g in got), len(layouts), (rest,))
                 schneider = sum(g > 1 for g in got) / len(layouts)
             e = self._expected(p, v, cand.lost, bid, cand.base) + schneider * gain
+            self.declare_outlooks.append((Outlook("declare", cand.d.game, cand.g.family, False, bool(cand.d.ouvert), v, p,
+                                                  "solver" if goal is not None and any(row is x for x in solve) else "heuristic"), e))
             if best is None or e > best[0]:
                 best = (e, pair, cand.d)
+                self.declared = Outlook("declare", cand.d.game, cand.g.family, False, bool(cand.d.ouvert), v, p,
+                                        "solver" if goal is not None and any(row is x for x in solve) else "heuristic")
         if best is None or best[1] not in view.legal:
             return super()._discard(view)
         self._expert_plan = best[2]
