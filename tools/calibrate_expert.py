@@ -28,17 +28,18 @@ logit(chance))``, fitted on the declared games (Newton's method, as
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import math
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from multiprocessing import Pool
 from typing import Any
 
 import numpy as np
 
 from skatcore.bots import resolve_player
-from skatcore.bots.expert.bidding import Outlook, SolverBidding
+from skatcore.bots.expert.bidding import Outlook, SolverBidding, logit
 from skatcore.bots.heuristic.tables import BIT
 from skatcore.rules import get_rules
 from skatcore.sim.play import play_seeded, seeded_deal
@@ -108,15 +109,15 @@ def play_rows(task: tuple[str, str, str, int, int, int]) -> list[Row]:
                     if row["declared"]:
                         got = bid_choice(me, outs, r.bid or 0)
                         if got is not None:
-                            row["bid_chance"], row["bid_family"] = got.chance, got.family
+                            row["bid_chance"], row["bid_raw"], row["bid_family"] = got.chance, got.raw, got.family
                             row["bid_source"] = got.source
                         d = getattr(me, "declared", None)
                         if d is not None and not r.hand and d.game == r.game:
-                            row["decl_chance"], row["decl_source"] = d.chance, d.source
+                            row["decl_chance"], row["decl_raw"], row["decl_source"] = d.chance, d.raw, d.source
                         elif r.hand:  # a hand game: the heuristic's estimate the expert acted on
                             o = next((o for o in outs if o.hand and o.game == r.game and not o.ouvert), None)
                             if o is not None:
-                                row["decl_chance"], row["decl_source"] = o.chance, o.source
+                                row["decl_chance"], row["decl_raw"], row["decl_source"] = o.chance, o.raw, o.source
                 rows.append(row)
     return rows
 
@@ -142,7 +143,7 @@ def band_table(rows: Sequence[Row], key: str, group: str) -> list[str]:
     groups = sorted({str(r[group]) if group != "kind" else kind(r) for r in rows})
     for g in groups:
         mine = [r for r in rows if (kind(r) if group == "kind" else str(r[group])) == g]
-        for lo, hi in zip(BANDS, BANDS[1:], strict=False):
+        for lo, hi in itertools.pairwise(BANDS):
             inside = [r for r in mine if lo <= r[key] < hi]
             if inside:
                 out.append(f"{g:12} {lo:.2f}-{min(hi, 1.0):.2f} {len(inside):6d} {np.mean([r[key] for r in inside]):6.3f} "
@@ -174,11 +175,6 @@ def duplicate_table(rows: Sequence[Row]) -> list[str]:
         out.append(f"{what:34} {len(pairs):6d} {pairs[:, 0].mean():8.2f} {pairs[:, 1].mean():8.2f} "
                    f"{(pairs[:, 0] - pairs[:, 1]).sum() / deals:+9.2f}")
     return out
-
-
-def logit(p: Iterable[float]) -> np.ndarray:
-    q = np.clip(np.asarray(list(p), dtype=float), 0.02, 0.98)
-    return np.log(q / (1 - q))
 
 
 def fit(x: np.ndarray, y: np.ndarray) -> tuple[float, float]:
@@ -224,12 +220,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("\nThe same seats, the expert against the opponent (classic points):")
         print("\n".join(duplicate_table(rows)))
     if args.fit:
-        print("\nCorrection won ~ sigmoid(a + b * logit(chance)) at the declaration:")
-        for fam in ("grand", "suit", "null"):
-            sel = [r for r in mine if "decl_chance" in r and r["family"] == fam]
-            if len(sel) >= 20:
-                a, b = fit(logit(r["decl_chance"] for r in sel), np.array([r["won"] for r in sel], dtype=float))
-                print(f"  {fam}: a={a}, b={b} ({len(sel)} games)")
+        print("\nCALIBRATION (won ~ sigmoid(a + b * logit(chance before the correction)); solver chances only):")
+        for step, key, pick in (("bid", "bid_raw", "bid_family"), ("declare", "decl_raw", "family")):
+            for fam in ("grand", "suit"):
+                sel = [r for r in mine if key in r and r[pick] == fam and not r["hand"]
+                       and r["bid_source" if step == "bid" else "decl_source"] == "solver"]
+                if len(sel) >= 20:
+                    a, b = fit(np.array([logit(r[key]) for r in sel]), np.array([r["won"] for r in sel], dtype=float))
+                    print(f"  ({fam!r}, {step!r}): ({a}, {b}),  # {len(sel)} games")
     return 0
 
 
