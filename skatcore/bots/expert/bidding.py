@@ -107,37 +107,10 @@ class SolverBidding:
     # discard ("declare") and in a hand game ("hand"); fitted on the expert's own games (tools/calibrate_expert.py --fit)
     CALIBRATION: ClassVar[dict[tuple[str, str], tuple[float, float]]] = {
         ("grand", "bid"): (1.39, 0.15), ("suit", "bid"): (0.08, 0.68),
-        ("grand", "declare"): (0.83, 0.52), ("suit", "declare"): (-0.05, 0.71),
     }
     FLOOR = 0.2        # contracts the heuristic gives less than this chance are not solved
     # a null's chance = sigmoid(a + b * double-dummy share + the weights of null_features), by ouvert
     NULL_FIT: ClassVar[dict[bool, tuple[float, ...]]] = {False: (1.09, 3.44, -1.09, -0.15, -1.71), True: (0.45, 4.11, -1.93, -0.35, -1.76)}
-
-    # -- the score a contract is worth ---------------------------------------------------
-    def _bonus(self) -> tuple[int, int]:
-        """The ruleset's extra points for a game won and taken off for one lost
-        (Seeger-Fabian tournament scoring, ``seeger_fabian``'s ``won``/``lost``);
-        (0, 0) on a plain sheet."""
-        got = self._cache.get("bonus")
-        if got is None:
-            spec = next((p for p in self.rules.plugins if p.key == "seeger_fabian"), None)
-            got = self._cache["bonus"] = (0, 0) if spec is None else (int(spec.params.get("won", 50)),
-                                                                      int(spec.params.get("lost", 50)))
-        return got
-
-    def _expected(self, p: float, value: int, lost: int, bid: int, base: int | None) -> float:
-        """The declarer's expected score of a game won with chance ``p``: its
-        value, or ``lost`` times it taken off (overbid: the bid rounded up to
-        the contract's base), plus the ruleset's extra points.  Passing scores 0."""
-        won_bonus, lost_bonus = self._bonus()
-        if value < bid:
-            return -lost * (-(-bid // base) * base if base else bid) - lost_bonus
-        return p * (value + won_bonus) - (1 - p) * (lost * value + lost_bonus)
-
-    def _need(self, value: int, lost: int) -> float:
-        """The chance above which a game worth ``value`` scores more than passing."""
-        won_bonus, lost_bonus = self._bonus()
-        return (lost * value + lost_bonus) / ((1 + lost) * value + won_bonus + lost_bonus)
 
     # -- shared: how often a contract is won from a 12-card hand ----------------------
     def _pair(self, cand, hand12: int) -> Discard:
