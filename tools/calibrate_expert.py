@@ -12,17 +12,18 @@ chance its bidding acted on and the one its declaration acted on
   games apart) and by band of the chance, with the mean classic score;
 * the same for the bidding's chance at the final bid (the contract of value
   at least the bid that the expert expects most from), for all games and for
-  those bid within one step of the expert's limit;
+  those bid to within 5 of the expert's limit;
 * in a duel, each seat's games compared with the opponent's on the same
   cards (each seat is held by the expert in one play and by the opponent in
   the other; the classic points per deal of the duel are the sum of these
   differences): where only the expert declared, only the opponent, both.
 
-``--fit`` adds a logistic correction per family, ``won ~ sigmoid(a + b *
-logit(chance))``, fitted on the declared games (Newton's method, as
-``tools/fit_expert_null.py``).
+``--fit`` adds a logistic correction per family and step, ``won ~
+sigmoid(a + b * logit(chance before the correction))``, fitted on the
+declared games whose chance came from the layouts (Newton's method, as
+``tools/fit_expert_null.py``): the lines of ``SolverBidding.CALIBRATION``.
 
-    PYTHONPATH=../xskat python tools/calibrate_expert.py --opponent xskat_player:factory --deals 300 --seed 7 --jobs 2
+    PYTHONPATH=../xskat python tools/calibrate_expert.py --opponent xskat_player:factory --deals 400 --seed 7 --jobs 2 --fit
 """
 
 from __future__ import annotations

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import random
 
 import pytest
@@ -18,25 +19,20 @@ def _cand(me: ExpertPlayer, game: str, hand: bool = False):
     return next(c for c in me.info.cands["hand" if hand else "pickup"] if c.d.game == game and not c.d.ouvert)
 
 
-def test_a_plain_sheet_scores_the_game_value_and_the_lost_factor():
-    """Official rules, no extra points: a diamonds game worth 18 won scores
-    18, lost -36, so it pays above a chance of 2/3; bid to 20 and worth 18
-    it is lost at the bid rounded up to diamonds' base, 27, twice."""
+def test_a_game_pays_where_its_expected_score_beats_passing():
+    """The decision rule by hand: a diamonds game worth 18, won +18 and the
+    game's 50, lost -36 and -50 (the ruleset's lost factor, twice its
+    value), pays above a chance of 86/154; bid to 20 and worth 18 it is lost
+    at the bid rounded up to diamonds' base, 27, twice, and the 50."""
     me = ExpertPlayer(get_rules("official"), seed=1)
-    assert me._need(18, 2) == pytest.approx(2 / 3)
-    assert me._expected(0.75, 18, 2, 18, 9) == pytest.approx(0.75 * 18 - 0.25 * 36)
-    assert me._expected(0.99, 18, 2, 20, 9) == -54
-    # a hand game lost costs its value once under the 1998 rules: it pays above 1/2
-    old = ExpertPlayer(get_rules("pre1999"), seed=1)
-    assert old._need(18, _cand(old, "diamonds", hand=True).lost) == pytest.approx(1 / 2)
-
-
-def test_tournament_scoring_adds_its_extra_points():
-    """Seeger-Fabian: +50 for a game won, -50 for one lost, from the ruleset's plugin."""
-    me = ExpertPlayer(get_rules("tournament"), seed=1)
+    assert me.GAME_BONUS == 50
     assert me._need(18, 2) == pytest.approx((36 + 50) / (54 + 100))
+    assert me._expected(me._need(18, 2), 18, 2, 18, 9) == pytest.approx(0.0)
     assert me._expected(0.75, 18, 2, 18, 9) == pytest.approx(0.75 * 68 - 0.25 * 86)
     assert me._expected(0.99, 18, 2, 20, 9) == -104
+    # a hand game lost costs its value once under the 1998 rules: it pays above (18 + 50) / (36 + 100)
+    old = ExpertPlayer(get_rules("pre1999"), seed=1)
+    assert old._need(18, _cand(old, "diamonds", hand=True).lost) == pytest.approx(1 / 2)
 
 
 def test_the_calibration_only_lowers_a_chance():
@@ -46,13 +42,16 @@ def test_the_calibration_only_lowers_a_chance():
     me = ExpertPlayer(get_rules("official"), seed=1)
     clubs = _cand(me, "clubs")
     assert me._chance(clubs, 0.1, 4, 6, (), raw=True) == pytest.approx((2 * 0.1 + 4) / 8)
-    a, b = me.CALIBRATION[("suit", "declare")]
+    a, b = me.CALIBRATION[("suit", "bid")]
+    lowered = 0
     for wins in range(7):
         blend = (2 * 0.5 + wins) / 8
-        fitted = 1 / (1 + 2.718281828459045 ** -(a + b * logit(blend)))
-        assert me._chance(clubs, 0.5, wins, 6, ()) == pytest.approx(min(blend, fitted))
-    me.CALIBRATION = {("suit", "declare"): (0.0, 1.0)}  # the identity
-    assert me._chance(clubs, 0.5, 5, 6, ()) == pytest.approx(6 / 8)
+        fitted = 1 / (1 + math.exp(-(a + b * logit(blend))))
+        assert me._chance(clubs, 0.5, wins, 6, (), "bid") == pytest.approx(min(blend, fitted))
+        lowered += fitted < blend
+    assert lowered >= 2  # the high chances
+    me.CALIBRATION = {("suit", "bid"): (0.0, 1.0)}  # the identity
+    assert me._chance(clubs, 0.5, 5, 6, (), "bid") == pytest.approx(6 / 8)
 
 
 @settings(max_examples=60, deadline=None)

@@ -83,15 +83,12 @@ class SolverBidding:
     against XSkat): at the node budget card play uses (20,000) most of the
     bidding's searches of suit games gave up and counted half a layout, so
     the share said little; the bidding has its own budget (``BID_NODES``).
-    What the chances then say is still overconfident where they are high
-    (suit games the bidding gave 0.67-0.75 were won 64%, grands it gave
-    0.95 and more 89%): ``CALIBRATION`` fits, per family and step, the
-    outcome on the chance and lowers a chance to the fit (never raises it).
-    A contract is worth bidding on when its expected score beats passing,
-    which scores 0: the game value won, the lost factor times it lost, and
-    the ruleset's extra points (Seeger-Fabian's +50/-50 in a tournament
-    ruleset; none on a plain sheet, where a game lost twice its value pays
-    above a chance of 2/3).
+    The chances before the skat are then still overconfident where they are
+    high (suit games the bidding gave 0.67-0.75 were won 64%, grands it gave
+    0.95 and more 89%): ``CALIBRATION`` fits, per family, the outcome on the
+    chance and lowers a chance to the fit (never raises it).  A contract is
+    worth bidding on where its expected score (the heuristic's rule: the
+    ruleset's value and lost factor, and ``GAME_BONUS``) beats passing.
     """
 
     _plan: tuple[tuple[int, ...], str] | None  # the heuristic player's discard plan (see HeuristicPlayer)
@@ -103,8 +100,9 @@ class SolverBidding:
     # the solver's node budget per question of the bidding, by goal (a layout it cannot settle counts 1/2); NULL_FIT was
     # fitted on nulls judged at 20,000
     BID_NODES: ClassVar[dict[str, int]] = {"card_points": 200_000, "no_trick": 20_000}
-    # won ~ sigmoid(a + b * logit(chance)) of a suit game's or a grand's chance before the skat ("bid"), after the
-    # discard ("declare") and in a hand game ("hand"); fitted on the expert's own games (tools/calibrate_expert.py --fit)
+    # won ~ sigmoid(a + b * logit(chance)) of a suit game's or a grand's chance by step: before the skat ("bid"; after
+    # the discard, "declare", and in a hand game, "hand", none); fitted on the expert's own games against XSkat
+    # (`python tools/calibrate_expert.py --opponent xskat_player:factory --deals 400 --seed 7 --jobs 2 --fit`)
     CALIBRATION: ClassVar[dict[tuple[str, str], tuple[float, float]]] = {
         ("grand", "bid"): (1.39, 0.15), ("suit", "bid"): (0.08, 0.68),
     }
