@@ -5,7 +5,7 @@ each deal twice, the expert alone in one seat and the opponent in the other
 two, then the other way round; ``--opponent expert`` plays each deal once
 with three experts) and records, for every game the expert declares, the
 chance its bidding acted on and the one its declaration acted on
-(:meth:`~skatcore.bots.expert.bidding.SolverBidding.bid_outlooks`, its
+(:func:`~skatcore.bots.expert.bidding.bid_outlooks`, its
 ``declared`` outlook) beside the outcome and the score.  Prints:
 
 * the declaration's chance against the win rate, by contract family (hand
@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from skatcore.bots import resolve_player
-from skatcore.bots.expert.bidding import Outlook, SolverBidding, logit
+from skatcore.bots.expert.bidding import Outlook, SolverBidding, bid_outlooks, logit
 from skatcore.bots.heuristic.tables import BIT
 from skatcore.rules import get_rules
 from skatcore.sim.play import play_seeded, seeded_deal
@@ -105,7 +105,7 @@ def play_rows(task: tuple[str, str, str, int, int, int]) -> list[Row]:
                                won=bool(r.won), overbid=bool(r.overbid))
                 if isinstance(me, SolverBidding):
                     ten = sum(BIT[c] for c in hands[s])
-                    outs = me.bid_outlooks(ten, s)
+                    outs = bid_outlooks(me, ten, s)
                     row["limit"] = limit_of(me, outs)
                     if row["declared"]:
                         got = bid_choice(me, outs, r.bid or 0)

@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skatcore.bots.expert import ExpertPlayer
-from skatcore.bots.expert.bidding import logit
+from skatcore.bots.expert.bidding import bid_outlooks, logit
 from skatcore.cards import mask_of
 from skatcore.rules import get_rules
 
@@ -76,6 +76,6 @@ def test_the_limit_is_the_highest_contract_that_pays():
         hand = mask_of(rng.sample(range(32), 10))
         me = ExpertPlayer(rules, seed=i)
         lost = {(c.d.game, c.d.hand, c.d.ouvert): c.lost for r in ("pickup", "hand") for c in me.info.cands[r]}
-        solved = [o.value for o in me.bid_outlooks(hand, i % 3)
+        solved = [o.value for o in bid_outlooks(me, hand, i % 3)
                   if o.source == "solver" and o.chance >= me._need(o.value, lost[(o.game, o.hand, o.ouvert)])]
         assert me._expert_limit(hand, i % 3) == max([me._limit(hand), *solved])

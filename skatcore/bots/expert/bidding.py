@@ -1,7 +1,47 @@
 """The expert's bidding, discard and contract choice: each candidate contract
 is judged by double-dummy outcomes over sampled skats and opponent hands,
 valued by the ruleset's own game values and lost factors (so the player
-reacts to a variant's incentives)."""
+reacts to a variant's incentives).
+
+A contract's chance is the share of sampled layouts in which the
+declarer reaches the win double-dummy, blended with the heuristic's
+estimate.  Double-dummy defenders see each other's cards; real ones do
+not, and give a good part of the card points away.  Measured with the
+expert's own card play (official rules, 350 grands and suit games of
+hands with two jacks or more, 12 random layouts each): the declarer won
+74% of the grands and 81% of the suit games that double-dummy reached
+61 in only 50% and 59% of the layouts, but 36 card points in 77% and
+79%.  So a card-point contract counts as won in a layout where the
+declarer takes the win threshold less ``DEFENCE`` of all card points.
+The heuristic's grand estimate is itself fitted on double-dummy
+outcomes (61 against defenders who see every card) and lay far below
+what the expert wins (277 forced grands of hands with two jacks or
+more: those it gave 20-35% before the skat were won 62% of the time),
+so it is no prior for a grand: a grand's chance is its layouts' share,
+which matched (shares of 57% and 78% before the skat: won 59%, 80%).
+
+A null is different: double-dummy defenders always find a weak suit,
+real ones (the expert's own) mostly do not.  Of 1,000 deals' forced
+nulls of its own play (``tools/fit_expert_null.py``) those whose kept
+ten cards had every suit safe were won 93% of the time though
+double-dummy made them in only half the layouts; a suit unsafe by one
+rank (a singleton eight) cost a little, one unsafe by more (a singleton
+jack) a lot.  So a null's chance is a logistic function of its
+double-dummy share and of its unsafe suits (``NULL_FIT``,
+:func:`null_features`; null ouvert, whose cards the defenders see, has
+its own), not the blend.
+
+Calibrated on its own games (``tools/calibrate_expert.py``, 400 deals
+against XSkat): at the node budget card play uses (20,000) most of the
+bidding's searches of suit games gave up and counted half a layout, so
+the share said little; the bidding has its own budget (``BID_NODES``).
+The chances before the skat are then still overconfident where they are
+high (suit games the bidding gave 0.67-0.75 were won 64%, grands it gave
+0.95 and more 89%): ``CALIBRATION`` fits, per family, the outcome on the
+chance and lowers a chance to the fit (never raises it).  A contract is
+worth bidding on where its expected score (the heuristic's rule: the
+ruleset's value and lost factor, and ``GAME_BONUS``) beats passing.
+"""
 
 from __future__ import annotations
 
@@ -51,44 +91,7 @@ class SolverBidding:
     """Part of :class:`~skatcore.bots.expert.ExpertPlayer` (mixed in before
     the heuristic player, whose estimates serve as priors).
 
-    A contract's chance is the share of sampled layouts in which the
-    declarer reaches the win double-dummy, blended with the heuristic's
-    estimate.  Double-dummy defenders see each other's cards; real ones do
-    not, and give a good part of the card points away.  Measured with the
-    expert's own card play (official rules, 350 grands and suit games of
-    hands with two jacks or more, 12 random layouts each): the declarer won
-    74% of the grands and 81% of the suit games that double-dummy reached
-    61 in only 50% and 59% of the layouts, but 36 card points in 77% and
-    79%.  So a card-point contract counts as won in a layout where the
-    declarer takes the win threshold less ``DEFENCE`` of all card points.
-    The heuristic's grand estimate is itself fitted on double-dummy
-    outcomes (61 against defenders who see every card) and lay far below
-    what the expert wins (277 forced grands of hands with two jacks or
-    more: those it gave 20-35% before the skat were won 62% of the time),
-    so it is no prior for a grand: a grand's chance is its layouts' share,
-    which matched (shares of 57% and 78% before the skat: won 59%, 80%).
-
-    A null is different: double-dummy defenders always find a weak suit,
-    real ones (the expert's own) mostly do not.  Of 1,000 deals' forced
-    nulls of its own play (``tools/fit_expert_null.py``) those whose kept
-    ten cards had every suit safe were won 93% of the time though
-    double-dummy made them in only half the layouts; a suit unsafe by one
-    rank (a singleton eight) cost a little, one unsafe by more (a singleton
-    jack) a lot.  So a null's chance is a logistic function of its
-    double-dummy share and of its unsafe suits (``NULL_FIT``,
-    :func:`null_features`; null ouvert, whose cards the defenders see, has
-    its own), not the blend.
-
-    Calibrated on its own games (``tools/calibrate_expert.py``, 400 deals
-    against XSkat): at the node budget card play uses (20,000) most of the
-    bidding's searches of suit games gave up and counted half a layout, so
-    the share said little; the bidding has its own budget (``BID_NODES``).
-    The chances before the skat are then still overconfident where they are
-    high (suit games the bidding gave 0.67-0.75 were won 64%, grands it gave
-    0.95 and more 89%): ``CALIBRATION`` fits, per family, the outcome on the
-    chance and lowers a chance to the fit (never raises it).  A contract is
-    worth bidding on where its expected score (the heuristic's rule: the
-    ruleset's value and lost factor, and ``GAME_BONUS``) beats passing.
+    How the chances are judged and calibrated: the module's docstring.
     """
 
     _plan: tuple[tuple[int, ...], str] | None  # the heuristic player's discard plan (see HeuristicPlayer)
@@ -285,33 +288,6 @@ class SolverBidding:
             kept.append((goal, amount, hand12 & ~sum(BIT[c] for c in pair.cards), (a, b)))
         return kept
 
-    def bid_outlooks(self, hand: int, seat: int) -> list[Outlook]:
-        """Every plain contract as the bidding judges ``hand`` (for
-        calibration, ``tools/calibrate_expert.py``): the pickup contracts
-        worth solving by their chance over all the layouts ``_expert_limit``
-        samples (it stops early), the others by the heuristic's estimate."""
-        deck = self.rules.deck
-        layouts = self._layouts(deck.mask & ~hand, (deck.skat, deck.hand, deck.hand), self.bid_worlds,
-                                random.Random(hand ^ (self.seed or 0)))
-        pickup, hand_games = self._evaluate(hand)
-        solve = self._worth_solving(pickup, hand)
-        out = []
-        for route, cands in (("pickup", pickup), ("hand", hand_games)):
-            for p, v, cand in cands:
-                if cand.d.ouvert and not cand.null:
-                    continue
-                source, raw = "heuristic", p
-                if any(x[2] is cand for x in solve):
-                    kept = self._kept(cand, hand, layouts)
-                    if kept is not None:
-                        wins = sum(self._dd_won(cand, g, amount, mine, opp, seat) for g, amount, mine, opp in kept)
-                        tens = tuple(k[2] for k in kept)
-                        p, raw = self._chance(cand, p, wins, len(kept), tens, "bid"), self._chance(cand, p, wins, len(kept), tens, raw=True)
-                        source = "solver"
-                out.append(Outlook("bid", cand.d.game, cand.g.family, route == "hand", bool(cand.d.ouvert), v, p,
-                                   raw, source))
-        return out
-
     # -- hand game or pickup ------------------------------------------------------------
     def _skat(self, view: SeatView):
         """Where the heuristic would play a hand game, compare it with picking
@@ -410,3 +386,31 @@ class SolverBidding:
                     self._plan = None
                     return a
         return super()._declare(view)
+
+
+def bid_outlooks(player: SolverBidding, hand: int, seat: int) -> list[Outlook]:
+    """Every plain contract as the bidding of the expert ``player`` judges ``hand`` (for
+    calibration, ``tools/calibrate_expert.py``): the pickup contracts
+    worth solving by their chance over all the layouts ``_expert_limit``
+    samples (it stops early), the others by the heuristic's estimate."""
+    deck = player.rules.deck
+    layouts = player._layouts(deck.mask & ~hand, (deck.skat, deck.hand, deck.hand), player.bid_worlds,
+                            random.Random(hand ^ (player.seed or 0)))
+    pickup, hand_games = player._evaluate(hand)
+    solve = player._worth_solving(pickup, hand)
+    out = []
+    for route, cands in (("pickup", pickup), ("hand", hand_games)):
+        for p, v, cand in cands:
+            if cand.d.ouvert and not cand.null:
+                continue
+            source, raw = "heuristic", p
+            if any(x[2] is cand for x in solve):
+                kept = player._kept(cand, hand, layouts)
+                if kept is not None:
+                    wins = sum(player._dd_won(cand, g, amount, mine, opp, seat) for g, amount, mine, opp in kept)
+                    tens = tuple(k[2] for k in kept)
+                    p, raw = player._chance(cand, p, wins, len(kept), tens, "bid"), player._chance(cand, p, wins, len(kept), tens, raw=True)
+                    source = "solver"
+            out.append(Outlook("bid", cand.d.game, cand.g.family, route == "hand", bool(cand.d.ouvert), v, p,
+                               raw, source))
+    return out
