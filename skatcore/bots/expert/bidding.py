@@ -1,17 +1,65 @@
 """The expert's bidding, discard and contract choice: each candidate contract
 is judged by double-dummy outcomes over sampled skats and opponent hands,
 valued by the ruleset's own game values and lost factors (so the player
-reacts to a variant's incentives)."""
+reacts to a variant's incentives).
+
+A contract's chance is the share of sampled layouts in which the
+declarer reaches the win double-dummy, blended with the heuristic's
+estimate.  Double-dummy defenders see each other's cards; real ones do
+not, and give a good part of the card points away.  Measured with the
+expert's own card play (official rules, 350 grands and suit games of
+hands with two jacks or more, 12 random layouts each): the declarer won
+74% of the grands and 81% of the suit games that double-dummy reached
+61 in only 50% and 59% of the layouts, but 36 card points in 77% and
+79%.  So a card-point contract counts as won in a layout where the
+declarer takes the win threshold less ``DEFENCE`` of all card points.
+The heuristic's grand estimate is itself fitted on double-dummy
+outcomes (61 against defenders who see every card) and lay far below
+what the expert wins (277 forced grands of hands with two jacks or
+more: those it gave 20-35% before the skat were won 62% of the time),
+so it is no prior for a grand: a grand's chance is its layouts' share,
+which matched (shares of 57% and 78% before the skat: won 59%, 80%).
+
+A null is different: double-dummy defenders always find a weak suit,
+real ones (the expert's own) mostly do not.  Of 1,000 deals' forced
+nulls of its own play (``tools/fit_expert_null.py``) those whose kept
+ten cards had every suit safe were won 93% of the time though
+double-dummy made them in only half the layouts; a suit unsafe by one
+rank (a singleton eight) cost a little, one unsafe by more (a singleton
+jack) a lot.  So a null's chance is a logistic function of its
+double-dummy share and of its unsafe suits (``NULL_FIT``,
+:func:`null_features`; null ouvert, whose cards the defenders see, has
+its own), not the blend.
+
+Calibrated on its own games (``tools/calibrate_expert.py``, 400 deals
+against XSkat): at the node budget card play uses (20,000) most of the
+bidding's searches of suit games gave up and counted half a layout, so
+the share said little; the bidding has its own budget (``BID_NODES``).
+The chances before the skat are then still overconfident where they are
+high (suit games the bidding gave 0.67-0.75 were won 64%, grands it gave
+0.95 and more 89%): ``CALIBRATION`` fits, per family, the outcome on the
+chance and lowers a chance to the fit (never raises it).  A contract is
+worth bidding on where its expected score (the heuristic's rule: the
+ruleset's value and lost factor, and ``GAME_BONUS``) beats passing.
+"""
 
 from __future__ import annotations
 
+import math
 import random
+from dataclasses import dataclass
 from typing import ClassVar  # loaded already: the engine's dataclasses import it
 
 from skatcore.bots.heuristic.tables import BIT, NULL_GAP, _p, cards_in
-from skatcore.bots.solver import Position
+from skatcore.bots.solver import Position, Solver
 from skatcore.engine.deal import PASS, PICK_UP, PLAY_HAND, Bid, Declare, Discard, Hold, SeatView
 from skatcore.engine.scoring import fold_multiplier, make_facts
+
+
+def logit(chance: float) -> float:
+    """The log-odds of ``chance``, kept within 2% of 0 and 1 (a share of a few layouts is often 0 or 1)."""
+    q = min(0.98, max(0.02, chance))
+    return math.log(q / (1 - q))
 
 
 def null_features(ten: int) -> tuple[int, int, int]:
@@ -22,37 +70,28 @@ def null_features(ten: int) -> tuple[int, int, int]:
     return int(any(gaps)), gaps.count(1), sum(g > 1 for g in gaps)
 
 
+@dataclass(frozen=True)
+class Outlook:
+    """One contract as the expert judges it at the bidding (10 cards) or at
+    its declaration (``step``): the chance it acts on and where it comes from
+    (``solver``: the sampled layouts, ``heuristic``: the heuristic's estimate)."""
+
+    step: str      # "bid" (before the skat), "declare" (after the discard), "hand" (a hand game)
+    game: str
+    family: str    # grand / suit / null
+    hand: bool
+    ouvert: bool
+    value: int     # with the matadors the cards show
+    chance: float  # as the expert acts on it (corrected by CALIBRATION)
+    raw: float     # before the correction
+    source: str
+
+
 class SolverBidding:
     """Part of :class:`~skatcore.bots.expert.ExpertPlayer` (mixed in before
     the heuristic player, whose estimates serve as priors).
 
-    A contract's chance is the share of sampled layouts in which the
-    declarer reaches the win double-dummy, blended with the heuristic's
-    estimate.  Double-dummy defenders see each other's cards; real ones do
-    not, and give a good part of the card points away.  Measured with the
-    expert's own card play (official rules, 350 grands and suit games of
-    hands with two jacks or more, 12 random layouts each): the declarer won
-    74% of the grands and 81% of the suit games that double-dummy reached
-    61 in only 50% and 59% of the layouts, but 36 card points in 77% and
-    79%.  So a card-point contract counts as won in a layout where the
-    declarer takes the win threshold less ``DEFENCE`` of all card points.
-    The heuristic's grand estimate is itself fitted on double-dummy
-    outcomes (61 against defenders who see every card) and lay far below
-    what the expert wins (277 forced grands of hands with two jacks or
-    more: those it gave 20-35% before the skat were won 62% of the time),
-    so it is no prior for a grand: a grand's chance is its layouts' share,
-    which matched (shares of 57% and 78% before the skat: won 59%, 80%).
-
-    A null is different: double-dummy defenders always find a weak suit,
-    real ones (the expert's own) mostly do not.  Of 1,000 deals' forced
-    nulls of its own play (``tools/fit_expert_null.py``) those whose kept
-    ten cards had every suit safe were won 93% of the time though
-    double-dummy made them in only half the layouts; a suit unsafe by one
-    rank (a singleton eight) cost a little, one unsafe by more (a singleton
-    jack) a lot.  So a null's chance is a logistic function of its
-    double-dummy share and of its unsafe suits (``NULL_FIT``,
-    :func:`null_features`; null ouvert, whose cards the defenders see, has
-    its own), not the blend.
+    How the chances are judged and calibrated: the module's docstring.
     """
 
     _plan: tuple[tuple[int, ...], str] | None  # the heuristic player's discard plan (see HeuristicPlayer)
@@ -61,6 +100,15 @@ class SolverBidding:
     # double-dummy outcomes (61 against defenders who see every card, what DEFENCE corrects): none
     PRIOR: ClassVar[dict[str, float]] = {"suit": 2.0, "grand": 0.0}
     DEFENCE = 17 / 120  # share of all card points real defenders give away against double-dummy ones
+    # the solver's node budget per question of the bidding, by goal (a layout it cannot settle counts 1/2); NULL_FIT was
+    # fitted on nulls judged at 20,000
+    BID_NODES: ClassVar[dict[str, int]] = {"card_points": 200_000, "no_trick": 20_000}
+    # won ~ sigmoid(a + b * logit(chance)) of a suit game's or a grand's chance by step: before the skat ("bid"; after
+    # the discard, "declare", and in a hand game, "hand", none); fitted on the expert's own games against XSkat
+    # (`python tools/calibrate_expert.py --opponent xskat_player:factory --deals 400 --seed 7 --jobs 2 --fit`)
+    CALIBRATION: ClassVar[dict[tuple[str, str], tuple[float, float]]] = {
+        ("grand", "bid"): (1.39, 0.15), ("suit", "bid"): (0.08, 0.68),
+    }
     FLOOR = 0.2        # contracts the heuristic gives less than this chance are not solved
     # a null's chance = sigmoid(a + b * double-dummy share + the weights of null_features), by ouvert
     NULL_FIT: ClassVar[dict[bool, tuple[float, ...]]] = {False: (1.09, 3.44, -1.09, -0.15, -1.71), True: (0.45, 4.11, -1.93, -0.35, -1.76)}
@@ -95,7 +143,7 @@ class SolverBidding:
         got = self._cache.get(key)
         if got is not None:
             return got
-        solver = self._solver(cand.g.table, seat, goal)
+        solver = self._bid_solver(cand.g.table, seat, goal)
         hands = [0, 0, 0]
         hands[seat] = mine
         hands[(seat + 1) % 3], hands[(seat + 2) % 3] = opponents
@@ -109,6 +157,15 @@ class SolverBidding:
             got = float(won) + (more > 0 and won and solver.reaches(pos, need + more) and solver.aborted == aborted)
         self._cache[key] = got
         return got
+
+    def _bid_solver(self, table, seat: int, goal: str) -> Solver:
+        """The solver of the bidding's questions, with its own node budget (``BID_NODES``)."""
+        key = ("bid-solver", id(table), seat, goal)
+        s = self._cache.get(key)
+        if s is None:
+            s = self._cache[key] = Solver(table, seat, "points" if goal == "card_points" else "tricks",
+                                          invert=goal == "no_trick", node_limit=self.BID_NODES[goal])
+        return s
 
     def _schneider_gain(self, cand, matadors: int) -> int:
         """What winning ``cand`` schneider adds to its value under the ruleset."""
@@ -135,9 +192,11 @@ class SolverBidding:
             out.append(tuple(parts))
         return out
 
-    def _chance(self, cand, p_heuristic: float, wins: float, n: int, kept: tuple[int, ...]) -> float:
+    def _chance(self, cand, p_heuristic: float, wins: float, n: int, kept: tuple[int, ...], step: str = "declare",
+                raw: bool = False) -> float:
         """``cand``'s chance from ``wins`` of ``n`` layouts won double-dummy:
-        blended with the heuristic's estimate, or for a null by ``NULL_FIT``
+        blended with the heuristic's estimate and corrected by ``CALIBRATION``
+        of ``step`` (``raw``: uncorrected), or for a null by ``NULL_FIT``
         from the share and the suits unsafe in the ten cards ``kept`` (one
         hand per layout, or one for all), on average."""
         if cand.null:
@@ -145,7 +204,10 @@ class SolverBidding:
             x = [sum(f) / len(kept) for f in zip(*map(null_features, kept), strict=True)]
             return _p(a + b * wins / n + sum(wi * xi for wi, xi in zip(w, x, strict=True)))
         prior = self.PRIOR.get(cand.g.family, 2.0)
-        return (prior * p_heuristic + wins) / (prior + n)
+        chance = (prior * p_heuristic + wins) / (prior + n)
+        fix = None if raw else self.CALIBRATION.get((cand.g.family, step))
+        # only ever lowered: where the fit lies above the estimate, it extrapolates to hands the expert seldom declares
+        return chance if fix is None else min(chance, _p(fix[0] + fix[1] * logit(chance)))
 
     # -- bidding -------------------------------------------------------------------
     def _bid(self, view: SeatView):
@@ -198,24 +260,33 @@ class SolverBidding:
         """Whether ``cand``'s chance over ``layouts`` (skat, two opponent
         hands) reaches ``need``; stops once the rest cannot change it."""
         n = len(layouts)
+        kept = self._kept(cand, hand, layouts)
+        if kept is None:
+            return False
+        tens = tuple(k[2] for k in kept)
+        wins = 0.0
+        for i, (goal, amount, mine, opponents) in enumerate(kept):
+            wins += self._dd_won(cand, goal, amount, mine, opponents, seat)
+            left = n - i - 1
+            if self._chance(cand, p, wins, n, tens, "bid") >= need:
+                return True
+            if self._chance(cand, p, wins + left, n, tens, "bid") < need:
+                return False
+        return False
+
+    def _kept(self, cand, hand: int, layouts):
+        """Per layout (skat, two opponent hands): the solver's goal and amount
+        for ``cand``, the ten cards kept after its discard and the opponents'
+        hands (None: not solvable)."""
         kept = []
         for skat, a, b in layouts:
             hand12 = hand | skat
             pair = self._pair(cand, hand12)
             goal, amount = self._dd_goal(cand, pair)
             if goal is None:
-                return False
+                return None
             kept.append((goal, amount, hand12 & ~sum(BIT[c] for c in pair.cards), (a, b)))
-        tens = tuple(k[2] for k in kept)
-        wins = 0.0
-        for i, (goal, amount, mine, opponents) in enumerate(kept):
-            wins += self._dd_won(cand, goal, amount, mine, opponents, seat)
-            left = n - i - 1
-            if self._chance(cand, p, wins, n, tens) >= need:
-                return True
-            if self._chance(cand, p, wins + left, n, tens) < need:
-                return False
-        return False
+        return kept
 
     # -- hand game or pickup ------------------------------------------------------------
     def _skat(self, view: SeatView):
@@ -252,7 +323,8 @@ class SolverBidding:
                 wins += self._dd_won(cand, goal, amount, mine, (a, b), seat)
                 tens.append(mine)
             else:
-                e = self._expected(self._chance(cand, p, wins, len(layouts), tens), v, cand.lost, bid, cand.base)
+                e = self._expected(self._chance(cand, p, wins, len(layouts), tens, "hand" if hand_game else "bid"),
+                                   v, cand.lost, bid, cand.base)
                 best = e if best is None else max(best, e)
         return -1e9 if best is None else best
 
@@ -267,6 +339,7 @@ class SolverBidding:
         layouts = self._layouts(deck.mask & ~hand, (deck.hand, deck.hand), self.bid_worlds, rng)
         best = None
         rows = []
+        self.declare_outlooks: list[tuple[Outlook, float]] = []  # every contract weighed, with its expected score
         for cand in self.info.cands["pickup"]:
             if (cand.d.ouvert and not cand.null) or cand.g.family not in ("suit", "grand", "null") \
                     or (cand.null and cand.value(0) < bid):
@@ -284,15 +357,19 @@ class SolverBidding:
             v = cand.value(mats)
             gain = 0 if cand.null else self._schneider_gain(cand, mats)
             goal, amount = self._dd_goal(cand, pair)
-            schneider = 0.0
+            schneider, raw, source = 0.0, p, "heuristic"
             if goal is not None and any(row is x for x in solve):
                 more = th.schneider - th.win if goal == "card_points" and gain > 0 else 0
                 got = [self._dd_won(cand, goal, amount, rest, ab, view.seat, more) for ab in layouts]
-                p = self._chance(cand, p, sum(min(1.0, g) for g in got), len(layouts), (rest,))
-                schneider = sum(g > 1 for g in got) / len(layouts)
+                won = sum(min(1.0, g) for g in got)
+                p, raw = self._chance(cand, p, won, len(layouts), (rest,)), self._chance(cand, p, won, len(layouts), (rest,), raw=True)
+                schneider, source = sum(g > 1 for g in got) / len(layouts), "solver"
             e = self._expected(p, v, cand.lost, bid, cand.base) + schneider * gain
+            seen = Outlook("declare", cand.d.game, cand.g.family, False, bool(cand.d.ouvert), v, p, raw, source)
+            self.declare_outlooks.append((seen, e))
             if best is None or e > best[0]:
                 best = (e, pair, cand.d)
+                self.declared = seen
         if best is None or best[1] not in view.legal:
             return super()._discard(view)
         self._expert_plan = best[2]
@@ -309,3 +386,31 @@ class SolverBidding:
                     self._plan = None
                     return a
         return super()._declare(view)
+
+
+def bid_outlooks(player: SolverBidding, hand: int, seat: int) -> list[Outlook]:
+    """Every plain contract as the bidding of the expert ``player`` judges ``hand`` (for
+    calibration, ``tools/calibrate_expert.py``): the pickup contracts
+    worth solving by their chance over all the layouts ``_expert_limit``
+    samples (it stops early), the others by the heuristic's estimate."""
+    deck = player.rules.deck
+    layouts = player._layouts(deck.mask & ~hand, (deck.skat, deck.hand, deck.hand), player.bid_worlds,
+                            random.Random(hand ^ (player.seed or 0)))
+    pickup, hand_games = player._evaluate(hand)
+    solve = player._worth_solving(pickup, hand)
+    out = []
+    for route, cands in (("pickup", pickup), ("hand", hand_games)):
+        for p, v, cand in cands:
+            if cand.d.ouvert and not cand.null:
+                continue
+            source, raw = "heuristic", p
+            if any(x[2] is cand for x in solve):
+                kept = player._kept(cand, hand, layouts)
+                if kept is not None:
+                    wins = sum(player._dd_won(cand, g, amount, mine, opp, seat) for g, amount, mine, opp in kept)
+                    tens = tuple(k[2] for k in kept)
+                    p, raw = player._chance(cand, p, wins, len(kept), tens, "bid"), player._chance(cand, p, wins, len(kept), tens, raw=True)
+                    source = "solver"
+            out.append(Outlook("bid", cand.d.game, cand.g.family, route == "hand", bool(cand.d.ouvert), v, p,
+                               raw, source))
+    return out

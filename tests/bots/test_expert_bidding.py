@@ -1,0 +1,81 @@
+"""The expert's decision rule at the bidding and its calibration (issue 21, item 5)."""
+
+from __future__ import annotations
+
+import math
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skatcore.bots.expert import ExpertPlayer
+from skatcore.bots.expert.bidding import bid_outlooks, logit
+from skatcore.cards import mask_of
+from skatcore.rules import get_rules
+
+
+def _cand(me: ExpertPlayer, game: str, hand: bool = False):
+    return next(c for c in me.info.cands["hand" if hand else "pickup"] if c.d.game == game and not c.d.ouvert)
+
+
+def test_a_game_pays_where_its_expected_score_beats_passing():
+    """The decision rule by hand: a diamonds game worth 18, won +18 and the
+    game's 50, lost -36 and -50 (the ruleset's lost factor, twice its
+    value), pays above a chance of 86/154; bid to 20 and worth 18 it is lost
+    at the bid rounded up to diamonds' base, 27, twice, and the 50."""
+    me = ExpertPlayer(get_rules("official"), seed=1)
+    assert me.GAME_BONUS == 50
+    assert me._need(18, 2) == pytest.approx((36 + 50) / (54 + 100))
+    assert me._expected(me._need(18, 2), 18, 2, 18, 9) == pytest.approx(0.0)
+    assert me._expected(0.75, 18, 2, 18, 9) == pytest.approx(0.75 * 68 - 0.25 * 86)
+    assert me._expected(0.99, 18, 2, 20, 9) == -104
+    # a hand game lost costs its value once under the 1998 rules: it pays above (18 + 50) / (36 + 100)
+    old = ExpertPlayer(get_rules("pre1999"), seed=1)
+    assert old._need(18, _cand(old, "diamonds", hand=True).lost) == pytest.approx(1 / 2)
+
+
+def test_the_calibration_only_lowers_a_chance():
+    """The fitted correction lowers an overconfident chance and never raises
+    one; with no correction a suit game's chance is the blend of the
+    layouts' share and the heuristic's estimate (worth two layouts)."""
+    me = ExpertPlayer(get_rules("official"), seed=1)
+    clubs = _cand(me, "clubs")
+    assert me._chance(clubs, 0.1, 4, 6, (), raw=True) == pytest.approx((2 * 0.1 + 4) / 8)
+    a, b = me.CALIBRATION[("suit", "bid")]
+    lowered = 0
+    for wins in range(7):
+        blend = (2 * 0.5 + wins) / 8
+        fitted = 1 / (1 + math.exp(-(a + b * logit(blend))))
+        assert me._chance(clubs, 0.5, wins, 6, (), "bid") == pytest.approx(min(blend, fitted))
+        lowered += fitted < blend
+    assert lowered >= 2  # the high chances
+    me.CALIBRATION = {("suit", "bid"): (0.0, 1.0)}  # the identity
+    assert me._chance(clubs, 0.5, 5, 6, (), "bid") == pytest.approx(6 / 8)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(0.0, 1.0), st.integers(0, 6), st.integers(0, 6), st.sampled_from(["bid", "declare"]))
+def test_a_calibrated_chance_grows_with_the_layouts_won(p, w1, w2, step):
+    me = ExpertPlayer(get_rules("official"), seed=1)
+    for game in ("clubs", "grand"):
+        cand = _cand(me, game)
+        lo, hi = sorted((w1, w2))
+        low, high = me._chance(cand, p, lo, 6, (), step), me._chance(cand, p, hi, 6, (), step)
+        assert 0.0 <= low <= high <= 1.0
+        assert high <= me._chance(cand, p, hi, 6, (), step, raw=True) + 1e-12
+
+
+def test_the_limit_is_the_highest_contract_that_pays():
+    """The limit (the layouts of each contract solved until they settle its
+    question) equals the highest value among the contracts judged in full
+    that reach the break-even chance, or the heuristic's floor."""
+    rules = get_rules("official")
+    rng = random.Random(5)
+    for i in range(12):
+        hand = mask_of(rng.sample(range(32), 10))
+        me = ExpertPlayer(rules, seed=i)
+        lost = {(c.d.game, c.d.hand, c.d.ouvert): c.lost for r in ("pickup", "hand") for c in me.info.cands[r]}
+        solved = [o.value for o in bid_outlooks(me, hand, i % 3)
+                  if o.source == "solver" and o.chance >= me._need(o.value, lost[(o.game, o.hand, o.ouvert)])]
+        assert me._expert_limit(hand, i % 3) == max([me._limit(hand), *solved])
