@@ -76,7 +76,7 @@ def test_ties_go_to_the_most_exact_card_points_over_the_layouts():
                     total[c] += lay.weight * (exact[c] if maximise else -exact[c])
             best = max(total.values())
             live = sum(h for h in positions[0].hands) | sum(1 << c for c in positions[0].trick)
-            assert sorted(most_points(table, declarer, layouts, tied, maximise, live, 0, 6)) == \
+            assert sorted(most_points(table, layouts, tied, maximise, live, 0, 6)) == \
                 sorted(c for c in tied if total[c] >= best - 1e-9)
             checked += 1
     assert checked > 20

@@ -173,7 +173,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         self.counters["worlds"] += n
         vote_nodes = sum(lay.solver.nodes for lay in positions)
         card, how, tied = self._choose(view, kn, table, scores, mass,
-                                       positions if goal == "card_points" else [], fallback, live)
+                                       positions if goal == "card_points" else [], fallback, live, lead)
         nodes = sum(lay.solver.nodes for lay in positions)
         self.counters["solver_nodes"] += nodes
         self.counters["point_nodes"] += nodes - vote_nodes
@@ -187,15 +187,13 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         return card
 
     def _choose(self, view, kn: Knowledge, table, scores: Votes, mass: float, positions: list[Layout],
-                fallback: int, live: int) -> tuple[int, str, list[int]]:
+                fallback: int, live: int, lead: bool) -> tuple[int, str, list[int]]:
         """The best card by the layouts' votes; where they leave several
         cards level, the expected card points over the layouts decide, then
         a rule a player names (:mod:`~skatcore.bots.expert.defence`).
         Also the step that decided and the cards the votes left level."""
         best = max(scores.values())
         g = self.info.games[view.declaration.game if view.declaration is not None else self.rules.all_pass]
-        lead = not view.trick and view.declarer is not None and view.seat != view.declarer \
-            and g.goal == "card_points"
         # a defender's lead: the layouts are few and a lead's effect is far off; a lead the rules
         # prefer stands unless the layouts count it clearly worse
         slack = self.LEAD_SLACK * mass if lead else 1e-9
@@ -209,8 +207,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             if len(tied) == 1:
                 return tied[0], "lead_rule", level
         if positions:
-            tied = most_points(table, view.declarer, positions, tied, view.seat == view.declarer, live, self.nodes,
-                               self.POINT_LAYOUTS)
+            tied = most_points(table, positions, tied, view.seat == view.declarer, live, self.nodes, self.POINT_LAYOUTS)
             if len(tied) == 1:
                 return tied[0], "points", level
         if t is not None:
@@ -219,9 +216,9 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             return fallback, "heuristic", level
         return min(tied, key=lambda c: cheapest_key(g, c)), "cheapest", level
 
-
     @staticmethod
     def _reaches(solver: Solver, pos: Position, need: int, cards: list[int] | None) -> dict[int, int]:
+        """One layout's answers for the cards still searched (a subclass may search others: the tests do)."""
         return reaches(solver, pos, need, cards)
 
     def _weights(self, view: SeatView, kn: Knowledge, table):

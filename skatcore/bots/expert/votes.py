@@ -40,7 +40,7 @@ class Layout:
     solver: Solver
 
 
-def most_points(table, declarer: int, positions: list[Layout], tied: list[int], maximise: bool, live: int,
+def most_points(table, positions: list[Layout], tied: list[int], maximise: bool, live: int,
                 nodes: int, layouts: int) -> list[int]:
     """The cards of ``tied`` with the most expected card points for the
     mover: each card's exact double-dummy take over (the first ``layouts``)
@@ -68,8 +68,7 @@ def most_points(table, declarer: int, positions: list[Layout], tied: list[int], 
         got: dict[int, int] = {}
         for group in groups:
             c = group[0]
-            after, winner = pos.play(c, table)
-            taken = sum(table.points[x] for x in (*pos.trick, c)) if winner == declarer else 0
+            after, taken = _after(solver, pos, c)
             got[c] = taken + solver.value(after)
             if solver.aborted != aborted:
                 break
@@ -92,18 +91,22 @@ def reaches(solver: Solver, pos: Position, need: int, cards: list[int] | None) -
     unknown), for ``cards`` only (None: every legal card)."""
     if cards is None:
         return solver.card_values(pos, need)
-    table = solver.table
-    side = solver.declarer
     out: dict[int, int] = {}
     for c in cards:
-        after, winner = pos.play(c, table)
-        taken = 0
-        if winner is not None and (winner == side) != solver.invert:
-            taken = 1 if solver.goal == "tricks" else sum(table.points[x] for x in (*pos.trick, c))
+        after, taken = _after(solver, pos, c)
         aborted = solver.aborted
         got = solver.reaches(after, need - taken)
         out[c] = 2 if solver.aborted != aborted else int(got)
     return out
+
+
+def _after(solver: Solver, pos: Position, card: int) -> tuple[Position, int]:
+    """The position after ``card``, and what the solver's side took in the
+    trick it completed (card points, or a trick when tricks count)."""
+    after, winner = pos.play(card, solver.table)
+    if winner is None or (winner == solver.declarer) == solver.invert:
+        return after, 0
+    return after, 1 if solver.goal == "tricks" else sum(solver.table.points[x] for x in (*pos.trick, card))
 
 
 def settled(scores: Votes, mass: float, left: float) -> bool:
