@@ -50,23 +50,28 @@ def some_play(table, pos: Position, rng: random.Random, cards: int) -> Position:
     return pos
 
 
+def contract_of(ruleset: str, contract: str):
+    """The case's rules and trick table (the ruleset's first contract where it lacks
+    ``contract``), whether tricks count (null) and whether the count is inverted (Ramsch)."""
+    rules = get_rules(ruleset)
+    if contract not in rules.tricks:
+        contract = next(iter(rules.tricks))
+    family = rules.contracts[contract].family
+    return rules, rules.tricks[contract], family == "null", family == "ramsch"
+
+
 CASES = [("official", "grand"), ("official", "hearts"), ("official", "clubs"), ("official", "null"),
          ("ramsch", "ramsch"), ("danish", "grand")]
 
 
 @pytest.mark.parametrize("ruleset,contract", CASES)
 def test_exact_values_match_minimax(ruleset, contract):
-    rules = get_rules(ruleset)
-    if contract not in rules.tricks:
-        contract = next(iter(rules.tricks))
-    table = rules.tricks[contract]
+    rules, table, tricks_goal, invert = contract_of(ruleset, contract)
     rng = random.Random(hash((ruleset, contract)) & 0xFFFF)
     for i in range(15):
         pos = ending(rules, rng, 3 if i % 2 else 4)
         pos = some_play(table, pos, rng, rng.randrange(3))
         declarer = rng.randrange(3)
-        tricks_goal = rules.contracts[contract].family == "null"
-        invert = rules.contracts[contract].family == "ramsch"
         s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
         want = minimax(table, pos, declarer, tricks_goal, invert)
         assert s.value(pos) == want, (pos, declarer)
@@ -162,16 +167,10 @@ def test_every_bound_the_search_answers_holds(seed, case, tricks, played, need):
     from skatcore.bots import solver as mod
     from skatcore.bots import solver_kernel as kernel
 
-    ruleset, contract = case
-    rules = get_rules(ruleset)
-    if contract not in rules.tricks:
-        contract = next(iter(rules.tricks))
-    table = rules.tricks[contract]
+    rules, table, tricks_goal, invert = contract_of(*case)
     rng = random.Random(seed)
     pos = some_play(table, ending(rules, rng, tricks), rng, played)
     declarer = rng.randrange(3)
-    tricks_goal = rules.contracts[contract].family == "null"
-    invert = rules.contracts[contract].family == "ramsch"
     s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
     want = minimax(table, pos, declarer, tricks_goal, invert)
     stats = np.zeros(2, dtype=np.int64)
@@ -256,16 +255,10 @@ def test_one_solver_along_a_deal_matches_minimax(seed, case):
     deal, reached by different cards: entries shared between positions that
     differ in which equal cards are left, and like positions' bounds, never
     change an answer."""
-    ruleset, contract = case
-    rules = get_rules(ruleset)
-    if contract not in rules.tricks:
-        contract = next(iter(rules.tricks))
-    table = rules.tricks[contract]
+    rules, table, tricks_goal, invert = contract_of(*case)
     rng = random.Random(seed)
     start = ending(rules, rng, 4)
     declarer = rng.randrange(3)
-    tricks_goal = rules.contracts[contract].family == "null"
-    invert = rules.contracts[contract].family == "ramsch"
     s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
     for _ in range(4):
         pos = some_play(table, start, rng, rng.randrange(3, 7))
