@@ -67,7 +67,7 @@ CASES = [("official", "grand"), ("official", "hearts"), ("official", "clubs"), (
 @pytest.mark.parametrize("ruleset,contract", CASES)
 def test_exact_values_match_minimax(ruleset, contract):
     rules, table, tricks_goal, invert = contract_of(ruleset, contract)
-    rng = random.Random(hash((ruleset, contract)) & 0xFFFF)
+    rng = random.Random(f"{ruleset}/{contract}")  # a str seed: the same cases in every process
     for i in range(15):
         pos = ending(rules, rng, 3 if i % 2 else 4)
         pos = some_play(table, pos, rng, rng.randrange(3))
