@@ -73,9 +73,8 @@ class SwapWithDummy(Step):
         return SHOWN in deal.marks
 
     def enter(self, deal) -> None:
-        deal.state[self.name] = [s for s in deal.in_play if s != DUMMY]  # the players still to choose, forehand first
+        self.take_turns(deal, [s for s in deal.in_play if s != DUMMY])  # forehand first
         deal.marks[SWAPPED] = ()
-        deal.to_move = deal.state[self.name][0]
 
     def legal(self, deal):
         if len(_face_down(deal)) < 4:
@@ -101,10 +100,7 @@ class SwapWithDummy(Step):
             deal.marks[SWAPPED] = (*deal.marks[SWAPPED], SEATS[seat])  # that one swapped is public, the cards are not
         elif action != KEEP:
             raise InputError(f"{action} is not possible now ({SEATS[seat]} to swap two cards with the dummy or keep)")
-        waiting = deal.state[self.name]
-        waiting.pop(0)
-        if waiting:
-            deal.to_move = waiting[0]
+        if self.next_turn(deal):
             return
         deal.play_only([s for s in deal.in_play if s != DUMMY])
         deal.start_play(deal.rules.all_pass)

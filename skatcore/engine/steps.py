@@ -185,6 +185,21 @@ class Step:
         :data:`~skatcore.engine.deal.UNSEEN` (cards that went away face down)."""
         return False
 
+    def take_turns(self, deal: Deal, seats: Sequence[int]) -> None:
+        """For a step where ``seats`` act one after another (in this order):
+        keep them in ``deal.state[self.name]``; the first is to move."""
+        deal.state[self.name] = list(seats)
+        deal.to_move = deal.state[self.name][0]
+
+    def next_turn(self, deal: Deal) -> bool:
+        """The seat to move has acted (see :meth:`take_turns`): the next one
+        in turn is to move; ``False`` when every seat has acted."""
+        waiting = deal.state[self.name]
+        waiting.pop(0)
+        if waiting:
+            deal.to_move = waiting[0]
+        return bool(waiting)
+
 
 def check_steps(steps: Sequence[Step]) -> str | None:
     """What is wrong with a ruleset's steps, or ``None``."""

@@ -69,8 +69,7 @@ class KnockStep(Step):
         return deal.declarer is not None
 
     def enter(self, deal) -> None:
-        deal.state[self.name] = [s for s in range(3) if s != deal.declarer]
-        deal.to_move = deal.state[self.name][0]
+        self.take_turns(deal, [s for s in range(3) if s != deal.declarer])
 
     def legal(self, deal):
         return (Knock(False), Knock(True))
@@ -78,11 +77,7 @@ class KnockStep(Step):
     def apply(self, deal, action) -> None:
         if not isinstance(action, Knock):
             raise InputError(f"{action} is not possible now")
-        waiting = deal.state[self.name]
-        waiting.pop(0)
-        if waiting:
-            deal.to_move = waiting[0]
-        else:
+        if not self.next_turn(deal):
             deal.end_step()
 
 

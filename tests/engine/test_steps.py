@@ -49,9 +49,8 @@ class SkatSwap(Step):
         return deal.declarer is not None and bool(deal.skat)
 
     def enter(self, deal) -> None:
-        deal.state[self.name] = [s for s in range(3) if s != deal.declarer]  # defenders still to choose
+        self.take_turns(deal, [s for s in range(3) if s != deal.declarer])  # defenders still to choose
         deal.marks["swapped"] = ()
-        deal.to_move = deal.state[self.name][0]
 
     def legal(self, deal):
         return [KEEP, *(Swap(c, i) for c in cards_in(deal.hands[deal.to_move]) for i in (0, 1))]
@@ -68,11 +67,7 @@ class SkatSwap(Step):
             deal.marks["swapped"] = (*deal.marks["swapped"], seat)  # that one swapped is public, the cards are not
         elif action != KEEP:
             raise InputError(f"{action} is not possible now ({SEATS[seat]} to swap or keep)")
-        waiting = deal.state[self.name]
-        waiting.pop(0)
-        if waiting:
-            deal.to_move = waiting[0]
-        else:
+        if not self.next_turn(deal):
             deal.end_step()
 
     def hides(self, action) -> bool:
