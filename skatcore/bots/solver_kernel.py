@@ -173,6 +173,70 @@ def _sure_trumps(T, hands, side):
     return pts
 
 
+@njit(cache=True, inline="always")
+def _last_trick(T, hands, leader, declarer, invert, tricks_goal):
+    """What the declarer's side takes in the last trick: one card each, no choice left."""
+    c0, c1, c2 = _card(hands[leader]), _card(hands[_MOD3[leader + 1]]), _card(hands[_MOD3[leader + 2]])
+    w = _MOD3[leader + _trick_winner(T, c0, c1, c2)]
+    if (w == declarer) == (invert == 1):
+        return 0
+    return 1 if tricks_goal == 1 else T[POINTS, c0] + T[POINTS, c1] + T[POINTS, c2]
+
+
+@njit(cache=True)
+def _two_tricks(T, hands, leader, declarer, invert, tricks_goal):
+    """What the declarer's side takes in the last two tricks under best play:
+    a plain minimax over the at most 2 x 2 x 2 ways to play the first of them
+    (the last trick then plays itself) - cheaper than the table's lookups."""
+    s1, s2 = _MOD3[leader + 1], _MOD3[leader + 2]
+    h0, h1, h2 = hands[leader], hands[s1], hands[s2]
+    best0 = -1 if leader == declarer else 1 << 20
+    m0 = h0
+    while m0 != 0:
+        b0 = m0 & -m0
+        m0 ^= b0
+        c0 = _card(b0)
+        cls = T[CLASS, T[FOLLOW, c0]]
+        l1 = h1 & cls
+        if l1 == 0:
+            l1 = h1
+        l2 = h2 & cls
+        if l2 == 0:
+            l2 = h2
+        best1 = -1 if s1 == declarer else 1 << 20
+        m1 = l1
+        while m1 != 0:
+            b1 = m1 & -m1
+            m1 ^= b1
+            c1 = _card(b1)
+            best2 = -1 if s2 == declarer else 1 << 20
+            m2 = l2
+            while m2 != 0:
+                b2 = m2 & -m2
+                m2 ^= b2
+                c2 = _card(b2)
+                w = _MOD3[leader + _trick_winner(T, c0, c1, c2)]
+                v = 0
+                if (w == declarer) != (invert == 1):
+                    v = 1 if tricks_goal == 1 else T[POINTS, c0] + T[POINTS, c1] + T[POINTS, c2]
+                # the last trick: the one card each has left
+                d0, d1, d2 = _card(h0 ^ b0), _card(h1 ^ b1), _card(h2 ^ b2)
+                if w == s1:
+                    d0, d1, d2 = d1, d2, d0
+                elif w == s2:
+                    d0, d1, d2 = d2, d0, d1
+                w2 = _MOD3[w + _trick_winner(T, d0, d1, d2)]
+                if (w2 == declarer) != (invert == 1):
+                    v += 1 if tricks_goal == 1 else T[POINTS, d0] + T[POINTS, d1] + T[POINTS, d2]
+                if (v > best2) == (s2 == declarer):
+                    best2 = v
+            if (best2 > best1) == (s1 == declarer):
+                best1 = best2
+        if (best1 > best0) == (leader == declarer):
+            best0 = best1
+    return best0
+
+
 # stack frame fields of the iterative search
 (_F_NTR, _F_LEADER, _F_T0, _F_T1, _F_ALPHA, _F_BETA, _F_LIVE, _F_N, _F_I, _F_KEY, _F_SLOT, _F_RESULT, _F_BEST,
  _F_CREDIT, _F_ALPHA0, _F_BETA0, _F_LIKE, _F_REM) = range(18)
@@ -224,12 +288,10 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                     rem = hands[0] | hands[1] | hands[2]
                     ncards = _popcount(rem)
                     if ncards == 3:
-                        # the last trick: one card each, no choice left
-                        c0, c1, c2 = _card(hands[leader]), _card(hands[_MOD3[leader + 1]]), _card(hands[_MOD3[leader + 2]])
-                        w = _MOD3[leader + _trick_winner(T, c0, c1, c2)]
-                        r = 0
-                        if (w == declarer) != (invert == 1):
-                            r = 1 if tricks_goal == 1 else T[POINTS, c0] + T[POINTS, c1] + T[POINTS, c2]
+                        r = _last_trick(T, hands, leader, declarer, invert, tricks_goal)
+                        settled = True
+                    elif ncards == 6:
+                        r = _two_tricks(T, hands, leader, declarer, invert, tricks_goal)
                         settled = True
                     else:
                         key = canonical(canon, 0, ngroups, rem) | (leader << 36) | (tag << _TAG_SHIFT)

@@ -287,3 +287,20 @@ def test_the_deal_tag_wraps_below_the_like_flag():
         assert s.cfg[3] == 1 and s.value(pos) == 23
     finally:
         mod._Shared.tag = max(saved, 1)
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), case=st.sampled_from(CASES))
+def test_the_last_two_tricks_solved_directly(seed, case):
+    """The last two tricks are a plain minimax over the first trick's plays
+    (``_two_tricks``, no table): every leader and declarer, against minimax."""
+    from skatcore.bots import solver_kernel as kernel
+
+    rules, table, tricks_goal, invert = contract_of(*case)
+    rng = random.Random(seed)
+    pos = ending(rules, rng, 2)
+    declarer = rng.randrange(3)
+    s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
+    hands, _, _, _, leader = s._args(pos)
+    got = kernel._two_tricks(s.T, hands, leader, declarer, int(invert), int(tricks_goal))
+    assert got == minimax(table, pos, declarer, tricks_goal, invert)
