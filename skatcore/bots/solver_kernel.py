@@ -21,6 +21,7 @@ from .solver_table import (
     _clz,
     _like_bounds,
     _popcount,
+    _prefetch,
     _store,
     _store_like,
     canonical,
@@ -296,6 +297,11 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                     else:
                         key = canonical(canon, 0, ngroups, rem) | (leader << 36) | (tag << _TAG_SHIFT)
                         base = _bucket(key)
+                        _prefetch(tt, base)
+                        like = 0
+                        if nlike > 0:  # fetched alongside: the two memory misses overlap
+                            like = canonical(canon, ngroups, nlike, rem) | (leader << 36) | (tag << _TAG_SHIFT) | _LIKE
+                            _prefetch(tt, _bucket(like))
                         F[d, _F_KEY], F[d, _F_SLOT], F[d, _F_REM], F[d, _F_LIKE] = key, base, rem, 0
                         for j in range(base, base + WAYS):
                             if tt[j, 0] == key:
@@ -315,7 +321,6 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                                 lo, hi = max(lo, mine), min(hi, live - max(q, theirs))
                         if nlike > 0 and lo < b and hi > a and lo < hi:
                             # a like position's bounds, widened by the card points that differ
-                            like = canonical(canon, ngroups, nlike, rem) | (leader << 36) | (tag << _TAG_SHIFT) | _LIKE
                             F[d, _F_LIKE] = like
                             lb = _bucket(like)
                             for j in range(lb, lb + WAYS):
