@@ -52,6 +52,37 @@ def _trick_winner(T, c0, c1, c2):
 
 
 @njit(cache=True, inline="always")
+def _lead_score(T, hands, p, declarer, c, over, pts):
+    """How promising a lead of ``c`` by ``p`` is (card points count): a master
+    no opponent can ruff cashes its points first; then a low card to the
+    partner's master, or into his ruff; else something low.  ``over``: the
+    cards in play above ``c`` in its class that ``p`` does not hold."""
+    k = T[FOLLOW, c]
+    cls, ruff = T[CLASS, k], T[RUFF, k]
+    low = -pts - (T[POWER, c] >> 2)
+    s1, s2 = _MOD3[p + 1], _MOD3[p + 2]
+    mine = p == declarer
+    h1, h2 = hands[s1], hands[s2]
+    ruffs1 = h1 & cls == 0 and h1 & ruff != 0
+    ruffs2 = h2 & cls == 0 and h2 & ruff != 0
+    if mine:  # both others are opponents
+        if over == 0:
+            return 20 + low if ruffs1 or ruffs2 else 100 + pts
+        return low
+    mate, opp, mate_ruffs, opp_ruffs = s1, s2, ruffs1, ruffs2
+    if s2 != declarer:
+        mate, opp, mate_ruffs, opp_ruffs = s2, s1, ruffs2, ruffs1
+    if over == 0:
+        return 20 + low if opp_ruffs else 100 + pts
+    top = np.int64(1) << (63 - _clz(over))
+    if hands[mate] & top != 0 and not opp_ruffs:
+        return 60 + low
+    if mate_ruffs and not opp_ruffs:
+        return 40 + low
+    return low
+
+
+@njit(cache=True, inline="always")
 def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d):
     """Fill ``out[d, :n]`` with the cards worth searching for the player to
     move, best first (``out[d, 16:16 + n]`` holds their ordering scores);
@@ -65,6 +96,7 @@ def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d)
     lead_k = 0
     best_s = -1
     friendly = False
+    third_beats, mate_third = False, False
     if ntr > 0:
         live |= np.int64(1) << t0
         lead_k = T[FOLLOW, t0]
@@ -80,6 +112,11 @@ def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d)
                 best_seat = leader + 1 if leader < 2 else 0
         # the trick now goes where the player to move wants it
         friendly = ((best_seat == declarer) == (p == declarer)) != (invert == 1)
+        if ntr == 1:
+            q = _MOD3[leader + 2]
+            third = hands[q]
+            third_beats = third & T[ABOVE, t0] != 0 or (third & T[CLASS, lead_k] == 0 and third & T[RUFF, lead_k] != 0)
+            mate_third = (q == declarer) == (p == declarer)
     same = ABOVE if tricks_goal == 1 else SAME  # (in tricks, points do not matter)
     n = 0
     rest = legal
@@ -93,8 +130,15 @@ def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d)
         pts = T[POINTS, c]
         if tricks_goal == 1:
             pts = 0
-        if ntr == 0:  # lead a sure winner with points, else something low
+        if ntr == 0 and tricks_goal == 0 and invert == 0:
+            sc = _lead_score(T, hands, p, declarer, c, above & ~hand, pts)
+        elif ntr == 0:  # lead a sure winner with points, else something low
             sc = 100 + pts if above & ~hand == 0 else -pts - (T[POWER, c] >> 2)
+        elif ntr == 1 and friendly and tricks_goal == 0 and invert == 0 and third_beats:
+            sc = -pts - (T[POWER, c] >> 2)  # the third hand can beat the partner's lead: no smear
+        elif ntr == 1 and mate_third and tricks_goal == 0 and invert == 0 and third_beats \
+                and T[STRENGTH + lead_k, c] <= best_s:
+            sc = 100 + pts  # the partner behind can take it: smear
         elif friendly:
             sc = pts  # smear
         elif T[STRENGTH + lead_k, c] > best_s:
