@@ -79,6 +79,8 @@ def _lead_score(T, hands, p, declarer, c, over, pts):
         return 60 + low
     if mate_ruffs and not opp_ruffs:
         return 40 + low
+    if opp_ruffs and not mate_ruffs:
+        return 20 + low
     return low
 
 
