@@ -398,6 +398,16 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                 F[d, _F_N] = n
                 F[d, _F_I] = 0
                 F[d, _F_BEST] = -1
+                if ntr == 2:
+                    # the children start tricks: fetch their buckets now, so that the lookups find them
+                    t0, t1 = F[d, _F_T0], F[d, _F_T1]
+                    rest = hands[0] | hands[1] | hands[2]
+                    if _popcount(rest) > 7:
+                        for j in range(n):
+                            c = moves[d, j]
+                            w = _MOD3[leader + _trick_winner(T, t0, t1, c)]
+                            crem = rest ^ (np.int64(1) << c)
+                            _prefetch(tt, _bucket(canonical(canon, 0, ngroups, crem) | (w << 36) | (tag << _TAG_SHIFT)))
                 F[d, _F_ALPHA], F[d, _F_BETA], F[d, _F_ALPHA0], F[d, _F_BETA0] = a, b, a, b
                 F[d, _F_RESULT] = -1 if p == declarer else 1 << 20
             entering = False
