@@ -69,9 +69,9 @@ def _lead_score(T, hands, p, declarer, c, over, pts):
         if over == 0:
             return 20 + low if ruffs1 or ruffs2 else 100 + pts
         return low
-    mate, opp, mate_ruffs, opp_ruffs = s1, s2, ruffs1, ruffs2
+    mate, mate_ruffs, opp_ruffs = s1, ruffs1, ruffs2
     if s2 != declarer:
-        mate, opp, mate_ruffs, opp_ruffs = s2, s1, ruffs2, ruffs1
+        mate, mate_ruffs, opp_ruffs = s2, ruffs2, ruffs1
     if over == 0:
         return 20 + low if opp_ruffs else 100 + pts
     top = np.int64(1) << (63 - _clz(over))
