@@ -6,7 +6,7 @@ Python under ``NUMBA_DISABLE_JIT=1``."""
 from __future__ import annotations
 
 import numpy as np
-from llvmlite import ir
+from llvmlite import ir  # type: ignore[import-untyped]
 from numba import config, njit, types
 from numba.extending import intrinsic
 
@@ -29,7 +29,7 @@ for _c in range(NC):
 _MOD3 = np.array([0, 1, 2, 0, 1, 2], dtype=np.int64)
 
 
-if config.DISABLE_JIT:
+if getattr(config, "DISABLE_JIT", 0):
     def _prefetch(tt, row):
         """(Plain Python: nothing to fetch ahead.)"""
 else:
@@ -50,7 +50,7 @@ else:
 
     @njit(cache=True, inline="always")
     def _prefetch(tt, row):
-        _fetch(tt, row)
+        _fetch(tt, row)  # type: ignore[call-arg]
 
 
 @njit(cache=True, inline="always")
