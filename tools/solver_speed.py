@@ -4,8 +4,8 @@
 
 Prints median / p90 / p99 / max CPU ms of the exact card points and of "does
 the declarer reach 61" (cold transposition table per position, one core),
-the same quantiles of the nodes searched (independent of the machine and its
-load) and nodes per second.  See :mod:`skatcore.sim.solver_speed`.
+the same quantiles and the sum of the nodes searched (independent of the
+machine and its load) and nodes per second.  See :mod:`skatcore.sim.solver_speed`.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ def main(argv=None) -> int:
             return " / ".join(f"{q[k]:{fmt}}" for k in ("median", "p90", "p99", "max"))
         print(f"{kind:>8}: exact {row(f['exact_ms'])} ms; 61? {row(f['question_ms'])} ms; "
               f"{f['nodes_per_s'] / 1e6:.1f}M nodes/s")
-        print(f"{'':>8}  nodes (the same on every machine): exact {row(f['exact_nodes'], ',')}; "
-              f"61? {row(f['question_nodes'], ',')}")
+        print(f"{'':>8}  nodes (the same on every machine): exact {row(f['exact_nodes'], ',')} "
+              f"(sum {f['exact_nodes_sum']:,}); 61? {row(f['question_nodes'], ',')} (sum {f['question_nodes_sum']:,})")
         print(json.dumps({kind: f}))
     return 0
 

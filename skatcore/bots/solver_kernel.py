@@ -1,14 +1,32 @@
 """The compiled part of the double-dummy solver (:mod:`skatcore.bots.solver`):
-the search on a window of card points and its move generation and bounds,
-on the solver's own card numbering (see :class:`skatcore.bots.solver.Flat`);
-its transposition table is :mod:`skatcore.bots.solver_table`.  Plain Python
-under ``NUMBA_DISABLE_JIT=1``."""
+the search on a window of card points, on the solver's own card numbering
+(see :class:`skatcore.bots.solver.Flat`); its moves and bounds are
+:mod:`skatcore.bots.solver_moves`, its transposition table
+:mod:`skatcore.bots.solver_table`.  Plain Python under ``NUMBA_DISABLE_JIT=1``."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit
 
+from .solver_moves import (  # noqa: F401 (the rows, and the bounds the tests check, are used from here)
+    ABOVE,
+    CLASS,
+    FOLLOW,
+    POWER,
+    ROWS,
+    RUFF,
+    SAME,
+    STRENGTH,
+    TRUMPS,
+    _last_trick,
+    _lead_score,
+    _moves,
+    _quick,
+    _sure_trumps,
+    _trick_winner,
+    _two_tricks,
+)
 from .solver_table import (
     _CARDS,
     _LIKE,
@@ -17,160 +35,15 @@ from .solver_table import (
     POINTS,
     WAYS,
     _bucket,
-    _card,
-    _clz,
     _like_bounds,
     _popcount,
+    _prefetch,
     _store,
     _store_like,
     canonical,
 )
 
-# rows of the flattened trick table, indexed by the solver's own card ids
-FOLLOW, POWER = 0, 2  # POINTS = 1 (solver_table)
-ABOVE = 3             # the cards of the same class that beat it
-SAME = 4              # the cards of the same class with as many card points
-STRENGTH = 5          # 5 rows: strength of each card in a trick led with class k
-CLASS = 10            # cols 0..4: the mask of class k
-RUFF = 11             # cols 0..4: the cards outside class k that beat all of it when k is led (trumps)
-TRUMPS = 5            # RUFF's col 5: the trumps, if they beat all else in any trick in the same order (else 0)
-ROWS = 12
-
 MAX_DEPTH = 40
-
-
-@njit(cache=True, inline="always")
-def _trick_winner(T, c0, c1, c2):
-    k = T[FOLLOW, c0]
-    a, b, d = T[STRENGTH + k, c0], T[STRENGTH + k, c1], T[STRENGTH + k, c2]
-    if a > b and a > d:
-        return 0
-    if b > d:
-        return 1
-    return 2
-
-
-@njit(cache=True, inline="always")
-def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d):
-    """Fill ``out[d, :n]`` with the cards worth searching for the player to
-    move, best first (``out[d, 16:16 + n]`` holds their ordering scores);
-    return n."""
-    p = leader + ntr
-    if p >= 3:
-        p -= 3
-    hand = hands[p]
-    live = hands[0] | hands[1] | hands[2]
-    legal = hand
-    lead_k = 0
-    best_s = -1
-    friendly = False
-    if ntr > 0:
-        live |= np.int64(1) << t0
-        lead_k = T[FOLLOW, t0]
-        f = hand & T[CLASS, lead_k]
-        if f != 0:
-            legal = f
-        best_seat = leader
-        best_s = T[STRENGTH + lead_k, t0]
-        if ntr > 1:
-            live |= np.int64(1) << t1
-            if T[STRENGTH + lead_k, t1] > best_s:
-                best_s = T[STRENGTH + lead_k, t1]
-                best_seat = leader + 1 if leader < 2 else 0
-        # the trick now goes where the player to move wants it
-        friendly = ((best_seat == declarer) == (p == declarer)) != (invert == 1)
-    same = ABOVE if tricks_goal == 1 else SAME  # (in tricks, points do not matter)
-    n = 0
-    rest = legal
-    while rest != 0:  # weakest first; ties end up strongest first
-        b = rest & -rest
-        rest ^= b
-        c = _card(b)
-        above = live & T[ABOVE, c]
-        if above & -above & hand & T[same, c] != 0:
-            continue  # equivalent to the next stronger card still in play
-        pts = T[POINTS, c]
-        if tricks_goal == 1:
-            pts = 0
-        if ntr == 0:  # lead a sure winner with points, else something low
-            sc = 100 + pts if above & ~hand == 0 else -pts - (T[POWER, c] >> 2)
-        elif friendly:
-            sc = pts  # smear
-        elif T[STRENGTH + lead_k, c] > best_s:
-            sc = 200 + pts - T[POWER, c]  # take it, cheaply
-        else:
-            sc = -pts - (T[POWER, c] >> 2)
-        # insertion, highest score first
-        j = n
-        while j > 0 and out[d, 16 + j - 1] <= sc:
-            out[d, j] = out[d, j - 1]
-            out[d, 16 + j] = out[d, 16 + j - 1]
-            j -= 1
-        out[d, j] = c
-        out[d, 16 + j] = sc
-        n += 1
-    return n
-
-
-@njit(cache=True, inline="always")
-def _quick(T, hands, leader):
-    """Card points the leader's side is sure to take (a lower bound): the
-    leader's cards that no one still in play can beat - cashed one after
-    another, each as often as every other player holding a ruff still has
-    to follow (his partner included: he must not be forced to take the lead)."""
-    h = hands[leader]
-    live = hands[0] | hands[1] | hands[2]
-    a, b = hands[_MOD3[leader + 1]], hands[_MOD3[leader + 2]]
-    pts = 0
-    for k in range(5):
-        cls = T[CLASS, k]
-        if h & cls == 0:
-            continue
-        n = 20
-        ruff = T[RUFF, k]
-        if a & ruff != 0:
-            n = _popcount(a & cls)
-        if b & ruff != 0:
-            n = min(n, _popcount(b & cls))
-        top = 0  # the leader's cards of the class that nothing in play beats
-        rest = h & cls
-        while rest != 0:
-            c = _card(rest & -rest)
-            rest &= rest - 1
-            if live & T[ABOVE, c] & ~h == 0:
-                top += 1
-        rest = h & cls
-        while rest != 0:  # the n strongest of them are cashed
-            c = _card(rest & -rest)
-            rest &= rest - 1
-            if live & T[ABOVE, c] & ~h == 0:
-                if top <= n:
-                    pts += T[POINTS, c]
-                top -= 1
-    return pts
-
-
-@njit(cache=True, inline="always")
-def _sure_trumps(T, hands, side):
-    """Card points the seats in ``side`` (a mask of seats) take for sure
-    with trumps: each of their trumps above which every trump still in play
-    is theirs wins whatever trick it falls in."""
-    trumps = T[RUFF, TRUMPS]
-    live = (hands[0] | hands[1] | hands[2]) & trumps
-    mine = live
-    for seat in range(3):
-        if not (side >> seat) & 1:
-            mine &= ~hands[seat]
-    others = live & ~mine
-    pts = 0
-    while mine != 0:  # strongest first, while no other trump is above
-        c = 63 - _clz(mine)
-        b = np.int64(1) << c
-        if others >= b:
-            break
-        pts += T[POINTS, c]
-        mine ^= b
-    return pts
 
 
 # stack frame fields of the iterative search
@@ -224,16 +97,19 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                     rem = hands[0] | hands[1] | hands[2]
                     ncards = _popcount(rem)
                     if ncards == 3:
-                        # the last trick: one card each, no choice left
-                        c0, c1, c2 = _card(hands[leader]), _card(hands[_MOD3[leader + 1]]), _card(hands[_MOD3[leader + 2]])
-                        w = _MOD3[leader + _trick_winner(T, c0, c1, c2)]
-                        r = 0
-                        if (w == declarer) != (invert == 1):
-                            r = 1 if tricks_goal == 1 else T[POINTS, c0] + T[POINTS, c1] + T[POINTS, c2]
+                        r = _last_trick(T, hands, leader, declarer, invert, tricks_goal)
+                        settled = True
+                    elif ncards == 6:
+                        r = _two_tricks(T, hands, leader, declarer, invert, tricks_goal)
                         settled = True
                     else:
                         key = canonical(canon, 0, ngroups, rem) | (leader << 36) | (tag << _TAG_SHIFT)
                         base = _bucket(key)
+                        _prefetch(tt, base)
+                        like = 0
+                        if nlike > 0:  # fetched alongside: the two memory misses overlap
+                            like = canonical(canon, ngroups, nlike, rem) | (leader << 36) | (tag << _TAG_SHIFT) | _LIKE
+                            _prefetch(tt, _bucket(like))
                         F[d, _F_KEY], F[d, _F_SLOT], F[d, _F_REM], F[d, _F_LIKE] = key, base, rem, 0
                         for j in range(base, base + WAYS):
                             if tt[j, 0] == key:
@@ -253,7 +129,6 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                                 lo, hi = max(lo, mine), min(hi, live - max(q, theirs))
                         if nlike > 0 and lo < b and hi > a and lo < hi:
                             # a like position's bounds, widened by the card points that differ
-                            like = canonical(canon, ngroups, nlike, rem) | (leader << 36) | (tag << _TAG_SHIFT) | _LIKE
                             F[d, _F_LIKE] = like
                             lb = _bucket(like)
                             for j in range(lb, lb + WAYS):
@@ -285,6 +160,16 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                 F[d, _F_N] = n
                 F[d, _F_I] = 0
                 F[d, _F_BEST] = -1
+                if ntr == 2:
+                    # the children start tricks: fetch their buckets now, so that the lookups find them
+                    t0, t1 = F[d, _F_T0], F[d, _F_T1]
+                    rest = hands[0] | hands[1] | hands[2]
+                    if _popcount(rest) > 7:
+                        for j in range(n):
+                            c = moves[d, j]
+                            w = _MOD3[leader + _trick_winner(T, t0, t1, c)]
+                            crem = rest ^ (np.int64(1) << c)
+                            _prefetch(tt, _bucket(canonical(canon, 0, ngroups, crem) | (w << 36) | (tag << _TAG_SHIFT)))
                 F[d, _F_ALPHA], F[d, _F_BETA], F[d, _F_ALPHA0], F[d, _F_BETA0] = a, b, a, b
                 F[d, _F_RESULT] = -1 if p == declarer else 1 << 20
             entering = False
@@ -412,8 +297,3 @@ def root(T, cfg, canon, hands, t0, t1, ntr, leader, need, live, exact, tt, moves
                 out[c] = 2  # unknown: the node budget ran out
         hands[p] ^= b
     return n
-
-
-# ---------------------------------------------------------------------------
-# Python side
-# ---------------------------------------------------------------------------

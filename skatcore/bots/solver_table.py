@@ -6,7 +6,9 @@ Python under ``NUMBA_DISABLE_JIT=1``."""
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from llvmlite import ir  # type: ignore[import-untyped]
+from numba import config, njit, types
+from numba.extending import intrinsic
 
 from ..cards import CARD_NAMES
 
@@ -25,6 +27,30 @@ _BIT = np.zeros(37, dtype=np.int64)
 for _c in range(NC):
     _BIT[(1 << _c) % 37] = _c
 _MOD3 = np.array([0, 1, 2, 0, 1, 2], dtype=np.int64)
+
+
+if getattr(config, "DISABLE_JIT", 0):
+    def _prefetch(tt, row):
+        """(Plain Python: nothing to fetch ahead.)"""
+else:
+    @intrinsic
+    def _fetch(typingctx, tt, row):
+        """Ask the CPU to fetch the table's bucket starting at ``row`` into its
+        caches now, so that the lookup after some other work finds it there."""
+        def codegen(context, builder, signature, args):
+            data = context.make_array(signature.args[0])(context, builder, args[0]).data
+            i8p = ir.IntType(8).as_pointer()
+            ptr = builder.bitcast(builder.gep(data, [builder.mul(args[1], ir.Constant(args[1].type, 2))]), i8p)
+            fn = builder.module.declare_intrinsic(
+                "llvm.prefetch", fnty=ir.FunctionType(ir.VoidType(), [i8p] + [ir.IntType(32)] * 3))
+            i32 = ir.IntType(32)
+            builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+            return context.get_dummy_value()
+        return types.void(tt, row), codegen
+
+    @njit(cache=True, inline="always")
+    def _prefetch(tt, row):
+        _fetch(tt, row)  # type: ignore[call-arg]
 
 
 @njit(cache=True, inline="always")

@@ -127,4 +127,5 @@ def time_openings(openings: list[Opening], tick: Callable[[], None] | None = Non
     nodes = sum(exact_nodes) + sum(question_nodes)
     return {"exact_ms": quantiles(exact), "question_ms": quantiles(question),
             "exact_nodes": quantiles(exact_nodes, 1), "question_nodes": quantiles(question_nodes, 1),
+            "exact_nodes_sum": sum(exact_nodes), "question_nodes_sum": sum(question_nodes),
             "nodes_per_s": round(nodes / cpu) if cpu > 0 else 0, "positions": len(openings)}

@@ -287,3 +287,45 @@ def test_the_deal_tag_wraps_below_the_like_flag():
         assert s.cfg[3] == 1 and s.value(pos) == 23
     finally:
         mod._Shared.tag = max(saved, 1)
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), case=st.sampled_from(CASES))
+def test_the_last_two_tricks_solved_directly(seed, case):
+    """The last two tricks are a plain minimax over the first trick's plays
+    (``_two_tricks``, no table): every leader and declarer, against minimax."""
+    from skatcore.bots import solver_kernel as kernel
+
+    rules, table, tricks_goal, invert = contract_of(*case)
+    rng = random.Random(seed)
+    pos = ending(rules, rng, 2)
+    declarer = rng.randrange(3)
+    s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
+    hands, _, _, _, leader = s._args(pos)
+    got = kernel._two_tricks(s.T, hands, leader, declarer, int(invert), int(tricks_goal))
+    assert got == minimax(table, pos, declarer, tricks_goal, invert)
+
+
+def test_lead_order_by_hand():
+    """Grand, declarer middlehand.  Forehand (a defender) first leads low to
+    his partner's master (S7 to the SA behind the declarer's SK), then his
+    CA, a master the declarer would ruff (void in clubs, holding a jack: it
+    is not cashed first), then a plain low card.  With a club in the
+    declarer's hand the CA goes first.  The order only speeds the search:
+    the value stays the minimax's."""
+    import numpy as np
+
+    from skatcore.bots import solver_kernel as kernel
+
+    table = get_rules("official").tricks["grand"]
+    def cards(text):
+        return mask_of(parse_card(t) for t in text.split())
+    s = Solver(table, 1)
+    moves = np.zeros((kernel.MAX_DEPTH, 32), dtype=np.int64)
+    for declarer, want in [("SK DJ H9", "S7 CA H7"), ("SK CT H9", "CA S7 H7")]:
+        pos = Position((cards("S7 CA H7"), cards(declarer), cards("SA C7 H8")), 0, ())
+        s.new_deal()
+        hands, *_ = s._args(pos)
+        n = kernel._moves(s.T, hands, 0, 0, 0, 0, 1, 0, 0, moves, 0)
+        assert [int(moves[0, i]) for i in range(n)] == [s.flat.inner[parse_card(t)] for t in want.split()]
+        assert s.value(pos) == minimax(table, pos, 1)

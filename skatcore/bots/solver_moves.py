@@ -1,0 +1,267 @@
+"""The double-dummy solver's moves and bounds (:mod:`skatcore.bots.solver_kernel`
+searches with them): the cards worth searching in the order most likely to
+settle a position first, the sure winners that bound a take, and the last
+two tricks solved directly.  On the solver's own card numbering (see
+:class:`skatcore.bots.solver.Flat`).  Plain Python under ``NUMBA_DISABLE_JIT=1``."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .solver_table import _MOD3, POINTS, _card, _clz, _popcount
+
+# rows of the flattened trick table, indexed by the solver's own card ids
+FOLLOW, POWER = 0, 2  # POINTS = 1 (solver_table)
+ABOVE = 3             # the cards of the same class that beat it
+SAME = 4              # the cards of the same class with as many card points
+STRENGTH = 5          # 5 rows: strength of each card in a trick led with class k
+CLASS = 10            # cols 0..4: the mask of class k
+RUFF = 11             # cols 0..4: the cards outside class k that beat all of it when k is led (trumps)
+TRUMPS = 5            # RUFF's col 5: the trumps, if they beat all else in any trick in the same order (else 0)
+ROWS = 12
+
+
+
+@njit(cache=True, inline="always")
+def _trick_winner(T, c0, c1, c2):
+    k = T[FOLLOW, c0]
+    a, b, d = T[STRENGTH + k, c0], T[STRENGTH + k, c1], T[STRENGTH + k, c2]
+    if a > b and a > d:
+        return 0
+    if b > d:
+        return 1
+    return 2
+
+
+@njit(cache=True, inline="always")
+def _lead_score(T, hands, p, declarer, c, over, pts):
+    """How promising a lead of ``c`` by ``p`` is (card points count): a master
+    no opponent can ruff cashes its points first; then a low card to the
+    partner's master, or into his ruff; else something low.  ``over``: the
+    cards in play above ``c`` in its class that ``p`` does not hold."""
+    k = T[FOLLOW, c]
+    cls, ruff = T[CLASS, k], T[RUFF, k]
+    low = -pts - (T[POWER, c] >> 2)
+    s1, s2 = _MOD3[p + 1], _MOD3[p + 2]
+    mine = p == declarer
+    h1, h2 = hands[s1], hands[s2]
+    ruffs1 = h1 & cls == 0 and h1 & ruff != 0
+    ruffs2 = h2 & cls == 0 and h2 & ruff != 0
+    if mine:  # both others are opponents
+        if over == 0:
+            return 20 + low if ruffs1 or ruffs2 else 100 + pts
+        return low
+    mate, mate_ruffs, opp_ruffs = s1, ruffs1, ruffs2
+    if s2 != declarer:
+        mate, mate_ruffs, opp_ruffs = s2, ruffs2, ruffs1
+    if over == 0:
+        return 20 + low if opp_ruffs else 100 + pts
+    top = np.int64(1) << (63 - _clz(over))
+    if hands[mate] & top != 0 and not opp_ruffs:
+        return 60 + low
+    if mate_ruffs and not opp_ruffs:
+        return 40 + low
+    if opp_ruffs and not mate_ruffs:
+        return 20 + low
+    return low
+
+
+@njit(cache=True, inline="always")
+def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d):
+    """Fill ``out[d, :n]`` with the cards worth searching for the player to
+    move, best first (``out[d, 16:16 + n]`` holds their ordering scores);
+    return n."""
+    p = leader + ntr
+    if p >= 3:
+        p -= 3
+    hand = hands[p]
+    live = hands[0] | hands[1] | hands[2]
+    legal = hand
+    lead_k = 0
+    best_s = -1
+    friendly = False
+    third_beats, mate_third = False, False
+    if ntr > 0:
+        live |= np.int64(1) << t0
+        lead_k = T[FOLLOW, t0]
+        f = hand & T[CLASS, lead_k]
+        if f != 0:
+            legal = f
+        best_seat = leader
+        best_s = T[STRENGTH + lead_k, t0]
+        if ntr > 1:
+            live |= np.int64(1) << t1
+            if T[STRENGTH + lead_k, t1] > best_s:
+                best_s = T[STRENGTH + lead_k, t1]
+                best_seat = leader + 1 if leader < 2 else 0
+        # the trick now goes where the player to move wants it
+        friendly = ((best_seat == declarer) == (p == declarer)) != (invert == 1)
+        if ntr == 1:
+            q = _MOD3[leader + 2]
+            third = hands[q]
+            third_beats = third & T[ABOVE, t0] != 0 or (third & T[CLASS, lead_k] == 0 and third & T[RUFF, lead_k] != 0)
+            mate_third = (q == declarer) == (p == declarer)
+    same = ABOVE if tricks_goal == 1 else SAME  # (in tricks, points do not matter)
+    n = 0
+    rest = legal
+    while rest != 0:  # weakest first; ties end up strongest first
+        b = rest & -rest
+        rest ^= b
+        c = _card(b)
+        above = live & T[ABOVE, c]
+        if above & -above & hand & T[same, c] != 0:
+            continue  # equivalent to the next stronger card still in play
+        pts = T[POINTS, c]
+        if tricks_goal == 1:
+            pts = 0
+        if ntr == 0 and tricks_goal == 0 and invert == 0:
+            sc = _lead_score(T, hands, p, declarer, c, above & ~hand, pts)
+        elif ntr == 0:  # lead a sure winner with points, else something low
+            sc = 100 + pts if above & ~hand == 0 else -pts - (T[POWER, c] >> 2)
+        elif ntr == 1 and friendly and tricks_goal == 0 and invert == 0 and third_beats:
+            sc = -pts - (T[POWER, c] >> 2)  # the third hand can beat the partner's lead: no smear
+        elif ntr == 1 and mate_third and tricks_goal == 0 and invert == 0 and third_beats \
+                and T[STRENGTH + lead_k, c] <= best_s:
+            sc = 100 + pts  # the partner behind can take it: smear
+        elif friendly:
+            sc = pts  # smear
+        elif T[STRENGTH + lead_k, c] > best_s:
+            sc = 200 + pts - T[POWER, c]  # take it, cheaply
+        else:
+            sc = -pts - (T[POWER, c] >> 2)
+        # insertion, highest score first
+        j = n
+        while j > 0 and out[d, 16 + j - 1] <= sc:
+            out[d, j] = out[d, j - 1]
+            out[d, 16 + j] = out[d, 16 + j - 1]
+            j -= 1
+        out[d, j] = c
+        out[d, 16 + j] = sc
+        n += 1
+    return n
+
+
+@njit(cache=True, inline="always")
+def _quick(T, hands, leader):
+    """Card points the leader's side is sure to take (a lower bound): the
+    leader's cards that no one still in play can beat - cashed one after
+    another, each as often as every other player holding a ruff still has
+    to follow (his partner included: he must not be forced to take the lead)."""
+    h = hands[leader]
+    live = hands[0] | hands[1] | hands[2]
+    a, b = hands[_MOD3[leader + 1]], hands[_MOD3[leader + 2]]
+    pts = 0
+    for k in range(5):
+        cls = T[CLASS, k]
+        if h & cls == 0:
+            continue
+        n = 20
+        ruff = T[RUFF, k]
+        if a & ruff != 0:
+            n = _popcount(a & cls)
+        if b & ruff != 0:
+            n = min(n, _popcount(b & cls))
+        top = 0  # the leader's cards of the class that nothing in play beats
+        rest = h & cls
+        while rest != 0:
+            c = _card(rest & -rest)
+            rest &= rest - 1
+            if live & T[ABOVE, c] & ~h == 0:
+                top += 1
+        rest = h & cls
+        while rest != 0:  # the n strongest of them are cashed
+            c = _card(rest & -rest)
+            rest &= rest - 1
+            if live & T[ABOVE, c] & ~h == 0:
+                if top <= n:
+                    pts += T[POINTS, c]
+                top -= 1
+    return pts
+
+
+@njit(cache=True, inline="always")
+def _sure_trumps(T, hands, side):
+    """Card points the seats in ``side`` (a mask of seats) take for sure
+    with trumps: each of their trumps above which every trump still in play
+    is theirs wins whatever trick it falls in."""
+    trumps = T[RUFF, TRUMPS]
+    live = (hands[0] | hands[1] | hands[2]) & trumps
+    mine = live
+    for seat in range(3):
+        if not (side >> seat) & 1:
+            mine &= ~hands[seat]
+    others = live & ~mine
+    pts = 0
+    while mine != 0:  # strongest first, while no other trump is above
+        c = 63 - _clz(mine)
+        b = np.int64(1) << c
+        if others >= b:
+            break
+        pts += T[POINTS, c]
+        mine ^= b
+    return pts
+
+
+@njit(cache=True, inline="always")
+def _last_trick(T, hands, leader, declarer, invert, tricks_goal):
+    """What the declarer's side takes in the last trick: one card each, no choice left."""
+    c0, c1, c2 = _card(hands[leader]), _card(hands[_MOD3[leader + 1]]), _card(hands[_MOD3[leader + 2]])
+    w = _MOD3[leader + _trick_winner(T, c0, c1, c2)]
+    if (w == declarer) == (invert == 1):
+        return 0
+    return 1 if tricks_goal == 1 else T[POINTS, c0] + T[POINTS, c1] + T[POINTS, c2]
+
+
+@njit(cache=True)
+def _two_tricks(T, hands, leader, declarer, invert, tricks_goal):
+    """What the declarer's side takes in the last two tricks under best play:
+    a plain minimax over the at most 2 x 2 x 2 ways to play the first of them
+    (the last trick then plays itself) - cheaper than the table's lookups."""
+    s1, s2 = _MOD3[leader + 1], _MOD3[leader + 2]
+    h0, h1, h2 = hands[leader], hands[s1], hands[s2]
+    best0 = -1 if leader == declarer else 1 << 20
+    m0 = h0
+    while m0 != 0:
+        b0 = m0 & -m0
+        m0 ^= b0
+        c0 = _card(b0)
+        cls = T[CLASS, T[FOLLOW, c0]]
+        l1 = h1 & cls
+        if l1 == 0:
+            l1 = h1
+        l2 = h2 & cls
+        if l2 == 0:
+            l2 = h2
+        best1 = -1 if s1 == declarer else 1 << 20
+        m1 = l1
+        while m1 != 0:
+            b1 = m1 & -m1
+            m1 ^= b1
+            c1 = _card(b1)
+            best2 = -1 if s2 == declarer else 1 << 20
+            m2 = l2
+            while m2 != 0:
+                b2 = m2 & -m2
+                m2 ^= b2
+                c2 = _card(b2)
+                w = _MOD3[leader + _trick_winner(T, c0, c1, c2)]
+                v = 0
+                if (w == declarer) != (invert == 1):
+                    v = 1 if tricks_goal == 1 else T[POINTS, c0] + T[POINTS, c1] + T[POINTS, c2]
+                # the last trick: the one card each has left
+                d0, d1, d2 = _card(h0 ^ b0), _card(h1 ^ b1), _card(h2 ^ b2)
+                if w == s1:
+                    d0, d1, d2 = d1, d2, d0
+                elif w == s2:
+                    d0, d1, d2 = d2, d0, d1
+                w2 = _MOD3[w + _trick_winner(T, d0, d1, d2)]
+                if (w2 == declarer) != (invert == 1):
+                    v += 1 if tricks_goal == 1 else T[POINTS, d0] + T[POINTS, d1] + T[POINTS, d2]
+                if (v > best2) == (s2 == declarer):
+                    best2 = v
+            if (best2 > best1) == (s1 == declarer):
+                best1 = best2
+        if (best1 > best0) == (leader == declarer):
+            best0 = best1
+    return best0
