@@ -25,8 +25,10 @@ from skatcore.bots.expert.defence import (
     TRUMP_LEAD,
     Table,
     cheapest_key,
+    discard_key,
     lead_class,
     lead_key,
+    smear_key,
 )
 from skatcore.bots.expert.inference import PlayModel, evidence
 from skatcore.bots.expert.worlds import Knowledge
@@ -237,3 +239,54 @@ def test_iss_agreement_command_prints_a_table(capsys, tmp_path):
     assert _tool().main(["heuristic", "--files", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out[0]["player"] == "heuristic" and out[0]["all"]["decisions"] > 10
+
+
+def test_a_defender_discards_from_his_shortest_suit_and_smears_onto_the_partners_trick():
+    g = GAMES["clubs"]
+    hand = _m("ST SQ S8 HT HK HQ H7 DT DK DQ")
+    discards = [_c(c) for c in ("S8", "H7", "DQ", "HK", "DT")]
+    # spades and diamonds are the shortest suits (three cards), hearts four; the fewest points first, a ten last
+    assert sorted(discards, key=lambda c: discard_key(g, hand, c)) == [_c(c) for c in ("S8", "DQ", "H7", "HK", "DT")]
+    assert min([_c("C7"), _c("H7")], key=lambda c: discard_key(g, hand, c)) == _c("H7")  # a trump last
+    # onto the partner's trick the most points, a side card before a trump of as many
+    assert sorted([_c(c) for c in ("S8", "CT", "ST", "HK")], key=lambda c: smear_key(g, c)) \
+        == [_c(c) for c in ("ST", "CT", "HK", "S8")]
+
+
+def _clubs_hand_game_middlehand_declares() -> Deal:
+    """Middlehand declares a clubs hand game; forehand and rearhand defend."""
+    hands = [[_c(c) for c in s.split()] for s in ("SA SK S9 HA H9 H8 DA D9 D8 D7",
+                                                   "CJ SJ HJ DJ CA CT CK CQ C9 S7",
+                                                   "ST SQ S8 HT HK HQ H7 DT DK DQ")]
+    deal = Deal(RULES, hands, [_c("C8"), _c("C7")])
+    deal.set_declarer(1, 18)
+    deal.apply(next(a for a in deal.legal_actions() if type(a).__name__ == "PlayHand"))
+    deal.apply(next(a for a in deal.legal_actions() if a.declaration.game == "clubs" and not a.declaration.schneider))
+    return deal
+
+
+def test_a_defender_knows_when_to_smear_and_when_to_discard():
+    deal = _clubs_hand_game_middlehand_declares()
+    expert = ExpertPlayer(RULES, seed=1)
+    g = GAMES["clubs"]
+
+    def follows(seat: int) -> str | None:
+        view = deal.view(seat)
+        return expert._defender_follows(view, Knowledge.of(view, deal.table, RULES.deck), g)
+
+    def play(name: str) -> None:
+        deal.apply(next(a for a in deal.legal_actions() if a.card == _c(name)))
+
+    play("SA")
+    assert follows(1) is None            # the declarer
+    play("S7")
+    assert follows(2) == "smear"         # last to the partner's ace
+    play("ST")
+    play("H9")                           # forehand leads again
+    play("C9")                           # the declarer trumps
+    assert follows(2) is None            # rearhand can follow hearts
+    play("H7")
+    play("CJ")                           # the declarer leads a trump
+    assert follows(2) == "discard"       # void in trumps, the declarer winning
+    play("HK")
+    assert follows(0) == "discard"

@@ -9,6 +9,11 @@ second ("short way, long suit"), a short one when the partner plays second
 ("long way, short suit"); lead no trumps; never lead a ten into an ace still
 out.  The partner's signals read are his leads and the voids his discards
 show.
+
+Following a trick the rules are two: a defender who cannot follow and whose
+partner is not winning the trick discards from his shortest side suit (to
+get void and trump it later), keeping his aces and tens; the last to play
+onto the partner's trick smears the most points.
 """
 
 from __future__ import annotations
@@ -81,3 +86,17 @@ def cheapest_key(g: _Game, card: int) -> tuple:
     """The rule for any other choice the layouts leave open: give away as
     few card points as possible, a side card before a trump, the lower of two."""
     return g.points[card], g.follow[card] == TRUMP, g.power[card]
+
+
+def discard_key(g: _Game, hand: int, card: int) -> tuple:
+    """Sort key of a defender's discard, best first: no ace or ten while
+    another card will do, a side card from the shortest suit of ``hand`` (to
+    get void), then the fewest points, the lower of two."""
+    k = g.follow[card]
+    return g.points[card] >= 10, k == TRUMP, (hand & g.class_mask[k]).bit_count(), g.points[card], g.power[card]
+
+
+def smear_key(g: _Game, card: int) -> tuple:
+    """Sort key of a card put on the partner's won trick, best first: the
+    most points, a side card before a trump, the lower of two."""
+    return -g.points[card], g.follow[card] == TRUMP, g.power[card]

@@ -20,7 +20,8 @@ class Decision:
 
     ``how`` is the step that decided: ``"vote"`` (the layouts' votes alone),
     ``"lead_rule"`` (a defender's lead class), ``"points"`` (expected card
-    points), ``"lead_key"``, ``"heuristic"``, ``"cheapest"``; or
+    points), ``"lead_key"``, ``"discard"`` (a defender's discard from his shortest suit),
+    ``"heuristic"``, ``"smear"`` (points onto the partner's trick), ``"cheapest"``; or
     ``"equivalent"`` / ``"fallback"`` when no layout was solved."""
 
     how: str
