@@ -17,6 +17,7 @@ from skatcore.bots import HeuristicPlayer
 from skatcore.bots.expert import ExpertPlayer
 from skatcore.bots.expert.defence import (
     BAD,
+    FORCE,
     MASTER,
     PARTNER_RUFFS,
     PARTNER_SUIT,
@@ -69,8 +70,14 @@ def test_a_defender_cashes_a_master_and_never_leads_a_ten_into_the_ace():
     assert lead_class(g, t, _c("DA")) == MASTER
     assert lead_class(g, t, _c("HT")) == BAD      # the heart ace is still out
     assert lead_class(g, t, _c("C7")) == TRUMP_LEAD
-    # the declarer (middlehand, second to play) has shown void in spades and trumps are out: the ace is no master lead
-    assert lead_class(g, _table(HAND, OUT, declarer_void="SA ST SK SQ S9 S8 S7"), _c("SA")) == SIDE
+    # the declarer (middlehand, second to play) has shown void in spades and trumps are out: the ace is no master
+    # lead, but a spade forces him to trump, a lead before any but a master or the partner's ruff
+    t = _table(HAND, OUT, declarer_void="SA ST SK SQ S9 S8 S7")
+    assert lead_class(g, t, _c("SA")) == lead_class(g, t, _c("S8")) == FORCE
+    assert lead_class(g, t, _c("DA")) < FORCE < lead_class(g, t, _c("D7"))
+    # with no trump out he cannot be forced: the spade ace is a master again
+    assert lead_class(g, _table(HAND, " ".join(c for c in OUT.split() if not (c[1] == "J" or c[0] == "C")),
+                                declarer_void="SA ST SK SQ S9 S8 S7"), _c("SA")) == MASTER
     # of two masters the one with more points first: the ten of a suit whose ace is gone before a king
     t = _table(HAND, OUT.replace("DT ", ""), declarer_void="")
     assert lead_class(g, t, _c("DK")) == MASTER and lead_key(g, t, _c("DA")) < lead_key(g, t, _c("DK"))

@@ -3,8 +3,9 @@ cards its layouts cannot tell apart (or nearly so).
 
 A Skat defender's lead follows rules any club player names: cash a master
 (an ace, or a ten whose ace is gone) before the declarer discards on it;
-lead a suit the partner showed void in so he trumps it; bring back the suit
-the partner led; lead through the declarer - a long suit when he plays
+lead a suit the partner showed void in so he trumps it; force the declarer:
+lead a suit he showed void in, so he must trump and has fewer trumps left to
+draw ours with; bring back the suit the partner led; lead through the declarer - a long suit when he plays
 second ("short way, long suit"), a short one when the partner plays second
 ("long way, short suit"); lead no trumps; never lead a ten into an ace still
 out.  The partner's signals read are his leads and the voids his discards
@@ -24,7 +25,7 @@ from skatcore.bots.heuristic.tables import _Game
 from skatcore.rules.compiler import TRUMP
 
 # the classes of a defender's lead, best first
-MASTER, PARTNER_RUFFS, PARTNER_SUIT, THROUGH, SIDE, TRUMP_LEAD, BAD = range(7)
+MASTER, PARTNER_RUFFS, FORCE, PARTNER_SUIT, THROUGH, SIDE, TRUMP_LEAD, BAD = range(8)
 
 
 @dataclass(frozen=True)
@@ -63,10 +64,10 @@ def lead_class(g: _Game, t: Table, card: int) -> int:
         return BAD  # a ten led into an ace still out
     if t.partner_void & suit and not declarer_ruffs and trumps_out and g.family != "grand":
         return PARTNER_RUFFS
-    if k in t.partner_led and not declarer_ruffs:
-        return PARTNER_SUIT
     if declarer_ruffs:
-        return SIDE  # forcing the declarer to trump: a lead of its own kind, neither good nor bad
+        return FORCE  # the declarer trumps it: one trump fewer to draw the defenders' with
+    if k in t.partner_led:
+        return PARTNER_SUIT
     lengths = {j: (t.hand & g.class_mask[j]).bit_count() for j in range(4) if t.hand & g.class_mask[j] & ~g.trump}
     declarer_second = (t.me + 1) % 3 == t.declarer
     pick = max(lengths, key=lambda j: (lengths[j], j)) if declarer_second else min(lengths, key=lambda j: (lengths[j], j))
