@@ -262,8 +262,8 @@ def test_a_defender_discards_from_his_shortest_suit_and_smears_onto_the_partners
 
 def _clubs_hand_game_middlehand_declares() -> Deal:
     """Middlehand declares a clubs hand game; forehand and rearhand defend."""
-    hands = [[_c(c) for c in s.split()] for s in ("SA SK S9 HA H9 H8 DA D9 D8 D7",
-                                                   "CJ SJ HJ DJ CA CT CK CQ C9 S7",
+    hands = [[_c(c) for c in s.split()] for s in ("SA SK S9 HA H9 H8 DA D9 D8 C9",
+                                                   "CJ SJ HJ DJ CA CT CK CQ S7 D7",
                                                    "ST SQ S8 HT HK HQ H7 DT DK DQ")]
     deal = Deal(RULES, hands, [_c("C8"), _c("C7")])
     deal.set_declarer(1, 18)
@@ -272,7 +272,7 @@ def _clubs_hand_game_middlehand_declares() -> Deal:
     return deal
 
 
-def test_a_defender_knows_when_to_smear_and_when_to_discard():
+def test_a_defender_knows_when_to_smear_to_play_low_and_to_discard():
     deal = _clubs_hand_game_middlehand_declares()
     expert = ExpertPlayer(RULES, seed=1)
     g = GAMES["clubs"]
@@ -281,19 +281,19 @@ def test_a_defender_knows_when_to_smear_and_when_to_discard():
         view = deal.view(seat)
         return expert._defender_follows(view, Knowledge.of(view, deal.table, RULES.deck), g)
 
-    def play(name: str) -> None:
-        deal.apply(next(a for a in deal.legal_actions() if a.card == _c(name)))
+    def play(*cards: str) -> None:
+        for name in cards:
+            deal.apply(next(a for a in deal.legal_actions() if a.card == _c(name)))
 
     play("SA")
     assert follows(1) is None            # the declarer
     play("S7")
     assert follows(2) == "smear"         # last to the partner's ace
-    play("ST")
-    play("H9")                           # forehand leads again
-    play("C9")                           # the declarer trumps
-    assert follows(2) is None            # rearhand can follow hearts
-    play("H7")
-    play("CJ")                           # the declarer leads a trump
+    play("ST", "D8", "D7")
+    assert follows(2) == "smear"         # the partner's eight beats the declarer's seven
+    play("DK", "H7")                     # rearhand takes the trick and leads
+    assert follows(0) == "second"        # forehand follows the partner's lead, the declarer still to play
+    play("H8", "CQ", "CJ")               # the declarer trumps and leads a trump
     assert follows(2) == "discard"       # void in trumps, the declarer winning
     play("HK")
-    assert follows(0) == "discard"
+    assert follows(0) is None            # forehand can follow with his trump

@@ -105,7 +105,7 @@ def test_each_decision_says_how_it_was_made():
             else:
                 assert last.how in ("equivalent", "fallback")
         deal.apply(action)
-    assert seen <= {"vote", "lead_rule", "points", "lead_key", "discard", "heuristic", "smear", "cheapest", "equivalent",
+    assert seen <= {"vote", "lead_rule", "points", "lead_key", "discard", "second_low", "heuristic", "smear", "cheapest", "equivalent",
                     "fallback"}
     assert len(seen) >= 2
     counters = sum((p.counters for p in players), start=type(players[0].counters)())

@@ -215,6 +215,8 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         follow = self._defender_follows(view, kn, g) if positions else None
         if follow == "discard":  # void, the partner not winning: keep the long suits, get void in a short one
             return min(tied, key=lambda c: discard_key(g, view.hand, c)), "discard", level
+        if follow == "second":  # second hand low: no points onto the partner's card before the declarer has played
+            return min(tied, key=lambda c: cheapest_key(g, c)), "second_low", level
         if fallback in tied:
             return fallback, "heuristic", level
         if follow == "smear":
@@ -224,7 +226,8 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     def _defender_follows(self, view, kn: Knowledge, g) -> str | None:
         """``"smear"`` for a defender last to a trick his partner wins,
         ``"discard"`` for one who cannot follow a trick the partner is not
-        winning (None: anything else)."""
+        winning, ``"second"`` for one following the partner's lead with
+        the declarer still to play (None: anything else)."""
         trick = view.trick
         if not trick or view.declarer is None or view.seat == view.declarer:
             return None
@@ -233,8 +236,11 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         if partner_wins and len(trick) == len(self.rules.deck.seats) - 1:
             return "smear"
         led = g.follow[trick[0]]
-        if not partner_wins and not any(g.follow[a.card] == led for a in view.legal):
+        follows = any(g.follow[a.card] == led for a in view.legal)
+        if not partner_wins and not follows:
             return "discard"
+        if partner_wins and follows and len(trick) == 1:
+            return "second"
         return None
 
     @staticmethod

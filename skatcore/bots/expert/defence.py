@@ -4,17 +4,18 @@ cards its layouts cannot tell apart (or nearly so).
 A Skat defender's lead follows rules any club player names: cash a master
 (an ace, or a ten whose ace is gone) before the declarer discards on it;
 lead a suit the partner showed void in so he trumps it; force the declarer:
-lead a suit he showed void in, so he must trump and has fewer trumps left to
-draw ours with; bring back the suit the partner led; lead through the declarer - a long suit when he plays
-second ("short way, long suit"), a short one when the partner plays second
-("long way, short suit"); lead no trumps; never lead a ten into an ace still
-out.  The partner's signals read are his leads and the voids his discards
-show.
+lead a suit he showed void in, so he must trump and has fewer trumps left
+to draw ours with; bring back the suit the partner led; lead through the
+declarer - a long suit when he plays second ("short way, long suit"), a
+short one when the partner plays second ("long way, short suit"); lead no
+trumps; never lead a ten into an ace still out.  The partner's signals read
+are his leads and the voids his discards show.
 
-Following a trick the rules are two: a defender who cannot follow and whose
-partner is not winning the trick discards from his shortest side suit (to
-get void and trump it later), keeping his aces and tens; the last to play
-onto the partner's trick smears the most points.
+Following a trick the rules are three: second hand low behind the partner's
+lead (no points on it before the declarer has played); a defender who
+cannot follow and whose partner is not winning the trick discards from his
+shortest side suit (to get void and trump it later), keeping his aces and
+tens; the last to play onto the partner's trick smears the most points.
 """
 
 from __future__ import annotations

@@ -21,6 +21,7 @@ class Decision:
     ``how`` is the step that decided: ``"vote"`` (the layouts' votes alone),
     ``"lead_rule"`` (a defender's lead class), ``"points"`` (expected card
     points), ``"lead_key"``, ``"discard"`` (a defender's discard from his shortest suit),
+    ``"second_low"`` (a defender's lowest card after the partner's lead),
     ``"heuristic"``, ``"smear"`` (points onto the partner's trick), ``"cheapest"``; or
     ``"equivalent"`` / ``"fallback"`` when no layout was solved."""
 
