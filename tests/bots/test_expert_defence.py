@@ -12,6 +12,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skatcore.bots import HeuristicPlayer
 from skatcore.bots.expert import ExpertPlayer
@@ -36,6 +38,7 @@ from skatcore.bots.expert.worlds import Knowledge
 from skatcore.cards import mask_of, parse_card
 from skatcore.engine.deal import Deal, Phase, deal_cards
 from skatcore.rules import get_rules
+from skatcore.rules.compiler import TRUMP
 from skatcore.sim.counters import counter_rates, rate_specs, rates_line
 from skatcore.sim.duel import duel
 
@@ -297,3 +300,21 @@ def test_a_defender_knows_when_to_smear_to_play_low_and_to_discard():
     assert follows(2) == "discard"       # void in trumps, the declarer winning
     play("HK")
     assert follows(0) is None            # forehand can follow with his trump
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["clubs", "hearts", "grand"]), st.lists(st.integers(0, 31), min_size=1, max_size=10, unique=True))
+def test_discards_and_smears_keep_to_their_rules(game, cards):
+    """Whichever cards are level: the discard is no ace or ten while another
+    card will do, a side card while there is one, from the shortest suit of
+    those; the smear has the most points."""
+    g = GAMES[game]
+    hand = sum(1 << c for c in cards)
+    d = min(cards, key=lambda c: discard_key(g, hand, c))
+    cheap = [c for c in cards if g.points[c] < 10] or cards
+    assert d in cheap
+    side = [c for c in cheap if g.follow[c] != TRUMP] or cheap
+    assert d in side
+    length = {c: (hand & g.class_mask[g.follow[c]]).bit_count() for c in side}
+    assert length[d] == min(length.values())
+    assert g.points[min(cards, key=lambda c: smear_key(g, c))] == max(g.points[c] for c in cards)
