@@ -12,11 +12,14 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from skatcore.bots import HeuristicPlayer
 from skatcore.bots.expert import ExpertPlayer
 from skatcore.bots.expert.defence import (
     BAD,
+    FORCE,
     MASTER,
     PARTNER_RUFFS,
     PARTNER_SUIT,
@@ -25,14 +28,17 @@ from skatcore.bots.expert.defence import (
     TRUMP_LEAD,
     Table,
     cheapest_key,
+    discard_key,
     lead_class,
     lead_key,
+    smear_key,
 )
 from skatcore.bots.expert.inference import PlayModel, evidence
 from skatcore.bots.expert.worlds import Knowledge
 from skatcore.cards import mask_of, parse_card
 from skatcore.engine.deal import Deal, Phase, deal_cards
 from skatcore.rules import get_rules
+from skatcore.rules.compiler import TRUMP
 from skatcore.sim.counters import counter_rates, rate_specs, rates_line
 from skatcore.sim.duel import duel
 
@@ -67,8 +73,14 @@ def test_a_defender_cashes_a_master_and_never_leads_a_ten_into_the_ace():
     assert lead_class(g, t, _c("DA")) == MASTER
     assert lead_class(g, t, _c("HT")) == BAD      # the heart ace is still out
     assert lead_class(g, t, _c("C7")) == TRUMP_LEAD
-    # the declarer (middlehand, second to play) has shown void in spades and trumps are out: the ace is no master lead
-    assert lead_class(g, _table(HAND, OUT, declarer_void="SA ST SK SQ S9 S8 S7"), _c("SA")) == SIDE
+    # the declarer (middlehand, second to play) has shown void in spades and trumps are out: the ace is no master
+    # lead, but a spade forces him to trump, a lead before any but a master or the partner's ruff
+    t = _table(HAND, OUT, declarer_void="SA ST SK SQ S9 S8 S7")
+    assert lead_class(g, t, _c("SA")) == lead_class(g, t, _c("S8")) == FORCE
+    assert lead_class(g, t, _c("DA")) < FORCE < lead_class(g, t, _c("D7"))
+    # with no trump out he cannot be forced: the spade ace is a master again
+    assert lead_class(g, _table(HAND, " ".join(c for c in OUT.split() if not (c[1] == "J" or c[0] == "C")),
+                                declarer_void="SA ST SK SQ S9 S8 S7"), _c("SA")) == MASTER
     # of two masters the one with more points first: the ten of a suit whose ace is gone before a king
     t = _table(HAND, OUT.replace("DT ", ""), declarer_void="")
     assert lead_class(g, t, _c("DK")) == MASTER and lead_key(g, t, _c("DA")) < lead_key(g, t, _c("DK"))
@@ -237,3 +249,72 @@ def test_iss_agreement_command_prints_a_table(capsys, tmp_path):
     assert _tool().main(["heuristic", "--files", str(path), "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out[0]["player"] == "heuristic" and out[0]["all"]["decisions"] > 10
+
+
+def test_a_defender_discards_from_his_shortest_suit_and_smears_onto_the_partners_trick():
+    g = GAMES["clubs"]
+    hand = _m("ST SQ S8 HT HK HQ H7 DT DK DQ")
+    discards = [_c(c) for c in ("S8", "H7", "DQ", "HK", "DT")]
+    # spades and diamonds are the shortest suits (three cards), hearts four; the fewest points first, a ten last
+    assert sorted(discards, key=lambda c: discard_key(g, hand, c)) == [_c(c) for c in ("S8", "DQ", "H7", "HK", "DT")]
+    assert min([_c("C7"), _c("H7")], key=lambda c: discard_key(g, hand, c)) == _c("H7")  # a trump last
+    # onto the partner's trick the most points, a side card before a trump of as many
+    assert sorted([_c(c) for c in ("S8", "CT", "ST", "HK")], key=lambda c: smear_key(g, c)) \
+        == [_c(c) for c in ("ST", "CT", "HK", "S8")]
+
+
+def _clubs_hand_game_middlehand_declares() -> Deal:
+    """Middlehand declares a clubs hand game; forehand and rearhand defend."""
+    hands = [[_c(c) for c in s.split()] for s in ("SA SK S9 HA H9 H8 DA D9 D8 C9",
+                                                   "CJ SJ HJ DJ CA CT CK CQ S7 D7",
+                                                   "ST SQ S8 HT HK HQ H7 DT DK DQ")]
+    deal = Deal(RULES, hands, [_c("C8"), _c("C7")])
+    deal.set_declarer(1, 18)
+    deal.apply(next(a for a in deal.legal_actions() if type(a).__name__ == "PlayHand"))
+    deal.apply(next(a for a in deal.legal_actions() if a.declaration.game == "clubs" and not a.declaration.schneider))
+    return deal
+
+
+def test_a_defender_knows_when_to_smear_to_play_low_and_to_discard():
+    deal = _clubs_hand_game_middlehand_declares()
+    expert = ExpertPlayer(RULES, seed=1)
+    g = GAMES["clubs"]
+
+    def follows(seat: int) -> str | None:
+        view = deal.view(seat)
+        return expert._defender_follows(view, Knowledge.of(view, deal.table, RULES.deck), g)
+
+    def play(*cards: str) -> None:
+        for name in cards:
+            deal.apply(next(a for a in deal.legal_actions() if a.card == _c(name)))
+
+    play("SA")
+    assert follows(1) is None            # the declarer
+    play("S7")
+    assert follows(2) == "smear"         # last to the partner's ace
+    play("ST", "D8", "D7")
+    assert follows(2) == "smear"         # the partner's eight beats the declarer's seven
+    play("DK", "H7")                     # rearhand takes the trick and leads
+    assert follows(0) == "second"        # forehand follows the partner's lead, the declarer still to play
+    play("H8", "CQ", "CJ")               # the declarer trumps and leads a trump
+    assert follows(2) == "discard"       # void in trumps, the declarer winning
+    play("HK")
+    assert follows(0) is None            # forehand can follow with his trump
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["clubs", "hearts", "grand"]), st.lists(st.integers(0, 31), min_size=1, max_size=10, unique=True))
+def test_discards_and_smears_keep_to_their_rules(game, cards):
+    """Whichever cards are level: the discard is no ace or ten while another
+    card will do, a side card while there is one, from the shortest suit of
+    those; the smear has the most points."""
+    g = GAMES[game]
+    hand = sum(1 << c for c in cards)
+    d = min(cards, key=lambda c: discard_key(g, hand, c))
+    cheap = [c for c in cards if g.points[c] < 10] or cards
+    assert d in cheap
+    side = [c for c in cheap if g.follow[c] != TRUMP] or cheap
+    assert d in side
+    length = {c: (hand & g.class_mask[g.follow[c]]).bit_count() for c in side}
+    assert length[d] == min(length.values())
+    assert g.points[min(cards, key=lambda c: smear_key(g, c))] == max(g.points[c] for c in cards)

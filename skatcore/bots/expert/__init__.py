@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from typing import ClassVar
 
 from skatcore.bots.expert.bidding import SolverBidding
-from skatcore.bots.expert.defence import Table, cheapest_key, lead_class, lead_key
+from skatcore.bots.expert.defence import Table, cheapest_key, discard_key, lead_class, lead_key, smear_key
 from skatcore.bots.expert.inference import PlayModel, evidence
 from skatcore.bots.expert.votes import Decision, Layout, Votes, credit, most_points, reaches, settled
 from skatcore.bots.expert.worlds import Knowledge, all_equivalent, bidding_levels, sample
@@ -212,9 +212,36 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
                 return tied[0], "points", level
         if t is not None:
             return min(tied, key=lambda c: lead_key(g, t, c)), "lead_key", level
+        follow = self._defender_follows(view, kn, g) if positions else None
+        if follow == "discard":  # void, the partner not winning: keep the long suits, get void in a short one
+            return min(tied, key=lambda c: discard_key(g, view.hand, c)), "discard", level
+        if follow == "second":  # second hand low: no points onto the partner's card before the declarer has played
+            return min(tied, key=lambda c: cheapest_key(g, c)), "second_low", level
         if fallback in tied:
             return fallback, "heuristic", level
+        if follow == "smear":
+            return min(tied, key=lambda c: smear_key(g, c)), "smear", level
         return min(tied, key=lambda c: cheapest_key(g, c)), "cheapest", level
+
+    def _defender_follows(self, view, kn: Knowledge, g) -> str | None:
+        """``"smear"`` for a defender last to a trick his partner wins,
+        ``"discard"`` for one who cannot follow a trick the partner is not
+        winning, ``"second"`` for one following the partner's lead with
+        the declarer still to play (None: anything else)."""
+        trick = view.trick
+        if not trick or view.declarer is None or view.seat == view.declarer:
+            return None
+        wi = self._winning(g, trick)[0]
+        partner_wins = self._after(kn.leader, wi) != view.declarer
+        if partner_wins and len(trick) == len(self.rules.deck.seats) - 1:
+            return "smear"
+        led = g.follow[trick[0]]
+        follows = any(g.follow[a.card] == led for a in view.legal)
+        if not partner_wins and not follows:
+            return "discard"
+        if partner_wins and follows and len(trick) == 1:
+            return "second"
+        return None
 
     @staticmethod
     def _reaches(solver: Solver, pos: Position, need: int, cards: list[int] | None) -> dict[int, int]:

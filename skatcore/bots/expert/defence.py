@@ -3,12 +3,19 @@ cards its layouts cannot tell apart (or nearly so).
 
 A Skat defender's lead follows rules any club player names: cash a master
 (an ace, or a ten whose ace is gone) before the declarer discards on it;
-lead a suit the partner showed void in so he trumps it; bring back the suit
-the partner led; lead through the declarer - a long suit when he plays
-second ("short way, long suit"), a short one when the partner plays second
-("long way, short suit"); lead no trumps; never lead a ten into an ace still
-out.  The partner's signals read are his leads and the voids his discards
-show.
+lead a suit the partner showed void in so he trumps it; force the declarer:
+lead a suit he showed void in, so he must trump and has fewer trumps left
+to draw ours with; bring back the suit the partner led; lead through the
+declarer - a long suit when he plays second ("short way, long suit"), a
+short one when the partner plays second ("long way, short suit"); lead no
+trumps; never lead a ten into an ace still out.  The partner's signals read
+are his leads and the voids his discards show.
+
+Following a trick the rules are three: second hand low behind the partner's
+lead (no points on it before the declarer has played); a defender who
+cannot follow and whose partner is not winning the trick discards from his
+shortest side suit (to get void and trump it later), keeping his aces and
+tens; the last to play onto the partner's trick smears the most points.
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ from skatcore.bots.heuristic.tables import _Game
 from skatcore.rules.compiler import TRUMP
 
 # the classes of a defender's lead, best first
-MASTER, PARTNER_RUFFS, PARTNER_SUIT, THROUGH, SIDE, TRUMP_LEAD, BAD = range(7)
+MASTER, PARTNER_RUFFS, FORCE, PARTNER_SUIT, THROUGH, SIDE, TRUMP_LEAD, BAD = range(8)
 
 
 @dataclass(frozen=True)
@@ -58,10 +65,10 @@ def lead_class(g: _Game, t: Table, card: int) -> int:
         return BAD  # a ten led into an ace still out
     if t.partner_void & suit and not declarer_ruffs and trumps_out and g.family != "grand":
         return PARTNER_RUFFS
-    if k in t.partner_led and not declarer_ruffs:
-        return PARTNER_SUIT
     if declarer_ruffs:
-        return SIDE  # forcing the declarer to trump: a lead of its own kind, neither good nor bad
+        return FORCE  # the declarer trumps it: one trump fewer to draw the defenders' with
+    if k in t.partner_led:
+        return PARTNER_SUIT
     lengths = {j: (t.hand & g.class_mask[j]).bit_count() for j in range(4) if t.hand & g.class_mask[j] & ~g.trump}
     declarer_second = (t.me + 1) % 3 == t.declarer
     pick = max(lengths, key=lambda j: (lengths[j], j)) if declarer_second else min(lengths, key=lambda j: (lengths[j], j))
@@ -81,3 +88,17 @@ def cheapest_key(g: _Game, card: int) -> tuple:
     """The rule for any other choice the layouts leave open: give away as
     few card points as possible, a side card before a trump, the lower of two."""
     return g.points[card], g.follow[card] == TRUMP, g.power[card]
+
+
+def discard_key(g: _Game, hand: int, card: int) -> tuple:
+    """Sort key of a defender's discard, best first: no ace or ten while
+    another card will do, a side card from the shortest suit of ``hand`` (to
+    get void), then the fewest points, the lower of two."""
+    k = g.follow[card]
+    return g.points[card] >= 10, k == TRUMP, (hand & g.class_mask[k]).bit_count(), g.points[card], g.power[card]
+
+
+def smear_key(g: _Game, card: int) -> tuple:
+    """Sort key of a card put on the partner's won trick, best first: the
+    most points, a side card before a trump, the lower of two."""
+    return -g.points[card], g.follow[card] == TRUMP, g.power[card]

@@ -20,7 +20,9 @@ class Decision:
 
     ``how`` is the step that decided: ``"vote"`` (the layouts' votes alone),
     ``"lead_rule"`` (a defender's lead class), ``"points"`` (expected card
-    points), ``"lead_key"``, ``"heuristic"``, ``"cheapest"``; or
+    points), ``"lead_key"``, ``"discard"`` (a defender's discard from his shortest suit),
+    ``"second_low"`` (a defender's lowest card after the partner's lead),
+    ``"heuristic"``, ``"smear"`` (points onto the partner's trick), ``"cheapest"``; or
     ``"equivalent"`` / ``"fallback"`` when no layout was solved."""
 
     how: str
@@ -47,8 +49,9 @@ def most_points(table, positions: list[Layout], tied: list[int], maximise: bool,
     layouts, weighted.  A layout whose search runs
     out of nodes for any of the cards counts for none of them; the layouts
     stop once they have cost as many nodes as the vote (a hard decision
-    gets more); cards no layout can tell apart (``live``: the cards
-    still in play) are searched once."""
+    gets more), or once one card leads by more than the layouts left could
+    change (each by at most the points still out); cards no layout can tell
+    apart (``live``: the cards still in play) are searched once."""
     groups: list[list[int]] = []
     for c in sorted(tied, key=lambda c: (table.follow[c], table.strength[table.follow[c]][c])):
         if groups and all_equivalent(table, sum(1 << x for x in (*groups[-1], c)), live, True):
@@ -62,7 +65,12 @@ def most_points(table, positions: list[Layout], tied: list[int], maximise: bool,
     spent = 0
     extra: Votes = defaultdict(float)
     counted = False
-    for lay in positions[:layouts]:
+    used = positions[:layouts]
+    # a card's take differs from another's by at most the points still out: past that lead nothing can change
+    swing = positions[0].solver.live(positions[0].pos) if positions else 0
+    left = sum(lay.weight for lay in used)
+    for lay in used:
+        left -= lay.weight
         solver, pos = lay.solver, lay.pos
         aborted, before = solver.aborted, solver.nodes
         got: dict[int, int] = {}
@@ -78,12 +86,18 @@ def most_points(table, positions: list[Layout], tied: list[int], maximise: bool,
                 for c in group:
                     extra[c] += lay.weight * (got[group[0]] if maximise else -got[group[0]])
         spent += solver.nodes - before
-        if spent >= budget:
+        if spent >= budget or (counted and _decided([extra[g[0]] for g in groups], left * swing)):
             break
     if not counted:
         return tied
     top = max(extra[c] for c in tied)
     return [c for c in tied if extra[c] >= top - 1e-9]
+
+
+def _decided(values: list[float], left: float) -> bool:
+    """Whether the best of ``values`` leads every other by more than ``left``."""
+    ranked = sorted(values, reverse=True)
+    return ranked[0] - ranked[1] > left + 1e-9
 
 
 def reaches(solver: Solver, pos: Position, need: int, cards: list[int] | None) -> dict[int, int]:
