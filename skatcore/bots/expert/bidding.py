@@ -213,13 +213,22 @@ class SolverBidding:
     def _bid(self, view: SeatView):
         if not self.rules.table.plain:
             return super()._bid(view)
-        limit = self._expert_limit(view.hand, view.seat)
         first = view.legal[0]
         if isinstance(first, Hold):
-            return first if view.bid <= limit else PASS
-        if isinstance(first, Bid) and first.value <= limit:
+            return first if self._bids_to(view.hand, view.seat, view.bid) else PASS
+        if isinstance(first, Bid) and self._bids_to(view.hand, view.seat, first.value):
             return first
         return PASS
+
+    def _bids_to(self, hand: int, seat: int, value: int) -> bool:
+        """Whether the limit (:meth:`_expert_limit`) reaches ``value``, asking
+        only that: the heuristic's floor, else the contracts worth ``value``
+        or more from the cheapest up until one holds (each contract's answer
+        is kept for the deal, so the next bid asks only the ones not settled)."""
+        if self._limit(hand) >= value:
+            return True
+        cands = sorted(((p, v, c) for p, v, c in self._bid_candidates(hand) if v >= value), key=lambda x: x[1])
+        return any(self._holds_at_bid(cand, p, v, hand, seat) for p, v, cand in cands)
 
     def _expert_limit(self, hand: int, seat: int) -> int:
         """The highest value of a contract whose expected score is positive
@@ -229,23 +238,33 @@ class SolverBidding:
         blended with the heuristic's estimate; the contracts are tried from
         the highest value down, each until its layouts settle the question.
         Hand games and the skat steps' offers keep the heuristic's estimate."""
-        key = ("expert-limit", hand)
-        cached = self._cache.get(key)
-        if cached is not None:
-            return cached
         best = self._limit(hand)  # hand games, the skat steps' offers: the heuristic's view
-        cands = [(p, v, c) for p, v, c in self._worth_solving(self._evaluate(hand)[0], hand) if v > best]
-        if cands:
-            deck = self.rules.deck
-            rng = random.Random(hand ^ (self.seed or 0))
-            layouts = self._layouts(deck.mask & ~hand, (deck.skat, deck.hand, deck.hand), self.bid_worlds, rng)
-            for p, v, cand in sorted(cands, key=lambda x: -x[1]):
-                if v <= best:
-                    break
-                if self._holds(cand, p, self._need(v, cand.lost), hand, layouts, seat):
-                    best = v
-        self._cache[key] = best
+        for p, v, cand in sorted(self._bid_candidates(hand), key=lambda x: -x[1]):
+            if v <= best:
+                break
+            if self._holds_at_bid(cand, p, v, hand, seat):
+                best = v
         return best
+
+    def _bid_candidates(self, hand: int):
+        """The pickup contracts the bidding solves: worth more than the heuristic's limit, worth solving."""
+        best = self._limit(hand)
+        return [(p, v, c) for p, v, c in self._worth_solving(self._evaluate(hand)[0], hand) if v > best]
+
+    def _holds_at_bid(self, cand, p: float, v: int, hand: int, seat: int) -> bool:
+        """:meth:`_holds` for ``cand`` worth ``v`` over the bidding's layouts of ``hand`` (kept for the deal)."""
+        key = ("holds", id(cand), hand, seat)
+        got = self._cache.get(key)
+        if got is None:
+            deck = self.rules.deck
+            lkey = ("bid-layouts", hand)
+            layouts = self._cache.get(lkey)
+            if layouts is None:
+                layouts = self._cache[lkey] = self._layouts(
+                    deck.mask & ~hand, (deck.skat, deck.hand, deck.hand), self.bid_worlds,
+                    random.Random(hand ^ (self.seed or 0)))
+            got = self._cache[key] = self._holds(cand, p, self._need(v, cand.lost), hand, layouts, seat)
+        return got
 
     def _worth_solving(self, cands, hand: int):
         """The plain pickup candidates worth solving: grand, null, the two
