@@ -369,30 +369,63 @@ class SolverBidding:
                 rest &= ~BIT[c]
             rows.append((self._win_p(rest, cand.d), pair, cand, rest))
         solve = self._worth_solving(rows, hand)
-        th = self.rules.thresholds
-        for row in rows:
-            p, pair, cand, rest = row
-            mats = 0 if cand.null else cand.g.table.matadors(hand)
-            v = cand.value(mats)
-            gain = 0 if cand.null else self._schneider_gain(cand, mats)
-            goal, amount = self._dd_goal(cand, pair)
-            schneider, raw, source = 0.0, p, "heuristic"
-            if goal is not None and any(row is x for x in solve):
-                more = th.schneider - th.win if goal == "card_points" and gain > 0 else 0
-                got = [self._dd_won(cand, goal, amount, rest, ab, view.seat, more) for ab in layouts]
-                won = sum(min(1.0, g) for g in got)
-                p, raw = self._chance(cand, p, won, len(layouts), (rest,)), self._chance(cand, p, won, len(layouts), (rest,), raw=True)
-                schneider, source = sum(g > 1 for g in got) / len(layouts), "solver"
-            e = self._expected(p, v, cand.lost, bid, cand.base) + schneider * gain
-            seen = Outlook("declare", cand.d.game, cand.g.family, False, bool(cand.d.ouvert), v, p, raw, source)
+        # the contracts the heuristic's estimates judge first, the solved ones from the best such estimate down, so
+        # that a solved contract is dropped once even winning (schneider) every layout left cannot beat the best
+        first = sorted(range(len(rows)), key=lambda i: (any(rows[i] is x for x in solve),
+                                                        -self._expected(rows[i][0], *self._row_terms(rows[i], hand, bid))))
+        scores: dict[int, float] = {}
+        for i in first:
+            row = rows[i]
+            seen, e = self._declare_outlook(row, hand, bid, layouts, view.seat, any(row is x for x in solve),
+                                            max(scores.values(), default=-math.inf))
             self.declare_outlooks.append((seen, e))
-            if best is None or e > best[0]:
-                best = (e, pair, cand.d)
-                self.declared = seen
+            if seen.source != "cut":
+                scores[i] = e
+        for i, row in enumerate(rows):  # the first of the best, in the candidates' order
+            if i in scores and (best is None or scores[i] > best[0]):
+                best = (scores[i], row[1], row[2].d)
+                self.declared = next(o for o, _ in self.declare_outlooks if o.game == row[2].d.game
+                                     and o.ouvert == bool(row[2].d.ouvert))
         if best is None or best[1] not in view.legal:
             return super()._discard(view)
         self._expert_plan = best[2]
         return best[1]
+
+    def _row_terms(self, row, hand: int, bid: int) -> tuple[int, int, int, int | None]:
+        """The value, lost factor, bid and base of a contract row, as :meth:`_expected` takes them."""
+        cand = row[2]
+        return cand.value(0 if cand.null else cand.g.table.matadors(hand)), cand.lost, bid, cand.base
+
+    def _declare_outlook(self, row, hand: int, bid: int, layouts, seat: int, solve: bool,
+                         beat: float) -> tuple[Outlook, float]:
+        """A contract row (heuristic chance, discard, contract, the ten cards
+        kept) as the declaration judges it, with its expected score (schneider
+        included): by the solver over ``layouts`` where ``solve``, until even
+        winning every layout left could not reach ``beat`` (then its source is
+        "cut" and the score that bound)."""
+        p, pair, cand, rest = row
+        v, lost, _, base = self._row_terms(row, hand, bid)
+        gain = 0 if cand.null else self._schneider_gain(cand, cand.g.table.matadors(hand))
+        goal, amount = self._dd_goal(cand, pair)
+        schneider, raw, source = 0.0, p, "heuristic"
+        if goal is not None and solve:
+            th = self.rules.thresholds
+            more = th.schneider - th.win if goal == "card_points" and gain > 0 else 0
+            n, won, high = len(layouts), 0.0, 0
+            for i, ab in enumerate(layouts):
+                g = self._dd_won(cand, goal, amount, rest, ab, seat, more)
+                won += min(1.0, g)
+                high += g > 1
+                left = n - i - 1
+                bound = self._chance(cand, p, won + left, n, (rest,))
+                ub = self._expected(bound, v, lost, bid, base) + (high + left) / n * gain
+                if left and ub < beat:
+                    return Outlook("declare", cand.d.game, cand.g.family, False, bool(cand.d.ouvert), v, bound,
+                                   bound, "cut"), ub
+            p, raw = self._chance(cand, p, won, n, (rest,)), self._chance(cand, p, won, n, (rest,), raw=True)
+            schneider, source = high / n, "solver"
+        e = self._expected(p, v, lost, bid, base) + schneider * gain
+        return Outlook("declare", cand.d.game, cand.g.family, False, bool(cand.d.ouvert), v, p, raw, source), e
 
     def _declare(self, view: SeatView):
         plan = getattr(self, "_expert_plan", None)
