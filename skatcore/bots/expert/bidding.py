@@ -103,11 +103,12 @@ class SolverBidding:
     # the solver's node budget per question of the bidding, by goal (a layout it cannot settle counts 1/2); NULL_FIT was
     # fitted on nulls judged at 20,000
     BID_NODES: ClassVar[dict[str, int]] = {"card_points": 200_000, "no_trick": 20_000}
-    # won ~ sigmoid(a + b * logit(chance)) of a suit game's or a grand's chance by step: before the skat ("bid"; after
-    # the discard, "declare", and in a hand game, "hand", none); fitted on the expert's own games against XSkat
+    # won ~ sigmoid(a + b * logit(chance)) of a suit game's or a grand's chance by step: before the skat ("bid"), after
+    # the discard ("declare"; a hand game, "hand", none); fitted on the expert's own games against XSkat
     # (`python tools/calibrate_expert.py --opponent xskat_player:factory --deals 400 --seed 7 --jobs 2 --fit`)
     CALIBRATION: ClassVar[dict[tuple[str, str], tuple[float, float]]] = {
-        ("grand", "bid"): (1.39, 0.15), ("suit", "bid"): (0.08, 0.68),
+        ("grand", "bid"): (1.37, 0.15), ("suit", "bid"): (-0.17, 0.83),
+        ("grand", "declare"): (1.65, 0.28), ("suit", "declare"): (-0.6, 1.02),
     }
     FLOOR = 0.2        # contracts the heuristic gives less than this chance are not solved
     # a null's chance = sigmoid(a + b * double-dummy share + the weights of null_features), by ouvert
