@@ -37,10 +37,14 @@ bidding's searches of suit games gave up and counted half a layout, so
 the share said little; the bidding has its own budget (``BID_NODES``).
 The chances before the skat are then still overconfident where they are
 high (suit games the bidding gave 0.67-0.75 were won 64%, grands it gave
-0.95 and more 89%): ``CALIBRATION`` fits, per family, the outcome on the
-chance and lowers a chance to the fit (never raises it).  A contract is
-worth bidding on where its expected score (the heuristic's rule: the
-ruleset's value and lost factor, and ``GAME_BONUS``) beats passing.
+0.95 and more 89%): ``CALIBRATION`` fits, per family and step (before
+the skat, after the discard), the outcome on the chance and lowers a
+chance to the fit (never raises it).  A contract is worth bidding on where
+its expected score (the heuristic's rule: the ruleset's value and lost
+factor, and ``GAME_BONUS``) beats passing; a bid asks only whether some
+contract worth that much holds, so a hand stops at the first that does.
+At the declaration a grand must beat the others by ``GRAND_MARGIN``, and
+a contract's layouts stop once it cannot beat the best so far.
 """
 
 from __future__ import annotations
