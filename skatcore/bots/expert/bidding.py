@@ -91,12 +91,10 @@ class Outlook:
     source: str
 
 
-class SolverBidding:
-    """Part of :class:`~skatcore.bots.expert.ExpertPlayer` (mixed in before
-    the heuristic player, whose estimates serve as priors).
-
-    How the chances are judged and calibrated: the module's docstring.
-    """
+class ContractJudge:
+    """How often a contract is won from a hand: the layouts, the double-dummy
+    questions and the chances (the module's docstring) that the bidding and the
+    declaration share."""
 
     _plan: tuple[tuple[int, ...], str] | None  # the heuristic player's discard plan (see HeuristicPlayer)
 
@@ -218,63 +216,6 @@ class SolverBidding:
         # only ever lowered: where the fit lies above the estimate, it extrapolates to hands the expert seldom declares
         return chance if fix is None else min(chance, _p(fix[0] + fix[1] * logit(chance)))
 
-    # -- bidding -------------------------------------------------------------------
-    def _bid(self, view: SeatView):
-        if not self.rules.table.plain:
-            return super()._bid(view)
-        first = view.legal[0]
-        if isinstance(first, Hold):
-            return first if self._bids_to(view.hand, view.seat, view.bid) else PASS
-        if isinstance(first, Bid) and self._bids_to(view.hand, view.seat, first.value):
-            return first
-        return PASS
-
-    def _bids_to(self, hand: int, seat: int, value: int) -> bool:
-        """Whether the limit (:meth:`_expert_limit`) reaches ``value``, asking
-        only that: the heuristic's floor, else the contracts worth ``value``
-        or more from the cheapest up until one holds (each contract's answer
-        is kept for the deal, so the next bid asks only the ones not settled)."""
-        if self._limit(hand) >= value:
-            return True
-        cands = sorted(((p, v, c) for p, v, c in self._bid_candidates(hand) if v >= value), key=lambda x: x[1])
-        return any(self._holds_at_bid(cand, p, v, hand, seat) for p, v, cand in cands)
-
-    def _expert_limit(self, hand: int, seat: int) -> int:
-        """The highest value of a contract whose expected score is positive
-        (the ruleset's game value with the hand's matadors, its lost factor).
-        Picking up, a contract's chance is its double-dummy win share over
-        sampled skats and opponent hands (the heuristic's discard for it),
-        blended with the heuristic's estimate; the contracts are tried from
-        the highest value down, each until its layouts settle the question.
-        Hand games and the skat steps' offers keep the heuristic's estimate."""
-        best = self._limit(hand)  # hand games, the skat steps' offers: the heuristic's view
-        for p, v, cand in sorted(self._bid_candidates(hand), key=lambda x: -x[1]):
-            if v <= best:
-                break
-            if self._holds_at_bid(cand, p, v, hand, seat):
-                best = v
-        return best
-
-    def _bid_candidates(self, hand: int):
-        """The pickup contracts the bidding solves: worth more than the heuristic's limit, worth solving."""
-        best = self._limit(hand)
-        return [(p, v, c) for p, v, c in self._worth_solving(self._evaluate(hand)[0], hand) if v > best]
-
-    def _holds_at_bid(self, cand, p: float, v: int, hand: int, seat: int) -> bool:
-        """:meth:`_holds` for ``cand`` worth ``v`` over the bidding's layouts of ``hand`` (kept for the deal)."""
-        key = ("holds", id(cand), hand, seat)
-        got = self._cache.get(key)
-        if got is None:
-            deck = self.rules.deck
-            lkey = ("bid-layouts", hand)
-            layouts = self._cache.get(lkey)
-            if layouts is None:
-                layouts = self._cache[lkey] = self._layouts(
-                    deck.mask & ~hand, (deck.skat, deck.hand, deck.hand), self.bid_worlds,
-                    random.Random(hand ^ (self.seed or 0)))
-            got = self._cache[key] = self._holds(cand, p, self._need(v, cand.lost), hand, layouts, seat)
-        return got
-
     def _worth_solving(self, cands, hand: int):
         """The plain pickup candidates worth solving: grand, null, the two
         suits with the most trumps; none the heuristic gives under ``FLOOR``
@@ -284,37 +225,9 @@ class SolverBidding:
                 and (self._chance(x[2], 0.0, 1, 1, (hand,)) if x[2].null else x[0]) >= self.FLOOR
                 and (x[2].g.family in ("grand", "null") or any(x is s for s in suits))]
 
-    def _holds(self, cand, p: float, need: float, hand: int, layouts, seat: int) -> bool:
-        """Whether ``cand``'s chance over ``layouts`` (skat, two opponent
-        hands) reaches ``need``; stops once the rest cannot change it."""
-        n = len(layouts)
-        kept = self._kept(cand, hand, layouts)
-        if kept is None:
-            return False
-        tens = tuple(k[2] for k in kept)
-        wins = 0.0
-        for i, (goal, amount, mine, opponents) in enumerate(kept):
-            wins += self._dd_won(cand, goal, amount, mine, opponents, seat)
-            left = n - i - 1
-            if self._chance(cand, p, wins, n, tens, "bid") >= need:
-                return True
-            if self._chance(cand, p, wins + left, n, tens, "bid") < need:
-                return False
-        return False
 
-    def _kept(self, cand, hand: int, layouts):
-        """Per layout (skat, two opponent hands): the solver's goal and amount
-        for ``cand``, the ten cards kept after its discard and the opponents'
-        hands (None: not solvable)."""
-        kept = []
-        for skat, a, b in layouts:
-            hand12 = hand | skat
-            pair = self._pair(cand, hand12)
-            goal, amount = self._dd_goal(cand, pair)
-            if goal is None:
-                return None
-            kept.append((goal, amount, hand12 & ~sum(BIT[c] for c in pair.cards), (a, b)))
-        return kept
+class SolverDeclaration(ContractJudge):
+    """Hand game or pickup, the discard and the contract, judged over sampled layouts."""
 
     # -- hand game or pickup ------------------------------------------------------------
     def _skat(self, view: SeatView):
@@ -448,6 +361,103 @@ class SolverBidding:
                     self._plan = None
                     return a
         return super()._declare(view)
+
+
+class SolverBidding(SolverDeclaration):
+    """Part of :class:`~skatcore.bots.expert.ExpertPlayer` (mixed in before
+    the heuristic player, whose estimates serve as priors).
+
+    How the chances are judged and calibrated: the module's docstring.
+    """
+
+    # -- bidding -------------------------------------------------------------------
+    def _bid(self, view: SeatView):
+        if not self.rules.table.plain:
+            return super()._bid(view)
+        first = view.legal[0]
+        if isinstance(first, Hold):
+            return first if self._bids_to(view.hand, view.seat, view.bid) else PASS
+        if isinstance(first, Bid) and self._bids_to(view.hand, view.seat, first.value):
+            return first
+        return PASS
+
+    def _bids_to(self, hand: int, seat: int, value: int) -> bool:
+        """Whether the limit (:meth:`_expert_limit`) reaches ``value``, asking
+        only that: the heuristic's floor, else the contracts worth ``value``
+        or more from the cheapest up until one holds (each contract's answer
+        is kept for the deal, so the next bid asks only the ones not settled)."""
+        if self._limit(hand) >= value:
+            return True
+        cands = sorted(((p, v, c) for p, v, c in self._bid_candidates(hand) if v >= value), key=lambda x: x[1])
+        return any(self._holds_at_bid(cand, p, v, hand, seat) for p, v, cand in cands)
+
+    def _expert_limit(self, hand: int, seat: int) -> int:
+        """The highest value of a contract whose expected score is positive
+        (the ruleset's game value with the hand's matadors, its lost factor).
+        Picking up, a contract's chance is its double-dummy win share over
+        sampled skats and opponent hands (the heuristic's discard for it),
+        blended with the heuristic's estimate; the contracts are tried from
+        the highest value down, each until its layouts settle the question.
+        Hand games and the skat steps' offers keep the heuristic's estimate."""
+        best = self._limit(hand)  # hand games, the skat steps' offers: the heuristic's view
+        for p, v, cand in sorted(self._bid_candidates(hand), key=lambda x: -x[1]):
+            if v <= best:
+                break
+            if self._holds_at_bid(cand, p, v, hand, seat):
+                best = v
+        return best
+
+    def _bid_candidates(self, hand: int):
+        """The pickup contracts the bidding solves: worth more than the heuristic's limit, worth solving."""
+        best = self._limit(hand)
+        return [(p, v, c) for p, v, c in self._worth_solving(self._evaluate(hand)[0], hand) if v > best]
+
+    def _holds_at_bid(self, cand, p: float, v: int, hand: int, seat: int) -> bool:
+        """:meth:`_holds` for ``cand`` worth ``v`` over the bidding's layouts of ``hand`` (kept for the deal)."""
+        key = ("holds", id(cand), hand, seat)
+        got = self._cache.get(key)
+        if got is None:
+            deck = self.rules.deck
+            lkey = ("bid-layouts", hand)
+            layouts = self._cache.get(lkey)
+            if layouts is None:
+                layouts = self._cache[lkey] = self._layouts(
+                    deck.mask & ~hand, (deck.skat, deck.hand, deck.hand), self.bid_worlds,
+                    random.Random(hand ^ (self.seed or 0)))
+            got = self._cache[key] = self._holds(cand, p, self._need(v, cand.lost), hand, layouts, seat)
+        return got
+
+    def _holds(self, cand, p: float, need: float, hand: int, layouts, seat: int) -> bool:
+        """Whether ``cand``'s chance over ``layouts`` (skat, two opponent
+        hands) reaches ``need``; stops once the rest cannot change it."""
+        n = len(layouts)
+        kept = self._kept(cand, hand, layouts)
+        if kept is None:
+            return False
+        tens = tuple(k[2] for k in kept)
+        wins = 0.0
+        for i, (goal, amount, mine, opponents) in enumerate(kept):
+            wins += self._dd_won(cand, goal, amount, mine, opponents, seat)
+            left = n - i - 1
+            if self._chance(cand, p, wins, n, tens, "bid") >= need:
+                return True
+            if self._chance(cand, p, wins + left, n, tens, "bid") < need:
+                return False
+        return False
+
+    def _kept(self, cand, hand: int, layouts):
+        """Per layout (skat, two opponent hands): the solver's goal and amount
+        for ``cand``, the ten cards kept after its discard and the opponents'
+        hands (None: not solvable)."""
+        kept = []
+        for skat, a, b in layouts:
+            hand12 = hand | skat
+            pair = self._pair(cand, hand12)
+            goal, amount = self._dd_goal(cand, pair)
+            if goal is None:
+                return None
+            kept.append((goal, amount, hand12 & ~sum(BIT[c] for c in pair.cards), (a, b)))
+        return kept
 
 
 def bid_outlooks(player: SolverBidding, hand: int, seat: int) -> list[Outlook]:
