@@ -74,8 +74,7 @@ def limit_of(player: SolverBidding, outlooks: Sequence[Outlook]) -> int:
     for o in outlooks:
         cand = next(c for r in ("pickup", "hand") for c in player.info.cands[r]
                     if c.d.game == o.game and c.d.hand == o.hand and c.d.ouvert == o.ouvert)
-        need = player._need(o.value, cand.lost) if o.hand else player._bid_need(o.value, cand)
-        if o.value > best and o.chance >= need:
+        if o.value > best and o.chance >= player._need(o.value, cand.lost):
             best = o.value
     return best
 

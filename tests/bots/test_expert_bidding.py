@@ -76,9 +76,9 @@ def test_the_limit_is_the_highest_contract_that_pays():
     for i in range(12):
         hand = mask_of(rng.sample(range(32), 10))
         me = ExpertPlayer(rules, seed=i)
-        cand = {(c.d.game, c.d.hand, c.d.ouvert): c for r in ("pickup", "hand") for c in me.info.cands[r]}
+        lost = {(c.d.game, c.d.hand, c.d.ouvert): c.lost for r in ("pickup", "hand") for c in me.info.cands[r]}
         solved = [o.value for o in bid_outlooks(me, hand, i % 3)
-                  if o.source == "solver" and o.chance >= me._bid_need(o.value, cand[(o.game, o.hand, o.ouvert)])]
+                  if o.source == "solver" and o.chance >= me._need(o.value, lost[(o.game, o.hand, o.ouvert)])]
         assert me._expert_limit(hand, i % 3) == max([me._limit(hand), *solved])
 
 

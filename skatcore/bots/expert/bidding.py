@@ -117,9 +117,6 @@ class ContractJudge:
     # game where the grand is marginal (self-play declared 40-42% grands, people 32%; 20 costs ~1 point per deal by
     # the expert's own estimates over 200 deals of self-play)
     GRAND_MARGIN = 20.0
-    # a suit game is bid only with at least this chance (break-even with GAME_BONUS is 0.56 at 18): in self-play the
-    # suit games bid near break-even were won 61-75%, and against XSkat such games lost classic points
-    SUIT_BID = 0.6
     # a null's chance = sigmoid(a + b * double-dummy share + the weights of null_features), by ouvert
     NULL_FIT: ClassVar[dict[bool, tuple[float, ...]]] = {False: (1.09, 3.44, -1.09, -0.15, -1.71), True: (0.45, 4.11, -1.93, -0.35, -1.76)}
 
@@ -427,13 +424,8 @@ class SolverBidding(SolverDeclaration):
                 layouts = self._cache[lkey] = self._layouts(
                     deck.mask & ~hand, (deck.skat, deck.hand, deck.hand), self.bid_worlds,
                     random.Random(hand ^ (self.seed or 0)))
-            got = self._cache[key] = self._holds(cand, p, self._bid_need(v, cand), hand, layouts, seat)
+            got = self._cache[key] = self._holds(cand, p, self._need(v, cand.lost), hand, layouts, seat)
         return got
-
-    def _bid_need(self, value: int, cand) -> float:
-        """The chance a pickup contract worth ``value`` needs for a bid: break-even, a suit game at least ``SUIT_BID``."""
-        need = self._need(value, cand.lost)
-        return max(need, self.SUIT_BID) if cand.g.family == "suit" else need
 
     def _holds(self, cand, p: float, need: float, hand: int, layouts, seat: int) -> bool:
         """Whether ``cand``'s chance over ``layouts`` (skat, two opponent
