@@ -1,8 +1,8 @@
 """The expert's speed: deals per second of CPU for a table of three
 experts, the CPU time of each decision (p50, p99, max), and where the time
-goes by phase: the bidding, the skat (hand game or pickup) and discard with
-the contract choice (the expert weighs the contracts at its discard), and
-card play.
+goes by phase: the bidding, the skat (hand game or pickup), the discard
+with the contract choice (the expert weighs the contracts at its discard),
+the declaration itself, and card play.
 
 CPU time (``time.process_time``), not the wall clock, so that other work on
 the machine does not count; one process, so the figure is per core.
@@ -27,9 +27,10 @@ from skatcore.engine.actions import Phase
 from skatcore.rules import get_rules
 from skatcore.sim.play import play, players_for, seeded_deal
 
-# the phases reported; a plugin's steps (Phase.STEP) count as the skat's
-PHASES = {Phase.BIDDING: "bidding", Phase.SKAT: "skat_and_discard", Phase.DISCARD: "skat_and_discard",
-          Phase.STEP: "skat_and_discard", Phase.DECLARE: "contract_choice", Phase.PLAY: "card_play"}
+# the phases reported: the expert weighs the contracts at its discard (what it declares is then decided), so the
+# discard and the contract choice are one; a plugin's steps (Phase.STEP) count as the skat's
+PHASES = {Phase.BIDDING: "bidding", Phase.SKAT: "skat", Phase.STEP: "skat", Phase.DISCARD: "discard_and_contract",
+          Phase.DECLARE: "declare", Phase.PLAY: "card_play"}
 
 
 class Timed:
