@@ -136,3 +136,17 @@ def test_a_grand_must_beat_the_suit_game_by_the_margin():
         me.grand = grand
         me.act(view)
         assert me._expert_plan.game == game
+
+
+def test_a_bid_asks_only_whether_the_limit_reaches_it():
+    """The bidding asks, bid by bid, whether some contract worth that much
+    holds (the cheapest first, stopping at the first): the same answers as
+    the full limit."""
+    rules = get_rules("official")
+    rng = random.Random(8)
+    for i in range(8):
+        hand = mask_of(rng.sample(range(32), 10))
+        limit = ExpertPlayer(rules, seed=i)._expert_limit(hand, i % 3)
+        lazy = ExpertPlayer(rules, seed=i)
+        for value in [v for v in rules.ladder if v <= 72]:
+            assert lazy._bids_to(hand, i % 3, value) == (limit >= value), (i, value)
