@@ -1,5 +1,8 @@
 """The expert's speed: deals per second of CPU for a table of three
-experts, and the CPU time of each decision (p50, p99, max).
+experts, the CPU time of each decision (p50, p99, max), and where the time
+goes by phase: the bidding, the skat (hand game or pickup), the discard
+with the contract choice (the expert weighs the contracts at its discard),
+the declaration itself, and card play.
 
 CPU time (``time.process_time``), not the wall clock, so that other work on
 the machine does not count; one process, so the figure is per core.
@@ -14,48 +17,63 @@ import argparse
 import json
 import sys
 import time
+from collections import defaultdict
+from typing import Any
 
 import numpy as np
 
 from skatcore.bots import resolve_player
+from skatcore.engine.actions import Phase
 from skatcore.rules import get_rules
 from skatcore.sim.play import play, players_for, seeded_deal
 
+# the phases reported: the expert weighs the contracts at its discard (what it declares is then decided), so the
+# discard and the contract choice are one; a plugin's steps (Phase.STEP) count as the skat's
+PHASES = {Phase.BIDDING: "bidding", Phase.SKAT: "skat", Phase.STEP: "skat", Phase.DISCARD: "discard_and_contract",
+          Phase.DECLARE: "declare", Phase.PLAY: "card_play"}
+
 
 class Timed:
-    """A player whose every ``act`` is timed."""
+    """A player whose every ``act`` is timed, by the phase of the view."""
 
-    def __init__(self, inner, times: list):
-        self.inner, self.times = inner, times
+    def __init__(self, inner: Any, times: list[float], by_phase: dict[str, float]):
+        self.inner, self.times, self.by_phase = inner, times, by_phase
         self.counters = getattr(inner, "counters", None)
 
-    def act(self, view):
+    def act(self, view: Any) -> Any:
         t = time.process_time()
         a = self.inner.act(view)
-        self.times.append(time.process_time() - t)
+        dt = time.process_time() - t
+        self.times.append(dt)
+        self.by_phase[PHASES.get(view.phase, "other")] += dt
         return a
 
 
-def timing(player: str, deals: int, seed: int, ruleset: str = "official") -> dict:
+def timing(player: str, deals: int, seed: int, ruleset: str = "official") -> dict[str, Any]:
+    """Play ``deals`` seeded deals with three ``player`` s; their CPU time in all, per decision and by phase."""
     rules = get_rules(ruleset)
     factory = resolve_player(player)
     times: list[float] = []
+    by_phase: dict[str, float] = defaultdict(float)
     play(rules, *seeded_deal(seed, 0)[:2], [factory(rules=rules, seed=s) for s in range(3)])  # compile first
     start = time.process_time()
     for i in range(deals):
         hands, skat, pseeds = seeded_deal(seed, i)
-        players = [Timed(p, times) for p in players_for(rules, [factory] * 3, seed, i, pseeds)]
+        players = [Timed(p, times, by_phase) for p in players_for(rules, [factory] * 3, seed, i, pseeds)]
         play(rules, hands, skat, players)
     cpu = time.process_time() - start
     t = np.array(times)
     return {"player": player, "deals": deals, "seed": seed, "cpu_s": round(cpu, 2),
             "deals_per_cpu_s": round(deals / cpu, 2), "decisions": len(t),
             "decision_ms": {q: round(1000 * float(np.percentile(t, p)), 1) for q, p in (("p50", 50), ("p99", 99))}
-            | {"max": round(1000 * float(t.max()), 1)}}
+            | {"max": round(1000 * float(t.max()), 1)},
+            # the players' own time by phase (the engine's, between decisions, is the rest of cpu_s)
+            "phase_cpu_s": {k: round(v, 2) for k, v in sorted(by_phase.items())},
+            "phase_share": {k: round(v / cpu, 3) for k, v in sorted(by_phase.items())}}
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--player", default="expert")
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--seed", type=int, default=1)

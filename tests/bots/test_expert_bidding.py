@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 
 from skatcore.bots.expert import ExpertPlayer
 from skatcore.bots.expert.bidding import bid_outlooks, logit
-from skatcore.cards import mask_of
+from skatcore.cards import mask_of, parse_card
+from skatcore.engine.deal import PASS, PICK_UP, Deal, Phase
 from skatcore.rules import get_rules
 
 
@@ -79,3 +80,73 @@ def test_the_limit_is_the_highest_contract_that_pays():
         solved = [o.value for o in bid_outlooks(me, hand, i % 3)
                   if o.source == "solver" and o.chance >= me._need(o.value, lost[(o.game, o.hand, o.ouvert)])]
         assert me._expert_limit(hand, i % 3) == max([me._limit(hand), *solved])
+
+
+def _discard_view(rules, forehand: list[int], skat: list[int], others: list[int]):
+    """The view of forehand at the discard, the other two having passed at once."""
+    deal = Deal(rules, [forehand, others[:10], others[10:]], skat)
+    while deal.phase is Phase.BIDDING:
+        legal = deal.legal_actions()
+        deal.apply(PASS if deal.to_move != 0 else next(a for a in legal if a is not PASS))
+    deal.apply(PICK_UP)
+    return deal.view(0)
+
+
+class _Uncut(ExpertPlayer):
+    """Judges every contract over all its layouts (no bound ends a contract's layouts early)."""
+
+    def _declare_outlook(self, row, hand, bid, layouts, seat, solve, beat):
+        return super()._declare_outlook(row, hand, bid, layouts, seat, solve, -math.inf)
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.permutations(range(32)), st.integers(0, 5))
+def test_dropping_a_contract_that_cannot_win_keeps_the_declaration(cards, seed):
+    """A contract's layouts stop once even winning (schneider) all the rest
+    could not beat the best so far: the discard and the contract are those
+    chosen with every contract judged in full."""
+    rules = get_rules("official")
+    view = _discard_view(rules, cards[:10], cards[10:12], cards[12:])
+    cut, full = ExpertPlayer(rules, seed=seed), _Uncut(rules, seed=seed)
+    assert cut.act(view) == full.act(view)
+    assert cut._expert_plan == full._expert_plan
+    assert {o.game for o, _ in cut.declare_outlooks} == {o.game for o, _ in full.declare_outlooks}
+
+
+def test_a_grand_must_beat_the_suit_game_by_the_margin():
+    """The contract choice with the expected scores set by hand: a grand
+    expected to bring less than GRAND_MARGIN more than clubs gives way to
+    clubs, as people declare the suit game where the grand is marginal."""
+    rules = get_rules("official")
+    hand = [parse_card(c) for c in ("CJ", "SJ", "CA", "CK", "C9", "C8", "C7", "SA", "HA", "D8")]
+    skat = [parse_card(c) for c in ("HK", "S8")]
+    view = _discard_view(rules, hand, skat, [c for c in range(32) if c not in hand + skat])
+
+    class Fixed(ExpertPlayer):
+        grand = 0.0
+
+        def _declare_outlook(self, row, hand, bid, layouts, seat, solve, beat):
+            seen, _ = super()._declare_outlook(row, hand, bid, layouts, seat, False, -math.inf)
+            e = {"grand": self.grand, "clubs": 100.0}.get(seen.game, -50.0)
+            return seen, e
+
+    me = Fixed(rules, seed=1)
+    assert me.GRAND_MARGIN == 20
+    for grand, game in ((119.0, "clubs"), (121.0, "grand")):
+        me.grand = grand
+        me.act(view)
+        assert me._expert_plan.game == game
+
+
+def test_a_bid_asks_only_whether_the_limit_reaches_it():
+    """The bidding asks, bid by bid, whether some contract worth that much
+    holds (the cheapest first, stopping at the first): the same answers as
+    the full limit."""
+    rules = get_rules("official")
+    rng = random.Random(8)
+    for i in range(8):
+        hand = mask_of(rng.sample(range(32), 10))
+        limit = ExpertPlayer(rules, seed=i)._expert_limit(hand, i % 3)
+        lazy = ExpertPlayer(rules, seed=i)
+        for value in [v for v in rules.ladder if v <= 72]:
+            assert lazy._bids_to(hand, i % 3, value) == (limit >= value), (i, value)

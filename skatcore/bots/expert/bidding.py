@@ -37,10 +37,14 @@ bidding's searches of suit games gave up and counted half a layout, so
 the share said little; the bidding has its own budget (``BID_NODES``).
 The chances before the skat are then still overconfident where they are
 high (suit games the bidding gave 0.67-0.75 were won 64%, grands it gave
-0.95 and more 89%): ``CALIBRATION`` fits, per family, the outcome on the
-chance and lowers a chance to the fit (never raises it).  A contract is
-worth bidding on where its expected score (the heuristic's rule: the
-ruleset's value and lost factor, and ``GAME_BONUS``) beats passing.
+0.95 and more 89%): ``CALIBRATION`` fits, per family and step (before
+the skat, after the discard), the outcome on the chance and lowers a
+chance to the fit (never raises it).  A contract is worth bidding on where
+its expected score (the heuristic's rule: the ruleset's value and lost
+factor, and ``GAME_BONUS``) beats passing; a bid asks only whether some
+contract worth that much holds, so a hand stops at the first that does.
+At the declaration a grand must beat the others by ``GRAND_MARGIN``, and
+a contract's layouts stop once it cannot beat the best so far.
 """
 
 from __future__ import annotations
@@ -87,12 +91,10 @@ class Outlook:
     source: str
 
 
-class SolverBidding:
-    """Part of :class:`~skatcore.bots.expert.ExpertPlayer` (mixed in before
-    the heuristic player, whose estimates serve as priors).
-
-    How the chances are judged and calibrated: the module's docstring.
-    """
+class ContractJudge:
+    """How often a contract is won from a hand: the layouts, the double-dummy
+    questions and the chances (the module's docstring) that the bidding and the
+    declaration share."""
 
     _plan: tuple[tuple[int, ...], str] | None  # the heuristic player's discard plan (see HeuristicPlayer)
 
@@ -103,13 +105,18 @@ class SolverBidding:
     # the solver's node budget per question of the bidding, by goal (a layout it cannot settle counts 1/2); NULL_FIT was
     # fitted on nulls judged at 20,000
     BID_NODES: ClassVar[dict[str, int]] = {"card_points": 200_000, "no_trick": 20_000}
-    # won ~ sigmoid(a + b * logit(chance)) of a suit game's or a grand's chance by step: before the skat ("bid"; after
-    # the discard, "declare", and in a hand game, "hand", none); fitted on the expert's own games against XSkat
+    # won ~ sigmoid(a + b * logit(chance)) of a suit game's or a grand's chance by step: before the skat ("bid"), after
+    # the discard ("declare"; a hand game, "hand", none); fitted on the expert's own games against XSkat
     # (`python tools/calibrate_expert.py --opponent xskat_player:factory --deals 400 --seed 7 --jobs 2 --fit`)
     CALIBRATION: ClassVar[dict[tuple[str, str], tuple[float, float]]] = {
-        ("grand", "bid"): (1.39, 0.15), ("suit", "bid"): (0.08, 0.68),
+        ("grand", "bid"): (1.37, 0.15), ("suit", "bid"): (-0.17, 0.83),
+        ("grand", "declare"): (1.65, 0.28), ("suit", "declare"): (-0.6, 1.02),
     }
     FLOOR = 0.2        # contracts the heuristic gives less than this chance are not solved
+    # at the declaration a grand must beat the other contracts' expected score by this much: people declare the suit
+    # game where the grand is marginal (self-play declared 40-42% grands, people 32%; 20 costs ~1 point per deal by
+    # the expert's own estimates over 200 deals of self-play)
+    GRAND_MARGIN = 20.0
     # a null's chance = sigmoid(a + b * double-dummy share + the weights of null_features), by ouvert
     NULL_FIT: ClassVar[dict[bool, tuple[float, ...]]] = {False: (1.09, 3.44, -1.09, -0.15, -1.71), True: (0.45, 4.11, -1.93, -0.35, -1.76)}
 
@@ -209,44 +216,6 @@ class SolverBidding:
         # only ever lowered: where the fit lies above the estimate, it extrapolates to hands the expert seldom declares
         return chance if fix is None else min(chance, _p(fix[0] + fix[1] * logit(chance)))
 
-    # -- bidding -------------------------------------------------------------------
-    def _bid(self, view: SeatView):
-        if not self.rules.table.plain:
-            return super()._bid(view)
-        limit = self._expert_limit(view.hand, view.seat)
-        first = view.legal[0]
-        if isinstance(first, Hold):
-            return first if view.bid <= limit else PASS
-        if isinstance(first, Bid) and first.value <= limit:
-            return first
-        return PASS
-
-    def _expert_limit(self, hand: int, seat: int) -> int:
-        """The highest value of a contract whose expected score is positive
-        (the ruleset's game value with the hand's matadors, its lost factor).
-        Picking up, a contract's chance is its double-dummy win share over
-        sampled skats and opponent hands (the heuristic's discard for it),
-        blended with the heuristic's estimate; the contracts are tried from
-        the highest value down, each until its layouts settle the question.
-        Hand games and the skat steps' offers keep the heuristic's estimate."""
-        key = ("expert-limit", hand)
-        cached = self._cache.get(key)
-        if cached is not None:
-            return cached
-        best = self._limit(hand)  # hand games, the skat steps' offers: the heuristic's view
-        cands = [(p, v, c) for p, v, c in self._worth_solving(self._evaluate(hand)[0], hand) if v > best]
-        if cands:
-            deck = self.rules.deck
-            rng = random.Random(hand ^ (self.seed or 0))
-            layouts = self._layouts(deck.mask & ~hand, (deck.skat, deck.hand, deck.hand), self.bid_worlds, rng)
-            for p, v, cand in sorted(cands, key=lambda x: -x[1]):
-                if v <= best:
-                    break
-                if self._holds(cand, p, self._need(v, cand.lost), hand, layouts, seat):
-                    best = v
-        self._cache[key] = best
-        return best
-
     def _worth_solving(self, cands, hand: int):
         """The plain pickup candidates worth solving: grand, null, the two
         suits with the most trumps; none the heuristic gives under ``FLOOR``
@@ -256,37 +225,9 @@ class SolverBidding:
                 and (self._chance(x[2], 0.0, 1, 1, (hand,)) if x[2].null else x[0]) >= self.FLOOR
                 and (x[2].g.family in ("grand", "null") or any(x is s for s in suits))]
 
-    def _holds(self, cand, p: float, need: float, hand: int, layouts, seat: int) -> bool:
-        """Whether ``cand``'s chance over ``layouts`` (skat, two opponent
-        hands) reaches ``need``; stops once the rest cannot change it."""
-        n = len(layouts)
-        kept = self._kept(cand, hand, layouts)
-        if kept is None:
-            return False
-        tens = tuple(k[2] for k in kept)
-        wins = 0.0
-        for i, (goal, amount, mine, opponents) in enumerate(kept):
-            wins += self._dd_won(cand, goal, amount, mine, opponents, seat)
-            left = n - i - 1
-            if self._chance(cand, p, wins, n, tens, "bid") >= need:
-                return True
-            if self._chance(cand, p, wins + left, n, tens, "bid") < need:
-                return False
-        return False
 
-    def _kept(self, cand, hand: int, layouts):
-        """Per layout (skat, two opponent hands): the solver's goal and amount
-        for ``cand``, the ten cards kept after its discard and the opponents'
-        hands (None: not solvable)."""
-        kept = []
-        for skat, a, b in layouts:
-            hand12 = hand | skat
-            pair = self._pair(cand, hand12)
-            goal, amount = self._dd_goal(cand, pair)
-            if goal is None:
-                return None
-            kept.append((goal, amount, hand12 & ~sum(BIT[c] for c in pair.cards), (a, b)))
-        return kept
+class SolverDeclaration(ContractJudge):
+    """Hand game or pickup, the discard and the contract, judged over sampled layouts."""
 
     # -- hand game or pickup ------------------------------------------------------------
     def _skat(self, view: SeatView):
@@ -350,30 +291,64 @@ class SolverBidding:
                 rest &= ~BIT[c]
             rows.append((self._win_p(rest, cand.d), pair, cand, rest))
         solve = self._worth_solving(rows, hand)
-        th = self.rules.thresholds
-        for row in rows:
-            p, pair, cand, rest = row
-            mats = 0 if cand.null else cand.g.table.matadors(hand)
-            v = cand.value(mats)
-            gain = 0 if cand.null else self._schneider_gain(cand, mats)
-            goal, amount = self._dd_goal(cand, pair)
-            schneider, raw, source = 0.0, p, "heuristic"
-            if goal is not None and any(row is x for x in solve):
-                more = th.schneider - th.win if goal == "card_points" and gain > 0 else 0
-                got = [self._dd_won(cand, goal, amount, rest, ab, view.seat, more) for ab in layouts]
-                won = sum(min(1.0, g) for g in got)
-                p, raw = self._chance(cand, p, won, len(layouts), (rest,)), self._chance(cand, p, won, len(layouts), (rest,), raw=True)
-                schneider, source = sum(g > 1 for g in got) / len(layouts), "solver"
-            e = self._expected(p, v, cand.lost, bid, cand.base) + schneider * gain
-            seen = Outlook("declare", cand.d.game, cand.g.family, False, bool(cand.d.ouvert), v, p, raw, source)
+        # the contracts the heuristic's estimates judge first, the solved ones from the best such estimate down, so
+        # that a solved contract is dropped once even winning (schneider) every layout left cannot beat the best
+        first = sorted(range(len(rows)), key=lambda i: (any(rows[i] is x for x in solve),
+                                                        -self._expected(rows[i][0], *self._row_terms(rows[i], hand, bid))))
+        scores: dict[int, float] = {}  # expected scores, a grand's less GRAND_MARGIN
+        for i in first:
+            row = rows[i]
+            margin = self.GRAND_MARGIN if row[2].g.family == "grand" else 0.0
+            seen, e = self._declare_outlook(row, hand, bid, layouts, view.seat, any(row is x for x in solve),
+                                            max(scores.values(), default=-math.inf) + margin)
             self.declare_outlooks.append((seen, e))
-            if best is None or e > best[0]:
-                best = (e, pair, cand.d)
-                self.declared = seen
+            if seen.source != "cut":
+                scores[i] = e - margin
+        for i, row in enumerate(rows):  # the first of the best, in the candidates' order
+            if i in scores and (best is None or scores[i] > best[0]):
+                best = (scores[i], row[1], row[2].d)
+                self.declared = next(o for o, _ in self.declare_outlooks if o.game == row[2].d.game
+                                     and o.ouvert == bool(row[2].d.ouvert))
         if best is None or best[1] not in view.legal:
             return super()._discard(view)
         self._expert_plan = best[2]
         return best[1]
+
+    def _row_terms(self, row, hand: int, bid: int) -> tuple[int, int, int, int | None]:
+        """The value, lost factor, bid and base of a contract row, as :meth:`_expected` takes them."""
+        cand = row[2]
+        return cand.value(0 if cand.null else cand.g.table.matadors(hand)), cand.lost, bid, cand.base
+
+    def _declare_outlook(self, row, hand: int, bid: int, layouts, seat: int, solve: bool,
+                         beat: float) -> tuple[Outlook, float]:
+        """A contract row (heuristic chance, discard, contract, the ten cards
+        kept) as the declaration judges it, with its expected score (schneider
+        included): by the solver over ``layouts`` where ``solve``, until even
+        winning every layout left could not reach ``beat`` (then its source is
+        "cut" and the score that bound)."""
+        p, pair, cand, rest = row
+        v, lost, _, base = self._row_terms(row, hand, bid)
+        gain = 0 if cand.null else self._schneider_gain(cand, cand.g.table.matadors(hand))
+        goal, amount = self._dd_goal(cand, pair)
+        schneider, raw, source = 0.0, p, "heuristic"
+        if goal is not None and solve:
+            th = self.rules.thresholds
+            more = th.schneider - th.win if goal == "card_points" and gain > 0 else 0
+            n, won, high = len(layouts), 0.0, 0
+            for i, ab in enumerate(layouts):
+                g = self._dd_won(cand, goal, amount, rest, ab, seat, more)
+                won += min(1.0, g)
+                high += g > 1
+                left = n - i - 1
+                bound = self._chance(cand, p, won + left, n, (rest,))
+                ub = self._expected(bound, v, lost, bid, base) + (high + left) / n * gain
+                if left and ub < beat:
+                    return Outlook("declare", cand.d.game, cand.g.family, False, bool(cand.d.ouvert), v, bound,
+                                   bound, "cut"), ub
+            p, raw = self._chance(cand, p, won, n, (rest,)), self._chance(cand, p, won, n, (rest,), raw=True)
+            schneider, source = high / n, "solver"
+        e = self._expected(p, v, lost, bid, base) + schneider * gain
+        return Outlook("declare", cand.d.game, cand.g.family, False, bool(cand.d.ouvert), v, p, raw, source), e
 
     def _declare(self, view: SeatView):
         plan = getattr(self, "_expert_plan", None)
@@ -386,6 +361,103 @@ class SolverBidding:
                     self._plan = None
                     return a
         return super()._declare(view)
+
+
+class SolverBidding(SolverDeclaration):
+    """Part of :class:`~skatcore.bots.expert.ExpertPlayer` (mixed in before
+    the heuristic player, whose estimates serve as priors).
+
+    How the chances are judged and calibrated: the module's docstring.
+    """
+
+    # -- bidding -------------------------------------------------------------------
+    def _bid(self, view: SeatView):
+        if not self.rules.table.plain:
+            return super()._bid(view)
+        first = view.legal[0]
+        if isinstance(first, Hold):
+            return first if self._bids_to(view.hand, view.seat, view.bid) else PASS
+        if isinstance(first, Bid) and self._bids_to(view.hand, view.seat, first.value):
+            return first
+        return PASS
+
+    def _bids_to(self, hand: int, seat: int, value: int) -> bool:
+        """Whether the limit (:meth:`_expert_limit`) reaches ``value``, asking
+        only that: the heuristic's floor, else the contracts worth ``value``
+        or more from the cheapest up until one holds (each contract's answer
+        is kept for the deal, so the next bid asks only the ones not settled)."""
+        if self._limit(hand) >= value:
+            return True
+        cands = sorted(((p, v, c) for p, v, c in self._bid_candidates(hand) if v >= value), key=lambda x: x[1])
+        return any(self._holds_at_bid(cand, p, v, hand, seat) for p, v, cand in cands)
+
+    def _expert_limit(self, hand: int, seat: int) -> int:
+        """The highest value of a contract whose expected score is positive
+        (the ruleset's game value with the hand's matadors, its lost factor).
+        Picking up, a contract's chance is its double-dummy win share over
+        sampled skats and opponent hands (the heuristic's discard for it),
+        blended with the heuristic's estimate; the contracts are tried from
+        the highest value down, each until its layouts settle the question.
+        Hand games and the skat steps' offers keep the heuristic's estimate."""
+        best = self._limit(hand)  # hand games, the skat steps' offers: the heuristic's view
+        for p, v, cand in sorted(self._bid_candidates(hand), key=lambda x: -x[1]):
+            if v <= best:
+                break
+            if self._holds_at_bid(cand, p, v, hand, seat):
+                best = v
+        return best
+
+    def _bid_candidates(self, hand: int):
+        """The pickup contracts the bidding solves: worth more than the heuristic's limit, worth solving."""
+        best = self._limit(hand)
+        return [(p, v, c) for p, v, c in self._worth_solving(self._evaluate(hand)[0], hand) if v > best]
+
+    def _holds_at_bid(self, cand, p: float, v: int, hand: int, seat: int) -> bool:
+        """:meth:`_holds` for ``cand`` worth ``v`` over the bidding's layouts of ``hand`` (kept for the deal)."""
+        key = ("holds", id(cand), hand, seat)
+        got = self._cache.get(key)
+        if got is None:
+            deck = self.rules.deck
+            lkey = ("bid-layouts", hand)
+            layouts = self._cache.get(lkey)
+            if layouts is None:
+                layouts = self._cache[lkey] = self._layouts(
+                    deck.mask & ~hand, (deck.skat, deck.hand, deck.hand), self.bid_worlds,
+                    random.Random(hand ^ (self.seed or 0)))
+            got = self._cache[key] = self._holds(cand, p, self._need(v, cand.lost), hand, layouts, seat)
+        return got
+
+    def _holds(self, cand, p: float, need: float, hand: int, layouts, seat: int) -> bool:
+        """Whether ``cand``'s chance over ``layouts`` (skat, two opponent
+        hands) reaches ``need``; stops once the rest cannot change it."""
+        n = len(layouts)
+        kept = self._kept(cand, hand, layouts)
+        if kept is None:
+            return False
+        tens = tuple(k[2] for k in kept)
+        wins = 0.0
+        for i, (goal, amount, mine, opponents) in enumerate(kept):
+            wins += self._dd_won(cand, goal, amount, mine, opponents, seat)
+            left = n - i - 1
+            if self._chance(cand, p, wins, n, tens, "bid") >= need:
+                return True
+            if self._chance(cand, p, wins + left, n, tens, "bid") < need:
+                return False
+        return False
+
+    def _kept(self, cand, hand: int, layouts):
+        """Per layout (skat, two opponent hands): the solver's goal and amount
+        for ``cand``, the ten cards kept after its discard and the opponents'
+        hands (None: not solvable)."""
+        kept = []
+        for skat, a, b in layouts:
+            hand12 = hand | skat
+            pair = self._pair(cand, hand12)
+            goal, amount = self._dd_goal(cand, pair)
+            if goal is None:
+                return None
+            kept.append((goal, amount, hand12 & ~sum(BIT[c] for c in pair.cards), (a, b)))
+        return kept
 
 
 def bid_outlooks(player: SolverBidding, hand: int, seat: int) -> list[Outlook]:

@@ -1,0 +1,18 @@
+"""tools/expert_timing.py: the phases' CPU time is part of the whole, every decision is timed."""
+
+import importlib.util
+from pathlib import Path
+
+_SPEC = importlib.util.spec_from_file_location("expert_timing", Path(__file__).parents[2] / "tools" / "expert_timing.py")
+tool = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(tool)
+
+
+def test_the_phases_split_the_players_time():
+    got = tool.timing("heuristic", 3, 1)
+    phases = got["phase_cpu_s"]
+    assert set(phases) <= set(tool.PHASES.values()) and {"bidding", "card_play"} <= set(phases)
+    # rounded to 10 ms each; the players' time is part of the whole (the engine's is the rest)
+    assert sum(phases.values()) <= got["cpu_s"] + 0.01 * len(phases)
+    assert got["decisions"] >= 3 * 2  # middlehand and rearhand speak in every deal
+    assert got["decision_ms"]["p50"] <= got["decision_ms"]["p99"] <= got["decision_ms"]["max"]
