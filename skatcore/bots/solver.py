@@ -50,8 +50,9 @@ import numpy as np
 from ..cards import cards_in
 from . import solver_kernel as kernel
 from . import solver_table
-from .solver_kernel import ABOVE, CLASS, FOLLOW, MAX_DEPTH, POINTS, POWER, ROWS, RUFF, SAME, STRENGTH, TRUMPS
-from .solver_table import GROUP_CARDS, MAX_GROUPS, NC, TT_BUCKETS
+from .solver_kernel import MAX_DEPTH
+from .solver_moves import ABOVE, CLASS, FOLLOW, POWER, ROWS, RUFF, SAME, STRENGTH, TRUMPS
+from .solver_table import GROUP_CARDS, MAX_GROUPS, NC, POINTS, TT_BUCKETS
 
 
 class Flat:

@@ -9,18 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .solver_moves import (  # noqa: F401 (the rows, and the bounds the tests check, are used from here)
-    ABOVE,
-    CLASS,
-    FOLLOW,
-    POWER,
-    ROWS,
-    RUFF,
-    SAME,
-    STRENGTH,
-    TRUMPS,
+from .solver_moves import (
     _last_trick,
-    _lead_score,
     _moves,
     _quick,
     _sure_trumps,

@@ -22,7 +22,6 @@ TRUMPS = 5            # RUFF's col 5: the trumps, if they beat all else in any t
 ROWS = 12
 
 
-
 @njit(cache=True, inline="always")
 def _trick_winner(T, c0, c1, c2):
     k = T[FOLLOW, c0]

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skatcore.bots import solver_moves as moves_
 from skatcore.bots.solver import Position, Solver
 from skatcore.cards import mask_of, parse_card
 from skatcore.engine.deal import deal_cards
@@ -185,7 +186,6 @@ def test_quick_tricks_by_hand():
     trump each (HJ, DJ) and clubs.  CJ and SJ stand (2 + 2 points); HA does
     only once the jacks are drawn, which the bound does not look ahead to,
     and the club is beaten: 4 sure points."""
-    from skatcore.bots import solver_kernel as kernel
 
     table = get_rules("official").tricks["hearts"]
     def cards(text):
@@ -193,13 +193,13 @@ def test_quick_tricks_by_hand():
     s = Solver(table, 0)
     pos = Position((cards("CJ SJ HA C7"), cards("HJ CA CT S7"), cards("DJ CK CQ S8")), 0, ())
     hands, *_ = s._args(pos)
-    assert kernel._quick(s.T, hands, 0) == 2 + 2
+    assert moves_._quick(s.T, hands, 0) == 2 + 2
     assert s.value(pos) >= 4 + 11
     # SA and ST stand while rearhand (with a trump) still follows spades: once, the ace cashed; middlehand
     # has neither spades nor trumps
     pos = Position((cards("SA ST D7"), cards("C7 C8 C9"), cards("S7 HT DA")), 0, ())
     hands, *_ = s._args(pos)
-    assert kernel._quick(s.T, hands, 0) == 11
+    assert moves_._quick(s.T, hands, 0) == 11
 
 
 def test_equal_cards_share_a_key():
@@ -230,7 +230,6 @@ def test_like_positions_and_sure_trumps_by_hand():
     defenders' HJ are his for sure (4 points), his DJ under HJ is not."""
     import numpy as np
 
-    from skatcore.bots import solver_kernel as kernel
     from skatcore.bots import solver_table
 
     table = get_rules("official").tricks["grand"]
@@ -241,11 +240,11 @@ def test_like_positions_and_sure_trumps_by_hand():
     assert solver_table._like_bounds(s.T, m(cards("SK HT")), m(cards("SQ HA"))) == (1, 1)
     assert solver_table._like_bounds(s.T, m(cards("S7 D8")), m(cards("S8 D7"))) == (0, 0)
     hands = np.array([m(cards("CJ SJ DJ")), m(cards("HJ C7 C8")), m(cards("S7 S8 S9"))], dtype=np.int64)
-    assert kernel._sure_trumps(s.T, hands, 1) == 4
-    assert kernel._sure_trumps(s.T, hands, 6) == 0
+    assert moves_._sure_trumps(s.T, hands, 1) == 4
+    assert moves_._sure_trumps(s.T, hands, 6) == 0
     hands[0] = m(cards("CJ HA HT"))
     hands[1] = m(cards("SJ HJ C8"))
-    assert kernel._sure_trumps(s.T, hands, 1) == 2 and kernel._sure_trumps(s.T, hands, 6) == 0
+    assert moves_._sure_trumps(s.T, hands, 1) == 2 and moves_._sure_trumps(s.T, hands, 6) == 0
 
 
 @settings(max_examples=25, deadline=None)
@@ -294,7 +293,6 @@ def test_the_deal_tag_wraps_below_the_like_flag():
 def test_the_last_two_tricks_solved_directly(seed, case):
     """The last two tricks are a plain minimax over the first trick's plays
     (``_two_tricks``, no table): every leader and declarer, against minimax."""
-    from skatcore.bots import solver_kernel as kernel
 
     rules, table, tricks_goal, invert = contract_of(*case)
     rng = random.Random(seed)
@@ -302,7 +300,7 @@ def test_the_last_two_tricks_solved_directly(seed, case):
     declarer = rng.randrange(3)
     s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
     hands, _, _, _, leader = s._args(pos)
-    got = kernel._two_tricks(s.T, hands, leader, declarer, int(invert), int(tricks_goal))
+    got = moves_._two_tricks(s.T, hands, leader, declarer, int(invert), int(tricks_goal))
     assert got == minimax(table, pos, declarer, tricks_goal, invert)
 
 
@@ -326,6 +324,6 @@ def test_lead_order_by_hand():
         pos = Position((cards("S7 CA H7"), cards(declarer), cards("SA C7 H8")), 0, ())
         s.new_deal()
         hands, *_ = s._args(pos)
-        n = kernel._moves(s.T, hands, 0, 0, 0, 0, 1, 0, 0, moves, 0)
+        n = moves_._moves(s.T, hands, 0, 0, 0, 0, 1, 0, 0, moves, 0)
         assert [int(moves[0, i]) for i in range(n)] == [s.flat.inner[parse_card(t)] for t in want.split()]
         assert s.value(pos) == minimax(table, pos, 1)
