@@ -9,6 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from skatcore import numba_cache  # noqa: F401 (the cache of the functions below stamped with their imports)
+
 from .solver_table import _MOD3, POINTS, _card, _clz, _popcount
 
 # rows of the flattened trick table, indexed by the solver's own card ids

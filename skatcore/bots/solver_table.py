@@ -10,6 +10,8 @@ from llvmlite import ir  # type: ignore[import-untyped]
 from numba import config, njit, types
 from numba.extending import intrinsic
 
+from skatcore import numba_cache  # noqa: F401 (the cache of the functions below stamped with their imports)
+
 from ..cards import CARD_NAMES
 
 NC = len(CARD_NAMES)  # card ids 0..35 (the sixes of a 36-card deck included)

@@ -13,6 +13,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from skatcore import numba_cache  # noqa: F401 (the cache of the functions below stamped with their imports)
+
 M32 = 0xFFFFFFFF
 HOLD, PASS = -1, -2          # bidding calls besides ladder values (as BatchDeal.calls)
 VALUED, NULL, NO_DECLARER = 0, 1, 2  # contract kinds: base x multiplier, fixed value, no declarer

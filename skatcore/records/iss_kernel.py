@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from skatcore import numba_cache  # noqa: F401 (the cache of the functions below stamped with their imports)
 from skatcore.engine.kernel import NULL, _popcount, trick_winner
 
 # move codes: cards are 0..31, a bid is BID + value

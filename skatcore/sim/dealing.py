@@ -16,6 +16,7 @@ from hashlib import sha512
 import numpy as np
 from numba import njit
 
+from skatcore import numba_cache  # noqa: F401 (the cache of the functions below stamped with their imports)
 from skatcore.engine.deal import _PACKETS
 
 N, M = 624, 397

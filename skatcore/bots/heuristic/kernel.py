@@ -19,6 +19,7 @@ import math
 import numpy as np
 from numba import njit
 
+from skatcore import numba_cache  # noqa: F401 (the cache of the functions below stamped with their imports)
 from skatcore.bots.heuristic.kernel_play import JACKS, play_declarer, play_defender, play_fewest_points, play_null
 from skatcore.engine.kernel import (
     HOLD,

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from numba import njit
 
+from skatcore import numba_cache  # noqa: F401 (the cache of the functions below stamped with their imports)
 from skatcore.engine.kernel import _lowest, _popcount
 
 TRUMP = 4                      # the trump class (skatcore.rules.compiler.TRUMP)

@@ -1,0 +1,104 @@
+"""Cache stamps that cover what a compiled function depends on.
+
+numba's cache (``@njit(cache=True)``) stamps a function's machine code with
+its own source file only, and treats module globals as constants: a change
+to a compiled helper it calls from another module (the solver's kernel
+inlines its moves and table, the heuristic's kernel the engine's), or to a
+global table there, would leave stale machine code in the cache - a wrong
+answer with no error.  Importing this module puts locators first in numba's
+list that, for skatcore's own files only, stamp the cache with the file and
+every skatcore module it imports, directly or through others.  Each compiled
+module imports it before its first ``@njit``.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import re
+from pathlib import Path
+
+from numba.core import caching
+
+PACKAGE = Path(__file__).resolve().parent
+
+
+# import statements anywhere in a file (a regular expression: parsing every file took ~10 times as long)
+_FROM = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
+_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n]*)", re.M)
+
+
+@functools.cache
+def _imports(path: Path, package: Path) -> frozenset[Path]:
+    """The files of ``package``'s modules that the module at ``path`` imports
+    (``from .x import``, ``from . import x``, ``from skatcore.x import``,
+    ``import skatcore.x``), wherever in the file."""
+    text = path.read_text(encoding="utf-8")
+    found: set[Path] = set()
+    for dots, module, names in _FROM.findall(text):
+        parts = module.split(".") if module else []
+        if dots:
+            base = path.parent
+            for _ in range(len(dots) - 1):
+                base = base.parent
+        elif parts and parts[0] == package.name:
+            base = package.parent
+        else:
+            continue
+        target = base.joinpath(*parts)
+        found.add(target.with_name(target.name + ".py"))
+        for name in re.sub(r"#[^\n]*", "", names).strip("()").split(","):
+            if name.split():  # a module of the package, else a name its __init__ defines
+                module = target / f"{name.split()[0]}.py"
+                found.add(module if module.is_file() else target / "__init__.py")
+    for line in _IMPORT.findall(text):
+        for name in line.split("#")[0].split(","):
+            parts = name.split()[0].split(".") if name.split() else []
+            if parts and parts[0] == package.name:
+                target = package.parent.joinpath(*parts)
+                found.update((target.with_name(target.name + ".py"), target / "__init__.py"))
+    return frozenset(p for p in found if p.is_file() and p.resolve().is_relative_to(package))
+
+
+def sources(path: Path, package: Path = PACKAGE) -> list[Path]:
+    """The module at ``path`` and every module of ``package`` it imports, directly or not."""
+    seen = {path}
+    todo = [path]
+    while todo:
+        for p in _imports(todo.pop(), package):
+            if p not in seen:
+                seen.add(p)
+                todo.append(p)
+    return sorted(seen)
+
+
+@functools.cache
+def stamp(path: Path, package: Path = PACKAGE) -> str:
+    """A hash of the sources (:func:`sources`) of the module at ``path``."""
+    h = hashlib.sha256()
+    for p in sources(path, package):
+        h.update(str(p.relative_to(package)).encode() + b"\0" + p.read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+class _Stamped:
+    """Mixed in before one of numba's locators: the same cache place, the
+    stamp of :func:`stamp`; declines functions outside skatcore."""
+
+    _py_file: str
+
+    def get_source_stamp(self) -> str:
+        return stamp(Path(self._py_file).resolve())
+
+    @classmethod
+    def from_function(cls, py_func, py_file):
+        if not Path(py_file).resolve().is_relative_to(PACKAGE):
+            return None
+        return super().from_function(py_func, py_file)  # type: ignore[misc]
+
+
+LOCATORS: list[type] = [type(f"Stamped{base.__name__}", (_Stamped, base), {})
+            for base in (caching.UserProvidedCacheLocator, caching.InTreeCacheLocator, caching.UserWideCacheLocator)]
+
+if not any(issubclass(c, _Stamped) for c in caching.CacheImpl._locator_classes):
+    caching.CacheImpl._locator_classes[:0] = LOCATORS  # type: ignore[assignment]
