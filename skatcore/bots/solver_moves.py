@@ -205,13 +205,20 @@ def _sure_trumps(T, hands, side):
 
 
 @njit(cache=True, inline="always")
+def _taken(T, leader, declarer, invert, tricks_goal, c0, c1, c2):
+    """The trick ``c0``, ``c1``, ``c2`` led by ``leader``: who wins it, and
+    what the declarer's side takes in it (its card points, or 1 trick)."""
+    w = _MOD3[leader + _trick_winner(T, c0, c1, c2)]
+    if (w == declarer) == (invert == 1):
+        return w, 0
+    return w, 1 if tricks_goal == 1 else T[POINTS, c0] + T[POINTS, c1] + T[POINTS, c2]
+
+
+@njit(cache=True, inline="always")
 def _last_trick(T, hands, leader, declarer, invert, tricks_goal):
     """What the declarer's side takes in the last trick: one card each, no choice left."""
     c0, c1, c2 = _card(hands[leader]), _card(hands[_MOD3[leader + 1]]), _card(hands[_MOD3[leader + 2]])
-    w = _MOD3[leader + _trick_winner(T, c0, c1, c2)]
-    if (w == declarer) == (invert == 1):
-        return 0
-    return 1 if tricks_goal == 1 else T[POINTS, c0] + T[POINTS, c1] + T[POINTS, c2]
+    return _taken(T, leader, declarer, invert, tricks_goal, c0, c1, c2)[1]
 
 
 @njit(cache=True)
@@ -246,19 +253,14 @@ def _two_tricks(T, hands, leader, declarer, invert, tricks_goal):
                 b2 = m2 & -m2
                 m2 ^= b2
                 c2 = _card(b2)
-                w = _MOD3[leader + _trick_winner(T, c0, c1, c2)]
-                v = 0
-                if (w == declarer) != (invert == 1):
-                    v = 1 if tricks_goal == 1 else T[POINTS, c0] + T[POINTS, c1] + T[POINTS, c2]
-                # the last trick: the one card each has left
+                w, v = _taken(T, leader, declarer, invert, tricks_goal, c0, c1, c2)
+                # the last trick: the one card each has left, the winner leads
                 d0, d1, d2 = _card(h0 ^ b0), _card(h1 ^ b1), _card(h2 ^ b2)
                 if w == s1:
                     d0, d1, d2 = d1, d2, d0
                 elif w == s2:
                     d0, d1, d2 = d2, d0, d1
-                w2 = _MOD3[w + _trick_winner(T, d0, d1, d2)]
-                if (w2 == declarer) != (invert == 1):
-                    v += 1 if tricks_goal == 1 else T[POINTS, d0] + T[POINTS, d1] + T[POINTS, d2]
+                v += _taken(T, w, declarer, invert, tricks_goal, d0, d1, d2)[1]
                 if (v > best2) == (s2 == declarer):
                     best2 = v
             if (best2 > best1) == (s1 == declarer):
