@@ -21,9 +21,7 @@ from .solver_moves import (
 )
 from .solver_table import (
     _CARDS,
-    _LIKE,
     _MOD3,
-    _TAG_SHIFT,
     POINTS,
     WAYS,
     _bucket,
@@ -32,7 +30,7 @@ from .solver_table import (
     _prefetch,
     _store,
     _store_like,
-    canonical,
+    position_key,
 )
 
 MAX_DEPTH = 40
@@ -95,12 +93,12 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                         r = _two_tricks(T, hands, leader, declarer, invert, tricks_goal)
                         settled = True
                     else:
-                        key = canonical(canon, 0, ngroups, rem) | (leader << 36) | (tag << _TAG_SHIFT)
+                        key = position_key(canon, ngroups, nlike, rem, leader, tag, False)
                         base = _bucket(key)
                         _prefetch(tt, base)
                         like = 0
                         if nlike > 0:  # fetched alongside: the two memory misses overlap
-                            like = canonical(canon, ngroups, nlike, rem) | (leader << 36) | (tag << _TAG_SHIFT) | _LIKE
+                            like = position_key(canon, ngroups, nlike, rem, leader, tag, True)
                             _prefetch(tt, _bucket(like))
                         F[d, _F_KEY], F[d, _F_SLOT], F[d, _F_REM], F[d, _F_LIKE] = key, base, rem, 0
                         for j in range(base, base + WAYS):
@@ -161,7 +159,7 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                             c = moves[d, j]
                             w = _MOD3[leader + _trick_winner(T, t0, t1, c)]
                             crem = rest ^ (np.int64(1) << c)
-                            _prefetch(tt, _bucket(canonical(canon, 0, ngroups, crem) | (w << 36) | (tag << _TAG_SHIFT)))
+                            _prefetch(tt, _bucket(position_key(canon, ngroups, nlike, crem, w, tag, False)))
                 F[d, _F_ALPHA], F[d, _F_BETA], F[d, _F_ALPHA0], F[d, _F_BETA0] = a, b, a, b
                 F[d, _F_RESULT] = -1 if p == declarer else 1 << 20
             entering = False

@@ -246,3 +246,12 @@ def canonical(canon, first, ngroups, rem):
     return key
 
 
+@njit(cache=True, inline="always")
+def position_key(canon, ngroups, nlike, rem, leader, tag, like):
+    """The transposition key of the position with the cards ``rem`` out and
+    ``leader`` to lead (see ``_TAG_SHIFT``): its equal cards canonical, or
+    with ``like`` the key of its class of like positions (every follow
+    class canonical)."""
+    if like:
+        return canonical(canon, ngroups, nlike, rem) | (leader << 36) | (tag << _TAG_SHIFT) | _LIKE
+    return canonical(canon, 0, ngroups, rem) | (leader << 36) | (tag << _TAG_SHIFT)
