@@ -236,15 +236,21 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
 
 @njit(cache=True)
 def value(T, cfg, canon, hands, t0, t1, ntr, leader, live, tt, moves, depth, stats):
-    """The exact amount the declarer's side takes: a bisection of null-window
-    searches over [0, ``live``], each probe moving an end to the bound it
-    found (a search in the full window took more nodes: 144M against 120M
-    on 60 declared openings)."""
+    """The exact amount the declarer's side takes: null-window searches from
+    the top down, each probe one below the upper bound the last one found
+    (skipping a point: a probe that succeeds is then at most one below the
+    value), until one succeeds at the upper bound or just under it.
+
+    Proofs that the declarer's side takes at least ``need`` cost more than
+    proofs that it does not, the more so near the value: on 200 declared
+    openings 23M nodes against 28M for a bisection of [0, ``live``] (whose
+    probes below the value cost 60% of it) and 144M against 120M for one
+    search in the full window (60 openings, an older solver)."""
     lo, hi = np.int64(0), live
     while lo < hi:
-        mid = (lo + hi + 1) // 2
-        g = search(T, cfg, canon, hands, t0, t1, ntr, leader, mid - 1, mid, live, tt, moves, depth, stats)
-        if g >= mid:
+        need = min(hi, max(lo + 1, hi - 1))
+        g = search(T, cfg, canon, hands, t0, t1, ntr, leader, need - 1, need, live, tt, moves, depth, stats)
+        if g >= need:
             lo = g
         else:
             hi = g
