@@ -31,38 +31,12 @@ for _c in range(NC):
 _MOD3 = np.array([0, 1, 2, 0, 1, 2], dtype=np.int64)
 
 
-if getattr(config, "DISABLE_JIT", 0):
-    def _prefetch(tt, row):
-        """(Plain Python: nothing to fetch ahead.)"""
-else:
-    @intrinsic
-    def _fetch(typingctx, tt, row):
-        """Ask the CPU to fetch the table's bucket starting at ``row`` into its
-        caches now, so that the lookup after some other work finds it there."""
-        def codegen(context, builder, signature, args):
-            data = context.make_array(signature.args[0])(context, builder, args[0]).data
-            i8p = ir.IntType(8).as_pointer()
-            ptr = builder.bitcast(builder.gep(data, [builder.mul(args[1], ir.Constant(args[1].type, 2))]), i8p)
-            fn = builder.module.declare_intrinsic(
-                "llvm.prefetch", fnty=ir.FunctionType(ir.VoidType(), [i8p] + [ir.IntType(32)] * 3))
-            i32 = ir.IntType(32)
-            builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
-            return context.get_dummy_value()
-        return types.void(tt, row), codegen
-
-    @njit(cache=True, inline="always")
-    def _prefetch(tt, row):
-        _fetch(tt, row)  # type: ignore[call-arg]
-
-
-@njit(cache=True, inline="always")
-def _card(b):
+def _card_py(b):
     """The card of the one-card mask ``b``."""
     return _BIT[np.uint64(b) % np.uint64(37)]
 
 
-@njit(cache=True, inline="always")
-def _clz(x):
+def _clz_py(x):
     """Leading zeros of a positive 64-bit ``x``."""
     n = 0
     if x >> 32 == 0:
@@ -85,14 +59,68 @@ def _clz(x):
     return n
 
 
-@njit(cache=True)
-def _popcount(x):
+def _popcount_py(x):
     x = x - ((x >> 1) & 0x5555555555555555)
     x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
     x += x >> 8
     x += x >> 16
     return (x + (x >> 32)) & 0x7F
+
+
+if getattr(config, "DISABLE_JIT", 0):
+    def _prefetch(tt, row):
+        """(Plain Python: nothing to fetch ahead.)"""
+
+    _card, _clz, _popcount = _card_py, _clz_py, _popcount_py
+else:
+    @intrinsic
+    def _fetch(typingctx, tt, row):
+        """Ask the CPU to fetch the table's bucket starting at ``row`` into its
+        caches now, so that the lookup after some other work finds it there."""
+        def codegen(context, builder, signature, args):
+            data = context.make_array(signature.args[0])(context, builder, args[0]).data
+            i8p = ir.IntType(8).as_pointer()
+            ptr = builder.bitcast(builder.gep(data, [builder.mul(args[1], ir.Constant(args[1].type, 2))]), i8p)
+            fn = builder.module.declare_intrinsic(
+                "llvm.prefetch", fnty=ir.FunctionType(ir.VoidType(), [i8p] + [ir.IntType(32)] * 3))
+            i32 = ir.IntType(32)
+            builder.call(fn, [ptr, ir.Constant(i32, 0), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+            return context.get_dummy_value()
+        return types.void(tt, row), codegen
+
+    # the bit counts as single instructions (tzcnt, lzcnt, popcnt: LLVM's intrinsics), not as the
+    # arithmetic of the plain Python versions above
+    def _bit_op(name):
+        @intrinsic
+        def op(typingctx, x):
+            def codegen(context, builder, signature, args):
+                v = builder.zext(args[0], ir.IntType(64)) if args[0].type.width < 64 else args[0]
+                if name == "ctpop":
+                    return builder.ctpop(v)
+                return getattr(builder, name)(v, ir.Constant(ir.IntType(1), 0))
+            return types.int64(x), codegen
+        return op
+
+    _cttz_i, _ctlz_i, _ctpop_i = _bit_op("cttz"), _bit_op("ctlz"), _bit_op("ctpop")
+
+    @njit(cache=True, inline="always")
+    def _prefetch(tt, row):
+        _fetch(tt, row)  # type: ignore[call-arg]
+
+    @njit(cache=True, inline="always")
+    def _card(b):
+        """The card of the one-card mask ``b``."""
+        return _cttz_i(np.int64(b))
+
+    @njit(cache=True, inline="always")
+    def _clz(x):
+        """Leading zeros of a positive 64-bit ``x``."""
+        return _ctlz_i(np.int64(x))
+
+    @njit(cache=True, inline="always")
+    def _popcount(x):
+        return _ctpop_i(np.int64(x))
 
 
 @njit(cache=True, inline="always")
