@@ -194,9 +194,13 @@ def _like_bounds(T, rem, rem0):
     plays, the same trick winners; only card points differ): pairing the
     cards by strength, what ``rem`` has more (``up``) and less (``down``)."""
     up, down = 0, 0
-    a, b = rem, rem0
-    if a == b:
+    x = rem ^ rem0
+    if x == 0:
         return up, down
+    # below the lowest card that differs and above the highest the two hold the same cards (as many of
+    # each class): those pairs differ in nothing
+    span = (np.int64(2) << (63 - _clz(x))) - (x & -x)
+    a, b = rem & span, rem0 & span
     while a != 0:
         ca, cb = _card(a & -a), _card(b & -b)
         a &= a - 1

@@ -327,3 +327,28 @@ def test_lead_order_by_hand():
         n = moves_._moves(s.T, hands, 0, 0, 0, 0, 1, 0, 0, moves, 0)
         assert [int(moves[0, i]) for i in range(n)] == [s.flat.inner[parse_card(t)] for t in want.split()]
         assert s.value(pos) == minimax(table, pos, 1)
+
+
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), contract=st.sampled_from(["grand", "hearts", "clubs"]))
+def test_like_bounds_pair_the_cards_by_strength(seed, contract):
+    """``_like_bounds`` (which skips the pairs below and above the cards
+    that differ) against pairing every card of two like card sets, weakest
+    with weakest, by hand."""
+    from skatcore.bots import solver_table
+
+    table = get_rules("official").tricks[contract]
+    s = Solver(table, 0)
+    T = s.T
+    rng = random.Random(seed)
+    rem = rem0 = 0
+    for k in range(5):
+        cls = [i for i in range(36) if int(T[moves_.CLASS, k]) >> i & 1]
+        n = rng.randint(0, len(cls))
+        rem |= sum(1 << i for i in rng.sample(cls, n))
+        rem0 |= sum(1 << i for i in rng.sample(cls, n))
+    up = down = 0
+    for a, b in zip([i for i in range(36) if rem >> i & 1], [i for i in range(36) if rem0 >> i & 1]):
+        diff = int(T[solver_table.POINTS, a] - T[solver_table.POINTS, b])
+        up, down = up + max(diff, 0), down + max(-diff, 0)
+    assert solver_table._like_bounds(T, rem, rem0) == (up, down)
