@@ -16,6 +16,7 @@ from .solver_moves import (
     _moves,
     _quick,
     _sure_trumps,
+    _three_tricks,
     _trick_winner,
     _two_tricks,
 )
@@ -137,6 +138,13 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                             settled = True
                         else:  # the bounds narrow the window
                             a, b = max(a, lo), min(b, hi)
+                            if ncards == 9:
+                                # three tricks left: solved directly, its bound kept like a searched one's
+                                r = _three_tricks(T, hands, leader, declarer, invert, tricks_goal, a, b)
+                                settled = True
+                                bounds = _store(tt, base, key, tag, a, b, live, r, -1)
+                                if F[d, _F_LIKE] != 0:
+                                    _store_like(tt, like, tag, rem, bounds)
             if not settled:
                 p = _MOD3[leader + ntr]
                 n = _moves(T, hands, F[d, _F_T0], F[d, _F_T1], ntr, leader, declarer, invert, tricks_goal, moves, d)

@@ -268,3 +268,86 @@ def _two_tricks(T, hands, leader, declarer, invert, tricks_goal):
         if (best1 > best0) == (leader == declarer):
             best0 = best1
     return best0
+
+
+@njit(cache=True)
+def _three_tricks(T, hands, leader, declarer, invert, tricks_goal, alpha, beta):
+    """What the declarer's side takes in the last three tricks, searched in
+    the window (``alpha``, ``beta``) and fail-soft like the search: an
+    alpha-beta over the first trick's plays (at most 3 x 3 x 3), each
+    ending solved by :func:`_two_tricks` - no nodes, no lookups below."""
+    s1, s2 = _MOD3[leader + 1], _MOD3[leader + 2]
+    h0, h1, h2 = hands[leader], hands[s1], hands[s2]
+    max0, max1, max2 = leader == declarer, s1 == declarer, s2 == declarer
+    live = h0 | h1 | h2
+    same = ABOVE if tricks_goal == 1 else SAME
+    best0 = -1 if max0 else 1 << 20
+    a0, b0 = alpha, beta
+    m0 = h0
+    while m0 != 0:
+        x0 = m0 & -m0
+        m0 ^= x0
+        c0 = _card(x0)
+        above = live & T[ABOVE, c0]
+        if above & -above & h0 & T[same, c0] != 0:
+            continue  # equivalent to the next stronger card still in play
+        cls = T[CLASS, T[FOLLOW, c0]]
+        l1 = h1 & cls
+        if l1 == 0:
+            l1 = h1
+        l2 = h2 & cls
+        if l2 == 0:
+            l2 = h2
+        best1 = -1 if max1 else 1 << 20
+        a1, b1 = a0, b0
+        m1 = l1
+        while m1 != 0:
+            x1 = m1 & -m1
+            m1 ^= x1
+            c1 = _card(x1)
+            above = live & T[ABOVE, c1]
+            if above & -above & h1 & T[same, c1] != 0:
+                continue
+            best2 = -1 if max2 else 1 << 20
+            a2, b2 = a1, b1
+            m2 = l2
+            while m2 != 0:
+                x2 = m2 & -m2
+                m2 ^= x2
+                c2 = _card(x2)
+                above = live & T[ABOVE, c2]
+                if above & -above & h2 & T[same, c2] != 0:
+                    continue
+                w, v = _taken(T, leader, declarer, invert, tricks_goal, c0, c1, c2)
+                hands[leader] ^= x0
+                hands[s1] ^= x1
+                hands[s2] ^= x2
+                v += _two_tricks(T, hands, w, declarer, invert, tricks_goal)
+                hands[leader] ^= x0
+                hands[s1] ^= x1
+                hands[s2] ^= x2
+                if max2:
+                    best2 = max(best2, v)
+                    a2 = max(a2, v)
+                else:
+                    best2 = min(best2, v)
+                    b2 = min(b2, v)
+                if a2 >= b2:
+                    break
+            if max1:
+                best1 = max(best1, best2)
+                a1 = max(a1, best2)
+            else:
+                best1 = min(best1, best2)
+                b1 = min(b1, best2)
+            if a1 >= b1:
+                break
+        if max0:
+            best0 = max(best0, best1)
+            a0 = max(a0, best1)
+        else:
+            best0 = min(best0, best1)
+            b0 = min(b0, best1)
+        if a0 >= b0:
+            break
+    return best0

@@ -352,3 +352,23 @@ def test_like_bounds_pair_the_cards_by_strength(seed, contract):
         diff = int(T[solver_table.POINTS, a] - T[solver_table.POINTS, b])
         up, down = up + max(diff, 0), down + max(-diff, 0)
     assert solver_table._like_bounds(T, rem, rem0) == (up, down)
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), case=st.sampled_from(CASES), need=st.integers(-5, 60))
+def test_the_last_three_tricks_solved_directly(seed, case, need):
+    """The last three tricks are an alpha-beta over the first trick's plays
+    (``_three_tricks``, no table), fail-soft on a null window: the answer g
+    is at most the take if g >= need, else at least it (and below need);
+    in the full window, the take itself.  Against minimax."""
+    rules, table, tricks_goal, invert = contract_of(*case)
+    rng = random.Random(seed)
+    pos = ending(rules, rng, 3)
+    declarer = rng.randrange(3)
+    s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
+    hands, _, _, _, leader = s._args(pos)
+    want = minimax(table, pos, declarer, tricks_goal, invert)
+    args = (s.T, hands, leader, declarer, int(invert), int(tricks_goal))
+    assert moves_._three_tricks(*args, -1, 1000) == want
+    g = moves_._three_tricks(*args, need - 1, need)
+    assert (want >= g) if g >= need else (want <= g < need)
