@@ -91,7 +91,7 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                         r = _last_trick(T, hands, leader, declarer, invert, tricks_goal)
                         settled = True
                     elif ncards == 6:
-                        r = _two_tricks(T, hands, leader, declarer, invert, tricks_goal)
+                        r = _two_tricks(T, hands, leader, declarer, invert, tricks_goal, a, b)
                         settled = True
                     else:
                         key = position_key(canon, ngroups, nlike, rem, leader, tag, False)

@@ -222,18 +222,21 @@ def _last_trick(T, hands, leader, declarer, invert, tricks_goal):
 
 
 @njit(cache=True)
-def _two_tricks(T, hands, leader, declarer, invert, tricks_goal):
-    """What the declarer's side takes in the last two tricks under best play:
-    a plain minimax over the at most 2 x 2 x 2 ways to play the first of them
-    (the last trick then plays itself) - cheaper than the table's lookups."""
+def _two_tricks(T, hands, leader, declarer, invert, tricks_goal, alpha, beta):
+    """What the declarer's side takes in the last two tricks under best play,
+    searched in the window (``alpha``, ``beta``) and fail-soft like the
+    search: an alpha-beta over the at most 2 x 2 x 2 ways to play the first
+    of them (the last trick then plays itself) - cheaper than the table's lookups."""
     s1, s2 = _MOD3[leader + 1], _MOD3[leader + 2]
     h0, h1, h2 = hands[leader], hands[s1], hands[s2]
-    best0 = -1 if leader == declarer else 1 << 20
+    max0, max1, max2 = leader == declarer, s1 == declarer, s2 == declarer
+    best0 = -1 if max0 else 1 << 20
+    a0, b0 = alpha, beta
     m0 = h0
     while m0 != 0:
-        b0 = m0 & -m0
-        m0 ^= b0
-        c0 = _card(b0)
+        b0bit = m0 & -m0
+        m0 ^= b0bit
+        c0 = _card(b0bit)
         cls = T[CLASS, T[FOLLOW, c0]]
         l1 = h1 & cls
         if l1 == 0:
@@ -241,32 +244,52 @@ def _two_tricks(T, hands, leader, declarer, invert, tricks_goal):
         l2 = h2 & cls
         if l2 == 0:
             l2 = h2
-        best1 = -1 if s1 == declarer else 1 << 20
+        best1 = -1 if max1 else 1 << 20
+        a1, b1 = a0, b0
         m1 = l1
         while m1 != 0:
-            b1 = m1 & -m1
-            m1 ^= b1
-            c1 = _card(b1)
-            best2 = -1 if s2 == declarer else 1 << 20
+            b1bit = m1 & -m1
+            m1 ^= b1bit
+            c1 = _card(b1bit)
+            best2 = -1 if max2 else 1 << 20
+            a2, b2 = a1, b1
             m2 = l2
             while m2 != 0:
-                b2 = m2 & -m2
-                m2 ^= b2
-                c2 = _card(b2)
+                b2bit = m2 & -m2
+                m2 ^= b2bit
+                c2 = _card(b2bit)
                 w, v = _taken(T, leader, declarer, invert, tricks_goal, c0, c1, c2)
                 # the last trick: the one card each has left, the winner leads
-                d0, d1, d2 = _card(h0 ^ b0), _card(h1 ^ b1), _card(h2 ^ b2)
+                d0, d1, d2 = _card(h0 ^ b0bit), _card(h1 ^ b1bit), _card(h2 ^ b2bit)
                 if w == s1:
                     d0, d1, d2 = d1, d2, d0
                 elif w == s2:
                     d0, d1, d2 = d2, d0, d1
                 v += _taken(T, w, declarer, invert, tricks_goal, d0, d1, d2)[1]
-                if (v > best2) == (s2 == declarer):
-                    best2 = v
-            if (best2 > best1) == (s1 == declarer):
-                best1 = best2
-        if (best1 > best0) == (leader == declarer):
-            best0 = best1
+                if max2:
+                    best2 = max(best2, v)
+                    a2 = max(a2, v)
+                else:
+                    best2 = min(best2, v)
+                    b2 = min(b2, v)
+                if a2 >= b2:
+                    break
+            if max1:
+                best1 = max(best1, best2)
+                a1 = max(a1, best2)
+            else:
+                best1 = min(best1, best2)
+                b1 = min(b1, best2)
+            if a1 >= b1:
+                break
+        if max0:
+            best0 = max(best0, best1)
+            a0 = max(a0, best1)
+        else:
+            best0 = min(best0, best1)
+            b0 = min(b0, best1)
+        if a0 >= b0:
+            break
     return best0
 
 
@@ -322,7 +345,7 @@ def _three_tricks(T, hands, leader, declarer, invert, tricks_goal, alpha, beta):
                 hands[leader] ^= x0
                 hands[s1] ^= x1
                 hands[s2] ^= x2
-                v += _two_tricks(T, hands, w, declarer, invert, tricks_goal)
+                v += _two_tricks(T, hands, w, declarer, invert, tricks_goal, a2 - v, b2 - v)
                 hands[leader] ^= x0
                 hands[s1] ^= x1
                 hands[s2] ^= x2

@@ -291,8 +291,8 @@ def test_the_deal_tag_wraps_below_the_like_flag():
 @settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), case=st.sampled_from(CASES))
 def test_the_last_two_tricks_solved_directly(seed, case):
-    """The last two tricks are a plain minimax over the first trick's plays
-    (``_two_tricks``, no table): every leader and declarer, against minimax."""
+    """The last two tricks are an alpha-beta over the first trick's plays
+    (``_two_tricks``, no table), fail-soft: every leader and declarer, against minimax."""
 
     rules, table, tricks_goal, invert = contract_of(*case)
     rng = random.Random(seed)
@@ -300,8 +300,12 @@ def test_the_last_two_tricks_solved_directly(seed, case):
     declarer = rng.randrange(3)
     s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
     hands, _, _, _, leader = s._args(pos)
-    got = moves_._two_tricks(s.T, hands, leader, declarer, int(invert), int(tricks_goal))
-    assert got == minimax(table, pos, declarer, tricks_goal, invert)
+    want = minimax(table, pos, declarer, tricks_goal, invert)
+    args = (s.T, hands, leader, declarer, int(invert), int(tricks_goal))
+    assert moves_._two_tricks(*args, -1, 1000) == want
+    for need in (want, want + 1, rng.randrange(0, 50)):  # fail-soft on a null window
+        g = moves_._two_tricks(*args, need - 1, need)
+        assert (want >= g) if g >= need else (want <= g < need)
 
 
 def test_lead_order_by_hand():
