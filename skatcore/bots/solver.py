@@ -5,12 +5,12 @@ null, Ramsch), flattened once per table into one int64 array (:class:`Flat`).  A
 three hands (bitmasks of card ids), the cards of the trick in progress, its
 leader and the declarer; the solver answers threshold questions ("does the
 declarer take at least ``need`` more card points / tricks from here?") and,
-by bisection over them, the exact outcome.
+by a series of them, the exact outcome.
 
 The search is a fail-soft alpha-beta on a window of card points (or
 tricks): the threshold questions are null windows, the exact value a
-bisection of them whose every probe moves an end to the bound it found
-(Kupferschmid & Helmert's null-window searches), with
+series of them from the top down, each one below the upper bound the last
+found, until one succeeds (Kupferschmid & Helmert's null-window searches), with
 
 * a transposition table at trick boundaries: the cards still out and the
   leader identify the position (each card stays with the hand it was dealt
@@ -34,7 +34,9 @@ bisection of them whose every probe moves an end to the bound it found
 * sure winners at a trick's start: the card points of the leader's cards
   nobody can beat (cashed while every player with a ruff must follow), and
   each side's trumps above every trump of the other side, bound the take;
-* the last trick is settled directly;
+* three tricks left, a position the table's bounds do not settle is solved
+  directly (an alpha-beta over the first trick's plays, each ending of two
+  tricks by another; no nodes below) and its bound kept in the table;
 * move ordering: winners and points first for the side that can take the
   trick (cheapest winner first), low cards and smears otherwise.
 

@@ -352,7 +352,7 @@ def test_like_bounds_pair_the_cards_by_strength(seed, contract):
         rem |= sum(1 << i for i in rng.sample(cls, n))
         rem0 |= sum(1 << i for i in rng.sample(cls, n))
     up = down = 0
-    for a, b in zip([i for i in range(36) if rem >> i & 1], [i for i in range(36) if rem0 >> i & 1]):
+    for a, b in zip([i for i in range(36) if rem >> i & 1], [i for i in range(36) if rem0 >> i & 1], strict=True):
         diff = int(T[solver_table.POINTS, a] - T[solver_table.POINTS, b])
         up, down = up + max(diff, 0), down + max(-diff, 0)
     assert solver_table._like_bounds(T, rem, rem0) == (up, down)
