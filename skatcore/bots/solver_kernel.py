@@ -255,9 +255,12 @@ def value(T, cfg, canon, hands, t0, t1, ntr, leader, live, tt, moves, depth, sta
     probes below the value cost 60% of it) and 144M against 120M for one
     search in the full window (60 openings, an older solver)."""
     lo, hi = np.int64(0), live
+    aborted = stats[1]
     while lo < hi:
         need = min(hi, max(lo + 1, hi - 1))
         g = search(T, cfg, canon, hands, t0, t1, ntr, leader, need - 1, need, live, tt, moves, depth, stats)
+        if stats[1] != aborted:
+            break  # over the node limit: no answer (the caller sees it counted), lo still a lower bound
         if g >= need:
             lo = g
         else:

@@ -376,3 +376,19 @@ def test_the_last_three_tricks_solved_directly(seed, case, need):
     assert moves_._three_tricks(*args, -1, 1000) == want
     g = moves_._three_tricks(*args, need - 1, need)
     assert (want >= g) if g >= need else (want <= g < need)
+
+
+def test_value_stops_at_the_node_limit():
+    """Over the node limit the exact value has no answer: it gives up at
+    the first probe that ran out (one abort counted, not one per probe) and
+    answers a lower bound of the take."""
+    rules = get_rules("official")
+    rng = random.Random(7)
+    table = rules.tricks["grand"]
+    for _ in range(3):
+        hands, _ = deal_cards(rng, rules.deck)
+        pos = Position(tuple(mask_of(h) for h in hands), 0, ())
+        want = Solver(table, 0).value(pos)
+        s = Solver(table, 0, node_limit=40)
+        got = s.value(pos)
+        assert s.aborted == 1 and got <= want
