@@ -1,11 +1,12 @@
 """The solver's speed on opening positions, as issue 26 measures it.
 
-    python tools/solver_speed.py [--n 200] [--seed 11] [--kind declared|random|both]
+    python tools/solver_speed.py [--n 200] [--seed 11] [--kind declared|random|both] [--repeat 1]
 
 Prints median / p90 / p99 / max CPU ms of the exact card points and of "does
 the declarer reach 61" (cold transposition table per position, one core),
 the same quantiles and the sum of the nodes searched (independent of the
-machine and its load) and nodes per second.  See :mod:`skatcore.sim.solver_speed`.
+machine and its load) and nodes per second.  ``--repeat 3``: each position's fastest of 3 runs
+(a steadier figure on a busy machine).  See :mod:`skatcore.sim.solver_speed`.
 """
 
 from __future__ import annotations
@@ -23,13 +24,14 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=11, help="run of the declared games (random: seed 1)")
     ap.add_argument("--kind", choices=("declared", "random", "both"), default="both")
     ap.add_argument("--ruleset", default="official")
+    ap.add_argument("--repeat", type=int, default=1, help="each position's fastest of this many runs")
     args = ap.parse_args(argv)
     rules = get_rules(args.ruleset)
     time_openings(random_openings(rules, 2))  # compile
     kinds = ("declared", "random") if args.kind == "both" else (args.kind,)
     for kind in kinds:
         ops = declared_openings(rules, args.n, args.seed) if kind == "declared" else random_openings(rules, args.n, 1)
-        f = time_openings(ops)
+        f = time_openings(ops, repeat=args.repeat)
         def row(q, fmt=".2f"):
             return " / ".join(f"{q[k]:{fmt}}" for k in ("median", "p90", "p99", "max"))
         print(f"{kind:>8}: exact {row(f['exact_ms'])} ms; 61? {row(f['question_ms'])} ms; "
