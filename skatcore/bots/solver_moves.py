@@ -38,7 +38,8 @@ def _trick_winner(T, c0, c1, c2):
 @njit(cache=True, inline="always")
 def _lead_score(T, hands, p, declarer, c, over, pts):
     """How promising a lead of ``c`` by ``p`` is (card points count): a master
-    no opponent can ruff cashes its points first; then a low card to the
+    no opponent can ruff cashes its points first; the declarer then draws
+    the defenders' trumps (a lower trump first); a defender leads low to his
     partner's master, or into his ruff; else something low.  ``over``: the
     cards in play above ``c`` in its class that ``p`` does not hold."""
     k = T[FOLLOW, c]
@@ -52,6 +53,8 @@ def _lead_score(T, hands, p, declarer, c, over, pts):
     if mine:  # both others are opponents
         if over == 0:
             return 20 + low if ruffs1 or ruffs2 else 100 + pts
+        if (T[RUFF, TRUMPS] >> c) & 1 == 1:
+            return 70 + low  # draw the defenders' trumps, lowest first (61?: -29% nodes on 200 declared)
         return low
     mate, mate_ruffs, opp_ruffs = s1, ruffs1, ruffs2
     if s2 != declarer:

@@ -333,6 +333,30 @@ def test_lead_order_by_hand():
         assert s.value(pos) == minimax(table, pos, 1)
 
 
+def test_the_declarer_draws_trumps_by_hand():
+    """Grand, declarer forehand with CA DJ H7 S8, the defenders holding the
+    CJ and SJ (and clubs to follow): the CA, a master no one ruffs, first,
+    then the DJ to draw trumps, then the low side cards.  The value stays
+    the minimax's."""
+    import numpy as np
+
+    from skatcore.bots import solver_kernel as kernel
+
+    table = get_rules("official").tricks["grand"]
+    def cards(text):
+        return mask_of(parse_card(t) for t in text.split())
+    s = Solver(table, 0)
+    moves = np.zeros((kernel.MAX_DEPTH, 32), dtype=np.int64)
+    pos = Position((cards("CA DJ H7 S8"), cards("CJ C7 HA S7"), cards("SJ CT HK SA")), 0, ())
+    hands, *_ = s._args(pos)
+    n = moves_._moves(s.T, hands, 0, 0, 0, 0, 0, 0, 0, moves, 0)
+    inner = s.flat.inner
+    order = [int(moves[0, i]) for i in range(n)]
+    assert order[:2] == [inner[parse_card("CA")], inner[parse_card("DJ")]]
+    assert sorted(order[2:]) == sorted(inner[parse_card(t)] for t in ("H7", "S8"))
+    assert s.value(pos) == minimax(table, pos, 0)
+
+
 @settings(max_examples=200, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), contract=st.sampled_from(["grand", "hearts", "clubs"]))
 def test_like_bounds_pair_the_cards_by_strength(seed, contract):
