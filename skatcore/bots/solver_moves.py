@@ -39,8 +39,9 @@ def _trick_winner(T, c0, c1, c2):
 def _lead_score(T, hands, p, declarer, c, over, pts):
     """How promising a lead of ``c`` by ``p`` is (card points count): a master
     no opponent can ruff cashes its points first; the declarer then draws
-    the defenders' trumps (a lower trump first); a defender leads low to his
-    partner's master, or into his ruff; else something low.  ``over``: the
+    the defenders' trumps (the fewest points first, of equal points the
+    higher); a defender leads low to his partner's master, or into his
+    ruff; else something low.  ``over``: the
     cards in play above ``c`` in its class that ``p`` does not hold."""
     k = T[FOLLOW, c]
     cls, ruff = T[CLASS, k], T[RUFF, k]
@@ -54,7 +55,7 @@ def _lead_score(T, hands, p, declarer, c, over, pts):
         if over == 0:
             return 20 + low if ruffs1 or ruffs2 else 100 + pts
         if (T[RUFF, TRUMPS] >> c) & 1 == 1:
-            return 70 + low  # draw the defenders' trumps, lowest first (61?: -29% nodes on 200 declared)
+            return 70 + (T[POWER, c] >> 2) - pts  # draw trumps (61?: -32% nodes)
         return low
     mate, mate_ruffs, opp_ruffs = s1, ruffs1, ruffs2
     if s2 != declarer:
