@@ -114,6 +114,20 @@ def sample(kn: Knowledge, rng: random.Random, tries: int = 20) -> tuple[tuple[in
     return None
 
 
+def consistent(kn: Knowledge, dealt: tuple[int, int, int], skat: int) -> bool:
+    """Whether a layout sampled earlier in the deal - ``dealt``, each hand
+    as the play began; ``skat`` - fits ``kn``: every card played is in the
+    hand that played it, the hands now hold what they must (known cards,
+    the number of cards), and nothing of a class their seat showed void in."""
+    if kn.aside or (not kn.skat_size and skat != kn.skat_known):
+        return False
+    for s in range(3):
+        now = dealt[s] & ~kn.played[s]
+        if kn.played[s] & ~dealt[s] or now & kn.void[s] or kn.known[s] & ~now or now.bit_count() != kn.sizes[s]:
+            return False
+    return True
+
+
 def bidding_levels(view: SeatView) -> tuple[list[int], list[int | None]]:
     """For each seat, the highest value it bid or held (0: none), and the
     bid it passed at (None: did not pass)."""
