@@ -57,6 +57,7 @@ class PlayModel:
     def __init__(self, rules, seed: int | None = None):
         self.rules = rules
         self.model = HeuristicPlayer(rules, seed)
+        self._views: dict[int, tuple[Evidence, SeatView]] = {}  # by id: a choice's view, its hand set per layout
 
     def weight(self, view: SeatView, table, found: list[Evidence], hands, skat: int,
                cache: dict[tuple, float] | None = None) -> float:
@@ -80,7 +81,17 @@ class PlayModel:
         k = legal.bit_count()
         if k < 2:
             return 1.0
-        if self.model.act(hypothetical(view, e, hand, legal, skat)).card == e.card:
+        got = self._views.get(id(e))
+        if got is None or got[0] is not e:
+            if len(self._views) > 64:
+                self._views.clear()
+            got = self._views[id(e)] = (e, hypothetical(view, e, hand, legal, skat))
+        other = got[1]  # the model reads the view and keeps nothing of it: one view serves every layout
+        other.hand = hand
+        other.legal = tuple(PLAY_CARD[c] for c in cards_in(legal))
+        if e.seat == view.declarer:
+            other.discard = tuple(cards_in(skat))
+        if self.model.act(other).card == e.card:
             return self.AGREE
         return (1 - self.AGREE) / (k - 1)
 
