@@ -14,6 +14,7 @@ positions reached since are often answered from them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from skatcore.bots.expert.worlds import Knowledge, consistent
 from skatcore.bots.solver import Position, Solver
@@ -24,7 +25,7 @@ class LayoutSolver(Solver):
     """A :class:`~skatcore.bots.solver.Solver` whose :meth:`live` counts
     card points by a few bit counts (it is asked at every search)."""
 
-    _VALUES: dict[int, tuple[object, tuple[tuple[int, int], ...]]] = {}
+    _VALUES: ClassVar[dict[int, tuple[object, tuple[tuple[int, int], ...]]]] = {}  # by table
 
     def __init__(self, table, declarer: int, goal: str = "points", invert: bool = False, node_limit: int = 0):
         super().__init__(table, declarer, goal, invert, node_limit)
