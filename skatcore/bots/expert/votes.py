@@ -53,7 +53,8 @@ def most_points(table, positions: list[Layout], tied: list[int], maximise: bool,
     """The cards of ``tied`` with the most expected card points for the
     mover: each card's exact double-dummy take over (the first ``layouts``)
     layouts, weighted.  A layout whose search runs
-    out of nodes for any of the cards counts for none of them; the layouts
+    out of nodes for any of the cards, or whose searches together cost more
+    than one search may (``nodes``), counts for none of them; the layouts
     stop once they have cost as many nodes as the vote (a hard decision
     gets more), or once one card leads by more than the layouts left could
     change (each by at most the points still out); cards no layout can tell
@@ -79,7 +80,7 @@ def most_points(table, positions: list[Layout], tied: list[int], maximise: bool,
             c = group[0]
             after, taken = _after(solver, pos, c)
             got[c] = taken + solver.value(after)
-            if solver.aborted != aborted:
+            if solver.aborted != aborted or (nodes and solver.nodes - before > nodes):
                 break
         else:
             counted = True
