@@ -102,13 +102,16 @@ def sample(kn: Knowledge, rng: random.Random, tries: int = 20) -> tuple[tuple[in
         room = list(room0)
         got = [0, 0, 0, 0]
         ok = True
+        draw = rng.randrange
         for c in order:
             places = where[c]
-            total = sum(room[i] for i in places)
+            total = 0
+            for i in places:
+                total += room[i]
             if total == 0:
                 ok = False
                 break
-            r = rng.randrange(total)
+            r = draw(total)
             for i in places:
                 r -= room[i]
                 if r < 0:
