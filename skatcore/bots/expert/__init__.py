@@ -35,7 +35,10 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     bid), solves each layout for every card it may play, and plays the card
     that reaches the contract's goal in the most layouts (each weighted by
     how likely the bidding makes it): the declarer's 61 (or the ruleset's
-    threshold), the defenders' 60, a null without a trick.  Ties go to the
+    threshold), the defenders' 60, a null without a trick.  The layouts of
+    its last decision in the deal that still fit what it has seen are
+    solved first, by the same solvers (their transposition tables answer
+    much of the new positions: :mod:`~skatcore.bots.expert.reuse`).  Ties go to the
     expected card points over the layouts, then to a rule a player names:
     a defender's lead by :mod:`~skatcore.bots.expert.defence`, any other
     card the heuristic's, else the cheapest.  In a Ramsch
