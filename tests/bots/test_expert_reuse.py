@@ -172,3 +172,14 @@ def test_kept_layouts_decide_as_the_same_layouts_sampled_afresh(monkeypatch):
             monkeypatch.undo()
             compared += 1
     assert compared > 15 and reused > 5
+
+
+def test_keep_0_samples_every_decision_afresh():
+    """``keep=0``: no layout is used twice; by default some are."""
+    reused = {}
+    for keep in (0, 1):
+        p = ExpertPlayer(RULES, seed=2, worlds=4, keep=keep)
+        for _deal, view in _decisions(2, 0):
+            p.act(view)
+        reused[keep] = p.counters["reused_worlds"]
+    assert reused[0] == 0 < reused[1]

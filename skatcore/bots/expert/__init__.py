@@ -57,6 +57,8 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         runs out counts half a win in that layout).
     :param evidence: the other seats' latest cards a layout is weighted by
         (:mod:`~skatcore.bots.expert.inference`; 0: the bidding only).
+    :param keep: solve the layouts of the last card decision that still fit
+        first (0: sample every decision afresh).
     """
 
     # rates of its counters that `skat duel` and `skat simulate` report (skatcore.sim.counters)
@@ -73,7 +75,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     POINT_LAYOUTS = 6  # layouts whose exact card points break a tie (while within the vote's nodes)
 
     def __init__(self, rules: CompiledRules, seed: int | None = None, worlds: int = 10, ms: float | None = None,
-                 bid_worlds: int = 6, nodes: int = 20_000, evidence: int = 6):
+                 bid_worlds: int = 6, nodes: int = 20_000, evidence: int = 6, keep: int = 1):
         super().__init__(rules, seed)
         self.rng = random.Random(seed)
         self.worlds = max(1, int(worlds))
@@ -81,6 +83,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         self.bid_worlds = max(1, int(bid_worlds))
         self.nodes = max(0, int(nodes))
         self.evidence = max(0, int(evidence))
+        self.keep = bool(int(keep))
         self._model: PlayModel | None = None
         self._memory = DealMemory()  # layouts and weights kept for the next card decision of the deal
         self.counters: Counter = Counter()
@@ -127,6 +130,8 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         me, declarer = view.seat, view.declarer
         win = self.rules.thresholds.win
         kept = self._memory.start(view, kn, goal)  # the last decision's layouts that still fit, solved first
+        if not self.keep:
+            kept.clear()
         weights = self._weights(view, kn, table)
         scores: Votes = defaultdict(float)  # weighted by how likely the bidding makes each layout
         plain: Votes = defaultdict(float)   # the same, every layout counted alike
