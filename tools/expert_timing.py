@@ -78,7 +78,8 @@ def timing(player: str, deals: int, seed: int, ruleset: str = "official") -> dic
             "phase_cpu_s": {k: round(v, 2) for k, v in sorted(by_phase.items())},
             "phase_share": {k: round(v / cpu, 3) for k, v in sorted(by_phase.items())},
             # the players' own counters' rates (the expert's: machine-independent work per card decision)
-            "rates": counter_rates(counters, rate_specs([player]))}
+            "rates": counter_rates(counters, rate_specs([player]))
+            | ({"reused_share": round(counters["reused_worlds"] / counters["worlds"], 4)} if counters["worlds"] else {})}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -67,7 +67,6 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         "inference_changed_share": ("inference_changed", "pimc_moves"),
         "fallback_share": ("fallback_moves", "card_decisions"),
         "nodes_per_decision": ("solver_nodes", "pimc_moves"),
-        "reused_share": ("reused_worlds", "worlds"),
     }
     FEWEST_POINTS_TRICKS = 5  # a game of fewest points is solved (exact points, no node budget) from this many tricks left
     MIN_WORLDS = 3  # layouts solved before a card decision may stop early
