@@ -2,7 +2,10 @@
 experts, the CPU time of each decision (p50, p99, max), and where the time
 goes by phase: the bidding, the skat (hand game or pickup), the discard
 with the contract choice (the expert weighs the contracts at its discard),
-the declaration itself, and card play.
+the declaration itself, and card play; and the rates of the players' own
+counters (the expert's layouts and solver nodes per card decision, the
+share of layouts kept from its last decision: work that does not depend
+on the machine).
 
 CPU time (``time.process_time``), not the wall clock, so that other work on
 the machine does not count; one process, so the figure is per core.
@@ -17,7 +20,7 @@ import argparse
 import json
 import sys
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any
 
 import numpy as np
@@ -25,6 +28,7 @@ import numpy as np
 from skatcore.bots import resolve_player
 from skatcore.engine.actions import Phase
 from skatcore.rules import get_rules
+from skatcore.sim.counters import counter_rates, rate_specs
 from skatcore.sim.play import play, players_for, seeded_deal
 
 # the phases reported: the expert weighs the contracts at its discard (what it declares is then decided), so the
@@ -55,12 +59,15 @@ def timing(player: str, deals: int, seed: int, ruleset: str = "official") -> dic
     factory = resolve_player(player)
     times: list[float] = []
     by_phase: dict[str, float] = defaultdict(float)
+    counters: Counter = Counter()
     play(rules, *seeded_deal(seed, 0)[:2], [factory(rules=rules, seed=s) for s in range(3)])  # compile first
     start = time.process_time()
     for i in range(deals):
         hands, skat, pseeds = seeded_deal(seed, i)
         players = [Timed(p, times, by_phase) for p in players_for(rules, [factory] * 3, seed, i, pseeds)]
         play(rules, hands, skat, players)
+        for p in players:
+            counters.update(p.counters or {})
     cpu = time.process_time() - start
     t = np.array(times)
     return {"player": player, "deals": deals, "seed": seed, "cpu_s": round(cpu, 2),
@@ -69,7 +76,10 @@ def timing(player: str, deals: int, seed: int, ruleset: str = "official") -> dic
             | {"max": round(1000 * float(t.max()), 1)},
             # the players' own time by phase (the engine's, between decisions, is the rest of cpu_s)
             "phase_cpu_s": {k: round(v, 2) for k, v in sorted(by_phase.items())},
-            "phase_share": {k: round(v / cpu, 3) for k, v in sorted(by_phase.items())}}
+            "phase_share": {k: round(v / cpu, 3) for k, v in sorted(by_phase.items())},
+            # the players' own counters' rates (the expert's: machine-independent work per card decision)
+            "rates": counter_rates(counters, rate_specs([player]))
+            | ({"reused_share": round(counters["reused_worlds"] / counters["worlds"], 4)} if counters["worlds"] else {})}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -84,6 +84,24 @@ def test_ties_go_to_the_most_exact_card_points_over_the_layouts():
     assert checked > 20 and stopped > 0
 
 
+def test_a_layout_dearer_than_one_search_breaks_no_tie():
+    """A layout whose exact searches together cost more than one search's
+    node limit counts for none of the cards (as one that ran out): with a
+    limit of one node no layout counts and every tied card stays level,
+    where the exact take over the layouts would have chosen."""
+    narrowed = 0
+    for seed in range(3):
+        for deal, view, positions in _late_positions(seed, 5):
+            table, declarer = deal.table, view.declarer
+            tied = [a.card for a in view.legal]
+            live = sum(h for h in positions[0].hands) | sum(1 << c for c in positions[0].trick)
+            fresh, again = ([Layout(pos, 1.0, Solver(table, declarer, "points")) for pos in positions] for _ in range(2))
+            exact = most_points(table, fresh, tied, view.seat == declarer, live, 0, 6)
+            assert most_points(table, again, tied, view.seat == declarer, live, 1, 6) == tied
+            narrowed += len(exact) < len(tied)
+    assert narrowed > 5
+
+
 def test_each_decision_says_how_it_was_made():
     """The expert's ``last``: the step that chose, the votes, the cards they
     left level (the chosen card among them), the layouts solved; the

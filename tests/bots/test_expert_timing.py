@@ -16,3 +16,11 @@ def test_the_phases_split_the_players_time():
     assert sum(phases.values()) <= got["cpu_s"] + 0.01 * len(phases)
     assert got["decisions"] >= 3 * 2  # middlehand and rearhand speak in every deal
     assert got["decision_ms"]["p50"] <= got["decision_ms"]["p99"] <= got["decision_ms"]["max"]
+
+
+def test_the_experts_counters_are_reported_per_decision():
+    got = tool.timing("expert:worlds=3:bid_worlds=2", 2, 1)
+    rates = got["rates"]
+    assert rates["layouts_per_decision"] <= 3 and rates["nodes_per_decision"] > 0
+    assert 0 <= rates["reused_share"] <= 1
+

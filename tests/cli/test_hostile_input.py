@@ -20,7 +20,7 @@ from skatcore.cli.main import main
     ("expert:worlds=nan", "player 'expert:worlds=nan': option worlds: expected a finite number >= 0, not 'nan'"),
     ("expert:ms=inf", "option ms: expected a finite number >= 0, not 'inf'"),
     ("expert:worlds=-1", "option worlds: expected a finite number >= 0, not '-1'"),
-    ("expert:foo=1", "player 'expert:foo=1': unknown option 'foo' (expected one of: worlds, ms, bid_worlds, nodes, evidence)"),
+    ("expert:foo=1", "player 'expert:foo=1': unknown option 'foo' (expected one of: worlds, ms, bid_worlds, nodes, evidence, keep)"),
     ("random:x=1", "player 'random:x=1': unknown option 'x' (it takes no options)"),
 ])
 def test_a_player_spec_is_checked_before_any_deal(capsys, spec, expected):

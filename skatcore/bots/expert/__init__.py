@@ -13,6 +13,7 @@ from typing import ClassVar
 from skatcore.bots.expert.bidding import SolverBidding
 from skatcore.bots.expert.defence import Table, cheapest_key, discard_key, lead_class, lead_key, smear_key
 from skatcore.bots.expert.inference import PlayModel, evidence
+from skatcore.bots.expert.reuse import DealMemory, Kept
 from skatcore.bots.expert.votes import Decision, Layout, Votes, credit, most_points, reaches, settled
 from skatcore.bots.expert.worlds import Knowledge, all_equivalent, bidding_levels, sample
 from skatcore.bots.heuristic import HeuristicPlayer
@@ -34,7 +35,10 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     bid), solves each layout for every card it may play, and plays the card
     that reaches the contract's goal in the most layouts (each weighted by
     how likely the bidding makes it): the declarer's 61 (or the ruleset's
-    threshold), the defenders' 60, a null without a trick.  Ties go to the
+    threshold), the defenders' 60, a null without a trick.  The layouts of
+    its last decision in the deal that still fit what it has seen are
+    solved first, by the same solvers (their transposition tables answer
+    much of the new positions: :mod:`~skatcore.bots.expert.reuse`).  Ties go to the
     expected card points over the layouts, then to a rule a player names:
     a defender's lead by :mod:`~skatcore.bots.expert.defence`, any other
     card the heuristic's, else the cheapest.  In a Ramsch
@@ -53,6 +57,8 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         runs out counts half a win in that layout).
     :param evidence: the other seats' latest cards a layout is weighted by
         (:mod:`~skatcore.bots.expert.inference`; 0: the bidding only).
+    :param keep: solve the layouts of the last card decision that still fit
+        first (0: sample every decision afresh).
     """
 
     # rates of its counters that `skat duel` and `skat simulate` report (skatcore.sim.counters)
@@ -68,7 +74,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     POINT_LAYOUTS = 6  # layouts whose exact card points break a tie (while within the vote's nodes)
 
     def __init__(self, rules: CompiledRules, seed: int | None = None, worlds: int = 10, ms: float | None = None,
-                 bid_worlds: int = 6, nodes: int = 20_000, evidence: int = 6):
+                 bid_worlds: int = 6, nodes: int = 20_000, evidence: int = 6, keep: int = 1):
         super().__init__(rules, seed)
         self.rng = random.Random(seed)
         self.worlds = max(1, int(worlds))
@@ -76,7 +82,9 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         self.bid_worlds = max(1, int(bid_worlds))
         self.nodes = max(0, int(nodes))
         self.evidence = max(0, int(evidence))
+        self.keep = bool(int(keep))
         self._model: PlayModel | None = None
+        self._memory = DealMemory()  # layouts and weights kept for the next card decision of the deal
         self.counters: Counter = Counter()
         self.last: Decision | None = None  # how the last card decision was made
         # the solver plays three hands whose every card is playable: not cards in stacks or a pile, nor two-card tricks
@@ -92,11 +100,12 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     def _solver(self, table, seat: int, goal: str) -> Solver:
         """A solver for one layout (its transposition table serves every
         question about that layout: the vote and the tie-break)."""
+        new = self._memory.solver
         if goal == "card_points":
-            return Solver(table, seat, "points", node_limit=self.nodes)
+            return new(table, seat, "points", False, self.nodes)
         if goal == "no_trick":  # the declarer maximises the others' tricks
-            return Solver(table, seat, "tricks", invert=True, node_limit=self.nodes)
-        return Solver(table, seat, "points", invert=True)  # fewest points: the others take them (exact, no limit)
+            return new(table, seat, "tricks", True, self.nodes)
+        return new(table, seat, "points", True, 0)  # fewest points: the others take them (exact, no limit)
 
     def _pimc(self, view: SeatView) -> int:
         fallback = self._play(view)  # the heuristic's card: tie-breaker and fallback (keeps its state current)
@@ -119,30 +128,41 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             return fallback
         me, declarer = view.seat, view.declarer
         win = self.rules.thresholds.win
+        kept = self._memory.start(view, kn, goal)  # the last decision's layouts that still fit, solved first
+        if not self.keep:
+            kept.clear()
         weights = self._weights(view, kn, table)
         scores: Votes = defaultdict(float)  # weighted by how likely the bidding makes each layout
         plain: Votes = defaultdict(float)   # the same, every layout counted alike
         positions: list[Layout] = []
+        layouts: list[Kept] = []
         contenders: list[int] | None = None  # the cards still searched (None: every legal card)
         lead = not view.trick and declarer is not None and me != declarer and goal == "card_points"
         start = time.process_time() if self.ms is not None else 0.0
         budget = self.worlds if self.ms is None else 10_000
         n = 0
         mass = heaviest = 0.0
+        gone = kn.played
         while n < budget:
-            world = sample(kn, self.rng)
-            if world is None:
-                break
-            hands, skat = world
+            if kept:
+                k = kept.pop(0)
+                hands, skat, solver = k.hands(kn), k.skat, k.solver
+                self.counters["reused_worlds"] += 1
+            else:
+                world = sample(kn, self.rng)
+                if world is None:
+                    break
+                hands, skat = world
+                solver = self._solver(table, me if declarer is None else declarer, goal)
+                k = Kept((hands[0] | gone[0], hands[1] | gone[1], hands[2] | gone[2]), skat, solver)
             n += 1
+            layouts.append(k)
             w = 1.0 if weights is None else weights(hands, skat)
             mass += w
             heaviest = max(heaviest, w)
-            solver = self._solver(table, me if declarer is None else declarer, goal)
-            gone = kn.played
-            pos = Position((hands[0] & ~gone[0], hands[1] & ~gone[1], hands[2] & ~gone[2]), kn.leader, kn.trick)
+            pos = Position(hands, kn.leader, kn.trick)
             one: Votes = defaultdict(float)
-            positions.append(Layout(pos, w, solver))
+            positions.append(Layout(pos, w, solver, solver.nodes))
             if goal == "card_points":
                 have = kn.declarer_points + sum(table.points[c] for c in cards_in(skat))
                 credit(one, self._reaches(solver, pos, win - have, contenders), me == declarer)
@@ -169,12 +189,13 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             self.counters["fallback_moves"] += 1
             self.last = Decision("fallback")
             return fallback
+        self._memory.keep(layouts + kept)  # kept layouts this decision did not need are as good for the next
         self.counters["pimc_moves"] += 1
         self.counters["worlds"] += n
-        vote_nodes = sum(lay.solver.nodes for lay in positions)
+        vote_nodes = sum(lay.nodes for lay in positions)
         card, how, tied = self._choose(view, kn, table, scores, mass,
                                        positions if goal == "card_points" else [], fallback, live, lead)
-        nodes = sum(lay.solver.nodes for lay in positions)
+        nodes = sum(lay.nodes for lay in positions)
         self.counters["solver_nodes"] += nodes
         self.counters["point_nodes"] += nodes - vote_nodes
         self.last = Decision(how, dict(scores), mass, tuple(tied), n)
@@ -258,10 +279,17 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         if self._model is None:
             self._model = PlayModel(self.rules, self.seed)
         model = self._model
+        priors, likelihoods = self._memory.priors, self._memory.evidence
+        played = kn.played
 
         def weight(hands, skat: int) -> float:
-            w = 1.0 if bids is None else bids(hands, kn)
-            return w * model.weight(view, table, found, hands, skat) if found else w
+            w = 1.0
+            if bids is not None:  # the bidding's weight depends on the hands as dealt only
+                dealt = (hands[0] | played[0], hands[1] | played[1], hands[2] | played[2])
+                w = priors.get(dealt, -1.0)
+                if w < 0:
+                    w = priors[dealt] = bids(hands, kn)
+            return w * model.weight(view, table, found, hands, skat, likelihoods) if found else w
 
         return weight
 

@@ -57,21 +57,43 @@ class PlayModel:
     def __init__(self, rules, seed: int | None = None):
         self.rules = rules
         self.model = HeuristicPlayer(rules, seed)
+        self._views: dict[int, tuple[Evidence, SeatView]] = {}  # by id: a choice's view, its hand set per layout
 
-    def weight(self, view: SeatView, table, found: list[Evidence], hands, skat: int) -> float:
+    def weight(self, view: SeatView, table, found: list[Evidence], hands, skat: int,
+               cache: dict[tuple, float] | None = None) -> float:
+        """The likelihood of the choices ``found`` in the layout ``hands``, ``skat``;
+        ``cache`` (for one deal) keeps each choice's by the hand its seat held then."""
         w = 1.0
         follow, class_mask = table.follow, table.class_mask
         for e in found:
             hand = hands[e.seat] | e.later
-            legal = (hand & class_mask[follow[e.trick[0]]]) or hand if e.trick else hand
-            k = legal.bit_count()
-            if k < 2:
-                continue
-            if self.model.act(hypothetical(view, e, hand, legal, skat)).card == e.card:
-                w *= self.AGREE
-            else:
-                w *= (1 - self.AGREE) / (k - 1)
+            key = (e.seat, e.tricks, len(e.trick), hand, skat if e.seat == view.declarer else 0)
+            got = cache.get(key) if cache is not None else None
+            if got is None:
+                got = self._likelihood(view, table, e, hand, skat, follow, class_mask)
+                if cache is not None:
+                    cache[key] = got
+            w *= got
         return w
+
+    def _likelihood(self, view: SeatView, table, e: Evidence, hand: int, skat: int, follow, class_mask) -> float:
+        legal = (hand & class_mask[follow[e.trick[0]]]) or hand if e.trick else hand
+        k = legal.bit_count()
+        if k < 2:
+            return 1.0
+        got = self._views.get(id(e))
+        if got is None or got[0] is not e:
+            if len(self._views) > 64:
+                self._views.clear()
+            got = self._views[id(e)] = (e, hypothetical(view, e, hand, legal, skat))
+        other = got[1]  # the model reads the view and keeps nothing of it: one view serves every layout
+        other.hand = hand
+        other.legal = tuple(PLAY_CARD[c] for c in cards_in(legal))
+        if e.seat == view.declarer:
+            other.discard = tuple(cards_in(skat))
+        if self.model.act(other).card == e.card:
+            return self.AGREE
+        return (1 - self.AGREE) / (k - 1)
 
 
 def hypothetical(view: SeatView, e: Evidence, hand: int, legal: int, skat: int) -> SeatView:

@@ -40,6 +40,12 @@ class Layout:
     pos: Position
     weight: float
     solver: Solver
+    base: int = 0  # the solver's nodes before this decision (a layout kept from the last one has some)
+
+    @property
+    def nodes(self) -> int:
+        """The solver's nodes in this decision."""
+        return self.solver.nodes - self.base
 
 
 def most_points(table, positions: list[Layout], tied: list[int], maximise: bool, live: int,
@@ -47,21 +53,17 @@ def most_points(table, positions: list[Layout], tied: list[int], maximise: bool,
     """The cards of ``tied`` with the most expected card points for the
     mover: each card's exact double-dummy take over (the first ``layouts``)
     layouts, weighted.  A layout whose search runs
-    out of nodes for any of the cards counts for none of them; the layouts
+    out of nodes for any of the cards, or whose searches together cost more
+    than one search may (``nodes``), counts for none of them; the layouts
     stop once they have cost as many nodes as the vote (a hard decision
     gets more), or once one card leads by more than the layouts left could
     change (each by at most the points still out); cards no layout can tell
     apart (``live``: the cards still in play) are searched once."""
-    groups: list[list[int]] = []
-    for c in sorted(tied, key=lambda c: (table.follow[c], table.strength[table.follow[c]][c])):
-        if groups and all_equivalent(table, sum(1 << x for x in (*groups[-1], c)), live, True):
-            groups[-1].append(c)
-        else:
-            groups.append([c])
+    groups = _equivalent_groups(table, tied, live, True)
     if len(groups) == 1:
         return tied
     # at least one search's node limit (``nodes``); no node limit, no budget
-    budget = max(nodes, sum(lay.solver.nodes for lay in positions)) if nodes else 1 << 62
+    budget = max(nodes, sum(lay.nodes for lay in positions)) if nodes else 1 << 62
     spent = 0
     extra: Votes = defaultdict(float)
     counted = False
@@ -78,7 +80,7 @@ def most_points(table, positions: list[Layout], tied: list[int], maximise: bool,
             c = group[0]
             after, taken = _after(solver, pos, c)
             got[c] = taken + solver.value(after)
-            if solver.aborted != aborted:
+            if solver.aborted != aborted or (nodes and solver.nodes - before > nodes):
                 break
         else:
             counted = True
@@ -102,16 +104,40 @@ def _decided(values: list[float], left: float) -> bool:
 
 def reaches(solver: Solver, pos: Position, need: int, cards: list[int] | None) -> dict[int, int]:
     """Like :meth:`~skatcore.bots.solver.Solver.card_values` with ``need`` (1 reached, 0 not, 2
-    unknown), for ``cards`` only (None: every legal card)."""
-    if cards is None:
+    unknown), for ``cards`` only (None: every legal card).  Every legal card: one call of the
+    solver's root search; else one search per card, equivalent cards (see
+    :func:`~skatcore.bots.expert.worlds.all_equivalent`) searched once."""
+    table = solver.table
+    if cards is None or len(cards) == pos.legal(table).bit_count():
         return solver.card_values(pos, need)
     out: dict[int, int] = {}
-    for c in cards:
-        after, taken = _after(solver, pos, c)
+    for group in _equivalent_groups(table, cards, _live(pos), solver.goal == "points"):
+        after, taken = _after(solver, pos, group[0])
         aborted = solver.aborted
         got = solver.reaches(after, need - taken)
-        out[c] = 2 if solver.aborted != aborted else int(got)
+        for c in group:
+            out[c] = 2 if solver.aborted != aborted else int(got)
     return out
+
+
+def _live(pos: Position) -> int:
+    """The cards still in play: the hands' and the trick's."""
+    live = pos.hands[0] | pos.hands[1] | pos.hands[2]
+    for c in pos.trick:
+        live |= 1 << c
+    return live
+
+
+def _equivalent_groups(table, cards: list[int], live: int, points: bool) -> list[list[int]]:
+    """``cards`` in runs that are one choice (see :func:`all_equivalent`; ``live``: the cards still
+    in play), by follow class and strength."""
+    groups: list[list[int]] = []
+    for c in sorted(cards, key=lambda c: (table.follow[c], table.strength[table.follow[c]][c])):
+        if groups and all_equivalent(table, (1 << c) | (1 << groups[-1][-1]), live, points):
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+    return groups
 
 
 def _after(solver: Solver, pos: Position, card: int) -> tuple[Position, int]:

@@ -7,7 +7,7 @@ card play over double-dummy solutions."""
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from skatcore.bots.heuristic.tables import cards_in
 from skatcore.engine.deal import Bid, Hold, Pass, SeatView
@@ -29,6 +29,17 @@ class Knowledge:
     trick: tuple[int, ...]
     declarer_points: int           # card points of the declarer's tricks so far
     aside: int = 0                 # cards laid aside unseen (a deck that lays some aside)
+    _places: dict[int, list[int]] | None = field(default=None, repr=False, compare=False)
+
+    def places(self) -> dict[int, list[int]]:
+        """For each unseen card, where a layout may put it: 0 and 1 the other
+        seats in order (unless void in its class), 2 the skat, 3 aside."""
+        if self._places is None:
+            slots = [s for s in range(3) if s != self.me]
+            extra = ([2] if self.skat_size else []) + ([3] if self.aside else [])
+            self._places = {c: [i for i, s in enumerate(slots) if not self.void[s] >> c & 1] + extra
+                            for c in cards_in(self.unseen)}
+        return self._places
 
     @classmethod
     def of(cls, view: SeatView, table, deck) -> Knowledge:
@@ -76,30 +87,31 @@ def sample(kn: Knowledge, rng: random.Random, tries: int = 20) -> tuple[tuple[in
     room left there; a dead end restarts (after ``tries``, voids are ignored)."""
     slots = [s for s in range(3) if s != kn.me]
     room0 = [kn.sizes[s] - kn.known[s].bit_count() for s in slots] + [kn.skat_size, kn.aside]
-    cards = list(cards_in(kn.unseen))
+    strict = kn.places()
+    cards = list(strict)
     if sum(room0) != len(cards):
         return None  # inconsistent knowledge (should not happen)
+    anywhere = [0, 1] + ([2] if kn.skat_size else []) + ([3] if kn.aside else [])
     for attempt in range(tries + 1):
-        respect = attempt < tries
         rng.shuffle(cards)
-        opts = []
-        for c in cards:
-            places = [i for i, s in enumerate(slots) if not (respect and kn.void[s] >> c & 1)]
-            if kn.skat_size:
-                places.append(2)
-            if kn.aside:
-                places.append(3)
-            opts.append((len(places), c, places))
-        opts.sort(key=lambda o: o[0])
+        if attempt < tries:  # fewest places first (a stable sort: the shuffle orders each count)
+            order = sorted(cards, key=lambda c: len(strict[c]))
+            where = strict
+        else:
+            order, where = cards, dict.fromkeys(cards, anywhere)
         room = list(room0)
         got = [0, 0, 0, 0]
         ok = True
-        for _, c, places in opts:
-            total = sum(room[i] for i in places)
+        draw = rng.randrange
+        for c in order:
+            places = where[c]
+            total = 0
+            for i in places:
+                total += room[i]
             if total == 0:
                 ok = False
                 break
-            r = rng.randrange(total)
+            r = draw(total)
             for i in places:
                 r -= room[i]
                 if r < 0:
@@ -112,6 +124,20 @@ def sample(kn: Knowledge, rng: random.Random, tries: int = 20) -> tuple[tuple[in
             hands[slots[1]] |= got[1]
             return (hands[0], hands[1], hands[2]), (got[2] if kn.skat_size else kn.skat_known)
     return None
+
+
+def consistent(kn: Knowledge, dealt: tuple[int, int, int], skat: int) -> bool:
+    """Whether a layout sampled earlier in the deal - ``dealt``, each hand
+    as the play began; ``skat`` - fits ``kn``: every card played is in the
+    hand that played it, the hands now hold what they must (known cards,
+    the number of cards), and nothing of a class their seat showed void in."""
+    if kn.aside or (not kn.skat_size and skat != kn.skat_known):
+        return False
+    for s in range(3):
+        now = dealt[s] & ~kn.played[s]
+        if kn.played[s] & ~dealt[s] or now & kn.void[s] or kn.known[s] & ~now or now.bit_count() != kn.sizes[s]:
+            return False
+    return True
 
 
 def bidding_levels(view: SeatView) -> tuple[list[int], list[int | None]]:
