@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skatcore.bots.expert import ExpertPlayer
-from skatcore.bots.expert.bidding import bid_outlooks, logit
+from skatcore.bots.expert.bidding import logit
+from skatcore.bots.expert.outlooks import bid_outlooks
 from skatcore.cards import mask_of, parse_card
 from skatcore.engine.deal import PASS, PICK_UP, Deal, Phase
 from skatcore.rules import get_rules
