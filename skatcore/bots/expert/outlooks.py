@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import random
+from typing import TYPE_CHECKING
 
-from skatcore.bots.expert.bidding import Outlook, SolverBidding
+from skatcore.bots.expert.bidding import Outlook
+
+if TYPE_CHECKING:
+    from skatcore.bots.expert import ExpertPlayer
 
 
-def bid_outlooks(player: SolverBidding, hand: int, seat: int, bid: int | None = None) -> list[Outlook]:
+def bid_outlooks(player: ExpertPlayer, hand: int, seat: int, bid: int | None = None) -> list[Outlook]:
     """Every plain contract as the bidding of the expert ``player`` judges ``hand`` (for
     calibration, ``tools/calibrate_expert.py``): the pickup contracts
     worth solving by their chance over all the layouts ``_expert_limit``
