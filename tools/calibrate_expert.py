@@ -5,7 +5,7 @@ each deal twice, the expert alone in one seat and the opponent in the other
 two, then the other way round; ``--opponent expert`` plays each deal once
 with three experts) and records, for every game the expert declares, the
 chance its bidding acted on and the one its declaration acted on
-(:func:`~skatcore.bots.expert.bidding.bid_outlooks`, its
+(:func:`~skatcore.bots.expert.outlooks.bid_outlooks`, its
 ``declared`` outlook) beside the outcome and the score.  Prints:
 
 * the declaration's chance against the win rate, by contract family (hand
@@ -40,7 +40,8 @@ from typing import Any
 import numpy as np
 
 from skatcore.bots import resolve_player
-from skatcore.bots.expert.bidding import Outlook, SolverBidding, bid_outlooks, logit
+from skatcore.bots.expert.bidding import Outlook, SolverBidding, logit
+from skatcore.bots.expert.outlooks import bid_outlooks
 from skatcore.bots.heuristic.tables import BIT
 from skatcore.rules import get_rules
 from skatcore.sim.play import play_seeded, seeded_deal

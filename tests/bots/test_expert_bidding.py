@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from skatcore.bots.expert import ExpertPlayer
-from skatcore.bots.expert.bidding import bid_outlooks, logit
+from skatcore.bots.expert.bidding import logit
+from skatcore.bots.expert.outlooks import bid_outlooks
 from skatcore.cards import mask_of, parse_card
 from skatcore.engine.deal import PASS, PICK_UP, Deal, Phase
 from skatcore.rules import get_rules
@@ -67,18 +68,21 @@ def test_a_calibrated_chance_grows_with_the_layouts_won(p, w1, w2, step):
         assert high <= me._chance(cand, p, hi, 6, (), step, raw=True) + 1e-12
 
 
-def test_the_limit_is_the_highest_contract_that_pays():
+def test_the_limit_is_the_highest_bid_a_contract_pays_at():
     """The limit (the layouts of each contract solved until they settle its
-    question) equals the highest value among the contracts judged in full
-    that reach the break-even chance, or the heuristic's floor."""
+    question) equals the highest bid at which a contract worth as much,
+    judged in full with the layouts whose skat lowers it under the bid lost,
+    reaches the break-even chance of its value, or the heuristic's floor."""
     rules = get_rules("official")
     rng = random.Random(5)
     for i in range(12):
         hand = mask_of(rng.sample(range(32), 10))
         me = ExpertPlayer(rules, seed=i)
         lost = {(c.d.game, c.d.hand, c.d.ouvert): c.lost for r in ("pickup", "hand") for c in me.info.cands[r]}
-        solved = [o.value for o in bid_outlooks(me, hand, i % 3)
-                  if o.source == "solver" and o.chance >= me._need(o.value, lost[(o.game, o.hand, o.ouvert)])]
+        top = max(o.value for o in bid_outlooks(me, hand, i % 3))
+        solved = [b for b in rules.ladder if b <= top and any(
+            o.source == "solver" and o.value >= b and o.chance >= me._need(o.value, lost[(o.game, o.hand, o.ouvert)])
+            for o in bid_outlooks(me, hand, i % 3, b))]
         assert me._expert_limit(hand, i % 3) == max([me._limit(hand), *solved])
 
 
@@ -131,8 +135,8 @@ def test_a_grand_must_beat_the_suit_game_by_the_margin():
             return seen, e
 
     me = Fixed(rules, seed=1)
-    assert me.GRAND_MARGIN == 20
-    for grand, game in ((119.0, "clubs"), (121.0, "grand")):
+    assert me.GRAND_MARGIN == 15
+    for grand, game in ((114.0, "clubs"), (116.0, "grand")):
         me.grand = grand
         me.act(view)
         assert me._expert_plan.game == game
@@ -150,3 +154,20 @@ def test_a_bid_asks_only_whether_the_limit_reaches_it():
         lazy = ExpertPlayer(rules, seed=i)
         for value in [v for v in rules.ladder if v <= 72]:
             assert lazy._bids_to(hand, i % 3, value) == (limit >= value), (i, value)
+
+
+def test_a_layout_whose_skat_lowers_the_value_below_the_bid_is_overbid():
+    """Hearts without three (the diamond jack the highest jack held) is worth
+    4 x 10 = 40 on ten cards.  A skat with the club jack makes it "with one"
+    (20), with the spade jack "without one" (20), with the heart jack
+    "without two" (30); a skat of two low cards leaves 40."""
+    me = ExpertPlayer(get_rules("official"), seed=1)
+    hearts = _cand(me, "hearts")
+    hand = mask_of([parse_card(c) for c in ("DJ", "HA", "HT", "HK", "HQ", "H9", "H8", "SA", "CA", "CT")])
+    assert hearts.value(hearts.g.table.matadors(hand)) == 40
+    skats = [("CJ", "S7"), ("SJ", "S7"), ("HJ", "S7"), ("S7", "S8"), ("CJ", "SJ")]
+    layouts = [(mask_of([parse_card(c) for c in skat]), 0, 0) for skat in skats]
+    assert me._overbid(hearts, hand, layouts, 40) == (True, True, True, False, True)
+    assert me._overbid(hearts, hand, layouts, 30) == (True, True, False, False, False)  # with two: 30
+    assert me._overbid(hearts, hand, layouts, 20) == (False,) * 5
+    assert me._overbid(_cand(me, "null"), hand, layouts, 40) == (False,) * 5  # a null's value has no matadors

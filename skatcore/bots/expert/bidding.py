@@ -42,7 +42,11 @@ the skat, after the discard), the outcome on the chance and lowers a
 chance to the fit (never raises it).  A contract is worth bidding on where
 its expected score (the heuristic's rule: the ruleset's value and lost
 factor, and ``GAME_BONUS``) beats passing; a bid asks only whether some
-contract worth that much holds, so a hand stops at the first that does.
+contract worth that much holds, so a hand stops at the first that does;
+a layout whose skat leaves the contract worth less than the bid counts as
+lost (a hand "without" whose skat holds a higher trump: the layouts where
+the skat strengthens the hand most are those where the bid is overbid;
+4.4% of self-play deals ended overbid).
 At the declaration a grand must beat the others by ``GRAND_MARGIN``, and
 a contract's layouts stop once it cannot beat the best so far.
 """
@@ -114,9 +118,9 @@ class ContractJudge:
     }
     FLOOR = 0.2        # contracts the heuristic gives less than this chance are not solved
     # at the declaration a grand must beat the other contracts' expected score by this much: people declare the suit
-    # game where the grand is marginal (self-play declared 40-42% grands, people 32%; 20 costs ~1 point per deal by
-    # the expert's own estimates over 200 deals of self-play)
-    GRAND_MARGIN = 20.0
+    # game where the grand is marginal (self-play, 400 deals of seed 3: 41% grands at 0, 39% at 10, 37% at 15, 34% at
+    # 20, people 32%; against the heuristic 15 scored +0.9 per deal over 20, 0 +2.5 over 20)
+    GRAND_MARGIN = 15.0
     # a null's chance = sigmoid(a + b * double-dummy share + the weights of null_features), by ouvert
     NULL_FIT: ClassVar[dict[bool, tuple[float, ...]]] = {False: (1.09, 3.44, -1.09, -0.15, -1.71), True: (0.45, 4.11, -1.93, -0.35, -1.76)}
 
@@ -252,7 +256,8 @@ class SolverDeclaration(ContractJudge):
                 continue
             wins = 0.0
             tens = []
-            for skat, a, b in layouts:
+            short = self._overbid(cand, hand, layouts, bid)
+            for i, (skat, a, b) in enumerate(layouts):
                 if hand_game:  # the skat counts for the declarer
                     mine, pair = hand, Discard(tuple(cards_in(skat)))
                 else:
@@ -261,7 +266,8 @@ class SolverDeclaration(ContractJudge):
                 goal, amount = self._dd_goal(cand, pair)
                 if goal is None:
                     break
-                wins += self._dd_won(cand, goal, amount, mine, (a, b), seat)
+                if not short[i]:
+                    wins += self._dd_won(cand, goal, amount, mine, (a, b), seat)
                 tens.append(mine)
             else:
                 e = self._expected(self._chance(cand, p, wins, len(layouts), tens, "hand" if hand_game else "bid"),
@@ -389,22 +395,26 @@ class SolverBidding(SolverDeclaration):
         if self._limit(hand) >= value:
             return True
         cands = sorted(((p, v, c) for p, v, c in self._bid_candidates(hand) if v >= value), key=lambda x: x[1])
-        return any(self._holds_at_bid(cand, p, v, hand, seat) for p, v, cand in cands)
+        return any(self._holds_at_bid(cand, p, v, hand, seat, value) for p, v, cand in cands)
 
     def _expert_limit(self, hand: int, seat: int) -> int:
-        """The highest value of a contract whose expected score is positive
+        """The highest bid at which some contract's expected score is positive
         (the ruleset's game value with the hand's matadors, its lost factor).
         Picking up, a contract's chance is its double-dummy win share over
         sampled skats and opponent hands (the heuristic's discard for it),
-        blended with the heuristic's estimate; the contracts are tried from
-        the highest value down, each until its layouts settle the question.
-        Hand games and the skat steps' offers keep the heuristic's estimate."""
+        blended with the heuristic's estimate, a layout whose skat leaves it
+        worth less than the bid counting as lost; the contracts are tried from
+        the highest value down, each at the bids from its value down until one
+        holds.  Hand games and the skat steps' offers keep the heuristic's
+        estimate."""
         best = self._limit(hand)  # hand games, the skat steps' offers: the heuristic's view
         for p, v, cand in sorted(self._bid_candidates(hand), key=lambda x: -x[1]):
             if v <= best:
                 break
-            if self._holds_at_bid(cand, p, v, hand, seat):
-                best = v
+            for bid in sorted((b for b in self.rules.ladder if best < b <= v), reverse=True):
+                if self._holds_at_bid(cand, p, v, hand, seat, bid):
+                    best = bid
+                    break
         return best
 
     def _bid_candidates(self, hand: int):
@@ -412,24 +422,37 @@ class SolverBidding(SolverDeclaration):
         best = self._limit(hand)
         return [(p, v, c) for p, v, c in self._worth_solving(self._evaluate(hand)[0], hand) if v > best]
 
-    def _holds_at_bid(self, cand, p: float, v: int, hand: int, seat: int) -> bool:
-        """:meth:`_holds` for ``cand`` worth ``v`` over the bidding's layouts of ``hand`` (kept for the deal)."""
-        key = ("holds", id(cand), hand, seat)
+    def _holds_at_bid(self, cand, p: float, v: int, hand: int, seat: int, bid: int) -> bool:
+        """:meth:`_holds` for ``cand`` worth ``v`` over the bidding's layouts of
+        ``hand`` at ``bid`` (kept for the deal, by the layouts it overbids)."""
+        deck = self.rules.deck
+        lkey = ("bid-layouts", hand)
+        layouts = self._cache.get(lkey)
+        if layouts is None:
+            layouts = self._cache[lkey] = self._layouts(
+                deck.mask & ~hand, (deck.skat, deck.hand, deck.hand), self.bid_worlds,
+                random.Random(hand ^ (self.seed or 0)))
+        short = self._overbid(cand, hand, layouts, bid)
+        key = ("holds", id(cand), hand, seat, short)
         got = self._cache.get(key)
         if got is None:
-            deck = self.rules.deck
-            lkey = ("bid-layouts", hand)
-            layouts = self._cache.get(lkey)
-            if layouts is None:
-                layouts = self._cache[lkey] = self._layouts(
-                    deck.mask & ~hand, (deck.skat, deck.hand, deck.hand), self.bid_worlds,
-                    random.Random(hand ^ (self.seed or 0)))
-            got = self._cache[key] = self._holds(cand, p, self._need(v, cand.lost), hand, layouts, seat)
+            got = self._cache[key] = self._holds(cand, p, self._need(v, cand.lost), hand, layouts, seat, short)
         return got
 
-    def _holds(self, cand, p: float, need: float, hand: int, layouts, seat: int) -> bool:
+    def _overbid(self, cand, hand: int, layouts, bid: int) -> tuple[bool, ...]:
+        """Per layout, whether its skat leaves ``cand`` worth less than ``bid``:
+        a hand "without" loses matadors where the skat holds the top trump, and
+        the hand bid on its ten cards' value is overbid there."""
+        if cand.null:
+            return (False,) * len(layouts)
+        table = cand.g.table
+        return tuple(cand.value(table.matadors(hand | skat)) < bid for skat, _, _ in layouts)
+
+    def _holds(self, cand, p: float, need: float, hand: int, layouts, seat: int,
+               short: tuple[bool, ...] = ()) -> bool:
         """Whether ``cand``'s chance over ``layouts`` (skat, two opponent
-        hands) reaches ``need``; stops once the rest cannot change it."""
+        hands) reaches ``need``, a layout ``short`` of the bid counting as
+        lost; stops once the rest cannot change it."""
         n = len(layouts)
         kept = self._kept(cand, hand, layouts)
         if kept is None:
@@ -437,7 +460,8 @@ class SolverBidding(SolverDeclaration):
         tens = tuple(k[2] for k in kept)
         wins = 0.0
         for i, (goal, amount, mine, opponents) in enumerate(kept):
-            wins += self._dd_won(cand, goal, amount, mine, opponents, seat)
+            if not (short and short[i]):
+                wins += self._dd_won(cand, goal, amount, mine, opponents, seat)
             left = n - i - 1
             if self._chance(cand, p, wins, n, tens, "bid") >= need:
                 return True
@@ -459,30 +483,3 @@ class SolverBidding(SolverDeclaration):
             kept.append((goal, amount, hand12 & ~sum(BIT[c] for c in pair.cards), (a, b)))
         return kept
 
-
-def bid_outlooks(player: SolverBidding, hand: int, seat: int) -> list[Outlook]:
-    """Every plain contract as the bidding of the expert ``player`` judges ``hand`` (for
-    calibration, ``tools/calibrate_expert.py``): the pickup contracts
-    worth solving by their chance over all the layouts ``_expert_limit``
-    samples (it stops early), the others by the heuristic's estimate."""
-    deck = player.rules.deck
-    layouts = player._layouts(deck.mask & ~hand, (deck.skat, deck.hand, deck.hand), player.bid_worlds,
-                            random.Random(hand ^ (player.seed or 0)))
-    pickup, hand_games = player._evaluate(hand)
-    solve = player._worth_solving(pickup, hand)
-    out = []
-    for route, cands in (("pickup", pickup), ("hand", hand_games)):
-        for p, v, cand in cands:
-            if cand.d.ouvert and not cand.null:
-                continue
-            source, raw = "heuristic", p
-            if any(x[2] is cand for x in solve):
-                kept = player._kept(cand, hand, layouts)
-                if kept is not None:
-                    wins = sum(player._dd_won(cand, g, amount, mine, opp, seat) for g, amount, mine, opp in kept)
-                    tens = tuple(k[2] for k in kept)
-                    p, raw = player._chance(cand, p, wins, len(kept), tens, "bid"), player._chance(cand, p, wins, len(kept), tens, raw=True)
-                    source = "solver"
-            out.append(Outlook("bid", cand.d.game, cand.g.family, route == "hand", bool(cand.d.ouvert), v, p,
-                               raw, source))
-    return out

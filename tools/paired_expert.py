@@ -1,0 +1,167 @@
+"""Paired screening of expert variants (issue 21): the same deals, played as
+``skat duel`` plays them (each deal twice, seats swapped; ``--opponent
+expert``: three experts, once), by the expert as it is and by variants that
+set its attributes (``GRAND_MARGIN=10``).  Every deal is first played up to
+the first card under each variant; where the bidding, the skat, the discard
+and the declaration all match the base's, the card play is the same, so
+only the deals where some variant's differ are played to the end.  Prints,
+per variant, the deals that differ, the classic points per deal the expert's
+side gains against the base (a 95% interval over all deals) and the contract
+mix of the expert's games.
+
+    python tools/paired_expert.py --deals 400 --seed 3 GRAND_MARGIN=10 GRAND_MARGIN=0
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from collections import Counter
+from collections.abc import Sequence
+from multiprocessing import Pool
+from typing import Any
+
+from skatcore.bots import resolve_player
+from skatcore.bots.expert import ExpertPlayer
+from skatcore.engine.deal import Deal, Phase
+from skatcore.rules import get_rules
+from skatcore.sim.play import players_for, seeded_deal
+from skatcore.sim.simulate import seat_points
+
+Patch = dict[str, float]
+
+
+def parse(spec: str) -> Patch:
+    """``NAME=value[,NAME=value]`` -> the attributes a variant sets (``base``: none)."""
+    if spec == "base":
+        return {}
+    return {k: float(v) for k, v in (part.split("=") for part in spec.split(","))}
+
+
+def patched(factory: Any, patch: Patch) -> Any:
+    """``factory`` whose expert players take the attributes of ``patch``."""
+
+    def make(rules: Any, seed: int | None = None) -> Any:
+        p = factory(rules=rules, seed=seed)
+        if isinstance(p, ExpertPlayer):
+            for k, v in patch.items():
+                setattr(p, k, v)
+        return p
+    return make
+
+
+def start(rules: Any, players: list, hands: Any, skat: Any) -> tuple[Deal, list]:
+    """The deal played up to its first card (or its end), with the actions taken."""
+    deal = Deal(rules, hands, skat)
+    log = []
+    while not deal.done and deal.phase is not Phase.PLAY:
+        seat = deal.to_move
+        action = players[deal.controller(seat)].act(deal.view(seat))
+        log.append(action)
+        deal.apply(action)
+    return deal, log
+
+
+def finish(deal: Deal, players: list) -> Deal:
+    """The deal played on to its end (as :func:`skatcore.sim.play.play`)."""
+    while not deal.done:
+        legal = deal.legal_actions()
+        if len(legal) == 1:
+            deal.apply(legal[0])
+            continue
+        seat = deal.to_move
+        deal.apply(players[deal.controller(seat)].act(deal.view(seat)))
+    return deal
+
+
+def rows(task: tuple[str, str, int, int, int, tuple[str, ...], bool]) -> list[dict]:
+    """Per deal and play: whether each variant started it as the base did (``same``), and the classic points by
+    side and the expert's contract (game, won) of the base, or of every variant where any started otherwise
+    (``check``: always)."""
+    ref, opponent, seed, lo, hi, specs, check = task
+    rules = get_rules(ref)
+    patches = [parse(s) for s in specs]
+    expert, other = resolve_player("expert"), resolve_player(opponent)
+    sides = (0,) if opponent == "expert" else (0, 1)
+    out = []
+    for i in range(lo, hi):
+        hands, skat, pseeds, *_ = seeded_deal(seed, i)
+        lone = i % 3
+        for alone in sides:
+            side_of = [alone if s == lone else 1 - alone for s in range(3)]
+            runs = []
+            for patch in patches:
+                facs = (patched(expert, patch), patched(other, patch))
+                by_slot = [facs[side_of[(p + i) % 3]] for p in range(3)]
+                players = players_for(rules, by_slot, seed, i, pseeds)
+                deal, log = start(rules, players, hands, skat)
+                runs.append((deal, players, log))
+            differs = any(r[2] != runs[0][2] for r in runs) or check
+            row: dict = {"deal": i, "alone": alone, "differs": differs, "classic": [], "game": [],
+                         "same": [r[2] == runs[0][2] for r in runs]}
+            for deal, players, _ in runs if differs else runs[:1]:
+                r = finish(deal, players).result()
+                cl, _ = seat_points(r, (0, 1, 2))
+                row["classic"].append([sum(cl[s] for s in range(3) if side_of[s] == k) for k in (0, 1)])
+                row["game"].append(None if r.declarer is None or r.won is None
+                                   or (side_of[r.declarer] != 0 and opponent != "expert") else (r.game, bool(r.won)))
+            out.append(row)
+    return out
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument("variants", nargs="+", help="NAME=value[,NAME=value] per variant")
+    ap.add_argument("--ruleset", default="official")
+    ap.add_argument("--opponent", default="heuristic")
+    ap.add_argument("--deals", type=int, default=200)
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--seed", type=int, default=3)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--check", action="store_true", help="play every deal to the end under every variant")
+    args = ap.parse_args(argv)
+    specs = ("base", *args.variants)
+    step = 10
+    tasks = [(args.ruleset, args.opponent, args.seed, x, min(args.first + args.deals, x + step), specs, args.check)
+             for x in range(args.first, args.first + args.deals, step)]
+    if args.jobs > 1:
+        with Pool(args.jobs) as pool:
+            parts = pool.map(rows, tasks, chunksize=1)
+    else:
+        parts = [rows(t) for t in tasks]
+    got = [r for part in parts for r in part]
+    n = args.deals
+    print(f"{n} deals, seed {args.seed}, expert against {args.opponent}")
+    for k, spec in enumerate(specs[1:], 1):
+        diffs: dict[int, float] = {}
+        mix: Counter = Counter()
+        wins: Counter = Counter()
+        changed = 0
+        for r in got:
+            j = 0 if r["same"][k] else k
+            base, mine = r["classic"][0], r["classic"][j]
+            d = (mine[0] - mine[1]) - (base[0] - base[1])
+            diffs[r["deal"]] = diffs.get(r["deal"], 0) + d
+            changed += j != 0
+            if r["game"][j] is not None:
+                fam = str(get_rules(args.ruleset).contracts[r["game"][j][0]].family)
+                mix[fam] += 1
+                wins[fam] += r["game"][j][1]
+        vals = [diffs.get(i, 0.0) for i in range(args.first, args.first + n)]
+        mean = sum(vals) / n
+        sd = math.sqrt(sum((v - mean) ** 2 for v in vals) / max(1, n - 1))
+        games = sum(mix.values())
+        print(f"{spec}: {changed} plays changed; classic per deal vs base {mean:+.2f} "
+              f"[{mean - 1.96 * sd / math.sqrt(n):+.2f}, {mean + 1.96 * sd / math.sqrt(n):+.2f}]; expert's games "
+              + " / ".join(f"{f} {100 * mix[f] / games:.1f}% (won {100 * wins[f] / max(1, mix[f]):.0f}%)"
+                           for f in ("grand", "suit", "null")))
+    base_mix: Counter = Counter(str(get_rules(args.ruleset).contracts[r["game"][0][0]].family)
+                                for r in got if r["game"][0] is not None)
+    games = sum(base_mix.values())
+    print("base: expert's games " + " / ".join(f"{f} {100 * base_mix[f] / games:.1f}%" for f in ("grand", "suit", "null")))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
