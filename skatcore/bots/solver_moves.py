@@ -225,6 +225,14 @@ def _last_trick(T, hands, leader, declarer, invert, tricks_goal):
     return _taken(T, leader, declarer, invert, tricks_goal, c0, c1, c2)[1]
 
 
+@njit(cache=True, inline="always")
+def _fold(maximise, best, a, b, v):
+    """A reply worth ``v`` folded into a node's best value and its window (``a``, ``b``)."""
+    if maximise:
+        return max(best, v), max(a, v), b
+    return min(best, v), a, min(b, v)
+
+
 @njit(cache=True)
 def _two_tricks(T, hands, leader, declarer, invert, tricks_goal, alpha, beta):
     """What the declarer's side takes in the last two tricks under best play,
@@ -270,28 +278,13 @@ def _two_tricks(T, hands, leader, declarer, invert, tricks_goal, alpha, beta):
                 elif w == s2:
                     d0, d1, d2 = d2, d0, d1
                 v += _taken(T, w, declarer, invert, tricks_goal, d0, d1, d2)[1]
-                if max2:
-                    best2 = max(best2, v)
-                    a2 = max(a2, v)
-                else:
-                    best2 = min(best2, v)
-                    b2 = min(b2, v)
+                best2, a2, b2 = _fold(max2, best2, a2, b2, v)
                 if a2 >= b2:
                     break
-            if max1:
-                best1 = max(best1, best2)
-                a1 = max(a1, best2)
-            else:
-                best1 = min(best1, best2)
-                b1 = min(b1, best2)
+            best1, a1, b1 = _fold(max1, best1, a1, b1, best2)
             if a1 >= b1:
                 break
-        if max0:
-            best0 = max(best0, best1)
-            a0 = max(a0, best1)
-        else:
-            best0 = min(best0, best1)
-            b0 = min(b0, best1)
+        best0, a0, b0 = _fold(max0, best0, a0, b0, best1)
         if a0 >= b0:
             break
     return best0
@@ -353,28 +346,13 @@ def _three_tricks(T, hands, leader, declarer, invert, tricks_goal, alpha, beta):
                 hands[leader] ^= x0
                 hands[s1] ^= x1
                 hands[s2] ^= x2
-                if max2:
-                    best2 = max(best2, v)
-                    a2 = max(a2, v)
-                else:
-                    best2 = min(best2, v)
-                    b2 = min(b2, v)
+                best2, a2, b2 = _fold(max2, best2, a2, b2, v)
                 if a2 >= b2:
                     break
-            if max1:
-                best1 = max(best1, best2)
-                a1 = max(a1, best2)
-            else:
-                best1 = min(best1, best2)
-                b1 = min(b1, best2)
+            best1, a1, b1 = _fold(max1, best1, a1, b1, best2)
             if a1 >= b1:
                 break
-        if max0:
-            best0 = max(best0, best1)
-            a0 = max(a0, best1)
-        else:
-            best0 = min(best0, best1)
-            b0 = min(b0, best1)
+        best0, a0, b0 = _fold(max0, best0, a0, b0, best1)
         if a0 >= b0:
             break
     return best0
