@@ -153,7 +153,7 @@ def test_kept_layouts_decide_as_the_same_layouts_sampled_afresh(monkeypatch):
     without any memory gives over the same layouts (exact searches)."""
     compared = reused = 0
     for seed in range(8):
-        a = ExpertPlayer(RULES, seed=seed, worlds=6, nodes=0)
+        a = ExpertPlayer(RULES, seed=seed, worlds=6, nodes=0, keep=1)
         for deal, view in _decisions(seed, 0):
             if view.hand.bit_count() > 5 or len(view.legal) < 2 or deal.declaration.game == "null":
                 continue
@@ -175,11 +175,11 @@ def test_kept_layouts_decide_as_the_same_layouts_sampled_afresh(monkeypatch):
 
 
 def test_keep_0_samples_every_decision_afresh():
-    """``keep=0``: no layout is used twice; by default some are."""
+    """``keep=0`` (the default): no layout is used twice; with ``keep=1`` some are."""
     reused = {}
-    for keep in (0, 1):
-        p = ExpertPlayer(RULES, seed=2, worlds=4, keep=keep)
+    for keep in (None, 1):
+        p = ExpertPlayer(RULES, seed=2, worlds=4) if keep is None else ExpertPlayer(RULES, seed=2, worlds=4, keep=1)
         for _deal, view in _decisions(2, 0):
             p.act(view)
         reused[keep] = p.counters["reused_worlds"]
-    assert reused[0] == 0 < reused[1]
+    assert reused[None] == 0 < reused[1]
