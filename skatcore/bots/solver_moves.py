@@ -73,6 +73,23 @@ def _lead_score(T, hands, p, declarer, c, over, pts):
 
 
 @njit(cache=True, inline="always")
+def _equivalent_above(T, live, hand, c, same):
+    """Whether ``hand`` also holds the next stronger card of ``c``'s class
+    still in play (``live``) and it is equal to ``c`` (row ``same``: of the
+    same card points, or ``ABOVE`` where only tricks count): then ``c`` need
+    not be searched."""
+    above = live & T[ABOVE, c]
+    return above & -above & hand & T[same, c] != 0
+
+
+@njit(cache=True, inline="always")
+def _follows(T, hand, led):
+    """The cards of ``hand`` that may follow ``led``: its class, else any."""
+    f = hand & T[CLASS, T[FOLLOW, led]]
+    return f if f != 0 else hand
+
+
+@njit(cache=True, inline="always")
 def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d):
     """Fill ``out[d, :n]`` with the cards worth searching for the player to
     move, best first (``out[d, 16:16 + n]`` holds their ordering scores);
@@ -249,13 +266,7 @@ def _two_tricks(T, hands, leader, declarer, invert, tricks_goal, alpha, beta):
         b0bit = m0 & -m0
         m0 ^= b0bit
         c0 = _card(b0bit)
-        cls = T[CLASS, T[FOLLOW, c0]]
-        l1 = h1 & cls
-        if l1 == 0:
-            l1 = h1
-        l2 = h2 & cls
-        if l2 == 0:
-            l2 = h2
+        l1, l2 = _follows(T, h1, c0), _follows(T, h2, c0)
         best1 = -1 if max1 else 1 << 20
         a1, b1 = a0, b0
         m1 = l1
@@ -308,16 +319,9 @@ def _three_tricks(T, hands, leader, declarer, invert, tricks_goal, alpha, beta):
         x0 = m0 & -m0
         m0 ^= x0
         c0 = _card(x0)
-        above = live & T[ABOVE, c0]
-        if above & -above & h0 & T[same, c0] != 0:
+        if _equivalent_above(T, live, h0, c0, same):
             continue  # equivalent to the next stronger card still in play
-        cls = T[CLASS, T[FOLLOW, c0]]
-        l1 = h1 & cls
-        if l1 == 0:
-            l1 = h1
-        l2 = h2 & cls
-        if l2 == 0:
-            l2 = h2
+        l1, l2 = _follows(T, h1, c0), _follows(T, h2, c0)
         best1 = -1 if max1 else 1 << 20
         a1, b1 = a0, b0
         m1 = l1
@@ -325,8 +329,7 @@ def _three_tricks(T, hands, leader, declarer, invert, tricks_goal, alpha, beta):
             x1 = m1 & -m1
             m1 ^= x1
             c1 = _card(x1)
-            above = live & T[ABOVE, c1]
-            if above & -above & h1 & T[same, c1] != 0:
+            if _equivalent_above(T, live, h1, c1, same):
                 continue
             best2 = -1 if max2 else 1 << 20
             a2, b2 = a1, b1
@@ -335,8 +338,7 @@ def _three_tricks(T, hands, leader, declarer, invert, tricks_goal, alpha, beta):
                 x2 = m2 & -m2
                 m2 ^= x2
                 c2 = _card(x2)
-                above = live & T[ABOVE, c2]
-                if above & -above & h2 & T[same, c2] != 0:
+                if _equivalent_above(T, live, h2, c2, same):
                     continue
                 w, v = _taken(T, leader, declarer, invert, tricks_goal, c0, c1, c2)
                 hands[leader] ^= x0

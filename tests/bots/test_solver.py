@@ -288,20 +288,26 @@ def test_the_deal_tag_wraps_below_the_like_flag():
         mod._Shared.tag = max(saved, 1)
 
 
+def _ending_case(seed: int, case, tricks: int):
+    """A random ending of ``tricks`` tricks under ``case``: its minimax take, the
+    arguments of the direct solutions (``_two_tricks``, ``_three_tricks``) but
+    the window, and the generator that made it."""
+    rules, table, tricks_goal, invert = contract_of(*case)
+    rng = random.Random(seed)
+    pos = ending(rules, rng, tricks)
+    declarer = rng.randrange(3)
+    s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
+    hands, _, _, _, leader = s._args(pos)
+    want = minimax(table, pos, declarer, tricks_goal, invert)
+    return want, (s.T, hands, leader, declarer, int(invert), int(tricks_goal)), rng
+
+
 @settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), case=st.sampled_from(CASES))
 def test_the_last_two_tricks_solved_directly(seed, case):
     """The last two tricks are an alpha-beta over the first trick's plays
     (``_two_tricks``, no table), fail-soft: every leader and declarer, against minimax."""
-
-    rules, table, tricks_goal, invert = contract_of(*case)
-    rng = random.Random(seed)
-    pos = ending(rules, rng, 2)
-    declarer = rng.randrange(3)
-    s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
-    hands, _, _, _, leader = s._args(pos)
-    want = minimax(table, pos, declarer, tricks_goal, invert)
-    args = (s.T, hands, leader, declarer, int(invert), int(tricks_goal))
+    want, args, rng = _ending_case(seed, case, 2)
     assert moves_._two_tricks(*args, -1, 1000) == want
     for need in (want, want + 1, rng.randrange(0, 50)):  # fail-soft on a null window
         g = moves_._two_tricks(*args, need - 1, need)
@@ -389,14 +395,7 @@ def test_the_last_three_tricks_solved_directly(seed, case, need):
     (``_three_tricks``, no table), fail-soft on a null window: the answer g
     is at most the take if g >= need, else at least it (and below need);
     in the full window, the take itself.  Against minimax."""
-    rules, table, tricks_goal, invert = contract_of(*case)
-    rng = random.Random(seed)
-    pos = ending(rules, rng, 3)
-    declarer = rng.randrange(3)
-    s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
-    hands, _, _, _, leader = s._args(pos)
-    want = minimax(table, pos, declarer, tricks_goal, invert)
-    args = (s.T, hands, leader, declarer, int(invert), int(tricks_goal))
+    want, args, _ = _ending_case(seed, case, 3)
     assert moves_._three_tricks(*args, -1, 1000) == want
     g = moves_._three_tricks(*args, need - 1, need)
     assert (want >= g) if g >= need else (want <= g < need)
