@@ -49,7 +49,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..cards import cards_in
 from . import solver_kernel as kernel
 from . import solver_table
 from .solver_kernel import MAX_DEPTH
@@ -98,6 +97,11 @@ class Flat:
         t[RUFF, :5] = ruffs
         t[RUFF, TRUMPS] = self._trumps(table, ruffs)
         self.T = t
+        by_value: dict[int, int] = {}
+        for c in range(NC):
+            if table.points[c]:
+                by_value[table.points[c]] = by_value.get(table.points[c], 0) | 1 << c
+        self.by_value = tuple(by_value.items())  # (card points, the card ids worth them): live() by bit counts
         self.groups = {goal: self._groups(table, in_class, goal == "tricks") for goal in ("points", "tricks")}
 
     def _groups(self, table, in_class: list[bool], tricks: bool) -> list[tuple[int, int]]:
@@ -287,8 +291,10 @@ class Solver:
         """What is still to be taken: card points, or tricks (the current one included)."""
         if self.goal == "tricks":
             return (sum(h.bit_count() for h in pos.hands) + len(pos.trick)) // 3
-        pts = self.table.points
-        return sum(pts[c] for h in pos.hands for c in cards_in(h)) + sum(pts[c] for c in pos.trick)
+        cards = pos.hands[0] | pos.hands[1] | pos.hands[2]
+        for c in pos.trick:
+            cards |= 1 << c
+        return sum(v * (cards & m).bit_count() for v, m in self.flat.by_value)
 
     def reaches(self, pos: Position, need: int) -> bool:
         """Whether the declarer's side takes at least ``need`` more from ``pos``."""

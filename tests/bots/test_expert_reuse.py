@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 import skatcore.bots.expert as expert_module
 from skatcore.bots import HeuristicPlayer
 from skatcore.bots.expert import ExpertPlayer
-from skatcore.bots.expert.reuse import DealMemory, Kept, LayoutSolver
+from skatcore.bots.expert.reuse import DealMemory, Kept
 from skatcore.bots.expert.worlds import Knowledge, consistent, sample
 from skatcore.bots.solver import Position, Solver
 from skatcore.cards import cards_in
@@ -127,16 +127,20 @@ def test_a_new_deal_forgets_the_layouts():
     assert memory.start(view, kn, "card_points") == [] and not memory.priors and not memory.evidence
 
 
-def test_the_layout_solver_counts_the_points_left_as_the_solver():
+def test_the_solver_counts_the_points_and_tricks_left():
+    """``Solver.live`` (by bit counts, asked at every search of a layout): the
+    card points of the hands and the trick, or the tricks left, counted card by card."""
     rng = random.Random(5)
     for _ in range(50):
         hands, _skat = deal_cards(rng)
         masks = [sum(1 << c for c in h) for h in hands]
         for game in ("grand", "clubs", "null"):
             table = RULES.tricks[game]
-            pos = Position((masks[0] & ~7, masks[1], masks[2]), 0, tuple(cards_in(masks[0] & 7))[:2])
-            for goal in ("points", "tricks"):
-                assert LayoutSolver(table, 0, goal).live(pos) == Solver(table, 0, goal).live(pos)
+            trick = tuple(cards_in(masks[0] & 7))[:2]
+            pos = Position((masks[0] & ~7, masks[1], masks[2]), 0, trick)
+            cards = [c for m in pos.hands for c in cards_in(m)] + list(trick)
+            assert Solver(table, 0, "points").live(pos) == sum(table.points[c] for c in cards)
+            assert Solver(table, 0, "tricks").live(pos) == len(cards) // 3
 
 
 class Replay(ExpertPlayer):

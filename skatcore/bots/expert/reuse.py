@@ -14,37 +14,10 @@ positions reached since are often answered from them.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import ClassVar
 
 from skatcore.bots.expert.worlds import Knowledge, consistent
-from skatcore.bots.solver import Position, Solver
+from skatcore.bots.solver import Solver
 from skatcore.engine.deal import SeatView
-
-
-class LayoutSolver(Solver):
-    """A :class:`~skatcore.bots.solver.Solver` whose :meth:`live` counts
-    card points by a few bit counts (it is asked at every search)."""
-
-    _VALUES: ClassVar[dict[int, tuple[object, tuple[tuple[int, int], ...]]]] = {}  # by table
-
-    def __init__(self, table, declarer: int, goal: str = "points", invert: bool = False, node_limit: int = 0):
-        super().__init__(table, declarer, goal, invert, node_limit)
-        hit = self._VALUES.get(id(table))
-        if hit is None or hit[0] is not table:
-            masks: dict[int, int] = {}
-            for c, v in enumerate(table.points):
-                if v:
-                    masks[v] = masks.get(v, 0) | 1 << c
-            hit = self._VALUES[id(table)] = (table, tuple(masks.items()))
-        self._by_value = hit[1]  # (card points, the cards worth them)
-
-    def live(self, pos: Position) -> int:
-        if self.goal == "tricks":
-            return super().live(pos)
-        cards = pos.hands[0] | pos.hands[1] | pos.hands[2]
-        for c in pos.trick:
-            cards |= 1 << c
-        return sum(v * (cards & m).bit_count() for v, m in self._by_value)
 
 
 @dataclass(eq=False)
@@ -86,7 +59,7 @@ class DealMemory:
             solver = spare.pop()
             solver.new_deal()
             return solver
-        return LayoutSolver(table, declarer, goal, invert, node_limit)
+        return Solver(table, declarer, goal, invert, node_limit)
 
     def _drop(self, layouts: list[Kept]) -> None:
         for k in layouts:
