@@ -26,7 +26,7 @@ from skatcore.bots import resolve_player
 from skatcore.bots.expert import ExpertPlayer
 from skatcore.engine.deal import Deal, Phase
 from skatcore.rules import get_rules
-from skatcore.sim.play import players_for, seeded_deal
+from skatcore.sim.play import play_on, players_for, seeded_deal
 from skatcore.sim.simulate import seat_points
 
 Patch = dict[str, float]
@@ -53,26 +53,8 @@ def patched(factory: Any, patch: Patch) -> Any:
 
 def start(rules: Any, players: list, hands: Any, skat: Any) -> tuple[Deal, list]:
     """The deal played up to its first card (or its end), with the actions taken."""
-    deal = Deal(rules, hands, skat)
-    log = []
-    while not deal.done and deal.phase is not Phase.PLAY:
-        seat = deal.to_move
-        action = players[deal.controller(seat)].act(deal.view(seat))
-        log.append(action)
-        deal.apply(action)
-    return deal, log
-
-
-def finish(deal: Deal, players: list) -> Deal:
-    """The deal played on to its end (as :func:`skatcore.sim.play.play`)."""
-    while not deal.done:
-        legal = deal.legal_actions()
-        if len(legal) == 1:
-            deal.apply(legal[0])
-            continue
-        seat = deal.to_move
-        deal.apply(players[deal.controller(seat)].act(deal.view(seat)))
-    return deal
+    deal = play_on(Deal(rules, hands, skat), players, until=Phase.PLAY)
+    return deal, list(deal.history)
 
 
 def rows(task: tuple[str, str, int, int, int, tuple[str, ...], bool]) -> list[dict]:
@@ -101,7 +83,7 @@ def rows(task: tuple[str, str, int, int, int, tuple[str, ...], bool]) -> list[di
             row: dict = {"deal": i, "alone": alone, "differs": differs, "classic": [], "game": [],
                          "same": [r[2] == runs[0][2] for r in runs]}
             for deal, players, _ in runs if differs else runs[:1]:
-                r = finish(deal, players).result()
+                r = play_on(deal, players).result()
                 cl, _ = seat_points(r, (0, 1, 2))
                 row["classic"].append([sum(cl[s] for s in range(3) if side_of[s] == k) for k in (0, 1)])
                 row["game"].append(None if r.declarer is None or r.won is None

@@ -42,14 +42,21 @@ def play(rules, hands, skat, players: Sequence, aside=()) -> Deal:
     after every action to each seat that may make one and whose player has
     ``call(view)``.
     """
-    deal = Deal(rules, hands, skat, aside)
+    return play_on(Deal(rules, hands, skat, aside), players)
+
+
+def play_on(deal: Deal, players: Sequence, until: Phase | None = None) -> Deal:
+    """Play ``deal`` on from where it stands, as :func:`play` does, to its
+    end or until it reaches the phase ``until`` (``Phase.PLAY``: up to the
+    first card)."""
+    rules = deal.rules
     calls = bool(rules.calls) and any(hasattr(p, "call") for p in players)
     # every TableCall window closes in its until_trick (next_card in the trick of the
     # call it answers): no need to ask later
-    until = max((c.until_trick for c in rules.calls.values()), default=1) if calls else 0
-    while not deal.done:
+    last_call = max((c.until_trick for c in rules.calls.values()), default=1) if calls else 0
+    while not deal.done and deal.phase is not until:
         if deal.phase is Phase.PLAY:
-            if calls and len(deal.tricks) <= until:
+            if calls and len(deal.tricks) <= last_call:
                 _offer_calls(deal, players)
                 if deal.done:  # a call that settles the deal (Schenken accepted)
                     break
