@@ -88,10 +88,10 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                     rem = hands[0] | hands[1] | hands[2]
                     ncards = _popcount(rem)
                     if ncards == 3:
-                        r = _last_trick(T, hands, leader, declarer, invert, tricks_goal)
+                        r = _last_trick(T, hands[0], hands[1], hands[2], leader, declarer, invert, tricks_goal)
                         settled = True
                     elif ncards == 6:
-                        r = _two_tricks(T, hands, leader, declarer, invert, tricks_goal, a, b)
+                        r = _two_tricks(T, hands[0], hands[1], hands[2], leader, declarer, invert, tricks_goal, a, b)
                         settled = True
                     else:
                         key = position_key(canon, ngroups, nlike, rem, leader, tag, False)
@@ -111,9 +111,10 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                         if tricks_goal == 0 and invert == 0 and lo < b and hi > a and lo < hi:
                             # sure winners: the leader's, and both sides' top trumps (Ramsch and null: a
                             # seat may not want them)
-                            q = _quick(T, hands, leader)
-                            mine = _sure_trumps(T, hands, 1 << declarer)
-                            theirs = 0 if mine > 0 else _sure_trumps(T, hands, 7 ^ (1 << declarer))  # one side's
+                            h0, h1, h2 = hands[0], hands[1], hands[2]
+                            q = _quick(T, h0, h1, h2, leader)
+                            mine = _sure_trumps(T, h0, h1, h2, 1 << declarer)
+                            theirs = 0 if mine > 0 else _sure_trumps(T, h0, h1, h2, 7 ^ (1 << declarer))  # one side's
                             if leader == declarer:
                                 lo, hi = max(lo, q, mine), min(hi, live - theirs)
                             else:
@@ -140,14 +141,14 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                             a, b = max(a, lo), min(b, hi)
                             if ncards == 9:
                                 # three tricks left: solved directly, its bound kept like a searched one's
-                                r = _three_tricks(T, hands, leader, declarer, invert, tricks_goal, a, b)
+                                r = _three_tricks(T, hands[0], hands[1], hands[2], leader, declarer, invert, tricks_goal, a, b)
                                 settled = True
                                 bounds = _store(tt, base, key, tag, a, b, live, r, -1)
                                 if F[d, _F_LIKE] != 0:
                                     _store_like(tt, like, tag, rem, bounds)
             if not settled:
                 p = _MOD3[leader + ntr]
-                n = _moves(T, hands, F[d, _F_T0], F[d, _F_T1], ntr, leader, declarer, invert, tricks_goal, moves, d)
+                n = _moves(T, hands[0], hands[1], hands[2], F[d, _F_T0], F[d, _F_T1], ntr, leader, declarer, invert, tricks_goal, moves, d)
                 if hint >= 0:  # the lead that settled this position in an earlier search goes first
                     for j in range(1, n):
                         if moves[d, j] == hint:
@@ -274,7 +275,7 @@ def root(T, cfg, canon, hands, t0, t1, ntr, leader, need, live, exact, tt, moves
     declarer's side then takes ``need`` more (0/1), or with ``exact`` how much
     it takes; cards equivalent to a searched one get no entry."""
     p = _MOD3[leader + ntr]
-    n = _moves(T, hands, t0, t1, ntr, leader, cfg[0], cfg[1], cfg[2], moves, 0)
+    n = _moves(T, hands[0], hands[1], hands[2], t0, t1, ntr, leader, cfg[0], cfg[1], cfg[2], moves, 0)
     one = np.int64(1)
     for i in range(n):
         c = moves[0, i]

@@ -36,19 +36,19 @@ def _trick_winner(T, c0, c1, c2):
 
 
 @njit(cache=True, inline="always")
-def _lead_score(T, hands, p, declarer, c, over, pts):
+def _lead_score(T, h1, h2, p, declarer, c, over, pts):
     """How promising a lead of ``c`` by ``p`` is (card points count): a master
     no opponent can ruff cashes its points first; the declarer then draws
     the defenders' trumps (the fewest points first, of equal points the
     higher); a defender leads low to his partner's master, or into his
     ruff; else something low.  ``over``: the
-    cards in play above ``c`` in its class that ``p`` does not hold."""
+    cards in play above ``c`` in its class that ``p`` does not hold; ``h1``,
+    ``h2``: the hands of the next seat and the one after."""
     k = T[FOLLOW, c]
     cls, ruff = T[CLASS, k], T[RUFF, k]
     low = -pts - (T[POWER, c] >> 2)
-    s1, s2 = _MOD3[p + 1], _MOD3[p + 2]
+    s2 = _MOD3[p + 2]
     mine = p == declarer
-    h1, h2 = hands[s1], hands[s2]
     ruffs1 = h1 & cls == 0 and h1 & ruff != 0
     ruffs2 = h2 & cls == 0 and h2 & ruff != 0
     if mine:  # both others are opponents
@@ -57,19 +57,28 @@ def _lead_score(T, hands, p, declarer, c, over, pts):
         if (T[RUFF, TRUMPS] >> c) & 1 == 1:
             return 70 + (T[POWER, c] >> 2) - pts  # draw trumps (61?: -32% nodes)
         return low
-    mate, mate_ruffs, opp_ruffs = s1, ruffs1, ruffs2
+    mate_hand, mate_ruffs, opp_ruffs = h1, ruffs1, ruffs2
     if s2 != declarer:
-        mate, mate_ruffs, opp_ruffs = s2, ruffs2, ruffs1
+        mate_hand, mate_ruffs, opp_ruffs = h2, ruffs2, ruffs1
     if over == 0:
         return 20 + low if opp_ruffs else 100 + pts
     top = np.int64(1) << (63 - _clz(over))
-    if hands[mate] & top != 0 and not opp_ruffs:
+    if mate_hand & top != 0 and not opp_ruffs:
         return 60 + low
     if mate_ruffs and not opp_ruffs:
         return 40 + low
     if opp_ruffs and not mate_ruffs:
         return 20 + low
     return low
+
+
+@njit(cache=True, inline="always")
+def _seat(h0, h1, h2, s):
+    """The hand of seat ``s`` of the three (scalars, not the search's array:
+    an array handed to a compiled helper costs reference counts in its loops)."""
+    if s == 0:
+        return h0
+    return h1 if s == 1 else h2
 
 
 @njit(cache=True, inline="always")
@@ -90,15 +99,16 @@ def _follows(T, hand, led):
 
 
 @njit(cache=True, inline="always")
-def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d):
+def _moves(T, h0, h1, h2, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d):
     """Fill ``out[d, :n]`` with the cards worth searching for the player to
-    move, best first (``out[d, 16:16 + n]`` holds their ordering scores);
-    return n."""
+    move (seats' hands ``h0``, ``h1``, ``h2``), best first (``out[d, 16:16 +
+    n]`` holds their ordering scores); return n."""
     p = leader + ntr
     if p >= 3:
         p -= 3
-    hand = hands[p]
-    live = hands[0] | hands[1] | hands[2]
+    hand = _seat(h0, h1, h2, p)
+    next1, next2 = _seat(h0, h1, h2, _MOD3[p + 1]), _seat(h0, h1, h2, _MOD3[p + 2])
+    live = h0 | h1 | h2
     legal = hand
     lead_k = 0
     best_s = -1
@@ -121,7 +131,7 @@ def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d)
         friendly = ((best_seat == declarer) == (p == declarer)) != (invert == 1)
         if ntr == 1:
             q = _MOD3[leader + 2]
-            third = hands[q]
+            third = _seat(h0, h1, h2, q)
             third_beats = third & T[ABOVE, t0] != 0 or (third & T[CLASS, lead_k] == 0 and third & T[RUFF, lead_k] != 0)
             mate_third = (q == declarer) == (p == declarer)
     same = ABOVE if tricks_goal == 1 else SAME  # (in tricks, points do not matter)
@@ -138,7 +148,7 @@ def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d)
         if tricks_goal == 1:
             pts = 0
         if ntr == 0 and tricks_goal == 0 and invert == 0:
-            sc = _lead_score(T, hands, p, declarer, c, above & ~hand, pts)
+            sc = _lead_score(T, next1, next2, p, declarer, c, above & ~hand, pts)
         elif ntr == 0:  # lead a sure winner with points, else something low
             sc = 100 + pts if above & ~hand == 0 else -pts - (T[POWER, c] >> 2)
         elif ntr == 1 and friendly and tricks_goal == 0 and invert == 0 and third_beats:
@@ -165,14 +175,14 @@ def _moves(T, hands, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d)
 
 
 @njit(cache=True, inline="always")
-def _quick(T, hands, leader):
+def _quick(T, h0, h1, h2, leader):
     """Card points the leader's side is sure to take (a lower bound): the
     leader's cards that no one still in play can beat - cashed one after
     another, each as often as every other player holding a ruff still has
     to follow (his partner included: he must not be forced to take the lead)."""
-    h = hands[leader]
-    live = hands[0] | hands[1] | hands[2]
-    a, b = hands[_MOD3[leader + 1]], hands[_MOD3[leader + 2]]
+    h = _seat(h0, h1, h2, leader)
+    live = h0 | h1 | h2
+    a, b = _seat(h0, h1, h2, _MOD3[leader + 1]), _seat(h0, h1, h2, _MOD3[leader + 2])
     pts = 0
     for k in range(5):
         cls = T[CLASS, k]
@@ -203,16 +213,19 @@ def _quick(T, hands, leader):
 
 
 @njit(cache=True, inline="always")
-def _sure_trumps(T, hands, side):
+def _sure_trumps(T, h0, h1, h2, side):
     """Card points the seats in ``side`` (a mask of seats) take for sure
     with trumps: each of their trumps above which every trump still in play
     is theirs wins whatever trick it falls in."""
     trumps = T[RUFF, TRUMPS]
-    live = (hands[0] | hands[1] | hands[2]) & trumps
+    live = (h0 | h1 | h2) & trumps
     mine = live
-    for seat in range(3):
-        if not (side >> seat) & 1:
-            mine &= ~hands[seat]
+    if not side & 1:
+        mine &= ~h0
+    if not side & 2:
+        mine &= ~h1
+    if not side & 4:
+        mine &= ~h2
     others = live & ~mine
     pts = 0
     while mine != 0:  # strongest first, while no other trump is above
@@ -236,9 +249,10 @@ def _taken(T, leader, declarer, invert, tricks_goal, c0, c1, c2):
 
 
 @njit(cache=True, inline="always")
-def _last_trick(T, hands, leader, declarer, invert, tricks_goal):
+def _last_trick(T, h0, h1, h2, leader, declarer, invert, tricks_goal):
     """What the declarer's side takes in the last trick: one card each, no choice left."""
-    c0, c1, c2 = _card(hands[leader]), _card(hands[_MOD3[leader + 1]]), _card(hands[_MOD3[leader + 2]])
+    c0 = _card(_seat(h0, h1, h2, leader))
+    c1, c2 = _card(_seat(h0, h1, h2, _MOD3[leader + 1])), _card(_seat(h0, h1, h2, _MOD3[leader + 2]))
     return _taken(T, leader, declarer, invert, tricks_goal, c0, c1, c2)[1]
 
 
@@ -251,13 +265,13 @@ def _fold(maximise, best, a, b, v):
 
 
 @njit(cache=True)
-def _two_tricks(T, hands, leader, declarer, invert, tricks_goal, alpha, beta):
+def _two_tricks(T, hand0, hand1, hand2, leader, declarer, invert, tricks_goal, alpha, beta):
     """What the declarer's side takes in the last two tricks under best play,
     searched in the window (``alpha``, ``beta``) and fail-soft like the
     search: an alpha-beta over the at most 2 x 2 x 2 ways to play the first
     of them (the last trick then plays itself) - cheaper than the table's lookups."""
     s1, s2 = _MOD3[leader + 1], _MOD3[leader + 2]
-    h0, h1, h2 = hands[leader], hands[s1], hands[s2]
+    h0, h1, h2 = _seat(hand0, hand1, hand2, leader), _seat(hand0, hand1, hand2, s1), _seat(hand0, hand1, hand2, s2)
     max0, max1, max2 = leader == declarer, s1 == declarer, s2 == declarer
     best0 = -1 if max0 else 1 << 20
     a0, b0 = alpha, beta
@@ -302,13 +316,13 @@ def _two_tricks(T, hands, leader, declarer, invert, tricks_goal, alpha, beta):
 
 
 @njit(cache=True)
-def _three_tricks(T, hands, leader, declarer, invert, tricks_goal, alpha, beta):
+def _three_tricks(T, hand0, hand1, hand2, leader, declarer, invert, tricks_goal, alpha, beta):
     """What the declarer's side takes in the last three tricks, searched in
     the window (``alpha``, ``beta``) and fail-soft like the search: an
     alpha-beta over the first trick's plays (at most 3 x 3 x 3), each
     ending solved by :func:`_two_tricks` - no nodes, no lookups below."""
     s1, s2 = _MOD3[leader + 1], _MOD3[leader + 2]
-    h0, h1, h2 = hands[leader], hands[s1], hands[s2]
+    h0, h1, h2 = _seat(hand0, hand1, hand2, leader), _seat(hand0, hand1, hand2, s1), _seat(hand0, hand1, hand2, s2)
     max0, max1, max2 = leader == declarer, s1 == declarer, s2 == declarer
     live = h0 | h1 | h2
     same = ABOVE if tricks_goal == 1 else SAME
@@ -341,13 +355,13 @@ def _three_tricks(T, hands, leader, declarer, invert, tricks_goal, alpha, beta):
                 if _equivalent_above(T, live, h2, c2, same):
                     continue
                 w, v = _taken(T, leader, declarer, invert, tricks_goal, c0, c1, c2)
-                hands[leader] ^= x0
-                hands[s1] ^= x1
-                hands[s2] ^= x2
-                v += _two_tricks(T, hands, w, declarer, invert, tricks_goal, a2 - v, b2 - v)
-                hands[leader] ^= x0
-                hands[s1] ^= x1
-                hands[s2] ^= x2
+                # the hands left by seat: the leader's, the next seat's and the one after's, turned back
+                r0, r1, r2 = h0 ^ x0, h1 ^ x1, h2 ^ x2
+                if leader == 1:
+                    r0, r1, r2 = r2, r0, r1
+                elif leader == 2:
+                    r0, r1, r2 = r1, r2, r0
+                v += _two_tricks(T, r0, r1, r2, w, declarer, invert, tricks_goal, a2 - v, b2 - v)
                 best2, a2, b2 = _fold(max2, best2, a2, b2, v)
                 if a2 >= b2:
                     break

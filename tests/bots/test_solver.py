@@ -193,13 +193,13 @@ def test_quick_tricks_by_hand():
     s = Solver(table, 0)
     pos = Position((cards("CJ SJ HA C7"), cards("HJ CA CT S7"), cards("DJ CK CQ S8")), 0, ())
     hands, *_ = s._args(pos)
-    assert moves_._quick(s.T, hands, 0) == 2 + 2
+    assert moves_._quick(s.T, *hands, 0) == 2 + 2
     assert s.value(pos) >= 4 + 11
     # SA and ST stand while rearhand (with a trump) still follows spades: once, the ace cashed; middlehand
     # has neither spades nor trumps
     pos = Position((cards("SA ST D7"), cards("C7 C8 C9"), cards("S7 HT DA")), 0, ())
     hands, *_ = s._args(pos)
-    assert moves_._quick(s.T, hands, 0) == 11
+    assert moves_._quick(s.T, *hands, 0) == 11
 
 
 def test_equal_cards_share_a_key():
@@ -240,11 +240,11 @@ def test_like_positions_and_sure_trumps_by_hand():
     assert solver_table._like_bounds(s.T, m(cards("SK HT")), m(cards("SQ HA"))) == (1, 1)
     assert solver_table._like_bounds(s.T, m(cards("S7 D8")), m(cards("S8 D7"))) == (0, 0)
     hands = np.array([m(cards("CJ SJ DJ")), m(cards("HJ C7 C8")), m(cards("S7 S8 S9"))], dtype=np.int64)
-    assert moves_._sure_trumps(s.T, hands, 1) == 4
-    assert moves_._sure_trumps(s.T, hands, 6) == 0
+    assert moves_._sure_trumps(s.T, *hands, 1) == 4
+    assert moves_._sure_trumps(s.T, *hands, 6) == 0
     hands[0] = m(cards("CJ HA HT"))
     hands[1] = m(cards("SJ HJ C8"))
-    assert moves_._sure_trumps(s.T, hands, 1) == 2 and moves_._sure_trumps(s.T, hands, 6) == 0
+    assert moves_._sure_trumps(s.T, *hands, 1) == 2 and moves_._sure_trumps(s.T, *hands, 6) == 0
 
 
 @settings(max_examples=25, deadline=None)
@@ -299,7 +299,7 @@ def _ending_case(seed: int, case, tricks: int):
     s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
     hands, _, _, _, leader = s._args(pos)
     want = minimax(table, pos, declarer, tricks_goal, invert)
-    return want, (s.T, hands, leader, declarer, int(invert), int(tricks_goal)), rng
+    return want, (s.T, *hands, leader, declarer, int(invert), int(tricks_goal)), rng
 
 
 @settings(max_examples=80, deadline=None)
@@ -334,7 +334,7 @@ def test_lead_order_by_hand():
         pos = Position((cards("S7 CA H7"), cards(declarer), cards("SA C7 H8")), 0, ())
         s.new_deal()
         hands, *_ = s._args(pos)
-        n = moves_._moves(s.T, hands, 0, 0, 0, 0, 1, 0, 0, moves, 0)
+        n = moves_._moves(s.T, *hands, 0, 0, 0, 0, 1, 0, 0, moves, 0)
         assert [int(moves[0, i]) for i in range(n)] == [s.flat.inner[parse_card(t)] for t in want.split()]
         assert s.value(pos) == minimax(table, pos, 1)
 
@@ -355,7 +355,7 @@ def test_the_declarer_draws_trumps_by_hand():
     moves = np.zeros((kernel.MAX_DEPTH, 32), dtype=np.int64)
     pos = Position((cards("CA DJ H7 S8"), cards("CJ C7 HA S7"), cards("SJ CT HK SA")), 0, ())
     hands, *_ = s._args(pos)
-    n = moves_._moves(s.T, hands, 0, 0, 0, 0, 0, 0, 0, moves, 0)
+    n = moves_._moves(s.T, *hands, 0, 0, 0, 0, 0, 0, 0, moves, 0)
     inner = s.flat.inner
     order = [int(moves[0, i]) for i in range(n)]
     assert order[:2] == [inner[parse_card("CA")], inner[parse_card("DJ")]]
