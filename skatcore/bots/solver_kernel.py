@@ -114,7 +114,9 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                             h0, h1, h2 = hands[0], hands[1], hands[2]
                             q = _quick(T, h0, h1, h2, leader)
                             mine = _sure_trumps(T, h0, h1, h2, 1 << declarer)
-                            theirs = 0 if mine > 0 else _sure_trumps(T, h0, h1, h2, 7 ^ (1 << declarer))  # one side's
+                            theirs = _sure_trumps(T, h0, h1, h2, 7 ^ (1 << declarer))
+                            if mine > 0:  # only one side's (no branch around the call: numba would count a
+                                theirs = 0  # reference to T there)
                             if leader == declarer:
                                 lo, hi = max(lo, q, mine), min(hi, live - theirs)
                             else:

@@ -227,14 +227,13 @@ def _sure_trumps(T, h0, h1, h2, side):
     if not side & 4:
         mine &= ~h2
     others = live & ~mine
+    if others != 0:  # theirs above the strongest of the others
+        mine &= -(np.int64(2) << (63 - _clz(others)))
     pts = 0
-    while mine != 0:  # strongest first, while no other trump is above
-        c = 63 - _clz(mine)
-        b = np.int64(1) << c
-        if others >= b:
-            break
+    while mine != 0:
+        c = _card(mine & -mine)
+        mine &= mine - 1
         pts += T[POINTS, c]
-        mine ^= b
     return pts
 
 
@@ -264,19 +263,22 @@ def _fold(maximise, best, a, b, v):
     return min(best, v), a, min(b, v)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _two_tricks(T, hand0, hand1, hand2, leader, declarer, invert, tricks_goal, alpha, beta):
     """What the declarer's side takes in the last two tricks under best play,
     searched in the window (``alpha``, ``beta``) and fail-soft like the
     search: an alpha-beta over the at most 2 x 2 x 2 ways to play the first
-    of them (the last trick then plays itself) - cheaper than the table's lookups."""
+    of them (the last trick then plays itself) - cheaper than the table's lookups.
+
+    ``alpha < beta``; the loops test the window rather than break out of
+    it (a break made numba count a reference to ``T`` on every call)."""
     s1, s2 = _MOD3[leader + 1], _MOD3[leader + 2]
     h0, h1, h2 = _seat(hand0, hand1, hand2, leader), _seat(hand0, hand1, hand2, s1), _seat(hand0, hand1, hand2, s2)
     max0, max1, max2 = leader == declarer, s1 == declarer, s2 == declarer
     best0 = -1 if max0 else 1 << 20
     a0, b0 = alpha, beta
     m0 = h0
-    while m0 != 0:
+    while m0 != 0 and a0 < b0:
         b0bit = m0 & -m0
         m0 ^= b0bit
         c0 = _card(b0bit)
@@ -284,14 +286,14 @@ def _two_tricks(T, hand0, hand1, hand2, leader, declarer, invert, tricks_goal, a
         best1 = -1 if max1 else 1 << 20
         a1, b1 = a0, b0
         m1 = l1
-        while m1 != 0:
+        while m1 != 0 and a1 < b1:
             b1bit = m1 & -m1
             m1 ^= b1bit
             c1 = _card(b1bit)
             best2 = -1 if max2 else 1 << 20
             a2, b2 = a1, b1
             m2 = l2
-            while m2 != 0:
+            while m2 != 0 and a2 < b2:
                 b2bit = m2 & -m2
                 m2 ^= b2bit
                 c2 = _card(b2bit)
@@ -304,14 +306,8 @@ def _two_tricks(T, hand0, hand1, hand2, leader, declarer, invert, tricks_goal, a
                     d0, d1, d2 = d2, d0, d1
                 v += _taken(T, w, declarer, invert, tricks_goal, d0, d1, d2)[1]
                 best2, a2, b2 = _fold(max2, best2, a2, b2, v)
-                if a2 >= b2:
-                    break
             best1, a1, b1 = _fold(max1, best1, a1, b1, best2)
-            if a1 >= b1:
-                break
         best0, a0, b0 = _fold(max0, best0, a0, b0, best1)
-        if a0 >= b0:
-            break
     return best0
 
 
@@ -320,7 +316,8 @@ def _three_tricks(T, hand0, hand1, hand2, leader, declarer, invert, tricks_goal,
     """What the declarer's side takes in the last three tricks, searched in
     the window (``alpha``, ``beta``) and fail-soft like the search: an
     alpha-beta over the first trick's plays (at most 3 x 3 x 3), each
-    ending solved by :func:`_two_tricks` - no nodes, no lookups below."""
+    ending solved by :func:`_two_tricks` - no nodes, no lookups below
+    (``alpha < beta``, as there)."""
     s1, s2 = _MOD3[leader + 1], _MOD3[leader + 2]
     h0, h1, h2 = _seat(hand0, hand1, hand2, leader), _seat(hand0, hand1, hand2, s1), _seat(hand0, hand1, hand2, s2)
     max0, max1, max2 = leader == declarer, s1 == declarer, s2 == declarer
@@ -329,7 +326,7 @@ def _three_tricks(T, hand0, hand1, hand2, leader, declarer, invert, tricks_goal,
     best0 = -1 if max0 else 1 << 20
     a0, b0 = alpha, beta
     m0 = h0
-    while m0 != 0:
+    while m0 != 0 and a0 < b0:
         x0 = m0 & -m0
         m0 ^= x0
         c0 = _card(x0)
@@ -339,7 +336,7 @@ def _three_tricks(T, hand0, hand1, hand2, leader, declarer, invert, tricks_goal,
         best1 = -1 if max1 else 1 << 20
         a1, b1 = a0, b0
         m1 = l1
-        while m1 != 0:
+        while m1 != 0 and a1 < b1:
             x1 = m1 & -m1
             m1 ^= x1
             c1 = _card(x1)
@@ -348,7 +345,7 @@ def _three_tricks(T, hand0, hand1, hand2, leader, declarer, invert, tricks_goal,
             best2 = -1 if max2 else 1 << 20
             a2, b2 = a1, b1
             m2 = l2
-            while m2 != 0:
+            while m2 != 0 and a2 < b2:
                 x2 = m2 & -m2
                 m2 ^= x2
                 c2 = _card(x2)
@@ -363,12 +360,6 @@ def _three_tricks(T, hand0, hand1, hand2, leader, declarer, invert, tricks_goal,
                     r0, r1, r2 = r1, r2, r0
                 v += _two_tricks(T, r0, r1, r2, w, declarer, invert, tricks_goal, a2 - v, b2 - v)
                 best2, a2, b2 = _fold(max2, best2, a2, b2, v)
-                if a2 >= b2:
-                    break
             best1, a1, b1 = _fold(max1, best1, a1, b1, best2)
-            if a1 >= b1:
-                break
         best0, a0, b0 = _fold(max0, best0, a0, b0, best1)
-        if a0 >= b0:
-            break
     return best0
