@@ -102,15 +102,10 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                             like = position_key(canon, ngroups, nlike, rem, leader, tag, True)
                             _prefetch(tt, _bucket(like))
                         F[d, _F_KEY], F[d, _F_SLOT], F[d, _F_REM], F[d, _F_LIKE] = key, base, rem, 0
-                        for j in range(base, base + WAYS):
-                            if tt[j, 0] == key:
-                                lo = tt[j, 1] & 0xFF
-                                hi = (tt[j, 1] >> 8) & 0xFF
-                                hint = ((tt[j, 1] >> 24) & 0x3F) - 1
-                                break
-                        if tricks_goal == 0 and invert == 0 and lo < b and hi > a and lo < hi:
+                        sure_lo, sure_hi = 0, live
+                        if tricks_goal == 0 and invert == 0:
                             # sure winners: the leader's, and both sides' top trumps (Ramsch and null: a
-                            # seat may not want them)
+                            # seat may not want them); worked out while the buckets are on their way
                             h0, h1, h2 = hands[0], hands[1], hands[2]
                             q = _quick(T, h0, h1, h2, leader)
                             mine = _sure_trumps(T, h0, h1, h2, 1 << declarer)
@@ -118,9 +113,17 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                             if mine > 0:  # only one side's (no branch around the call: numba would count a
                                 theirs = 0  # reference to T there)
                             if leader == declarer:
-                                lo, hi = max(lo, q, mine), min(hi, live - theirs)
+                                sure_lo, sure_hi = max(q, mine), live - theirs
                             else:
-                                lo, hi = max(lo, mine), min(hi, live - max(q, theirs))
+                                sure_lo, sure_hi = mine, live - max(q, theirs)
+                        for j in range(base, base + WAYS):
+                            if tt[j, 0] == key:
+                                lo = tt[j, 1] & 0xFF
+                                hi = (tt[j, 1] >> 8) & 0xFF
+                                hint = ((tt[j, 1] >> 24) & 0x3F) - 1
+                                break
+                        if lo < b and hi > a and lo < hi:
+                            lo, hi = max(lo, sure_lo), min(hi, sure_hi)
                         if nlike > 0 and lo < b and hi > a and lo < hi:
                             # a like position's bounds, widened by the card points that differ
                             F[d, _F_LIKE] = like
