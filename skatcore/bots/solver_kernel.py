@@ -59,6 +59,7 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
     d = depth
     F[d, _F_NTR], F[d, _F_LEADER], F[d, _F_T0], F[d, _F_T1] = ntr, leader, t0, t1
     F[d, _F_ALPHA], F[d, _F_BETA], F[d, _F_LIVE], F[d, _F_CREDIT] = alpha, beta, live, 0
+    F[d, _F_KEY] = 0  # (a trick's start works out its key)
     nodes = 0
     r = 0  # the bound a settled node answers (see above)
     entering = True
@@ -94,7 +95,9 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                         r = _two_tricks(T, hands[0], hands[1], hands[2], leader, declarer, invert, tricks_goal, a, b)
                         settled = True
                     else:
-                        key = position_key(canon, ngroups, nlike, rem, leader, tag, False)
+                        key = F[d, _F_KEY]  # from the third hand's fetch ahead, else 0
+                        if key == 0:
+                            key = position_key(canon, ngroups, nlike, rem, leader, tag, False)
                         base = _bucket(key)
                         _prefetch(tt, base)
                         like = 0
@@ -173,7 +176,9 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                             c = moves[d, j]
                             w = _MOD3[leader + _trick_winner(T, t0, t1, c)]
                             crem = rest ^ (np.int64(1) << c)
-                            _prefetch(tt, _bucket(position_key(canon, ngroups, nlike, crem, w, tag, False)))
+                            child = position_key(canon, ngroups, nlike, crem, w, tag, False)
+                            moves[d, 16 + j] = child  # (the ordering's scores are spent): the child's key
+                            _prefetch(tt, _bucket(child))
                 F[d, _F_ALPHA], F[d, _F_BETA], F[d, _F_ALPHA0], F[d, _F_BETA0] = a, b, a, b
                 F[d, _F_RESULT] = -1 if p == declarer else 1 << 20
             entering = False
@@ -239,6 +244,7 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                 weight = T[POINTS, t0] + T[POINTS, t1] + T[POINTS, c]
             F[e, _F_NTR] = 0
             F[e, _F_LEADER] = w
+            F[e, _F_KEY] = moves[d, 16 + i]  # its key, worked out above (one of <= 6 cards reads none)
             F[e, _F_LIVE] -= weight
             if (w == declarer) != (invert == 1):
                 F[e, _F_CREDIT] = weight
