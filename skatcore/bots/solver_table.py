@@ -241,26 +241,30 @@ def learn(canon, ngroups, owner, hands):
                 new = True
     if not new:
         return
+    below = np.empty((GROUP_CARDS + 1, 3), dtype=np.int64)
     for g in range(ngroups):
         lo, size = canon[g, 0], canon[g, 1]
         known = 0  # only cards seen can be out in a later question about this deal
         for j in range(size):
             if owner[lo + j] >= 0:
                 known |= 1 << j
-        sub = known
-        while True:  # every subset of the known cards
-            got = 0
-            at = size - 1
-            for j in range(size - 1, -1, -1):
-                if sub >> j & 1:
-                    while owner[lo + at] != owner[lo + j]:
-                        at -= 1
-                    got |= np.int64(1) << (lo + at)
-                    at -= 1
-            canon[g, 2 + sub] = got
-            if sub == 0:
-                break
-            sub = (sub - 1) & known
+        # below[p, seat]: the strongest card of the group under position p that seat was dealt (-1: none)
+        below[0, :] = -1
+        for p in range(1, size + 1):
+            below[p, :] = below[p - 1, :]
+            if owner[lo + p - 1] >= 0:
+                below[p, owner[lo + p - 1]] = p - 1
+        # every subset of the known cards, in increasing order: the weakest card of a subset is matched
+        # last, so its canonical subset is that of the others plus the strongest card of the weakest
+        # one's seat under theirs
+        canon[g, 2] = 0
+        sub = known & -known
+        while sub != 0:
+            j = _card(sub & -sub)
+            rest = canon[g, 2 + (sub & (sub - 1))]
+            under = _card(rest & -rest) - lo if rest != 0 else size
+            canon[g, 2 + sub] = rest | np.int64(1) << (lo + below[under, owner[lo + j]])
+            sub = (sub - known) & known
 
 
 @njit(cache=True, inline="always")

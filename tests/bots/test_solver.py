@@ -415,3 +415,37 @@ def test_value_stops_at_the_node_limit():
         s = Solver(table, 0, node_limit=40)
         got = s.value(pos)
         assert s.aborted == 1 and got <= want
+
+
+@settings(max_examples=60, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), contract=st.sampled_from(["grand", "hearts", "null"]))
+def test_canonical_subsets_match_the_greedy_matching(seed, contract):
+    """``learn`` fills the canonical subsets weakest card last, each from the
+    subset without it; against matching every subset's cards strongest
+    first, each to the strongest card of the group under the last match
+    that the same seat was dealt (some cards not yet seen)."""
+    import numpy as np
+
+    from skatcore.bots import solver_table
+
+    rng = random.Random(seed)
+    s = Solver(get_rules("official").tricks[contract], 0)
+    owner = np.full(36, -1, dtype=np.int64)
+    hands = np.zeros(3, dtype=np.int64)
+    for c in range(36):
+        if rng.random() < 0.8:
+            hands[rng.randrange(3)] |= 1 << c
+    groups = int(s.cfg[5] + s.cfg[6])
+    solver_table.learn(s.canon, groups, owner, hands)
+    for g in range(groups):
+        lo, size = int(s.canon[g, 0]), int(s.canon[g, 1])
+        known = [j for j in range(size) if owner[lo + j] >= 0]
+        for k in range(1 << len(known)):
+            sub = [known[i] for i in range(len(known)) if k >> i & 1]
+            want, at = 0, size - 1
+            for j in sorted(sub, reverse=True):
+                while owner[lo + at] != owner[lo + j]:
+                    at -= 1
+                want |= 1 << (lo + at)
+                at -= 1
+            assert s.canon[g, 2 + sum(1 << j for j in sub)] == want
