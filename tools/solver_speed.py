@@ -1,12 +1,17 @@
 """The solver's speed on opening positions, as issue 26 measures it.
 
     python tools/solver_speed.py [--n 200] [--seed 11] [--kind declared|random|both] [--repeat 1]
+    python tools/solver_speed.py --kind declared --repeat 3 --against ../main
 
 Prints median / p90 / p99 / max CPU ms of the exact card points and of "does
 the declarer reach 61" (cold transposition table per position, one core),
 the same quantiles and the sum of the nodes searched (independent of the
 machine and its load) and nodes per second.  ``--repeat 3``: each position's fastest of 3 runs
-(a steadier figure on a busy machine).  See :mod:`skatcore.sim.solver_speed`.
+(a steadier figure on a busy machine).  ``--against CHECKOUT``: the exact value
+by that checkout's solver and by this one alternately, position by position,
+in one process (other work on the machine then slows both alike): their
+quantiles and this one's CPU time over the other's.  See
+:mod:`skatcore.sim.solver_speed`.
 """
 
 from __future__ import annotations
@@ -15,7 +20,13 @@ import argparse
 import json
 
 from skatcore.rules import get_rules
-from skatcore.sim.solver_speed import declared_openings, random_openings, time_openings
+from skatcore.sim.solver_speed import (
+    declared_openings,
+    load_solver_from,
+    pair_openings,
+    random_openings,
+    time_openings,
+)
 
 
 def main(argv=None) -> int:
@@ -25,8 +36,11 @@ def main(argv=None) -> int:
     ap.add_argument("--kind", choices=("declared", "random", "both"), default="both")
     ap.add_argument("--ruleset", default="official")
     ap.add_argument("--repeat", type=int, default=1, help="each position's fastest of this many runs")
+    ap.add_argument("--against", metavar="CHECKOUT", help="time the exact value against that checkout's solver")
     args = ap.parse_args(argv)
     rules = get_rules(args.ruleset)
+    if args.against:
+        return _against(args, rules)
     time_openings(random_openings(rules, 2))  # compile
     kinds = ("declared", "random") if args.kind == "both" else (args.kind,)
     for kind in kinds:
@@ -39,6 +53,26 @@ def main(argv=None) -> int:
         print(f"{'':>8}  nodes (the same on every machine): exact {row(f['exact_nodes'], ',')} "
               f"(sum {f['exact_nodes_sum']:,}); 61? {row(f['question_nodes'], ',')} (sum {f['question_nodes_sum']:,})")
         print(json.dumps({kind: f}))
+    return 0
+
+
+def _against(args, rules) -> int:
+    other, cleanup = load_solver_from(args.against)
+    try:
+        kinds = ("declared", "random") if args.kind == "both" else (args.kind,)
+        warm = random_openings(rules, 1)
+        pair_openings(warm, other, 1)  # compile both
+        for kind in kinds:
+            ops = declared_openings(rules, args.n, args.seed) if kind == "declared" else random_openings(rules, args.n, 1)
+            f = pair_openings(ops, other, args.repeat)
+            def row(q, fmt=".2f"):
+                return " / ".join(f"{q[k]:{fmt}}" for k in ("median", "p90", "p99", "max"))
+            print(f"{kind:>8}: exact, other {row(f['other_ms'])} ms; this {row(f['this_ms'])} ms; "
+                  f"this / other: median {f['ratio_median']:.3f}, sum {f['ratio_sum']:.3f}")
+            print(f"{'':>8}  nodes: other {row(f['other_nodes'], ',')}; this {row(f['this_nodes'], ',')}")
+            print(json.dumps({kind: f}))
+    finally:
+        cleanup()
     return 0
 
 

@@ -143,3 +143,62 @@ def time_openings(openings: list[Opening], tick: Callable[[], None] | None = Non
             "exact_nodes": quantiles(exact_nodes, 1), "question_nodes": quantiles(question_nodes, 1),
             "exact_nodes_sum": sum(exact_nodes), "question_nodes_sum": sum(question_nodes),
             "nodes_per_s": round(nodes / cpu) if cpu > 0 else 0, "positions": len(openings)}
+
+
+SOLVER_MODULES = ("solver.py", "solver_kernel.py", "solver_moves.py", "solver_table.py")
+
+
+def load_solver_from(checkout: str):
+    """The solver of another checkout (its ``skatcore/bots/solver*.py``) as
+    a package of its own beside this one's, so that one process can time
+    both: copied to a temporary directory (numba compiles it there afresh)."""
+    import importlib
+    import shutil
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    src = Path(checkout) / "skatcore" / "bots"
+    root = Path(tempfile.mkdtemp(prefix="solver_against_"))
+    pkg = root / "solver_against"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    for name in SOLVER_MODULES:
+        text = (src / name).read_text(encoding="utf-8").replace("from ..cards import", "from skatcore.cards import")
+        (pkg / name).write_text(text, encoding="utf-8")
+    sys.path.insert(0, str(root))
+    try:
+        return importlib.import_module("solver_against.solver"), lambda: shutil.rmtree(root, ignore_errors=True)
+    finally:
+        sys.path.remove(str(root))
+
+
+def pair_openings(openings: list[Opening], other, repeat: int = 3) -> dict:
+    """The exact value of each opening by ``other`` (a solver module, see
+    :func:`load_solver_from`) and by this solver, alternately, each the
+    fastest of ``repeat`` runs: the other work on a busy machine then slows
+    both alike.  Their quantiles (ms, nodes) and this one's time over the
+    other's, position by position (median) and summed."""
+    from skatcore.bots import solver as mine
+
+    mods = (other, mine)
+    times: tuple[list[float], list[float]] = ([], [])
+    nodes: tuple[list[int], list[int]] = ([], [])
+    for o in openings:
+        best = [float("inf"), float("inf")]
+        for r in range(max(1, repeat)):
+            for k in ((0, 1) if r % 2 == 0 else (1, 0)):
+                s = mods[k].Solver(o.table, o.declarer)
+                pos = mods[k].Position(o.hands, 0, ())
+                t0 = time.process_time()
+                s.value(pos)
+                best[k] = min(best[k], time.process_time() - t0)
+                if r == 0:
+                    nodes[k].append(s.nodes)
+        for k in (0, 1):
+            times[k].append(best[k])
+    ratio = sorted(b / a for a, b in zip(times[0], times[1], strict=True) if a > 0)
+    return {"other_ms": quantiles(times[0]), "this_ms": quantiles(times[1]),
+            "other_nodes": quantiles(nodes[0], 1), "this_nodes": quantiles(nodes[1], 1),
+            "ratio_median": ratio[len(ratio) // 2] if ratio else 0.0,
+            "ratio_sum": sum(times[1]) / sum(times[0]) if sum(times[0]) > 0 else 0.0, "positions": len(openings)}
