@@ -194,21 +194,17 @@ def _quick(T, h0, h1, h2, leader):
             n = _popcount(a & cls)
         if b & ruff != 0:
             n = min(n, _popcount(b & cls))
-        top = 0  # the leader's cards of the class that nothing in play beats
-        rest = h & cls
-        while rest != 0:
-            c = _card(rest & -rest)
-            rest &= rest - 1
-            if live & T[ABOVE, c] & ~h == 0:
-                top += 1
-        rest = h & cls
-        while rest != 0:  # the n strongest of them are cashed
-            c = _card(rest & -rest)
-            rest &= rest - 1
-            if live & T[ABOVE, c] & ~h == 0:
-                if top <= n:
-                    pts += T[POINTS, c]
-                top -= 1
+        # the leader's cards of the class that nothing in play beats: those above the others' strongest
+        top = h & cls
+        others = live & cls & ~h
+        if others != 0:
+            top &= -(np.int64(2) << (63 - _clz(others)))
+        for _ in range(_popcount(top) - n):  # the n strongest of them are cashed
+            top &= top - 1
+        while top != 0:
+            c = _card(top & -top)
+            top &= top - 1
+            pts += T[POINTS, c]
     return pts
 
 
