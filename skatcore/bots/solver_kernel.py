@@ -106,9 +106,10 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                             _prefetch(tt, _bucket(like))
                         F[d, _F_KEY], F[d, _F_SLOT], F[d, _F_REM], F[d, _F_LIKE] = key, base, rem, 0
                         sure_lo, sure_hi = 0, live
-                        if tricks_goal == 0 and invert == 0:
+                        if tricks_goal == 0 and invert == 0 and ncards > 9:
                             # sure winners: the leader's, and both sides' top trumps (Ramsch and null: a
-                            # seat may not want them); worked out while the buckets are on their way
+                            # seat may not want them); worked out while the buckets are on their way (not
+                            # for three tricks: solved in the wider window, fewer nodes above them)
                             h0, h1, h2 = hands[0], hands[1], hands[2]
                             q = _quick(T, h0, h1, h2, leader)
                             mine = _sure_trumps(T, h0, h1, h2, 1 << declarer)
