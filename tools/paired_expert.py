@@ -29,14 +29,14 @@ from skatcore.rules import get_rules
 from skatcore.sim.play import play_on, players_for, seeded_deal
 from skatcore.sim.simulate import seat_points
 
-Patch = dict[str, float]
+Patch = dict[str, float | int]
 
 
 def parse(spec: str) -> Patch:
     """``NAME=value[,NAME=value]`` -> the attributes a variant sets (``base``: none)."""
     if spec == "base":
         return {}
-    return {k: float(v) for k, v in (part.split("=") for part in spec.split(","))}
+    return {k: int(v) if v.lstrip("-").isdigit() else float(v) for k, v in (part.split("=") for part in spec.split(","))}
 
 
 def patched(factory: Any, patch: Patch) -> Any:

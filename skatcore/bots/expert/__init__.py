@@ -73,6 +73,11 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     MIN_WORLDS = 3  # layouts solved before a card decision may stop early
     LEAD_SLACK = 0.2  # a defender's lead within this share of the layouts of the best counts as level
     POINT_LAYOUTS = 6  # layouts whose exact card points break a tie (while within the vote's nodes)
+    AGREE = PlayModel.AGREE  # the chance another seat plays the card the model (the heuristic) plays
+    BID_MISFIT = 0.25  # the weight of a layout whose hand the heuristic would have bid otherwise than its player did
+    SCHNEIDER = 1  # 1: where every layout wins (or loses) whatever the card, vote on schneider next
+    DECLARER_WORLDS = 0  # layouts per card decision of the declarer (0: ``worlds``)
+    DEFENDER_WORLDS = 0  # of a defender (0: ``worlds``)
 
     def __init__(self, rules: CompiledRules, seed: int | None = None, worlds: int = 10, ms: float | None = None,
                  bid_worlds: int = 6, nodes: int = 20_000, evidence: int = 6, keep: int = 0):
@@ -136,11 +141,14 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         scores: Votes = defaultdict(float)  # weighted by how likely the bidding makes each layout
         plain: Votes = defaultdict(float)   # the same, every layout counted alike
         positions: list[Layout] = []
+        haves: list[int] = []  # the declarer's card points so far in each layout (his skat's included)
         layouts: list[Kept] = []
         contenders: list[int] | None = None  # the cards still searched (None: every legal card)
         lead = not view.trick and declarer is not None and me != declarer and goal == "card_points"
         start = time.process_time() if self.ms is not None else 0.0
-        budget = self.worlds if self.ms is None else 10_000
+        budget = (self.DECLARER_WORLDS or self.worlds) if me == declarer else (self.DEFENDER_WORLDS or self.worlds)
+        if self.ms is not None:
+            budget = 10_000
         n = 0
         mass = heaviest = 0.0
         gone = kn.played
@@ -166,6 +174,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             positions.append(Layout(pos, w, solver, solver.nodes))
             if goal == "card_points":
                 have = kn.declarer_points + sum(table.points[c] for c in cards_in(skat))
+                haves.append(have)
                 credit(one, self._reaches(solver, pos, win - have, contenders), me == declarer)
             elif goal == "no_trick":  # the defenders take every trick: the null is made
                 credit(one, self._reaches(solver, pos, solver.live(pos), contenders), me == declarer)
@@ -193,6 +202,8 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         self._memory.keep(layouts + kept)  # kept layouts this decision did not need are as good for the next
         self.counters["pimc_moves"] += 1
         self.counters["worlds"] += n
+        if goal == "card_points" and self.SCHNEIDER:
+            scores = self._schneider_vote(scores, mass, positions, haves, me == declarer, lead)
         vote_nodes = sum(lay.nodes for lay in positions)
         card, how, tied = self._choose(view, kn, table, scores, mass,
                                        positions if goal == "card_points" else [], fallback, live, lead)
@@ -207,6 +218,32 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             if card in searched and plain[card] < top - 1e-9:  # every layout alike would have made another the best
                 self.counters["inference_changed"] += 1
         return card
+
+    def _schneider_vote(self, scores: Votes, mass: float, positions: list[Layout], haves: list[int],
+                        declarer: bool, lead: bool) -> Votes:
+        """Where the cards that vote best win the game in every layout (or
+        lose it in every one), a player goes on for the next step a sheet
+        pays for: the declarer for schneider (90) or out of it (31), the
+        defenders against it.  Those cards' votes on that goal, by the same
+        layouts and solvers (``scores`` unchanged where it does not apply)."""
+        best = max(scores.values())
+        slack = self.LEAD_SLACK * mass if lead else 1e-9
+        tied = [c for c in scores if scores[c] >= best - slack]
+        if len(tied) < 2 or not positions or not all(scores[c] >= mass - 1e-9 or scores[c] <= 1e-9 for c in tied):
+            return scores
+        won = (best >= mass - 1e-9) == declarer  # the declarer wins in every layout
+        if any((scores[c] >= mass - 1e-9) != (best >= mass - 1e-9) for c in tied):
+            return scores
+        th = self.rules.thresholds
+        target = th.schneider if won else th.out_of_schneider
+        out: Votes = defaultdict(float)
+        for lay, have in zip(positions, haves, strict=True):
+            one: Votes = defaultdict(float)
+            credit(one, self._reaches(lay.solver, lay.pos, target - have, tied), declarer)
+            for c in tied:
+                out[c] += lay.weight * one[c]
+        self.counters["schneider_votes"] += 1
+        return out
 
     def _choose(self, view, kn: Knowledge, table, scores: Votes, mass: float, positions: list[Layout],
                 fallback: int, live: int, lead: bool) -> tuple[int, str, list[int]]:
@@ -279,6 +316,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             return None
         if self._model is None:
             self._model = PlayModel(self.rules, self.seed)
+            self._model.AGREE = self.AGREE
         model = self._model
         priors, likelihoods = self._memory.priors, self._memory.evidence
         played = kn.played
@@ -316,11 +354,11 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
                 if limit is None:
                     continue
                 if high[s] and limit < high[s]:
-                    w *= 0.25
+                    w *= self.BID_MISFIT
                 if (said := passed[s]) is not None:
                     nxt = next((v for v in ladder if v > said), None)
                     if nxt is not None and limit >= nxt and s != view.declarer:
-                        w *= 0.25
+                        w *= self.BID_MISFIT
             return w
 
         return weight
