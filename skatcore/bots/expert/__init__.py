@@ -202,7 +202,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         self._memory.keep(layouts + kept)  # kept layouts this decision did not need are as good for the next
         self.counters["pimc_moves"] += 1
         self.counters["worlds"] += n
-        if goal == "card_points" and self.SCHNEIDER:
+        if goal == "card_points" and self.SCHNEIDER and not lead:  # a defender's lead: his rules stand
             scores = self._schneider_vote(scores, mass, positions, haves, me == declarer, lead)
         vote_nodes = sum(lay.nodes for lay in positions)
         card, how, tied = self._choose(view, kn, table, scores, mass,
