@@ -35,7 +35,9 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     bid), solves each layout for every card it may play, and plays the card
     that reaches the contract's goal in the most layouts (each weighted by
     how likely the bidding makes it): the declarer's 61 (or the ruleset's
-    threshold), the defenders' 60, a null without a trick.  With ``keep=1``
+    threshold), the defenders' 60, a null without a trick; where the cards
+    that do best win (or lose) the game in every layout, they vote again on
+    schneider (or out of it), except on a defender's lead.  With ``keep=1``
     the layouts of its last decision in the deal that still fit what it has
     seen are solved first, by the same solvers (their transposition tables
     answer much of the new positions: :mod:`~skatcore.bots.expert.reuse`).  Ties go to the
