@@ -9,7 +9,7 @@ from collections import defaultdict
 
 from skatcore.bots import HeuristicPlayer
 from skatcore.bots.expert import ExpertPlayer
-from skatcore.bots.expert.votes import Decision, Layout, most_points, reaches
+from skatcore.bots.expert.votes import Decision, Layout, most_points, reaches, schneider_votes
 from skatcore.bots.expert.worlds import Knowledge, sample
 from skatcore.bots.solver import Position, Solver
 from skatcore.cards import mask_of, parse_card
@@ -182,14 +182,13 @@ def test_a_game_won_or_lost_in_every_layout_is_played_on_for_schneider():
     layouts = [Layout(pos, 1.0, player._solver(table, 0, "card_points"))]
     for have in (70, 10):  # won (90 to go for), lost (31 to stay out of schneider)
         level = defaultdict(float, {ca: 1.0 if have > 60 else 0.0, c7: 1.0 if have > 60 else 0.0})
-        assert player._schneider_vote(level, 1.0, layouts, [have], True, False) == {ca: 1.0, c7: 0.0}
+        assert schneider_votes(level, 1.0, layouts, [have], True, RULES.thresholds, player._reaches) == {ca: 1.0, c7: 0.0}
         # a defender's side of the same layouts (his votes are the declarer's failures): schneider counts against
         theirs = defaultdict(float, {c: 1.0 - v for c, v in level.items()})
-        assert player._schneider_vote(theirs, 1.0, layouts, [have], False, False) == {ca: 0.0, c7: 1.0}
+        assert schneider_votes(theirs, 1.0, layouts, [have], False, RULES.thresholds, player._reaches) == {ca: 0.0, c7: 1.0}
     # schneider already made (95 home) or beyond reach (none home, 25 at most to take): the two cards stay level
     won, lost = defaultdict(float, {ca: 1.0, c7: 1.0}), defaultdict(float, {ca: 0.0, c7: 0.0})
-    assert player._schneider_vote(won, 1.0, layouts, [95], True, False) == {ca: 1.0, c7: 1.0}
-    assert player._schneider_vote(lost, 1.0, layouts, [0], True, False) == {ca: 0.0, c7: 0.0}
+    assert schneider_votes(won, 1.0, layouts, [95], True, RULES.thresholds, player._reaches) == {ca: 1.0, c7: 1.0}
+    assert schneider_votes(lost, 1.0, layouts, [0], True, RULES.thresholds, player._reaches) == {ca: 0.0, c7: 0.0}
     apart = defaultdict(float, {ca: 1.0, c7: 0.5})
-    assert player._schneider_vote(apart, 1.0, layouts, [70], True, False) is apart
-    assert player.counters["schneider_votes"] == 6
+    assert schneider_votes(apart, 1.0, layouts, [70], True, RULES.thresholds, player._reaches) is apart

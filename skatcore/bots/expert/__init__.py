@@ -12,10 +12,10 @@ from typing import ClassVar
 
 from skatcore.bots.expert.bidding import SolverBidding
 from skatcore.bots.expert.defence import Table, cheapest_key, discard_key, lead_class, lead_key, smear_key
-from skatcore.bots.expert.inference import PlayModel, evidence
+from skatcore.bots.expert.inference import PlayModel, bid_weights, evidence
 from skatcore.bots.expert.reuse import DealMemory, Kept
-from skatcore.bots.expert.votes import Decision, Layout, Votes, credit, most_points, reaches, settled
-from skatcore.bots.expert.worlds import Knowledge, all_equivalent, bidding_levels, sample
+from skatcore.bots.expert.votes import Decision, Layout, Votes, credit, most_points, reaches, schneider_votes, settled
+from skatcore.bots.expert.worlds import Knowledge, all_equivalent, sample
 from skatcore.bots.heuristic import HeuristicPlayer
 from skatcore.bots.heuristic.play import PLAY_CARD
 from skatcore.bots.solver import Position, Solver
@@ -205,7 +205,9 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         self.counters["pimc_moves"] += 1
         self.counters["worlds"] += n
         if goal == "card_points" and self.SCHNEIDER and not lead:  # a defender's lead: his rules stand
-            scores = self._schneider_vote(scores, mass, positions, haves, me == declarer, lead)
+            again = schneider_votes(scores, mass, positions, haves, me == declarer, self.rules.thresholds, self._reaches)
+            self.counters["schneider_votes"] += again is not scores
+            scores = again
         vote_nodes = sum(lay.nodes for lay in positions)
         card, how, tied = self._choose(view, kn, table, scores, mass,
                                        positions if goal == "card_points" else [], fallback, live, lead)
@@ -220,32 +222,6 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             if card in searched and plain[card] < top - 1e-9:  # every layout alike would have made another the best
                 self.counters["inference_changed"] += 1
         return card
-
-    def _schneider_vote(self, scores: Votes, mass: float, positions: list[Layout], haves: list[int],
-                        declarer: bool, lead: bool) -> Votes:
-        """Where the cards that vote best win the game in every layout (or
-        lose it in every one), a player goes on for the next step a sheet
-        pays for: the declarer for schneider (90) or out of it (31), the
-        defenders against it.  Those cards' votes on that goal, by the same
-        layouts and solvers (``scores`` unchanged where it does not apply)."""
-        best = max(scores.values())
-        slack = self.LEAD_SLACK * mass if lead else 1e-9
-        tied = [c for c in scores if scores[c] >= best - slack]
-        if len(tied) < 2 or not positions or not all(scores[c] >= mass - 1e-9 or scores[c] <= 1e-9 for c in tied):
-            return scores
-        won = (best >= mass - 1e-9) == declarer  # the declarer wins in every layout
-        if any((scores[c] >= mass - 1e-9) != (best >= mass - 1e-9) for c in tied):
-            return scores
-        th = self.rules.thresholds
-        target = th.schneider if won else th.out_of_schneider
-        out: Votes = defaultdict(float)
-        for lay, have in zip(positions, haves, strict=True):
-            one: Votes = defaultdict(float)
-            credit(one, self._reaches(lay.solver, lay.pos, target - have, tied), declarer)
-            for c in tied:
-                out[c] += lay.weight * one[c]
-        self.counters["schneider_votes"] += 1
-        return out
 
     def _choose(self, view, kn: Knowledge, table, scores: Votes, mass: float, positions: list[Layout],
                 fallback: int, live: int, lead: bool) -> tuple[int, str, list[int]]:
@@ -335,32 +311,6 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         return weight
 
     def _bid_weights(self, view: SeatView):
-        """How plausible a world's hands are given how far each player bid:
-        a hand the heuristic would not bid as high as its player did, or
-        would have bid past where its player passed, counts a quarter."""
-        high, passed = bidding_levels(view)
-        if not any(high) and all(p is None for p in passed):
-            return None
-        me = view.seat
-        ladder = self.rules.ladder
-
-        def weight(hands, kn: Knowledge) -> float:
-            w = 1.0
-            for s in range(3):
-                if s == me:
-                    continue
-                if high[s] == 0 and passed[s] is None:
-                    continue
-                limit = self._limit(hands[s] | kn.played[s]) if (hands[s] | kn.played[s]).bit_count() == \
-                    self.rules.deck.hand else None
-                if limit is None:
-                    continue
-                if high[s] and limit < high[s]:
-                    w *= self.BID_MISFIT
-                if (said := passed[s]) is not None:
-                    nxt = next((v for v in ladder if v > said), None)
-                    if nxt is not None and limit >= nxt and s != view.declarer:
-                        w *= self.BID_MISFIT
-            return w
-
-        return weight
+        """How plausible a world's hands are given how far each player bid
+        (:func:`~skatcore.bots.expert.inference.bid_weights`, by the heuristic's limit)."""
+        return bid_weights(view, self._limit, self.rules.ladder, self.rules.deck.hand, self.BID_MISFIT)
