@@ -10,6 +10,15 @@ side gains against the base (a 95% interval over all deals) and the contract
 mix of the expert's games.
 
     python tools/paired_expert.py --deals 400 --seed 3 GRAND_MARGIN=10 GRAND_MARGIN=0
+
+``--card-play declarer`` (or ``defenders``) screens card play alone: three
+heuristic players bid, discard and declare, then the variants play the
+declarer's cards against heuristic defenders (or both defenders' against a
+heuristic declarer) from the same start; printed per variant, against the
+base: the expert side's classic points per game and the declarer's card
+points, the same contracts throughout.
+
+    python tools/paired_expert.py --card-play defenders --deals 600 --seed 13 evidence=0
 """
 
 from __future__ import annotations
@@ -29,14 +38,14 @@ from skatcore.rules import get_rules
 from skatcore.sim.play import play_on, players_for, seeded_deal
 from skatcore.sim.simulate import seat_points
 
-Patch = dict[str, float]
+Patch = dict[str, float | int]
 
 
 def parse(spec: str) -> Patch:
     """``NAME=value[,NAME=value]`` -> the attributes a variant sets (``base``: none)."""
     if spec == "base":
         return {}
-    return {k: float(v) for k, v in (part.split("=") for part in spec.split(","))}
+    return {k: int(v) if v.lstrip("-").isdigit() else float(v) for k, v in (part.split("=") for part in spec.split(","))}
 
 
 def patched(factory: Any, patch: Patch) -> Any:
@@ -92,6 +101,52 @@ def rows(task: tuple[str, str, int, int, int, tuple[str, ...], bool]) -> list[di
     return out
 
 
+def card_rows(task: tuple[str, str, int, int, int, tuple[str, ...]]) -> list[dict]:
+    """Per deal some heuristic declared: the declarer's score and card points under each variant, the expert
+    playing the ``role``'s cards (``declarer`` or ``defenders``) after the heuristics' bidding and declaration."""
+    ref, role, seed, lo, hi, specs = task
+    rules = get_rules(ref)
+    expert, heuristic = resolve_player("expert"), resolve_player("heuristic")
+    out = []
+    for i in range(lo, hi):
+        hands, skat, pseeds, *_ = seeded_deal(seed, i)
+        deal = play_on(Deal(rules, hands, skat), players_for(rules, [heuristic] * 3, seed, i, pseeds), until=Phase.PLAY)
+        if deal.done or deal.declarer is None:
+            continue
+        start_actions = [a for _, a in deal.history]
+        row: dict = {"deal": i, "score": [], "points": []}
+        for spec in specs:
+            mine = patched(expert, parse(spec))
+            by_seat = [mine if (s == deal.declarer) == (role == "declarer") else heuristic for s in range(3)]
+            again = Deal(rules, hands, skat)
+            for a in start_actions:
+                again.apply(a)
+            r = play_on(again, players_for(rules, [by_seat[(p + i) % 3] for p in range(3)], seed, i, pseeds)).result()
+            row["score"].append(r.score if role == "declarer" else -r.score)
+            row["points"].append(r.declarer_points or 0)
+        out.append(row)
+    return out
+
+
+def _interval(vals: list[float]) -> str:
+    n = len(vals)
+    mean = sum(vals) / n
+    sd = math.sqrt(sum((v - mean) ** 2 for v in vals) / max(1, n - 1))
+    return f"{mean:+.2f} [{mean - 1.96 * sd / math.sqrt(n):+.2f}, {mean + 1.96 * sd / math.sqrt(n):+.2f}]"
+
+
+def card_main(args: argparse.Namespace, specs: tuple[str, ...]) -> int:
+    """``--card-play``: the variants' card play on the heuristics' contracts."""
+    tasks = [(args.ruleset, args.card_play, args.seed, x, min(args.first + args.deals, x + 10), specs)
+             for x in range(args.first, args.first + args.deals, 10)]
+    got = [r for t in tasks for r in card_rows(t)]
+    print(f"{len(got)} games of {args.deals} deals, seed {args.seed}, the expert as {args.card_play} against heuristics")
+    for k, spec in enumerate(specs[1:], 1):
+        print(f"{spec}: the expert's side per game vs base {_interval([r['score'][k] - r['score'][0] for r in got])}; "
+              f"declarer's card points {_interval([r['points'][k] - r['points'][0] for r in got])}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("variants", nargs="+", help="NAME=value[,NAME=value] per variant")
@@ -102,8 +157,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--check", action="store_true", help="play every deal to the end under every variant")
+    ap.add_argument("--card-play", choices=("declarer", "defenders"),
+                    help="the heuristics bid and declare; the variants play this side's cards")
     args = ap.parse_args(argv)
     specs = ("base", *args.variants)
+    if args.card_play:
+        return card_main(args, specs)
     step = 10
     tasks = [(args.ruleset, args.opponent, args.seed, x, min(args.first + args.deals, x + step), specs, args.check)
              for x in range(args.first, args.first + args.deals, step)]

@@ -9,9 +9,10 @@ from collections import defaultdict
 
 from skatcore.bots import HeuristicPlayer
 from skatcore.bots.expert import ExpertPlayer
-from skatcore.bots.expert.votes import Decision, Layout, most_points, reaches
+from skatcore.bots.expert.votes import Decision, Layout, most_points, reaches, schneider_votes
 from skatcore.bots.expert.worlds import Knowledge, sample
 from skatcore.bots.solver import Position, Solver
+from skatcore.cards import mask_of, parse_card
 from skatcore.engine.deal import Deal, Phase, deal_cards
 from skatcore.rules import get_rules
 
@@ -162,3 +163,32 @@ def test_cards_that_cannot_catch_up_are_searched_no_more():
             dropped += a.last.scores != b.last.scores
             checked += 1
     assert checked > 30 and dropped > 0
+
+
+def _cards(text: str) -> int:
+    return mask_of(parse_card(t) for t in text.split())
+
+
+def test_a_game_won_or_lost_in_every_layout_is_played_on_for_schneider():
+    """Two tricks of a grand left, the declarer to lead CA or C7 (CT and CK
+    out on his left and right): CA takes 25, C7 gives 14 away and takes
+    nothing.  With 70 points home both win the game, and only CA makes
+    schneider (90); with 10 both lose it, and only CA gets out of schneider
+    (31).  The votes of cards that do not all win (or lose) stay as they are."""
+    table = RULES.tricks["grand"]
+    player = ExpertPlayer(RULES, seed=1)
+    ca, c7 = parse_card("CA"), parse_card("C7")
+    pos = Position((_cards("CA C7"), _cards("CT H7"), _cards("CK D7")), 0, ())
+    layouts = [Layout(pos, 1.0, player._solver(table, 0, "card_points"))]
+    for have in (70, 10):  # won (90 to go for), lost (31 to stay out of schneider)
+        level = defaultdict(float, {ca: 1.0 if have > 60 else 0.0, c7: 1.0 if have > 60 else 0.0})
+        assert schneider_votes(level, 1.0, layouts, [have], True, RULES.thresholds, player._reaches) == {ca: 1.0, c7: 0.0}
+        # a defender's side of the same layouts (his votes are the declarer's failures): schneider counts against
+        theirs = defaultdict(float, {c: 1.0 - v for c, v in level.items()})
+        assert schneider_votes(theirs, 1.0, layouts, [have], False, RULES.thresholds, player._reaches) == {ca: 0.0, c7: 1.0}
+    # schneider already made (95 home) or beyond reach (none home, 25 at most to take): the two cards stay level
+    won, lost = defaultdict(float, {ca: 1.0, c7: 1.0}), defaultdict(float, {ca: 0.0, c7: 0.0})
+    assert schneider_votes(won, 1.0, layouts, [95], True, RULES.thresholds, player._reaches) == {ca: 1.0, c7: 1.0}
+    assert schneider_votes(lost, 1.0, layouts, [0], True, RULES.thresholds, player._reaches) == {ca: 0.0, c7: 0.0}
+    apart = defaultdict(float, {ca: 1.0, c7: 0.5})
+    assert schneider_votes(apart, 1.0, layouts, [70], True, RULES.thresholds, player._reaches) is apart

@@ -25,4 +25,16 @@ def test_the_base_is_the_duel_and_a_same_start_the_same_deal():
         for k in range(3):  # played to the end under every variant (check): a same start, the same points
             if r["same"][k]:
                 assert (r["classic"][k], r["game"][k]) == (r["classic"][0], r["game"][0])
-    assert tool.parse("base") == {} and tool.parse("A=1,B=2.5") == {"A": 1.0, "B": 2.5}
+    assert tool.parse("base") == {} and tool.parse("A=1,B=2.5") == {"A": 1, "B": 2.5} and isinstance(tool.parse("A=1")["A"], int)
+
+
+def test_card_play_screens_the_heuristics_contracts_with_the_same_start():
+    """A variant that is the base (its own LEAD_SLACK) scores as the base: every game the same points;
+    the declarer's score is the expert side's as declarer, its negative as defenders."""
+    for role in ("declarer", "defenders"):
+        rows = tool.card_rows(("official", role, 5, 0, 3, ("base", "LEAD_SLACK=0.2")))
+        assert rows
+        for r in rows:
+            assert r["score"][0] == r["score"][1] and r["points"][0] == r["points"][1]
+    dec = tool.card_rows(("official", "declarer", 5, 0, 3, ("base",)))
+    assert [r["deal"] for r in dec] == [r["deal"] for r in rows]  # the heuristics' contracts: the same deals

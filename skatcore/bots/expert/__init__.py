@@ -12,10 +12,10 @@ from typing import ClassVar
 
 from skatcore.bots.expert.bidding import SolverBidding
 from skatcore.bots.expert.defence import Table, cheapest_key, discard_key, lead_class, lead_key, smear_key
-from skatcore.bots.expert.inference import PlayModel, evidence
+from skatcore.bots.expert.inference import PlayModel, bid_weights, evidence
 from skatcore.bots.expert.reuse import DealMemory, Kept
-from skatcore.bots.expert.votes import Decision, Layout, Votes, credit, most_points, reaches, settled
-from skatcore.bots.expert.worlds import Knowledge, all_equivalent, bidding_levels, sample
+from skatcore.bots.expert.votes import Decision, Layout, Votes, credit, most_points, reaches, schneider_votes, settled
+from skatcore.bots.expert.worlds import Knowledge, all_equivalent, sample
 from skatcore.bots.heuristic import HeuristicPlayer
 from skatcore.bots.heuristic.play import PLAY_CARD
 from skatcore.bots.solver import Position, Solver
@@ -35,7 +35,9 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     bid), solves each layout for every card it may play, and plays the card
     that reaches the contract's goal in the most layouts (each weighted by
     how likely the bidding makes it): the declarer's 61 (or the ruleset's
-    threshold), the defenders' 60, a null without a trick.  With ``keep=1``
+    threshold), the defenders' 60, a null without a trick; where the cards
+    that do best win (or lose) the game in every layout, they vote again on
+    schneider (or out of it), except on a defender's lead.  With ``keep=1``
     the layouts of its last decision in the deal that still fit what it has
     seen are solved first, by the same solvers (their transposition tables
     answer much of the new positions: :mod:`~skatcore.bots.expert.reuse`).  Ties go to the
@@ -73,6 +75,11 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     MIN_WORLDS = 3  # layouts solved before a card decision may stop early
     LEAD_SLACK = 0.2  # a defender's lead within this share of the layouts of the best counts as level
     POINT_LAYOUTS = 6  # layouts whose exact card points break a tie (while within the vote's nodes)
+    AGREE = PlayModel.AGREE  # the chance another seat plays the card the model (the heuristic) plays
+    BID_MISFIT = 0.25  # the weight of a layout whose hand the heuristic would have bid otherwise than its player did
+    SCHNEIDER = 1  # 1: where every layout wins (or loses) whatever the card, vote on schneider next
+    DECLARER_WORLDS = 0  # layouts per card decision of the declarer (0: ``worlds``)
+    DEFENDER_WORLDS = 0  # of a defender (0: ``worlds``)
 
     def __init__(self, rules: CompiledRules, seed: int | None = None, worlds: int = 10, ms: float | None = None,
                  bid_worlds: int = 6, nodes: int = 20_000, evidence: int = 6, keep: int = 0):
@@ -136,11 +143,14 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         scores: Votes = defaultdict(float)  # weighted by how likely the bidding makes each layout
         plain: Votes = defaultdict(float)   # the same, every layout counted alike
         positions: list[Layout] = []
+        haves: list[int] = []  # the declarer's card points so far in each layout (his skat's included)
         layouts: list[Kept] = []
         contenders: list[int] | None = None  # the cards still searched (None: every legal card)
         lead = not view.trick and declarer is not None and me != declarer and goal == "card_points"
         start = time.process_time() if self.ms is not None else 0.0
-        budget = self.worlds if self.ms is None else 10_000
+        budget = (self.DECLARER_WORLDS or self.worlds) if me == declarer else (self.DEFENDER_WORLDS or self.worlds)
+        if self.ms is not None:
+            budget = 10_000
         n = 0
         mass = heaviest = 0.0
         gone = kn.played
@@ -166,6 +176,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             positions.append(Layout(pos, w, solver, solver.nodes))
             if goal == "card_points":
                 have = kn.declarer_points + sum(table.points[c] for c in cards_in(skat))
+                haves.append(have)
                 credit(one, self._reaches(solver, pos, win - have, contenders), me == declarer)
             elif goal == "no_trick":  # the defenders take every trick: the null is made
                 credit(one, self._reaches(solver, pos, solver.live(pos), contenders), me == declarer)
@@ -193,6 +204,10 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         self._memory.keep(layouts + kept)  # kept layouts this decision did not need are as good for the next
         self.counters["pimc_moves"] += 1
         self.counters["worlds"] += n
+        if goal == "card_points" and self.SCHNEIDER and not lead:  # a defender's lead: his rules stand
+            again = schneider_votes(scores, mass, positions, haves, me == declarer, self.rules.thresholds, self._reaches)
+            self.counters["schneider_votes"] += again is not scores
+            scores = again
         vote_nodes = sum(lay.nodes for lay in positions)
         card, how, tied = self._choose(view, kn, table, scores, mass,
                                        positions if goal == "card_points" else [], fallback, live, lead)
@@ -279,6 +294,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             return None
         if self._model is None:
             self._model = PlayModel(self.rules, self.seed)
+            self._model.AGREE = self.AGREE
         model = self._model
         priors, likelihoods = self._memory.priors, self._memory.evidence
         played = kn.played
@@ -295,32 +311,6 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         return weight
 
     def _bid_weights(self, view: SeatView):
-        """How plausible a world's hands are given how far each player bid:
-        a hand the heuristic would not bid as high as its player did, or
-        would have bid past where its player passed, counts a quarter."""
-        high, passed = bidding_levels(view)
-        if not any(high) and all(p is None for p in passed):
-            return None
-        me = view.seat
-        ladder = self.rules.ladder
-
-        def weight(hands, kn: Knowledge) -> float:
-            w = 1.0
-            for s in range(3):
-                if s == me:
-                    continue
-                if high[s] == 0 and passed[s] is None:
-                    continue
-                limit = self._limit(hands[s] | kn.played[s]) if (hands[s] | kn.played[s]).bit_count() == \
-                    self.rules.deck.hand else None
-                if limit is None:
-                    continue
-                if high[s] and limit < high[s]:
-                    w *= 0.25
-                if (said := passed[s]) is not None:
-                    nxt = next((v for v in ladder if v > said), None)
-                    if nxt is not None and limit >= nxt and s != view.declarer:
-                        w *= 0.25
-            return w
-
-        return weight
+        """How plausible a world's hands are given how far each player bid
+        (:func:`~skatcore.bots.expert.inference.bid_weights`, by the heuristic's limit)."""
+        return bid_weights(view, self._limit, self.rules.ladder, self.rules.deck.hand, self.BID_MISFIT)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from skatcore.bots.expert.worlds import bidding_levels
 from skatcore.bots.heuristic import HeuristicPlayer
 from skatcore.bots.heuristic.play import PLAY_CARD
 from skatcore.bots.heuristic.tables import cards_in
@@ -110,3 +111,33 @@ def hypothetical(view: SeatView, e: Evidence, hand: int, legal: int, skat: int) 
     other.legal = tuple(PLAY_CARD[c] for c in cards_in(legal))
     other._n_tricks, other._tricks = len(tricks), tricks
     return other
+
+
+def bid_weights(view: SeatView, limit, ladder, hand_size: int, misfit: float):
+    """How plausible a world's hands are given how far each player bid: a
+    hand whose ``limit`` (the heuristic's) lies below what its player bid or
+    held, or past where he passed (a defender), counts ``misfit``.  A
+    function of ``(hands, kn)``, or None when nobody bid or passed."""
+    high, passed = bidding_levels(view)
+    if not any(high) and all(p is None for p in passed):
+        return None
+    me = view.seat
+
+    def weight(hands, kn) -> float:
+        w = 1.0
+        for s in range(3):
+            if s == me or (high[s] == 0 and passed[s] is None):
+                continue
+            dealt = hands[s] | kn.played[s]
+            if dealt.bit_count() != hand_size:
+                continue
+            most = limit(dealt)
+            if high[s] and most < high[s]:
+                w *= misfit
+            if (said := passed[s]) is not None:
+                nxt = next((v for v in ladder if v > said), None)
+                if nxt is not None and most >= nxt and s != view.declarer:
+                    w *= misfit
+        return w
+
+    return weight

@@ -164,3 +164,27 @@ def credit(scores: Votes, values: dict[int, int], maximise: bool) -> None:
     for c, v in values.items():
         got = 0.5 if v == 2 else v
         scores[c] += got if maximise else 1 - got
+
+
+def schneider_votes(scores: Votes, mass: float, positions: list[Layout], haves: list[int], declarer: bool,
+                    thresholds, answers) -> Votes:
+    """Where the cards that vote best win the game in every layout (or lose
+    it in every one), a player goes on for the next step a sheet pays for:
+    the declarer for schneider (``thresholds.schneider``, 90) or out of it
+    (``out_of_schneider``, 31), the defenders against it.  Those cards'
+    votes on that goal by the same layouts and solvers (``haves``: the
+    declarer's card points home in each; ``answers``: as :func:`reaches`);
+    ``scores`` itself where it does not apply."""
+    best = max(scores.values())
+    tied = [c for c in scores if scores[c] >= best - 1e-9]
+    if len(tied) < 2 or not positions or not (best >= mass - 1e-9 or best <= 1e-9):
+        return scores
+    won = (best >= mass - 1e-9) == declarer  # the declarer wins in every layout
+    target = thresholds.schneider if won else thresholds.out_of_schneider
+    out: Votes = defaultdict(float)
+    for lay, have in zip(positions, haves, strict=True):
+        one: Votes = defaultdict(float)
+        credit(one, answers(lay.solver, lay.pos, target - have, tied), declarer)
+        for c in tied:
+            out[c] += lay.weight * one[c]
+    return out
