@@ -24,7 +24,6 @@ points, the same contracts throughout.
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections import Counter
 from collections.abc import Sequence
@@ -37,6 +36,7 @@ from skatcore.engine.deal import Deal, Phase
 from skatcore.rules import get_rules
 from skatcore.sim.play import play_on, players_for, seeded_deal
 from skatcore.sim.simulate import seat_points
+from skatcore.sim.stats import mean_ci
 
 Patch = dict[str, float | int]
 
@@ -110,7 +110,7 @@ def card_rows(task: tuple[str, str, int, int, int, tuple[str, ...]]) -> list[dic
     out = []
     for i in range(lo, hi):
         hands, skat, pseeds, *_ = seeded_deal(seed, i)
-        deal = play_on(Deal(rules, hands, skat), players_for(rules, [heuristic] * 3, seed, i, pseeds), until=Phase.PLAY)
+        deal, _ = start(rules, players_for(rules, [heuristic] * 3, seed, i, pseeds), hands, skat)
         if deal.done or deal.declarer is None:
             continue
         start_actions = [a for _, a in deal.history]
@@ -129,10 +129,11 @@ def card_rows(task: tuple[str, str, int, int, int, tuple[str, ...]]) -> list[dic
 
 
 def _interval(vals: list[float]) -> str:
-    n = len(vals)
-    mean = sum(vals) / n
-    sd = math.sqrt(sum((v - mean) ** 2 for v in vals) / max(1, n - 1))
-    return f"{mean:+.2f} [{mean - 1.96 * sd / math.sqrt(n):+.2f}, {mean + 1.96 * sd / math.sqrt(n):+.2f}]"
+    """The mean of ``vals`` with its 95% interval."""
+    ci = mean_ci(vals)
+    if ci.estimate is None or ci.low is None or ci.high is None:
+        return "n/a" if ci.estimate is None else f"{ci.estimate:+.2f}"
+    return f"{ci.estimate:+.2f} [{ci.low:+.2f}, {ci.high:+.2f}]"
 
 
 def card_main(args: argparse.Namespace, specs: tuple[str, ...]) -> int:
@@ -190,11 +191,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 mix[fam] += 1
                 wins[fam] += r["game"][j][1]
         vals = [diffs.get(i, 0.0) for i in range(args.first, args.first + n)]
-        mean = sum(vals) / n
-        sd = math.sqrt(sum((v - mean) ** 2 for v in vals) / max(1, n - 1))
         games = sum(mix.values())
-        print(f"{spec}: {changed} plays changed; classic per deal vs base {mean:+.2f} "
-              f"[{mean - 1.96 * sd / math.sqrt(n):+.2f}, {mean + 1.96 * sd / math.sqrt(n):+.2f}]; expert's games "
+        print(f"{spec}: {changed} plays changed; classic per deal vs base {_interval(vals)}; expert's games "
               + " / ".join(f"{f} {100 * mix[f] / games:.1f}% (won {100 * wins[f] / max(1, mix[f]):.0f}%)"
                            for f in ("grand", "suit", "null")))
     base_mix: Counter = Counter(str(get_rules(args.ruleset).contracts[r["game"][0][0]].family)
