@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
+from skatcore.errors import InputError
 from skatcore.rules import get_rules
 from skatcore.sim.solver_speed import (
     declared_openings,
@@ -40,36 +42,42 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     rules = get_rules(args.ruleset)
     if args.against:
-        return _against(args, rules)
+        try:
+            return _against(args, rules)
+        except InputError as e:
+            print(f"solver_speed: {e}", file=sys.stderr)
+            return 2
     time_openings(random_openings(rules, 2))  # compile
-    kinds = ("declared", "random") if args.kind == "both" else (args.kind,)
-    for kind in kinds:
-        ops = declared_openings(rules, args.n, args.seed) if kind == "declared" else random_openings(rules, args.n, 1)
+    for kind, ops in _openings(args, rules):
         f = time_openings(ops, repeat=args.repeat)
-        def row(q, fmt=".2f"):
-            return " / ".join(f"{q[k]:{fmt}}" for k in ("median", "p90", "p99", "max"))
-        print(f"{kind:>8}: exact {row(f['exact_ms'])} ms; 61? {row(f['question_ms'])} ms; "
+        print(f"{kind:>8}: exact {_row(f['exact_ms'])} ms; 61? {_row(f['question_ms'])} ms; "
               f"{f['nodes_per_s'] / 1e6:.1f}M nodes/s")
-        print(f"{'':>8}  nodes (the same on every machine): exact {row(f['exact_nodes'], ',')} "
-              f"(sum {f['exact_nodes_sum']:,}); 61? {row(f['question_nodes'], ',')} (sum {f['question_nodes_sum']:,})")
+        print(f"{'':>8}  nodes (the same on every machine): exact {_row(f['exact_nodes'], ',')} "
+              f"(sum {f['exact_nodes_sum']:,}); 61? {_row(f['question_nodes'], ',')} (sum {f['question_nodes_sum']:,})")
         print(json.dumps({kind: f}))
     return 0
+
+
+def _openings(args, rules):
+    """The kinds of openings asked for, each with its positions (made when its turn comes)."""
+    for kind in ("declared", "random") if args.kind == "both" else (args.kind,):
+        yield kind, (declared_openings(rules, args.n, args.seed) if kind == "declared"
+                     else random_openings(rules, args.n, 1))
+
+
+def _row(q, fmt=".2f") -> str:
+    return " / ".join(f"{q[k]:{fmt}}" for k in ("median", "p90", "p99", "max"))
 
 
 def _against(args, rules) -> int:
     other, cleanup = load_solver_from(args.against)
     try:
-        kinds = ("declared", "random") if args.kind == "both" else (args.kind,)
-        warm = random_openings(rules, 1)
-        pair_openings(warm, other, 1)  # compile both
-        for kind in kinds:
-            ops = declared_openings(rules, args.n, args.seed) if kind == "declared" else random_openings(rules, args.n, 1)
+        pair_openings(random_openings(rules, 1), other, 1)  # compile both
+        for kind, ops in _openings(args, rules):
             f = pair_openings(ops, other, args.repeat)
-            def row(q, fmt=".2f"):
-                return " / ".join(f"{q[k]:{fmt}}" for k in ("median", "p90", "p99", "max"))
-            print(f"{kind:>8}: exact, other {row(f['other_ms'])} ms; this {row(f['this_ms'])} ms; "
+            print(f"{kind:>8}: exact, other {_row(f['other_ms'])} ms; this {_row(f['this_ms'])} ms; "
                   f"this / other: median {f['ratio_median']:.3f}, sum {f['ratio_sum']:.3f}")
-            print(f"{'':>8}  nodes: other {row(f['other_nodes'], ',')}; this {row(f['this_nodes'], ',')}")
+            print(f"{'':>8}  nodes: other {_row(f['other_nodes'], ',')}; this {_row(f['this_nodes'], ',')}")
             print(json.dumps({kind: f}))
     finally:
         cleanup()

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from skatcore.engine.deal import deal_cards
+from skatcore.errors import InputError
 
 
 @dataclass(frozen=True)
@@ -159,13 +160,19 @@ def load_solver_from(checkout: str):
     from pathlib import Path
 
     src = Path(checkout) / "skatcore" / "bots"
+    texts = {}
+    for name in SOLVER_MODULES:  # all read before anything is written
+        try:
+            texts[name] = (src / name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as e:
+            raise InputError(f"expected a skatcore checkout with {name} ({type(e).__name__})",
+                             source=str(src / name)) from None
     root = Path(tempfile.mkdtemp(prefix="solver_against_"))
     pkg = root / "solver_against"
     pkg.mkdir()
     (pkg / "__init__.py").write_text("")
-    for name in SOLVER_MODULES:
-        text = (src / name).read_text(encoding="utf-8").replace("from ..cards import", "from skatcore.cards import")
-        (pkg / name).write_text(text, encoding="utf-8")
+    for name, text in texts.items():
+        (pkg / name).write_text(text.replace("from ..cards import", "from skatcore.cards import"), encoding="utf-8")
     sys.path.insert(0, str(root))
     try:
         return importlib.import_module("solver_against.solver"), lambda: shutil.rmtree(root, ignore_errors=True)

@@ -5,6 +5,8 @@ solver's tag, are the nodes."""
 
 from __future__ import annotations
 
+import pytest
+
 from skatcore.rules import get_rules
 from skatcore.sim.solver_speed import random_openings, time_openings
 
@@ -37,3 +39,24 @@ def test_paired_against_a_copy_of_this_solver():
     for k in ("median", "max"):
         assert abs(f["other_nodes"][k] - f["this_nodes"][k]) <= f["this_nodes"][k] // 100
     assert f["ratio_median"] > 0 and f["ratio_sum"] > 0
+
+
+def test_against_a_folder_without_the_solver_is_bad_input(tmp_path):
+    """``--against`` a folder that is no checkout: one line naming the file, exit 2, nothing left behind."""
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    from skatcore.errors import InputError
+    from skatcore.sim.solver_speed import load_solver_from
+
+    before = set(Path(tempfile.gettempdir()).glob("solver_against_*"))
+    with pytest.raises(InputError, match=r"solver\.py"):
+        load_solver_from(str(tmp_path))
+    assert set(Path(tempfile.gettempdir()).glob("solver_against_*")) == before
+    tool = Path(__file__).parents[2] / "tools" / "solver_speed.py"
+    r = subprocess.run([sys.executable, str(tool), "--against", str(tmp_path), "--n", "1"],
+                       capture_output=True, text=True, timeout=600)
+    assert r.returncode == 2 and r.stdout == "" and len(r.stderr.strip().splitlines()) == 1
+    assert str(tmp_path) in r.stderr
