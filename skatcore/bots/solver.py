@@ -155,7 +155,7 @@ class Flat:
         """By card id, each legal card's answer in ``out`` (by solver id): a
         card not searched takes the answer of the equivalent card above it."""
         T = self.T
-        live = self.mask(pos.hands[0] | pos.hands[1] | pos.hands[2] | sum(1 << c for c in pos.trick))
+        live = self.mask(pos.cards)
         legal = self.mask(legal)
         got: dict[int, int] = {}
         for i in range(NC - 1, -1, -1):  # strongest first within each class
@@ -188,6 +188,14 @@ class Position:
     @property
     def to_move(self) -> int:
         return (self.leader + len(self.trick)) % 3
+
+    @property
+    def cards(self) -> int:
+        """The cards still in play: the hands' and the trick's."""
+        cards = self.hands[0] | self.hands[1] | self.hands[2]
+        for c in self.trick:
+            cards |= 1 << c
+        return cards
 
     def legal(self, table) -> int:
         hand = self.hands[self.to_move]
@@ -291,9 +299,7 @@ class Solver:
         """What is still to be taken: card points, or tricks (the current one included)."""
         if self.goal == "tricks":
             return (sum(h.bit_count() for h in pos.hands) + len(pos.trick)) // 3
-        cards = pos.hands[0] | pos.hands[1] | pos.hands[2]
-        for c in pos.trick:
-            cards |= 1 << c
+        cards = pos.cards
         return sum(v * (cards & m).bit_count() for v, m in self.flat.by_value)
 
     def reaches(self, pos: Position, need: int) -> bool:

@@ -111,21 +111,13 @@ def reaches(solver: Solver, pos: Position, need: int, cards: list[int] | None) -
     if cards is None or len(cards) == pos.legal(table).bit_count():
         return solver.card_values(pos, need)
     out: dict[int, int] = {}
-    for group in _equivalent_groups(table, cards, _live(pos), solver.goal == "points"):
+    for group in _equivalent_groups(table, cards, pos.cards, solver.goal == "points"):
         after, taken = _after(solver, pos, group[0])
         aborted = solver.aborted
         got = solver.reaches(after, need - taken)
         for c in group:
             out[c] = 2 if solver.aborted != aborted else int(got)
     return out
-
-
-def _live(pos: Position) -> int:
-    """The cards still in play: the hands' and the trick's."""
-    live = pos.hands[0] | pos.hands[1] | pos.hands[2]
-    for c in pos.trick:
-        live |= 1 << c
-    return live
 
 
 def _equivalent_groups(table, cards: list[int], live: int, points: bool) -> list[list[int]]:
