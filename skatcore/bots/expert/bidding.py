@@ -425,19 +425,23 @@ class SolverBidding(SolverDeclaration):
     def _holds_at_bid(self, cand, p: float, v: int, hand: int, seat: int, bid: int) -> bool:
         """:meth:`_holds` for ``cand`` worth ``v`` over the bidding's layouts of
         ``hand`` at ``bid`` (kept for the deal, by the layouts it overbids)."""
-        deck = self.rules.deck
-        lkey = ("bid-layouts", hand)
-        layouts = self._cache.get(lkey)
-        if layouts is None:
-            layouts = self._cache[lkey] = self._layouts(
-                deck.mask & ~hand, (deck.skat, deck.hand, deck.hand), self.bid_worlds,
-                random.Random(hand ^ (self.seed or 0)))
+        layouts = self._bid_layouts(hand)
         short = self._overbid(cand, hand, layouts, bid)
         key = ("holds", id(cand), hand, seat, short)
         got = self._cache.get(key)
         if got is None:
             got = self._cache[key] = self._holds(cand, p, self._need(v, cand.lost), hand, layouts, seat, short)
         return got
+
+    def _bid_layouts(self, hand: int) -> list[tuple[int, ...]]:
+        """The bidding's sampled layouts of ``hand`` (skat, the two other hands), kept for the deal."""
+        key = ("bid-layouts", hand)
+        layouts = self._cache.get(key)
+        if layouts is None:
+            deck = self.rules.deck
+            layouts = self._cache[key] = self._layouts(deck.mask & ~hand, (deck.skat, deck.hand, deck.hand),
+                                                       self.bid_worlds, random.Random(hand ^ (self.seed or 0)))
+        return layouts
 
     def _overbid(self, cand, hand: int, layouts, bid: int) -> tuple[bool, ...]:
         """Per layout, whether its skat leaves ``cand`` worth less than ``bid``:

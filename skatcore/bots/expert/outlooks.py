@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING
 
 from skatcore.bots.expert.bidding import Outlook
@@ -15,12 +14,10 @@ def bid_outlooks(player: ExpertPlayer, hand: int, seat: int, bid: int | None = N
     """Every plain contract as the bidding of the expert ``player`` judges ``hand`` (for
     calibration, ``tools/calibrate_expert.py``): the pickup contracts
     worth solving by their chance over all the layouts ``_expert_limit``
-    samples (it stops early; a layout whose skat leaves the contract worth
-    less than ``bid``, by default its value, lost), the others by the
-    heuristic's estimate."""
-    deck = player.rules.deck
-    layouts = player._layouts(deck.mask & ~hand, (deck.skat, deck.hand, deck.hand), player.bid_worlds,
-                            random.Random(hand ^ (player.seed or 0)))
+    samples (``_bid_layouts``; it stops early), a layout whose skat leaves
+    the contract worth less than ``bid`` (by default its value) lost; the
+    others by the heuristic's estimate."""
+    layouts = player._bid_layouts(hand)
     pickup, hand_games = player._evaluate(hand)
     solve = player._worth_solving(pickup, hand)
     out = []
