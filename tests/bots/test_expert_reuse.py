@@ -148,7 +148,7 @@ class Replay(ExpertPlayer):
 
     def __init__(self, *a, **k):
         super().__init__(*a, **k)
-        self._memory.start = lambda view, kn, goal: []  # type: ignore[method-assign]
+        self._memory.start = lambda view, kn, goal, keep=True: []  # type: ignore[method-assign]
 
 
 def test_kept_layouts_decide_as_the_same_layouts_sampled_afresh(monkeypatch):

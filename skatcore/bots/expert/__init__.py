@@ -136,9 +136,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             return fallback
         me, declarer = view.seat, view.declarer
         win = self.rules.thresholds.win
-        kept = self._memory.start(view, kn, goal)  # the last decision's layouts that still fit, solved first
-        if not self.keep:
-            kept.clear()
+        kept = self._memory.start(view, kn, goal, self.keep)  # the last decision's layouts that still fit, solved first
         weights = self._weights(view, kn, table)
         scores: Votes = defaultdict(float)  # weighted by how likely the bidding makes each layout
         plain: Votes = defaultdict(float)   # the same, every layout counted alike

@@ -66,11 +66,12 @@ class DealMemory:
             s = k.solver
             self.spare.setdefault((id(s.table), s.declarer, s.goal, s.invert, int(s.cfg[4])), []).append(s)
 
-    def start(self, view: SeatView, kn: Knowledge, goal: str) -> list[Kept]:
+    def start(self, view: SeatView, kn: Knowledge, goal: str, keep: bool = True) -> list[Kept]:
         """The kept layouts that fit ``kn`` (called at each card decision):
         none, and everything forgotten, unless this is the same seat later in
         the same deal (the same contract and declarer, the same cards dealt
-        to the seat, the tricks seen then a prefix of the tricks now)."""
+        to the seat, the tricks seen then a prefix of the tricks now).  With
+        ``keep`` off none either, the weights remembered all the same."""
         me = view.seat
         key = (view.declaration, view.declarer, me, goal, kn.known[me] | kn.played[me], kn.skat_known)
         tricks = list(view.tricks)
@@ -82,6 +83,10 @@ class DealMemory:
             self.layouts = []
             self.priors.clear()
             self.evidence.clear()
+            return []
+        if not keep:  # every layout drawn afresh: the last ones' solvers become spares
+            self._drop(self.layouts)
+            self.layouts = []
             return []
         fits = [k for k in self.layouts if consistent(kn, k.dealt, k.skat)]
         self._drop([k for k in self.layouts if k not in fits])
