@@ -175,6 +175,12 @@ def _moves(T, h0, h1, h2, t0, t1, ntr, leader, declarer, invert, tricks_goal, ou
 
 
 @njit(cache=True, inline="always")
+def _above(cards):
+    """The bits above the strongest (highest) of ``cards`` (not 0): the cards no card of them beats."""
+    return -(np.int64(2) << (63 - _clz(cards)))
+
+
+@njit(cache=True, inline="always")
 def _quick(T, h0, h1, h2, leader):
     """Card points the leader's side is sure to take (a lower bound): the
     leader's cards that no one still in play can beat - cashed one after
@@ -198,7 +204,7 @@ def _quick(T, h0, h1, h2, leader):
         top = h & cls
         others = live & cls & ~h
         if others != 0:
-            top &= -(np.int64(2) << (63 - _clz(others)))
+            top &= _above(others)
         for _ in range(_popcount(top) - n):  # the n strongest of them are cashed
             top &= top - 1
         while top != 0:
@@ -224,7 +230,7 @@ def _sure_trumps(T, h0, h1, h2, side):
         mine &= ~h2
     others = live & ~mine
     if others != 0:  # theirs above the strongest of the others
-        mine &= -(np.int64(2) << (63 - _clz(others)))
+        mine &= _above(others)
     pts = 0
     while mine != 0:
         c = _card(mine & -mine)
