@@ -127,6 +127,27 @@ def test_a_new_deal_forgets_the_layouts():
     assert memory.start(view, kn, "card_points") == [] and not memory.priors and not memory.evidence
 
 
+def test_without_keep_no_layout_comes_back_and_the_weights_stay():
+    """``keep`` off (the expert's default): a later decision in the same deal
+    gets no layouts, its solvers serve as spares, and the deal's weights are kept."""
+    memory = DealMemory()
+    decisions = _decisions(1, 1)
+    deal, view = next(decisions)
+    kn = Knowledge.of(view, deal.table, RULES.deck)
+    assert memory.start(view, kn, "card_points", keep=False) == []
+    # the true layout: it fits every later decision, and still does not come back
+    dealt, skat = tuple(h | p for h, p in zip(deal.hands, kn.played, strict=True)), deal.skat
+    *_, (deal2, view2) = decisions
+    solver = memory.solver(deal.table, 0, "points", False, 0)
+    memory.keep([Kept(dealt, skat, solver)])
+    memory.priors[dealt] = 0.5
+    kn2 = Knowledge.of(view2, deal2.table, RULES.deck)
+    assert consistent(kn2, dealt, skat)
+    assert memory.start(view2, kn2, "card_points", keep=False) == [] and memory.layouts == []
+    assert memory.priors == {dealt: 0.5}
+    assert memory.solver(deal.table, 0, "points", False, 0) is solver
+
+
 def test_the_solver_counts_the_points_and_tricks_left():
     """``Solver.live`` (by bit counts, asked at every search of a layout): the
     card points of the hands and the trick, or the tricks left, counted card by card."""
