@@ -16,7 +16,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from skatcore.web import jobs, rulespages, security, sheets
+from skatcore.web import i18n, jobs, rulespages, security, sheets
 from skatcore.web.pages import Config, Problem, house_rulesets, render
 from skatcore.web.security import Guard, is_organiser
 
@@ -60,11 +60,24 @@ async def join(request: Request) -> Response:
     return response
 
 
+def switch_language(request: Request) -> Response:
+    """``/lang/de?next=/s/eve``: the page language from now on (a cookie), back to the page."""
+    lang = request.path_params["lang"]
+    if lang not in i18n.LANGS:
+        raise Problem(404, "expected /lang/en or /lang/de")
+    back = request.query_params.get("next", "/")
+    if not back.startswith("/") or back.startswith("//") or "\\" in back or len(back) > 200:
+        back = "/"  # only a page of this server
+    response = RedirectResponse(back, status_code=303)
+    response.set_cookie(i18n.LANG_COOKIE, lang, max_age=365 * 24 * 3600, samesite="strict")
+    return response
+
+
 def _problem(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, Problem)
     if request.headers.get("hx-request"):
         return PlainTextResponse(exc.text, status_code=exc.status)
-    return render(request, "error.html", exc.status, error=exc.text)
+    return render(request, "error.html", exc.status, error=exc.text, here="/")  # a refusal says nothing of the address
 
 
 def _refused(request: Request, exc: Exception) -> Response:
@@ -75,6 +88,7 @@ def create_app(config: Config) -> Guard:
     """The application for ``config`` (the sheets folder must exist), behind
     its :class:`~skatcore.web.security.Guard` (``.app`` is the Starlette app)."""
     routes = [Route("/", home), Route("/join", join, methods=["GET", "POST"]), Route("/j/{code}", join),
+              Route("/lang/{lang}", switch_language),
               *sheets.routes, *rulespages.routes, *jobs.routes,
               Mount("/static", StaticFiles(packages=[("skatcore.web", "static")]), name="static")]
     app = Starlette(routes=routes, exception_handlers={Problem: _problem, PermissionError: _refused})

@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from skatcore.errors import InputError, printable
-from skatcore.web import security
+from skatcore.web import i18n, security
 from skatcore.web.security import csrf_token, is_organiser
 
 SHEET_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
@@ -40,10 +40,21 @@ env = Environment(loader=PackageLoader("skatcore.web", "templates"), autoescape=
                    trim_blocks=True, lstrip_blocks=True)
 
 
+def lang_of(request: Request) -> str:
+    """The page language of this request (:mod:`.i18n`)."""
+    return i18n.language(request.cookies.get(i18n.LANG_COOKIE), request.headers.get("accept-language"))
+
+
+def words(request: Request) -> dict:
+    """What a template needs to speak the request's language: ``_``, ``lang`` and ``count``."""
+    lang = lang_of(request)
+    return {"_": i18n.translator(lang), "lang": lang, "count": lambda text: i18n.count_words(str(text), lang)}
+
+
 def render(request: Request, template: str, status: int = 200, **context) -> HTMLResponse:
-    """A page or fragment from ``templates/``, every value HTML-escaped."""
+    """A page or fragment from ``templates/``, every value HTML-escaped, in the request's language."""
     html = env.get_template(template).render(request=request, csrf=csrf_token(request),
-                                              organiser=is_organiser(request), **context)
+                                              organiser=is_organiser(request), **words(request), **context)
     return HTMLResponse(html, status_code=status)
 
 

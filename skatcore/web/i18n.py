@@ -1,0 +1,94 @@
+"""One language at a time on ``skat serve``: English or German, chosen by
+the switch in the page header (a cookie) or else by the browser's
+``Accept-Language``.
+
+Pages say every word through ``_()`` with the English text; the German of each is
+in ``lang/*.yaml`` (one file per group of pages, English -> German), so
+that a missing translation is a failing test (tests/web/test_words.py),
+not an English word on a German page.  Counts and messages of the engine
+are English sentences built from a small vocabulary: :func:`count_words`
+says them in German word by word, the words a German table uses.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable
+from importlib import resources
+
+LANGS = ("en", "de")
+LANG_COOKIE = "skat_lang"
+
+
+@functools.cache
+def german() -> dict[str, str]:
+    """Every page's English text -> its German (all ``lang/*.yaml`` files)."""
+    import yaml
+
+    words: dict[str, str] = {}
+    for item in sorted(resources.files("skatcore.web").joinpath("lang").iterdir(), key=lambda p: p.name):
+        if item.name.endswith(".yaml"):
+            doc = yaml.safe_load(item.read_text(encoding="utf-8")) or {}
+            for en, de in doc.items():
+                if en in words and words[en] != de:
+                    raise ValueError(f"lang/{item.name}: {en!r} is translated twice, differently")
+                words[str(en)] = str(de)
+    return words
+
+
+def language(cookie: str | None, accept: str | None) -> str:
+    """The page language: the switch's cookie, else the first of the
+    browser's languages we speak, else English."""
+    if cookie in LANGS:
+        return cookie
+    for part in (accept or "").split(",")[:20]:
+        tag = part.split(";")[0].strip().lower()[:2]
+        if tag in LANGS:
+            return tag
+    return "en"
+
+
+Translate = Callable[..., str]
+
+
+def translator(lang: str) -> Translate:
+    """``_(text, **values)``: ``text`` in ``lang``, ``{name}`` filled in with ``values``."""
+    words = german() if lang == "de" else {}
+
+    def _(text: str, **values: object) -> str:
+        said = words.get(text, text)
+        return said.format(**values) if values else said
+
+    return _
+
+
+# ---------------------------------------------------------------------------
+# The engine's counts and messages in German
+# ---------------------------------------------------------------------------
+
+_COUNT_DE = [  # longest first where one contains another
+    ("all passed: thrown in, no score", "eingepasst: nicht gewertet"),
+    ("declarer took a trick", "Alleinspieler hat einen Stich"), ("overbid", "überreizt"),
+    ("without", "ohne"), ("with", "mit"), ("game", "Spiel"), ("hand", "Hand"), ("schneider announced",
+                                                                              "Schneider angesagt"),
+    ("schwarz announced", "Schwarz angesagt"), ("schneider", "Schneider"), ("schwarz", "Schwarz"),
+    ("ouvert", "ouvert"), ("clubs", "Kreuz"), ("spades", "Pik"), ("hearts", "Herz"), ("diamonds", "Karo"),
+    ("grand", "Grand"), ("null", "Null"), ("ramsch", "Ramsch"), ("won", "gewonnen"), ("lost", "verloren"),
+    ("bid", "Reizwert"), ("kontra", "Kontra"), ("re", "Re"), ("bock", "Bock"), ("points", "Augen"),
+    ("forehand", "Vorhand"), ("middlehand", "Mittelhand"), ("rearhand", "Hinterhand"), ("loses their", "verliert seine"),
+    ("jungfrau", "Jungfrau"), ("durchmarsch", "Durchmarsch"), ("pushed", "geschoben"), ("blind", "blind"),
+    ("only", "nur"), ("the declarer", "der Alleinspieler"), ("declarer", "Alleinspieler"), ("defenders", "Gegenspieler"),
+    ("and", "und"), ("a trick", "einen Stich"), ("tricks", "Stiche"), ("trick", "Stich"), ("no score", "nicht gewertet"),
+]
+_COUNT_RE = re.compile(r"\b(" + "|".join(re.escape(en) for en, _ in sorted(_COUNT_DE, key=lambda w: -len(w[0])))
+                       + r")\b", re.IGNORECASE)
+_COUNT_MAP = {en: de for en, de in _COUNT_DE}
+
+
+def count_words(text: str, lang: str) -> str:
+    """A count of the engine (``with 1, game 2; 2 x clubs 12 = 24: won +24``)
+    in ``lang``: word by word, each word the one a German table says."""
+    if lang != "de":
+        return text
+    return _COUNT_RE.sub(lambda m: _COUNT_MAP.get(m.group(0).lower(), m.group(0)), text)

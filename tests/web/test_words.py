@@ -1,0 +1,62 @@
+"""One language at a time: every text a page says through ``_()`` has its
+German in ``skatcore/web/lang/``, and the language follows the switch and
+the browser."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import skatcore.web
+
+WEB = Path(skatcore.web.__file__).parent
+# _("...") and _('...') in templates and in the web app's Python
+SAID = re.compile(r"""\b_\(\s*(?:"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')""")
+
+
+def said() -> set[str]:
+    texts = set()
+    for path in [*WEB.glob("templates/*.html"), *WEB.glob("*.py")]:
+        for m in SAID.finditer(path.read_text(encoding="utf-8")):
+            texts.add((m.group(1) if m.group(1) is not None else m.group(2)).replace('\\"', '"').replace("\\'", "'"))
+    return texts
+
+
+def test_every_text_a_page_says_has_its_german():
+    from skatcore.web.i18n import german
+
+    missing = sorted(t for t in said() if t not in german())
+    assert not missing, f"{len(missing)} texts without German in skatcore/web/lang/: {missing[:20]}"
+
+
+def test_the_german_placeholders_are_the_english_ones():
+    from skatcore.web.i18n import german
+
+    for en, de in german().items():
+        assert sorted(re.findall(r"\{\w+\}", en)) == sorted(re.findall(r"\{\w+\}", de)), (en, de)
+
+
+def test_the_language_follows_the_switch_then_the_browser():
+    from skatcore.web.i18n import language
+
+    assert language(None, "de-DE,de;q=0.9,en;q=0.8") == "de"
+    assert language(None, "fr-FR,en;q=0.5") == "en"
+    assert language("en", "de-DE") == "en"
+    assert language(None, None) == "en"
+    assert language("xx", "de") == "de"
+
+
+def test_a_count_in_german():
+    from skatcore.web.i18n import count_words
+
+    assert count_words("with 1, game 2; 2 x clubs 12 = 24: won +24", "de") == "mit 1, Spiel 2; 2 x Kreuz 12 = 24: gewonnen +24"
+    assert count_words("with 1, game 2; 2 x clubs 12 = 24: won +24", "en") == "with 1, game 2; 2 x clubs 12 = 24: won +24"
+
+
+def test_the_switch(web):
+    r = web.get("/lang/de?next=/rules", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"] == "/rules"
+    assert ">Regeln<" in web.get("/rules").text
+    assert web.get("/lang/de?next=//evil.example", follow_redirects=False).headers["location"] == "/"
+    web.get("/lang/en")
+    assert ">Rules<" in web.get("/rules").text
