@@ -185,6 +185,8 @@ def deal_from_fields(raw: Mapping[str, Any], *, name: Namer = _field) -> dict:
     deal: dict = {}
     if f["id"]:
         deal["id"] = f["id"]
+    if f["game"] == "ramsch" and not f["ramsch"] and not f["instead"]:
+        raise InputError(f"a Ramsch: give each player's card points ({name('ramsch')} F,M,R)", path=name("ramsch"))
     if f["pushes"] and not (f["ramsch"] or f["instead"]):
         raise InputError(f"pushes are for a Ramsch ({name('ramsch')} F,M,R) or a grand hand instead of pushing "
                          f"({name('instead')})", path=name("pushes"))

@@ -146,14 +146,15 @@ def add(path: Path, enter: Callable[[Session], tuple[dict, SheetLine]], uid: str
 
 
 def change(path: Path, n: int, tag: str | None, what: str,
-           change_records: Callable[[list[dict], Session], list[dict]]) -> tuple[SheetLine, Session, int]:
+           change_records: Callable[[list[dict], Session], list[dict]], save: bool = True) -> tuple[SheetLine, Session, int]:
     """Correct or void deal ``n`` (``what``: "voiding deal 3"): every deal
     re-scored after the change, all written or nothing.  ``tag``: the
-    :func:`deal_tag` of deal ``n`` the change is based on."""
+    :func:`deal_tag` of deal ``n`` the change is based on.  ``save=False``:
+    scored, not written (the count of a correction shown before saving)."""
     from skatcore.records.session_edit import deal_at, rescored
 
-    _, con = open_sheet(str(path))
-    with transaction(con):
+    _, con = open_sheet(str(path), write=save)
+    with transaction(con, write=save):
         try:
             meta, deals = store.read_sheet(con, path)
             before = _session(meta, path, deals)
@@ -169,10 +170,11 @@ def change(path: Path, n: int, tag: str | None, what: str,
         except InputError as exc:
             raise exc.at(source=str(path)) from None
         session = rescored(new, lambda recs: _session(meta, path, list(enumerate(recs, 1))), n, what)
-        for (k, old), rec in zip(deals, new, strict=True):
-            if rec != old:
-                store.replace_deal(con, k, rec)
-        store.touch(con)
+        if save:
+            for (k, old), rec in zip(deals, new, strict=True):
+                if rec != old:
+                    store.replace_deal(con, k, rec)
+            store.touch(con)
     line = next(x for x in session.state.sheet_lines if x.index == n)
     return line, session, len(new) - n
 

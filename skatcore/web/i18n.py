@@ -31,6 +31,8 @@ def german() -> dict[str, str]:
         if item.name.endswith(".yaml"):
             doc = yaml.safe_load(item.read_text(encoding="utf-8")) or {}
             for en, de in doc.items():
+                if not isinstance(en, str) or not isinstance(de, str):  # YAML reads Null, No, On as others
+                    raise ValueError(f"lang/{item.name}: {en!r}: {de!r} is not text -> text (quote it)")
                 if en in words and words[en] != de:
                     raise ValueError(f"lang/{item.name}: {en!r} is translated twice, differently")
                 words[str(en)] = str(de)
@@ -68,7 +70,12 @@ def translator(lang: str) -> Translate:
 # ---------------------------------------------------------------------------
 
 _COUNT_DE = [  # longest first where one contains another
-    ("all passed: thrown in, no score", "eingepasst: nicht gewertet"),
+    ("all passed: thrown in, no score", "eingepasst: nicht gewertet"), ("still to play out", "noch zu spielen"),
+    ("Ramsch-round deals", "Ramschrunden-Spiele"), ("Ramsch-round deal", "Ramschrunden-Spiel"), ("Bock deals", "Bockspiele"),
+    ("Bock deal", "Bockspiel"), ("Ramsch round", "Ramschrunde"), ("a Ramsch, or a grand hand instead of pushing",
+                                                                   "ein Ramsch, oder Grand Hand statt Schieben"),
+    ("a Ramsch", "ein Ramsch"), ("give each player's card points", "die Augen jedes Spielers eingeben"),
+    ("next deal", "nächstes Spiel"), ("fewest points", "wenigste Augen"), ("most points", "meiste Augen"),
     ("declarer took a trick", "Alleinspieler hat einen Stich"), ("overbid", "überreizt"),
     ("without", "ohne"), ("with", "mit"), ("game", "Spiel"), ("hand", "Hand"), ("schneider announced",
                                                                               "Schneider angesagt"),

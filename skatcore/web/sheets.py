@@ -17,10 +17,10 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from skatcore.errors import InputError, json_text, yaml_text
-from skatcore.model import SEATS
 from skatcore.records import sheet_live as live
-from skatcore.records.sheet_entry import FIELDS, add_entry, deal_from_fields, resolve_names
+from skatcore.records.sheet_entry import add_entry, deal_from_fields, resolve_names
 from skatcore.rules.trust import trusting
+from skatcore.web import entry as form_entry
 from skatcore.web import security
 from skatcore.web.pages import (
     SHEET_NAME,
@@ -28,21 +28,22 @@ from skatcore.web.pages import (
     Problem,
     env,
     house_rulesets,
+    lang_of,
     message,
     organiser_only,
     render,
     sheet_file,
+    words,
 )
 
-# how the web form names the fields of a deal in messages
+# how the web form names the fields of a deal in messages (``skat sheet add`` says --points)
 LABELS = {"declarer": "declarer", "bid": "bid", "game": "game", "points": "card points", "tricks": "tricks",
-          "matadors": "matadors", "hand": "hand", "schneider": "schneider announced", "schwarz": "schwarz announced",
+          "matadors": "matadors", "hand": "Hand", "schneider": "Schneider announced", "schwarz": "Schwarz announced",
           "ouvert": "ouvert", "call": "calls", "ramsch": "Ramsch points", "ramsch_tricks": "Ramsch tricks",
-          "last_trick": "last trick", "passed": "all passed", "id": "deal id", "decl": "declarations"}
-# the game buttons: German first (what a German table says), English below
-GAMES = {"clubs": ("♣", "Kreuz"), "spades": ("♠", "Pik"), "hearts": ("♥", "Herz"), "diamonds": ("♦", "Karo"),
-         "grand": ("G", "Grand"), "null": ("N", "Null"), "ramsch": ("R", "Ramsch")}
-MATADORS = ["with1", "with2", "with3", "with4", "without1", "without2", "without3", "without4"]
+          "last_trick": "last trick", "passed": "all passed", "id": "deal id", "decl": "declarations",
+          "pushes": "pushes", "instead": "Grand Hand instead of pushing"}
+SEAT_WORDS = {"forehand": "forehand", "middlehand": "middlehand", "rearhand": "rearhand"}
+PUSH_WORDS = {"seen": "pushed", "blind": "pushed blind", "pass": "declined the skat"}
 # (sheet, version) -> the sheet scored and its list rendered: ten phones polling score it once
 _snapshots: dict[tuple[str, str], live.Snapshot] = {}
 _lists: dict[tuple[str, str], str] = {}
@@ -178,7 +179,7 @@ def sheet_page(request: Request) -> Response:
     code = _code_of(request, name, path)
     join_url = f"{config.base_url}/j/{code}"
     return render(request, "sheet.html", name=name, snap=snap, code=code, join_url=join_url, join_qr=join_qr(join_url),
-                  body=_body(request, name, snap), entry=_entry(request, name, snap))
+                  summary=_summary(request, name, snap), body=_body(request, name, snap), entry=_entry(request, name, snap))
 
 
 def body(request: Request) -> Response:
@@ -190,60 +191,72 @@ def body(request: Request) -> Response:
         raise Problem(409, message(exc)) from None
     if request.query_params.get("v") == v:
         return Response(status_code=204)
-    return Response(_body(request, name, _snapshot(path, v)), media_type="text/html")
+    return Response(_body(request, name, _snapshot(path, v), summary=True), media_type="text/html")
 
 
-def _body(request: Request, name: str, snap: live.Snapshot) -> str:
-    from skatcore.records.money import money_text
-    from skatcore.records.session_edit import history_lines
-    from skatcore.records.session_text import _game_text
-    key = (str(snap.path), snap.version)
+def _body(request: Request, name: str, snap: live.Snapshot, summary: bool = False) -> str:
+    """The list of deals (``#sheet``, what every device polls), with
+    ``summary`` the totals and the next deal as an out-of-band swap too."""
+    key = (str(snap.path), snap.version, lang_of(request), summary)
     if key in _lists:
         return _lists[key]
-    res, st = snap.result, snap.result.state
-    from skatcore.engine.table import people, seating
-
-    seated = seating(len(st.players), st.dealer, people(st.rules)).values()
-    out = [p for i, p in enumerate(st.players) if i not in seated]
-    rows = [{"n": line.index, "dealer": st.players[line.dealer], "declarer": line.declarer or "–",
-             "game": _game_text(line), "value": line.result.value if line.result.declarer is not None and not line.void else "",
-             "entries": [line.entries[p] for p in st.players], "totals": [line.totals[p] for p in st.players],
-             "marks": line.marks, "void": line.void, "explanation": line.result.explanation,
-             "tag": live.deal_tag(snap.deals[line.index - 1][1])} for line in st.sheet_lines]
-    html = env.get_template("_body.html").render(
-        name=name, rows=rows, players=st.players, totals=[st.totals[p] for p in st.players], res=res,
-        money_text=money_text, next_dealer=st.players[st.dealer], notes=st.notes, closed=st.closed,
-        history=history_lines(st.sheet_lines)[1:], version=snap.version, outlook=res.outlook, out=out)
+    context = _sheet_context(name, snap)
+    html = env.get_template("_body.html").render(**context, **words(request))
+    if summary:
+        html += env.get_template("_summary.html").render(**context, **words(request), oob=True)
     if len(_lists) > 50:
         _lists.clear()
     _lists[key] = html
     return html
 
 
+def _sheet_context(name: str, snap: live.Snapshot) -> dict:
+    """What the list and the summary show of a scored sheet."""
+    from skatcore.records.money import money_text
+    from skatcore.records.session_edit import history_lines
+
+    res, st = snap.result, snap.result.state
+    seated = _seats(st).values()
+    rows = [{"n": line.index, "declarer": line.declarer, "label": line.label, "won": line.result.won,
+             "passed": line.result.game == "passed", "calls": line.result.extra.get("calls") or [],
+             "value": line.result.value if line.result.declarer is not None and not line.void else "",
+             "entries": [line.entries[p] for p in st.players], "totals": [line.totals[p] for p in st.players],
+             "marks": line.marks, "void": line.void, "explanation": line.result.explanation} for line in st.sheet_lines]
+    return dict(name=name, rows=rows, players=st.players, totals=[st.totals[p] for p in st.players], res=res,
+                money_text=money_text, next_dealer=st.players[st.dealer], notes=st.notes, closed=st.closed,
+                history=history_lines(st.sheet_lines)[1:], version=snap.version, outlook=res.outlook,
+                out=[p for p in st.players if p not in seated])
+
+
+def _summary(request: Request, name: str, snap: live.Snapshot) -> str:
+    return env.get_template("_summary.html").render(**_sheet_context(name, snap), **words(request))
+
+
+def _seats(st, n: int | None = None) -> dict[str, str]:
+    """Seat -> player of deal ``n``, or of the next deal."""
+    from skatcore.engine.table import people, seating
+
+    if n:
+        line = next(x for x in st.sheet_lines if x.index == n)
+        return {seat: st.players[i] for seat, i in line.seating.items()}
+    return {seat: st.players[i] for seat, i in seating(len(st.players), st.dealer, people(st.rules)).items()}
+
+
 def _entry(request: Request, name: str, snap: live.Snapshot, n: int | None = None, error: str | None = None,
            values: dict | None = None, saved: str | None = None) -> str:
     """The deal form: a new deal, or (``n``) a correction of deal ``n``."""
     st = snap.session.state
-    rules = st.rules
-    if n is None and not snap.result.outlook.bidding:  # a Ramsch round: the next deal is a Ramsch
+    offer = form_entry.offer(st.rules, bidding=bool(n) or snap.result.outlook.bidding)
+    if n is None and offer.ramsch_only:  # a Ramsch round, or every deal a Ramsch
         values = {"game": "ramsch", **(values or {})}
-    games = [(c.name, *GAMES.get(c.name, (c.name[:1].upper(), c.name))) for c in rules.contracts.values()
-             if c.declarer or c.family == "ramsch"]
-    from skatcore.engine.table import people, seating
-
-    seated = seating(len(st.players), st.dealer, people(rules))  # seat -> player of the next deal
-    declarers = [(p, i not in seated.values()) for i, p in enumerate(st.players)]
-    if n:
-        line = next(x for x in st.sheet_lines if x.index == n)
-        seats = list(zip(SEATS, line.active, strict=True))
-    else:
-        seats = [(seat, st.players[i]) for seat, i in seated.items()]
+    seats = _seats(st, n)
+    declarers = [(p, p not in seats.values()) for p in st.players]
     return env.get_template("_entry.html").render(
-        name=name, games=games, declarers=declarers, seats=seats, matadors=MATADORS, calls=list(rules.calls),
-        pushes="pushes" in FIELDS and bool(rules.steps_at.get("all_passed")),  # something happens on all pass: pushing
-        ladder=rules.ladder[:24], bid=rules.ladder[0], uid="w" + secrets.token_hex(6), csrf=security.csrf_token(request),
+        name=name, offer=offer, declarers=declarers, seats=list(seats.items()), matadors=form_entry.MATADORS,
+        more_matadors=form_entry.MORE_MATADORS, symbols=form_entry.SYMBOLS, game_words=form_entry.GAME_WORDS,
+        seat_words=SEAT_WORDS, push_words=PUSH_WORDS, uid="w" + secrets.token_hex(6), csrf=security.csrf_token(request),
         n=n, tag=live.deal_tag(snap.deals[n - 1][1]) if n else None, error=error, values=values or {},
-        next_n=len(snap.deals) + 1, dealer=st.players[st.dealer], saved=saved)
+        next_n=len(snap.deals) + 1, dealer=st.players[st.dealer], saved=saved, **words(request))
 
 
 # ---------------------------------------------------------------------------
@@ -251,30 +264,11 @@ def _entry(request: Request, name: str, snap: live.Snapshot, n: int | None = Non
 # ---------------------------------------------------------------------------
 
 
-def _fields(form) -> dict:
-    """The deal fields of a submitted form (lists for the repeated ones)."""
-    raw: dict[str, str | list[str]] = {}
-    for key in FIELDS:
-        values = [v for v in form.getlist(key) if isinstance(v, str) and v.strip()]
-        if key in ("call", "decl", "pushes"):
-            raw[key] = values
-        elif values:
-            raw[key] = values[-1]
-    if raw.get("game") == "ramsch":  # a value per player, forehand first: the fields' F,M,R
-        for field, per_seat in (("ramsch", "ramsch_seat"), ("ramsch_tricks", "ramsch_trick_seat")):
-            values = [str(v).strip() for v in form.getlist(per_seat)]
-            if not raw.get(field) and any(values):
-                raw[field] = ",".join(values)
-    else:
-        raw.pop("last_trick", None)
-    if raw.get("game") == "passed":
-        raw = {"passed": "on", **({"id": raw["id"]} if raw.get("id") else {})}
-    elif raw.get("game") == "instead":  # a grand hand declared instead of pushing: no bid
-        raw.update(game="grand", instead="on")
-        raw.pop("bid", None)
-    if raw.get("game") not in ("ramsch", "grand") or not (raw.get("game") == "ramsch" or raw.get("instead")):
-        raw.pop("pushes", None)
-    return raw
+def _fields(form, snap: live.Snapshot, n: int | None = None) -> dict:
+    """The ``skat sheet add`` fields of a posted deal form (for deal ``n``, or the next deal)."""
+    st = snap.session.state
+    seats = {player: seat for seat, player in _seats(st, n).items()}
+    return form_entry.fields_of_form(form, seats, tricks=st.rules.deck.hand)
 
 
 def _entered(raw: dict):
@@ -289,30 +283,75 @@ def _entered(raw: dict):
 async def preview(request: Request) -> Response:
     """The count of the deal as typed, before it is saved ("with 1, game 2 ...")."""
     _, path = _sheet(request)
-    raw = _fields(await security.form_of(request))
+    form = await security.form_of(request)
+    n = request.path_params.get("n")
+    snap = _snapshot(path)
+    if n is not None:
+        _check_deal(snap, n)
+    raw = _fields(form, snap, n)
+    raw.pop("id", None)
+    if todo := form_entry.missing(raw):  # not a refusal yet: what is still to tap
+        _ = words(request)["_"]
+        return render(request, "_preview.html", todo=", ".join(_(LABELS.get(f, f)) for f in todo))
     config: Config = request.app.state.config
     try:
-        with trusting(config.trust):
-            line, session = live.add(path, _entered({k: v for k, v in raw.items() if k != "id"}), save=False)
+        if n is not None:  # a correction: deal n as it would be, every later deal re-scored
+            with trusting(config.trust):
+                line, session, _ = live.change(path, n, None, f"correcting deal {n}", _edit(raw, n), save=False)
+        else:
+            with trusting(config.trust):
+                line, session = live.add(path, _entered(raw), save=False)
     except InputError as exc:
-        return render(request, "_preview.html", error=message(exc))
+        return render(request, "_preview.html", error=_say(request, exc))
     return render(request, "_preview.html", line=line, players=session.state.players)
+
+
+def _check_deal(snap: live.Snapshot, n: int) -> None:
+    if not 1 <= n <= len(snap.deals):
+        raise Problem(404, f"no deal {n} (the sheet has {len(snap.deals)})")
+
+
+def _edit(raw: dict, n: int):
+    """``change_records`` for :func:`sheet_live.change`: deal ``n`` entered anew from the fields ``raw``."""
+    from skatcore.records import sheet_store as store
+    from skatcore.records.session_edit import deal_at, edited
+
+    new = deal_from_fields(raw, name=_label)
+
+    def change(records, before):
+        deal_at(records, n)
+        before.state.dealer = next(x.dealer for x in before.state.sheet_lines if x.index == n)
+        return edited(records, before, n, resolve_names(new, before), store.now())
+    return change
 
 
 async def save(request: Request) -> Response:
     name, path = _sheet(request)
     form = await security.form_of(request)
-    raw = _fields(form)
+    raw = _fields(form, _snapshot(path))
     config: Config = request.app.state.config
+    _ = words(request)["_"]
     try:
         with trusting(config.trust):
-            line, _ = live.add(path, _entered(raw), uid=raw.get("id"))
+            line, _s = live.add(path, _entered(raw), uid=raw.get("id"))
     except live.StaleError as exc:
-        saved = message(exc)
-        return _after(request, name, path, saved=saved)
+        return _after(request, name, path, saved=message(exc))
     except InputError as exc:
-        return _refusal(request, 422, message(exc))
-    return _after(request, name, path, saved=f"deal {line.index}: {line.result.explanation}")
+        return _refusal(request, 422, _say(request, exc))
+    return _after(request, name, path, saved=_("Deal {n} saved: {count}", n=line.index, count=_saved_line(request, line)))
+
+
+def _saved_line(request: Request, line) -> str:
+    """The saved deal as the sheet has it: its count, its marks (Bock) and what each player got."""
+    count = words(request)["count"]
+    entries = ", ".join(f"{p} {v:+d}" for p, v in line.entries.items() if v)
+    marks = f" [{', '.join(line.marks)}]" if line.marks else ""
+    return count(f"{line.result.explanation}{marks}") + (f" → {entries}" if entries else "")
+
+
+def _say(request: Request, exc: InputError) -> str:
+    """A refusal of the deal in the page's words (the CLI's F,M,R is the three fields here)."""
+    return words(request)["count"](message(exc).replace(" F,M,R", ""))
 
 
 def _refusal(request: Request, status: int, error: str) -> Response:
@@ -326,7 +365,7 @@ def _refusal(request: Request, status: int, error: str) -> Response:
 def _after(request: Request, name: str, path: Path, saved: str | None = None) -> Response:
     """After a change: the fresh list and an empty form (htmx swaps both)."""
     snap = _snapshot(path)
-    oob = _body(request, name, snap).replace('<div id="sheet"', '<div id="sheet" hx-swap-oob="true"', 1)
+    oob = _body(request, name, snap, summary=True).replace('<div id="sheet"', '<div id="sheet" hx-swap-oob="true"', 1)
     return render(request, "_after.html", body=oob, entry=_entry(request, name, snap, saved=saved))
 
 
@@ -335,38 +374,19 @@ def deal_page(request: Request) -> Response:
     name, path = _sheet(request)
     n = request.path_params["n"]
     snap = _snapshot(path)
-    if not 1 <= n <= len(snap.deals):
-        raise Problem(404, f"no deal {n} (the sheet has {len(snap.deals)})")
+    _check_deal(snap, n)
     line = next(x for x in snap.result.state.sheet_lines if x.index == n)
     from skatcore.records.session_edit import history_lines
 
+    record = snap.deals[n - 1][1]
     return render(request, "deal.html", name=name, line=line, n=n, history=history_lines([line])[1:],
-                  entry=_entry(request, name, snap, n=n, values=_values(snap.deals[n - 1][1], line)),
-                  tag=live.deal_tag(snap.deals[n - 1][1]))
-
-
-def _values(record: dict, line) -> dict:
-    """The form fields a stored deal fills in (a correction starts from them)."""
-    game, outcome = record.get("game") or {}, record.get("outcome") or {}
-    values = {"declarer": line.declarer, "bid": record.get("bid"), "game": game.get("type"),
-              "points": outcome.get("declarer_points"), "tricks": outcome.get("declarer_tricks"),
-              **{k: bool(game.get(k)) for k in ("hand", "schneider", "schwarz", "ouvert")},
-              "call": [k for k, v in (game.get("declarations") or {}).items() if v is True]}
-    m = outcome.get("matadors") or {}
-    if m:
-        key = next(iter(m))
-        values["matadors"] = f"{key}{m[key]}"
-    for key, field in (("points", "ramsch_seat"), ("tricks", "ramsch_trick_seat")):
-        if isinstance(outcome.get(key), dict):
-            values[field] = [outcome[key].get(s) for s in SEATS]
-    if outcome.get("last_trick") in SEATS:
-        values["last_trick"] = outcome["last_trick"]
-    return values
+                  entry=_entry(request, name, snap, n=n, values=form_entry.values_of_record(record, line.declarer)),
+                  tag=live.deal_tag(record))
 
 
 async def correct(request: Request) -> Response:
     from skatcore.records import sheet_store as store
-    from skatcore.records.session_edit import deal_at, edited, voided
+    from skatcore.records.session_edit import voided
 
     name, path = _sheet(request)
     n = request.path_params["n"]
@@ -381,18 +401,15 @@ async def correct(request: Request) -> Response:
             def change(records, before):
                 return voided(records, before, n, store.now(), reason)
         else:
-            raw = _fields(form)
+            snap = _snapshot(path)
+            _check_deal(snap, n)
+            raw = _fields(form, snap, n)
             raw.pop("id", None)
-            new = deal_from_fields(raw, name=_label)
-
-            def change(records, before):
-                deal_at(records, n)
-                before.state.dealer = next(x.dealer for x in before.state.sheet_lines if x.index == n)
-                return edited(records, before, n, resolve_names(new, before), store.now())
+            change = _edit(raw, n)
         with trusting(config.trust):
             live.change(path, n, tag, f"{'voiding' if void else 'correcting'} deal {n}", change)
     except InputError as exc:
-        return _refusal(request, 409 if isinstance(exc, live.StaleError) else 422, message(exc))
+        return _refusal(request, 409 if isinstance(exc, live.StaleError) else 422, _say(request, exc))
     response = Response(status_code=204)
     response.headers["HX-Redirect"] = f"/s/{name}"
     return response
@@ -458,5 +475,6 @@ routes = [
     Route("/s/{name}/deals/{n:int}", deal_page),
     Route("/s/{name}/deals/{n:int}", correct, methods=["POST"]),
     Route("/s/{name}/deals/{n:int}/void", correct, methods=["POST"]),
+    Route("/s/{name}/deals/{n:int}/preview", preview, methods=["POST"]),
     Route("/s/{name}/export.{kind}", export),
 ]

@@ -198,9 +198,9 @@ def test_schieberamsch_pushes_and_a_grand_hand_instead(web, capsys, config):
 
     new_sheet(web)  # pub: Schieberamsch on all pass; Ben forehand, Cara middlehand, Dirk rearhand
     ramsch = {"game": "ramsch", "ramsch_seat": ["30", "40", "50"], "ramsch_trick_seat": ["3", "3", "4"],
-              "last_trick": "rearhand", "pushes": ["blind", "seen", ""], "id": "r1"}
-    instead = {"game": "instead", "pushes": ["blind"], "declarer": "Dirk", "matadors": "with1", "points": "70",
-               "id": "g1"}  # Cara deals deal 2: Dirk, forehand, declares a grand hand instead of pushing
+              "last_trick": "rearhand", "push_forehand": "blind", "push_middlehand": "seen", "id": "r1"}
+    instead = {"game": "instead", "push_forehand": "blind", "declarer": "Dirk", "matadors": "with1", "points": "70",
+               "bid": "18", "id": "g1"}  # Ben deals deal 2: Dirk, middlehand, declares a grand hand instead of pushing
     assert 'id="g-instead"' in web.get("/s/eve").text
     new_sheet(web, name="plain", ruleset="official")
     assert 'id="g-instead"' not in web.get("/s/plain").text  # nobody pushes under the official rules

@@ -17,8 +17,8 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
 # (declarer, game, matadors, card points): an evening's deals at a four-table under pub rules
-DEALS = [("Ben", "clubs", "mit 1", "74"), ("Dirk", "grand", "ohne 2", "44"), ("Anna", "hearts", "mit 2", "61"),
-         ("Ben", "spades", "ohne 1", "88"), ("Cara", "diamonds", "mit 3", "30"), ("Dirk", "clubs", "mit 1", "95")]
+DEALS = [("Ben", "clubs", "with1", "74"), ("Dirk", "grand", "without2", "44"), ("Anna", "hearts", "with2", "61"),
+         ("Ben", "spades", "without1", "88"), ("Cara", "diamonds", "with3", "30"), ("Dirk", "clubs", "with1", "95")]
 
 
 class Taps:
@@ -41,13 +41,13 @@ def enter(phone: Taps, declarer: str, game: str, matadors: str, points: str) -> 
         declarer = page.locator('[data-testid=declarer] label:not(.out)').first.inner_text()
     phone.tap(f'[data-testid=declarer] label:not(.out):has-text("{declarer}")')
     phone.tap(f"#entry label.g-{game}")
-    phone.tap(f'[data-testid=matadors] label:has-text("{matadors}")')
+    phone.tap(f'[data-testid=matadors] label:has(input[value={matadors}])')
     for digit in points:
         phone.tap(f'#entry button.digit[data-digit="{digit}"]')
     page.wait_for_function("document.querySelector('[data-testid=preview]') !== null")
     phone.tap("#entry .save")
     page.wait_for_function(f"document.querySelector('#entry input[name=id]').value !== '{uid}'")  # a fresh form
-    assert page.locator("[data-testid=saved]").inner_text().startswith("deal ")
+    assert page.locator("[data-testid=saved]").inner_text().startswith("Deal ")
     return phone.count - before
 
 
@@ -83,7 +83,7 @@ def test_an_evening_on_two_phones(browser, server, capsys):
     page = phones[0].page
     page.locator('[data-testid=declarer] label:has-text("Ben")').click()
     page.locator("#entry label.g-clubs").click()
-    page.locator('[data-testid=matadors] label:has-text("mit 1")').click()
+    page.locator('[data-testid=matadors] label:has(input[value=with1])').click()
     page.locator('#entry button.digit[data-digit="7"]').click()
     page.locator('#entry button.digit[data-digit="4"]').click()
     page.wait_for_function("document.querySelector('[data-testid=preview]')?.textContent.includes('won +24')")

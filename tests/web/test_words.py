@@ -60,3 +60,25 @@ def test_the_switch(web):
     assert web.get("/lang/de?next=//evil.example", follow_redirects=False).headers["location"] == "/"
     web.get("/lang/en")
     assert ">Rules<" in web.get("/rules").text
+
+
+def test_the_words_of_the_form_tables_have_their_german():
+    from skatcore.web.entry import GAME_WORDS
+    from skatcore.web.i18n import german
+    from skatcore.web.sheets import LABELS, PUSH_WORDS, SEAT_WORDS
+
+    tables = [*GAME_WORDS.values(), *SEAT_WORDS.values(), *PUSH_WORDS.values(), *LABELS.values()]
+    calls = {c.capitalize() for name in _shipped() for c in _rules(name).calls}
+    assert not [w for w in [*tables, *sorted(calls)] if w not in german()]
+
+
+def _shipped():
+    from skatcore.rules.ruleset import shipped_rulesets
+
+    return sorted(shipped_rulesets())
+
+
+def _rules(name):
+    from skatcore.rules.compiler import get_rules
+
+    return get_rules(name)

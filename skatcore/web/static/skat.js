@@ -5,12 +5,31 @@ htmx.config.responseHandling = [
   {code: "[4]..", swap: true, error: false},  // a refusal is one line to show, not a failure
   {code: "...", swap: false, error: true},
 ];
+// the pad types into the number field last tapped (the card points unless a Ramsch field was)
+let padTarget = null;
+document.addEventListener("focusin", (e) => {
+  if (e.target.matches && e.target.matches("#entry input[inputmode=numeric]")) padTarget = e.target;
+});
 document.addEventListener("click", (e) => {
   const b = e.target.closest("button.digit");
   if (!b) return;
-  const input = b.closest("form").querySelector("#points");
-  input.value = b.dataset.digit === "back" ? input.value.slice(0, -1) : (input.value + b.dataset.digit).slice(-3);
+  const form = b.closest("form");
+  const ramsch = form.querySelector("#g-ramsch:checked");
+  let input = padTarget && form.contains(padTarget) && padTarget.offsetParent !== null ? padTarget : null;
+  if (!input) input = ramsch ? form.querySelector("input[name=ramsch_seat]") : form.querySelector("#points");
+  const max = Number(input.getAttribute("maxlength") || 3);
+  input.value = b.dataset.digit === "back" ? input.value.slice(0, -1) : (input.value + b.dataset.digit).slice(-max);
   input.dispatchEvent(new Event("input", {bubbles: true}));
+});
+// a Ramsch: the last player's tricks follow from the others' (every trick is someone's); typed over, they are his
+document.addEventListener("input", (e) => {
+  if (!e.target.matches || !e.target.matches("#entry input.rtricks")) return;
+  const form = e.target.closest("form"), fields = [...form.querySelectorAll("input.rtricks")];
+  const total = Number(form.querySelector("#tricks-total").value);
+  e.target.dataset.auto = "";
+  const typed = fields.filter((f) => f.dataset.auto !== "1" && f.value !== ""), rest = fields.filter((f) => !typed.includes(f));
+  const sum = typed.reduce((s, f) => s + Number(f.value), 0);
+  if (rest.length === 1 && sum <= total) { rest[0].value = String(total - sum); rest[0].dataset.auto = "1"; }
 });
 // another phone saved a deal: the new-deal form follows (its number, dealer, who sits out), a choice made is kept
 document.addEventListener("htmx:afterSwap", () => {
