@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import secrets
 import threading
 from pathlib import Path
@@ -16,9 +17,9 @@ from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
-from skatcore.errors import InputError, json_text, yaml_text
+from skatcore.errors import InputError, json_text, printable, yaml_text
 from skatcore.records import sheet_live as live
-from skatcore.records.sheet_entry import add_entry, deal_from_fields, resolve_names
+from skatcore.records.sheet_entry import add_entry, deal_from_fields, in_fields, resolve_names
 from skatcore.rules.trust import trusting
 from skatcore.web import entry as form_entry
 from skatcore.web import security
@@ -302,7 +303,7 @@ async def preview(request: Request) -> Response:
             with trusting(config.trust):
                 line, session = live.add(path, _entered(raw), save=False)
     except InputError as exc:
-        return render(request, "_preview.html", error=_say(request, exc))
+        return render(request, "_preview.html", error=_say(request, exc, raw, n))
     return render(request, "_preview.html", line=line, players=session.state.players)
 
 
@@ -349,9 +350,17 @@ def _saved_line(request: Request, line) -> str:
     return count(f"{line.result.explanation}{marks}") + (f" → {entries}" if entries else "")
 
 
-def _say(request: Request, exc: InputError) -> str:
-    """A refusal of the deal in the page's words (the CLI's F,M,R is the three fields here)."""
-    return words(request)["count"](message(exc).replace(" F,M,R", ""))
+def _say(request: Request, exc: InputError, raw: dict | None = None, n: int | None = None) -> str:
+    """A refusal of the deal in the page's words: the form's fields (the CLI's
+    F,M,R is the three fields here), deal ``n`` of a correction as the form
+    has it, and never the server's file."""
+    at = f"deals[{n - 1}]" if n else None
+    if at and raw is not None and exc.path and exc.path.startswith(at):
+        exc = in_fields(InputError(exc.message, path=exc.path[len(at):].lstrip(".") or None), raw, name=_label)
+    elif exc.path and (later := re.match(r"deals\[(\d+)\]", exc.path)):
+        exc = InputError(exc.message, path=f"deal {int(later[1]) + 1}")
+    text = f"{exc.path}: {exc.message}" if exc.path else exc.message
+    return words(request)["count"](printable(text).replace(" F,M,R", ""))
 
 
 def _refusal(request: Request, status: int, error: str) -> Response:
@@ -394,6 +403,7 @@ async def correct(request: Request) -> Response:
     tag = str(form.get("tag", "")) or None
     config: Config = request.app.state.config
     void = request.url.path.endswith("/void")
+    raw: dict | None = None
     try:
         if void:
             reason = str(form.get("reason", "")).strip()[:200] or None
@@ -409,7 +419,8 @@ async def correct(request: Request) -> Response:
         with trusting(config.trust):
             live.change(path, n, tag, f"{'voiding' if void else 'correcting'} deal {n}", change)
     except InputError as exc:
-        return _refusal(request, 409 if isinstance(exc, live.StaleError) else 422, _say(request, exc))
+        return _refusal(request, 409 if isinstance(exc, live.StaleError) else 422,
+                        _say(request, exc, raw, n))
     response = Response(status_code=204)
     response.headers["HX-Redirect"] = f"/s/{name}"
     return response

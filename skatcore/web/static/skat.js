@@ -46,3 +46,17 @@ document.addEventListener("htmx:afterSwap", () => {
     if (sits) input.checked = false;
   });
 });
+// choices that exclude each other but may both be left empty (a correction takes a schwarz back): checkboxes kept to
+// one; the matadors beyond 4 (a list) and the chips are one choice
+document.addEventListener("change", (e) => {
+  const t = e.target;
+  if (!t.matches || !t.closest("#entry")) return;
+  const form = t.closest("form");
+  if (t.matches("input[name=all_tricks]") && t.checked) {
+    form.querySelectorAll("input[name=all_tricks]").forEach((o) => { if (o !== t) o.checked = false; });
+  } else if (t.matches("input[name=matadors]")) {
+    form.querySelector("select[name=matadors_more]").value = "";
+  } else if (t.matches("select[name=matadors_more]") && t.value) {
+    form.querySelectorAll("input[name=matadors]").forEach((o) => { o.checked = false; });
+  }
+});
