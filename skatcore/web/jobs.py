@@ -18,7 +18,7 @@ from starlette.routing import Route
 
 from skatcore.errors import InputError
 from skatcore.web import security
-from skatcore.web.pages import Config, Problem, message, organiser_only, render
+from skatcore.web.pages import Config, Problem, message, organiser_only, render, ruleset_names, ruleset_ref
 
 MAX_DEALS = 20_000  # a table's evening of questions, not a research run: that is skat compare's
 MAX_JOBS = 2  # the machine is the organiser's laptop
@@ -27,10 +27,11 @@ PLAYERS = ("heuristic", "random", "expert")
 
 @dataclass
 class Job:
-    refs: list[str]
+    refs: list[str]  # the rulesets' names as the pages show them (``pub``, ``house.yaml``)
     deals: int
     seed: int
     players: str
+    files: list[str] = field(default_factory=list)  # what loads each (a house ruleset's file); else refs
     done: int = 0
     total: int = 0
     report: str | None = None
@@ -63,12 +64,13 @@ def run(job: Job, trust: bool) -> None:
 
     ok, writer = False, None
     try:
-        with trusting(trust):
+        with trusting(trust, paths=False):  # a house ruleset earns no trust by lying in the sheets folder
             slots = parse_players(job.players)
-            rules = [get_rules(r) for r in job.refs]
+            files = job.files or job.refs
+            rules = [get_rules(r) for r in files]
             writer = RowWriter(str(job.per_deal), row_keys(rules))
             started = time.monotonic()
-            result = compare(job.refs, job.deals, job.seed, slots, progress=progress, on_rows=writer.write)
+            result = compare(files, job.deals, job.seed, slots, progress=progress, on_rows=writer.write)
             ok = True
             argv = ["compare", *job.refs, "--deals", str(job.deals), "--seed", str(job.seed), "--players", job.players,
                     "--html", "report.html", "--per-deal", "deals.csv"]  # the same report from a terminal
@@ -84,10 +86,12 @@ def run(job: Job, trust: bool) -> None:
 
 
 def compare_page(request: Request) -> Response:
+    """The comparison form; ``?ruleset=house.yaml&ruleset=pub`` ticks those (a rules page's link)."""
     organiser_only(request)
-    from skatcore.rules.ruleset import all_rulesets
-
-    return render(request, "compare.html", rulesets=sorted(all_rulesets()), players=PLAYERS, jobs=_jobs(request))
+    config: Config = request.app.state.config
+    ticked = [r for r in request.query_params.getlist("ruleset")[:4] if r in ruleset_names(config)]
+    return render(request, "compare.html", rulesets=ruleset_names(config), players=PLAYERS, jobs=_jobs(request),
+                  ticked=ticked)
 
 
 def _jobs(request: Request) -> dict[str, Job]:
@@ -96,11 +100,10 @@ def _jobs(request: Request) -> dict[str, Job]:
 
 async def start(request: Request) -> Response:
     organiser_only(request)
-    from skatcore.rules.ruleset import all_rulesets
-
     config: Config = request.app.state.config
     form = await security.form_of(request)
     refs = [r for r in form.getlist("ruleset") if isinstance(r, str)]
+    files = [ruleset_ref(config, r) for r in refs[:4]]
     error = None
     try:
         deals, seed = int(str(form.get("deals", "0"))), int(str(form.get("seed", "1")))
@@ -109,8 +112,10 @@ async def start(request: Request) -> Response:
     players = str(form.get("players", "heuristic"))
     if not error and not 2 <= len(refs) <= 4:
         error = f"choose 2 to 4 rulesets, got {len(refs)}"
-    elif not error and not all(r in all_rulesets() for r in refs):
-        error = "choose shipped or installed rulesets"
+    elif not error and not all(files):
+        error = "choose rulesets of the list (shipped, installed or kept here)"
+    elif not error and len(set(refs)) < len(refs):
+        error = "choose each ruleset once"
     elif not error and not 1 <= deals <= MAX_DEALS:
         error = f"deals: expected 1 to {MAX_DEALS:,} (more with skat compare in a terminal)"
     elif not error and players not in PLAYERS:
@@ -118,9 +123,9 @@ async def start(request: Request) -> Response:
     elif not error and sum(not j.finished for j in _jobs(request).values()) >= MAX_JOBS:
         error = f"{MAX_JOBS} comparisons are running: wait for one to finish"
     if error:
-        return render(request, "compare.html", 422, rulesets=sorted(all_rulesets()), players=PLAYERS,
-                      jobs=_jobs(request), error=error)
-    job = Job(refs, deals, seed, ",".join([players] * 3), total=deals)
+        return render(request, "compare.html", 422, rulesets=ruleset_names(config), players=PLAYERS,
+                      jobs=_jobs(request), error=error, ticked=[r for r in refs if r in ruleset_names(config)])
+    job = Job(refs, deals, seed, ",".join([players] * 3), files=[str(f) for f in files], total=deals)
     key = secrets.token_hex(8)
     _jobs(request)[key] = job
     threading.Thread(target=run, args=(job, config.trust), daemon=True, name=f"compare-{key}").start()
