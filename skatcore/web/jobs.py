@@ -19,6 +19,7 @@ from starlette.routing import Route
 from skatcore.errors import InputError
 from skatcore.web import security
 from skatcore.web.pages import Config, Problem, message, organiser_only, render, ruleset_names, ruleset_ref
+from skatcore.web.rulewords import PLAYER_WORDS
 
 MAX_DEALS = 20_000  # a table's evening of questions, not a research run: that is skat compare's
 MAX_JOBS = 2  # the machine is the organiser's laptop
@@ -91,7 +92,7 @@ def compare_page(request: Request) -> Response:
     config: Config = request.app.state.config
     ticked = [r for r in request.query_params.getlist("ruleset")[:4] if r in ruleset_names(config)]
     return render(request, "compare.html", rulesets=ruleset_names(config), players=PLAYERS, jobs=_jobs(request),
-                  ticked=ticked)
+                  ticked=ticked, player_words=PLAYER_WORDS)
 
 
 def _jobs(request: Request) -> dict[str, Job]:
@@ -124,7 +125,8 @@ async def start(request: Request) -> Response:
         error = f"{MAX_JOBS} comparisons are running: wait for one to finish"
     if error:
         return render(request, "compare.html", 422, rulesets=ruleset_names(config), players=PLAYERS,
-                      jobs=_jobs(request), error=error, ticked=[r for r in refs if r in ruleset_names(config)])
+                      jobs=_jobs(request), error=error, ticked=[r for r in refs if r in ruleset_names(config)],
+                      player_words=PLAYER_WORDS)
     job = Job(refs, deals, seed, ",".join([players] * 3), files=[str(f) for f in files], total=deals)
     key = secrets.token_hex(8)
     _jobs(request)[key] = job

@@ -62,7 +62,7 @@ def rules_page(request: Request) -> Response:
     games and values, its plugins; no plugin keys, no files of the server."""
     organiser_only(request)
     from skatcore.rules.compiler import get_rules
-    from skatcore.rules.describe import all_pass_text, contract_table, thresholds_text
+    from skatcore.rules.describe import all_pass_text, contract_table
     from skatcore.rules.ruleset import find_ruleset, read_yaml
     from skatcore.web.rulewords import differences, plugin_rows
 
@@ -83,7 +83,7 @@ def rules_page(request: Request) -> Response:
     except InputError as exc:
         raise Problem(422, f"{name}: {_strip_paths(message(exc), config)}") from None
     return render(request, "rule.html", name=name, rules=rules, parent=parent, diff=diff,
-                  contracts=contract_table(rules), thresholds=thresholds_text(rules), all_pass=all_pass_text(rules),
+                  contracts=contract_table(rules), all_pass=all_pass_text(rules),
                   ladder=rules.ladder[:40], plugins=plugin_rows(rules, schemas, _),
                   known=parent in ruleset_names(config))
 
@@ -253,10 +253,15 @@ def _beside_its_field(exc: InputError, source: str, name: str, fields: dict[str,
 
 
 def _builder_page(request: Request, status: int = 200, **context) -> Response:
+    """The builder: each plugin and field named in a player's words, the key and the schema's description beside."""
     from skatcore.rules.ruleset import shipped_rulesets
+    from skatcore.web.rulewords import param_words, plugin_words
 
-    return render(request, "build.html", status, plugins=[(n, _fields(s)) for n, s in plugin_schemas()],
-                  parents=sorted(shipped_rulesets()), trust=request.app.state.config.trust, **context)
+    _ = words(request)["_"]
+    plugins = [(n, plugin_words(n, _), [{**f, "label": param_words(n, f["key"], None, _)} for f in _fields(s)])
+               for n, s in plugin_schemas()]
+    return render(request, "build.html", status, plugins=plugins, parents=sorted(shipped_rulesets()),
+                  trust=request.app.state.config.trust, **context)
 
 
 def _download(text: str, name: str) -> Response:

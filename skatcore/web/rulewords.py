@@ -106,6 +106,8 @@ PARAM_WORDS = {
     "schmegegge.open": _("Cards the half-dummy shows"),
 }
 
+PLAYER_WORDS = {"heuristic": _("heuristic bots"), "random": _("random players"), "expert": _("expert bots (slow)")}
+
 YES, NO, ON, OFF, UNSET = _("yes"), _("no"), _("played"), _("not played"), _("not set")
 
 
