@@ -12,13 +12,23 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Route
 
 from skatcore.errors import InputError
 from skatcore.web import security
-from skatcore.web.pages import Config, Problem, message, organiser_only, render, ruleset_names, ruleset_ref
+from skatcore.web.pages import (
+    Config,
+    Problem,
+    message,
+    organiser_only,
+    render,
+    ruleset_names,
+    ruleset_ref,
+    without_folder,
+)
 from skatcore.web.rulewords import PLAYER_WORDS
 
 MAX_DEALS = 20_000  # a table's evening of questions, not a research run: that is skat compare's
@@ -48,7 +58,7 @@ class Job:
         return self.folder / "deals.csv"
 
 
-def run(job: Job, trust: bool) -> None:
+def run(job: Job, trust: bool, folder: Path | None = None) -> None:
     """Play the comparison; the job records progress, then the report or the one-line error."""
     from skatcore.rules.compiler import get_rules
     from skatcore.rules.describe import rules_diff
@@ -78,7 +88,7 @@ def run(job: Job, trust: bool) -> None:
             made = Provenance.now(argv, seconds=time.monotonic() - started)
             job.report = report(result, rules_diff(rules), slots, None, rules, made)
     except InputError as exc:
-        job.error = message(exc)
+        job.error = without_folder(message(exc), folder) if folder else message(exc)
     except Exception as exc:  # a bug of ours: said in one line on the page, not a dead thread
         job.error = f"internal error: {type(exc).__name__}: {exc}"
     finally:
@@ -123,6 +133,8 @@ async def start(request: Request) -> Response:
         error = f"players: expected one of {', '.join(PLAYERS)}"
     elif not error and sum(not j.finished for j in _jobs(request).values()) >= MAX_JOBS:
         error = f"{MAX_JOBS} comparisons are running: wait for one to finish"
+    if not error:
+        error = await run_in_threadpool(_unloadable, config, refs, [str(f) for f in files])  # compiling takes a moment
     if error:
         return render(request, "compare.html", 422, rulesets=ruleset_names(config), players=PLAYERS,
                       jobs=_jobs(request), error=error, ticked=[r for r in refs if r in ruleset_names(config)],
@@ -130,10 +142,25 @@ async def start(request: Request) -> Response:
     job = Job(refs, deals, seed, ",".join([players] * 3), files=[str(f) for f in files], total=deals)
     key = secrets.token_hex(8)
     _jobs(request)[key] = job
-    threading.Thread(target=run, args=(job, config.trust), daemon=True, name=f"compare-{key}").start()
+    threading.Thread(target=run, args=(job, config.trust, config.sheets), daemon=True, name=f"compare-{key}").start()
     response = Response(status_code=303)
     response.headers["location"] = f"/compare/{key}"
     return response
+
+
+def _unloadable(config: Config, refs: list[str], files: list[str]) -> str | None:
+    """The first house ruleset that does not load (said at once, not by the job), in one line without the folder."""
+    from skatcore.rules.compiler import get_rules
+    from skatcore.rules.trust import trusting
+
+    for ref, file in zip(refs, files, strict=True):
+        if ref != file:
+            try:
+                with trusting(config.trust, paths=False):
+                    get_rules(file)
+            except InputError as exc:
+                return f"{ref}: {without_folder(message(exc), config.sheets)}"
+    return None
 
 
 def _job(request: Request) -> tuple[str, Job]:

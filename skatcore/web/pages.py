@@ -85,6 +85,13 @@ def house_file(config: Config, ref: str) -> Path | None:
     return path if path.is_file() and not path.is_symlink() else None
 
 
+def without_folder(text: str, folder: Path) -> str:
+    """A message without the server's ``folder`` (a house ruleset named by its file name)."""
+    for name in sorted({str(folder), str(folder.resolve())}, key=len, reverse=True):
+        text = text.replace(name + "/", "").replace(name, ".")
+    return text
+
+
 def ruleset_names(config: Config) -> list[str]:
     """Every ruleset a page offers: shipped and installed by name, then the house rulesets."""
     from skatcore.rules.ruleset import all_rulesets

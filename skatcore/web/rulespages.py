@@ -29,6 +29,7 @@ from skatcore.web.pages import (
     render,
     ruleset_names,
     ruleset_ref,
+    without_folder,
     words,
 )
 
@@ -62,9 +63,9 @@ def rules_page(request: Request) -> Response:
     games and values, its plugins; no plugin keys, no files of the server."""
     organiser_only(request)
     from skatcore.rules.compiler import get_rules
-    from skatcore.rules.describe import all_pass_text, contract_table
+    from skatcore.rules.describe import all_pass_text
     from skatcore.rules.ruleset import find_ruleset, read_yaml
-    from skatcore.web.rulewords import differences, plugin_rows
+    from skatcore.web.rulewords import differences, games, plugin_rows
 
     config: Config = request.app.state.config
     name = request.path_params["name"]
@@ -81,9 +82,9 @@ def rules_page(request: Request) -> Response:
                 parent = _parent_name(config, str(extends), parent_path)
                 diff = differences(get_rules(str(parent_path)), rules, schemas, _)
     except InputError as exc:
-        raise Problem(422, f"{name}: {_strip_paths(message(exc), config)}") from None
+        raise Problem(422, f"{name}: {without_folder(message(exc), config.sheets)}") from None
     return render(request, "rule.html", name=name, rules=rules, parent=parent, diff=diff,
-                  contracts=contract_table(rules), all_pass=all_pass_text(rules),
+                  contracts=games(rules, _, words(request)["count"]), all_pass=all_pass_text(rules),
                   ladder=rules.ladder[:40], plugins=plugin_rows(rules, schemas, _),
                   known=parent in ruleset_names(config))
 
@@ -95,13 +96,6 @@ def _parent_name(config: Config, extends: str, path: Path) -> str:
     if extends in all_rulesets():
         return extends
     return path.name
-
-
-def _strip_paths(text: str, config: Config) -> str:
-    """An error's line without the server's folders."""
-    for folder in {str(config.sheets), str(config.sheets.resolve())}:
-        text = text.replace(folder + os.sep, "").replace(folder, ".")
-    return text
 
 
 # ---------------------------------------------------------------------------

@@ -171,3 +171,33 @@ def plugin_rows(rules, schemas: dict[str, dict], _: Callable[[str], str]) -> lis
     return [(plugin_words(spec.key, _), [(param_words(spec.key, n, schemas.get(spec.key), _), value_words(v, _))
                                          for n, v in sorted(spec.params.items())])
             for spec in rules.plugins]
+
+
+FORM_WORDS = {"skat": _("after the skat"), "hand": _("hand"), "skat ouvert": _("ouvert after the skat"),
+              "hand ouvert": _("hand ouvert")}
+
+
+def games(rules, _: Callable[[str], str], count: Callable[[str], str]) -> list[tuple[str, str]]:
+    """Each game a declarer may play (and the Ramsch) with its value in words: ``Clubs, hand: 12, lost ×2``."""
+    from skatcore.model import Declaration, null_label
+    from skatcore.rules.describe import forms
+
+    out = []
+    for c in rules.contracts.values():
+        game = _first_up(count(c.name))
+        if c.base is not None:
+            for label, d in forms(rules, c):
+                value = _("{value}, lost ×{factor}").format(value=rules.base_value(d), factor=rules.lost_factor_of(d))
+                out.append((f"{game}, {_(FORM_WORDS[label]) if label in FORM_WORDS else count(label)}", value))
+        elif c.fixed:
+            for (hand, ouvert), v in sorted(c.fixed.items(), key=lambda kv: kv[1]):
+                factor = rules.lost_factor_of(Declaration(c.name, hand, ouvert=ouvert))
+                out.append((_first_up(count(null_label(hand, ouvert))),
+                            _("{value}, lost {loss}").format(value=v, loss=-factor * v)))
+        else:
+            out.append((game, _("no declarer")))
+    return out
+
+
+def _first_up(text: str) -> str:
+    return text[:1].upper() + text[1:]

@@ -139,3 +139,25 @@ def test_the_committee_builds_reads_and_compares(browser, server):
     screenshot(page, "serve-committee-compare-1280.png")
     report = page.request.get(page.url + "/report.html").text()
     assert "ours" in report and "texas" in report and str(config.sheets) not in report
+
+
+def test_a_house_ruleset_naming_local_code_is_refused_in_one_line(web, config):
+    (config.sheets / "evil.py").write_text("raise SystemExit('ran')\n")
+    (config.sheets / "evil.yaml").write_text("name: evil\nextends: official\nplugins:\n  ./evil.py:Evil: {}\n")
+    r = web.get("/rules/evil.yaml")
+    assert r.status_code == 422 and "--trust" in r.text and str(config.sheets) not in r.text
+    form = {"csrf": web.cookies.get("skat_csrf"), "ruleset": ["evil.yaml", "texas"], "deals": "3", "players": "random"}
+    r = web.post("/compare", data=form)
+    assert r.status_code == 422 and "evil.yaml: " in r.text and "--trust" in r.text and str(config.sheets) not in r.text
+    assert not web.app.app.state.jobs
+
+
+def test_a_house_ruleset_on_a_house_ruleset(web, config):
+    (config.sheets / "house.yaml").write_text(HOUSE)
+    (config.sheets / "dear.yaml").write_text("name: dear\nextends: house.yaml\nplugins:\n  kontra: {}\n"
+                                            "  official: {min_bid: 20}\n")
+    r = web.get("/rules/dear.yaml")
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", r.text))
+    assert r.status_code == 200 and "What differs from house.yaml" in text
+    assert "Kontra and Re not played played" in text and "The lowest bid 18 20" in text
+    assert 'href="/rules/house.yaml"' in r.text and str(config.sheets) not in r.text
