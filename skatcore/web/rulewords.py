@@ -106,9 +106,28 @@ PARAM_WORDS = {
     "schmegegge.open": _("Cards the half-dummy shows"),
 }
 
+VALUE_WORDS = {  # the choices of a parameter, where its word in the ruleset is not the table's
+    "announcements.ouvert": {"add": _("adds 1"), "double": _("doubles")},
+    "ramsch.scoring": {"augen": _("the loser loses their card points"), "fixed": _("the loser loses a fixed amount"),
+                       "texas": _("Texas: fewest points gains 10 or 20"), "gewinner": _("fewest points wins 23"),
+                       "petersen": _("Petersen: fewest points wins")},
+    "ramsch.skat": {"last_trick": _("the winner of the last trick"), "loser": _("the loser"), "nobody": _("nobody")},
+    "ramsch.ties": {"full": _("in full"), "half": _("half each")},
+    "ramsch.durchmarsch": {"plus120": "+120", "times4": "+480", "win": _("wins like a winner"), "none": _("no special rule")},
+    "ramsch.tens": {"high": _("above the king"), "low": _("below the queen"), "low_one_point": _("below the queen, 1 point")},
+    "kontra.window": {"own_first_card": _("the defender's own first card"), "first_lead": _("the first lead")},
+    "kontra.who": {"anyone": _("any defender"), "bid_or_held": _("a defender who bid or held"),
+                   "rule_18": _("not one who passed at 18")},
+    "bock.overlap": {"queue": _("one after another"), "simultaneous": _("at the same time")},
+    "bock.round": {"table": _("one per player")},
+    "bock.unfinished": {"drop": _("dropped"), "play_out": _("played out")},
+    "money.method": {"pairwise": _("pairwise differences"), "direct": _("each total times the stake"), "none": _("no money")},
+    "settlement.mode": {"classic": _("the declarer's line only"), "money": _("the declarer with each defender")},
+}
+
 PLAYER_WORDS = {"heuristic": _("heuristic bots"), "random": _("random players"), "expert": _("expert bots (slow)")}
 
-YES, NO, ON, OFF, UNSET = _("yes"), _("no"), _("played"), _("not played"), _("not set")
+YES, NO, ON, OFF, UNSET = _("yes"), _("no"), _("played"), _("not played"), _("as usual")
 
 
 @dataclass(frozen=True)
@@ -132,10 +151,12 @@ def param_words(key: str, name: str, schema: dict | None, _: Callable[[str], str
     return f"{plugin_words(key, _)}: {desc or name.replace('_', ' ')}"
 
 
-def value_words(value: object, _: Callable[[str], str]) -> str:
-    """A value as a player reads it: yes / no, 24, schneider, schwarz, {null: 20, ...}."""
+def value_words(value: object, _: Callable[[str], str], choices: dict | None = None) -> str:
+    """A value as a player reads it: yes / no, 24, schneider, schwarz, {null: 20, ...}; ``choices``: a parameter's own words."""
     from skatcore.rules.describe import param_text
 
+    if choices and isinstance(value, str | int) and value in choices:
+        return _(choices[value])
     if value is None:
         return _(UNSET)
     if isinstance(value, bool):
@@ -155,20 +176,28 @@ def differences(parent, rules, schemas: dict[str, dict], _: Callable[[str], str]
     before = {spec.key: spec.params for spec in parent.plugins}
     after = {spec.key: spec.params for spec in rules.plugins}
     rows = [Row(plugin_words(k, _), _(ON), _(OFF)) for k in before if k not in after]
-    rows += [Row(plugin_words(k, _), _(OFF), _(ON)) for k in after if k not in before]
+    for key in (k for k in after if k not in before):
+        rows.append(Row(plugin_words(key, _), _(OFF), _(ON)))
+        props = (schemas.get(key) or {}).get("properties", {})
+        for name, value in sorted(after[key].items()):  # what the ruleset sets otherwise than the plugin's default
+            if "default" not in props.get(name, {}) or props[name]["default"] != value:
+                said = VALUE_WORDS.get(f"{key}.{name}")
+                rows.append(Row(param_words(key, name, schemas.get(key), _), "–", value_words(value, _, said)))
     for key, params in after.items():
         if key in before:
             for name in sorted(set(params) | set(before[key])):
                 old, new = before[key].get(name), params.get(name)
                 if old != new:
-                    rows.append(Row(param_words(key, name, schemas.get(key), _), value_words(old, _),
-                                    value_words(new, _)))
+                    said = VALUE_WORDS.get(f"{key}.{name}")
+                    rows.append(Row(param_words(key, name, schemas.get(key), _), value_words(old, _, said),
+                                    value_words(new, _, said)))
     return rows
 
 
 def plugin_rows(rules, schemas: dict[str, dict], _: Callable[[str], str]) -> list[tuple[str, list[tuple[str, str]]]]:
     """Every plugin the ruleset plays, in words, with its parameters in words."""
-    return [(plugin_words(spec.key, _), [(param_words(spec.key, n, schemas.get(spec.key), _), value_words(v, _))
+    return [(plugin_words(spec.key, _), [(param_words(spec.key, n, schemas.get(spec.key), _),
+                                          value_words(v, _, VALUE_WORDS.get(f"{spec.key}.{n}")))
                                          for n, v in sorted(spec.params.items())])
             for spec in rules.plugins]
 

@@ -125,7 +125,7 @@ def test_the_committee_builds_reads_and_compares(browser, server):
     assert re.sub(r"\s+", " ", rows.first.inner_text()).strip() == "Grand is worth 16 20"
     html = page.content()
     assert str(config.sheets) not in html and str(config.sheets.resolve()) not in html
-    screenshot(page, "serve-committee-rules-1280.png", full_page=True)
+    screenshot(page, "serve-committee-rules-1280.png", full_page=True, timeout=90_000)
     page.click("[data-testid=compare-parent]")
     expect(page.locator("input[value='ours.yaml']")).to_be_checked()
     expect(page.locator("input[value='texas']")).to_be_checked()
@@ -136,7 +136,7 @@ def test_the_committee_builds_reads_and_compares(browser, server):
     page.wait_for_selector("[data-testid=job-done]", timeout=120_000)
     assert set(page.locator("h1").inner_text().split(" vs ")) == {"ours.yaml", "texas", "official"}
     page.wait_for_timeout(500)  # the report's frame
-    screenshot(page, "serve-committee-compare-1280.png")
+    screenshot(page, "serve-committee-compare-1280.png", timeout=90_000)  # the report's fonts, on a busy machine
     report = page.request.get(page.url + "/report.html").text()
     assert "ours" in report and "texas" in report and str(config.sheets) not in report
 
@@ -161,3 +161,19 @@ def test_a_house_ruleset_on_a_house_ruleset(web, config):
     assert r.status_code == 200 and "What differs from house.yaml" in text
     assert "Kontra and Re not played played" in text and "The lowest bid 18 20" in text
     assert 'href="/rules/house.yaml"' in r.text and str(config.sheets) not in r.text
+
+
+def test_the_differences_in_a_players_words():
+    from skatcore.rules.compiler import get_rules
+    from skatcore.web.i18n import translator
+    from skatcore.web.rulespages import plugin_schemas
+    from skatcore.web.rulewords import differences
+
+    rows = {r.rule: (r.before, r.after) for r in differences(get_rules("pub"), get_rules("texas"),
+                                                              dict(plugin_schemas()), translator("en"))}
+    assert rows["Grand is worth"] == ("24", "16")
+    assert rows["How a Ramsch is scored"] == ("the loser loses their card points", "Texas: fewest points gains 10 or 20")
+    assert rows["Kontra and Re"] == ("played", "not played") and rows["Ouvert adds 1 or doubles"] == ("–", "doubles")
+    assert not [rule for rule in rows if "_" in rule or "." in rule]  # no plugin keys
+    de = {r.rule: r.after for r in differences(get_rules("pub"), get_rules("texas"), {}, translator("de"))}
+    assert de["Grand zählt"] == "16" and de["Kontra und Re"] == "nicht gespielt"
