@@ -99,7 +99,9 @@ def test_the_committee_builds_reads_and_compares(browser, server):
     from playwright.sync_api import expect
 
     base, config = server
-    page = browser.new_context(viewport=DESKTOP, bypass_csp=True).new_page()
+    page = browser.new_context(viewport=DESKTOP).new_page()  # the pages' own CSP: htmx from a script file, no inline script
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
     page.goto(f"{base}/?key={KEY}")
     page.goto(f"{base}/build")
     page.fill("input[name=name]", "ours")
@@ -139,6 +141,7 @@ def test_the_committee_builds_reads_and_compares(browser, server):
     screenshot(page, "serve-committee-compare-1280.png", timeout=90_000)  # the report's fonts, on a busy machine
     report = page.request.get(page.url + "/report.html").text()
     assert "ours" in report and "texas" in report and str(config.sheets) not in report
+    assert not refused, refused
 
 
 def test_a_house_ruleset_naming_local_code_is_refused_in_one_line(web, config):
