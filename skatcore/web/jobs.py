@@ -12,13 +12,24 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import FileResponse, HTMLResponse, Response
 from starlette.routing import Route
 
 from skatcore.errors import InputError
 from skatcore.web import security
-from skatcore.web.pages import Config, Problem, message, organiser_only, render
+from skatcore.web.pages import (
+    Config,
+    Problem,
+    message,
+    organiser_only,
+    render,
+    ruleset_names,
+    ruleset_ref,
+    without_folder,
+)
+from skatcore.web.rulewords import PLAYER_WORDS
 
 MAX_DEALS = 20_000  # a table's evening of questions, not a research run: that is skat compare's
 MAX_JOBS = 2  # the machine is the organiser's laptop
@@ -27,10 +38,11 @@ PLAYERS = ("heuristic", "random", "expert")
 
 @dataclass
 class Job:
-    refs: list[str]
+    refs: list[str]  # the rulesets' names as the pages show them (``pub``, ``house.yaml``)
     deals: int
     seed: int
     players: str
+    files: list[str] = field(default_factory=list)  # what loads each (a house ruleset's file); else refs
     done: int = 0
     total: int = 0
     report: str | None = None
@@ -46,7 +58,7 @@ class Job:
         return self.folder / "deals.csv"
 
 
-def run(job: Job, trust: bool) -> None:
+def run(job: Job, trust: bool, folder: Path | None = None) -> None:
     """Play the comparison; the job records progress, then the report or the one-line error."""
     from skatcore.rules.compiler import get_rules
     from skatcore.rules.describe import rules_diff
@@ -63,19 +75,20 @@ def run(job: Job, trust: bool) -> None:
 
     ok, writer = False, None
     try:
-        with trusting(trust):
+        with trusting(trust, paths=False):  # a house ruleset earns no trust by lying in the sheets folder
             slots = parse_players(job.players)
-            rules = [get_rules(r) for r in job.refs]
+            files = job.files or job.refs
+            rules = [get_rules(r) for r in files]
             writer = RowWriter(str(job.per_deal), row_keys(rules))
             started = time.monotonic()
-            result = compare(job.refs, job.deals, job.seed, slots, progress=progress, on_rows=writer.write)
+            result = compare(files, job.deals, job.seed, slots, progress=progress, on_rows=writer.write)
             ok = True
             argv = ["compare", *job.refs, "--deals", str(job.deals), "--seed", str(job.seed), "--players", job.players,
                     "--html", "report.html", "--per-deal", "deals.csv"]  # the same report from a terminal
             made = Provenance.now(argv, seconds=time.monotonic() - started)
             job.report = report(result, rules_diff(rules), slots, None, rules, made)
     except InputError as exc:
-        job.error = message(exc)
+        job.error = without_folder(message(exc), folder) if folder else message(exc)
     except Exception as exc:  # a bug of ours: said in one line on the page, not a dead thread
         job.error = f"internal error: {type(exc).__name__}: {exc}"
     finally:
@@ -84,10 +97,12 @@ def run(job: Job, trust: bool) -> None:
 
 
 def compare_page(request: Request) -> Response:
+    """The comparison form; ``?ruleset=house.yaml&ruleset=pub`` ticks those (a rules page's link)."""
     organiser_only(request)
-    from skatcore.rules.ruleset import all_rulesets
-
-    return render(request, "compare.html", rulesets=sorted(all_rulesets()), players=PLAYERS, jobs=_jobs(request))
+    config: Config = request.app.state.config
+    ticked = [r for r in request.query_params.getlist("ruleset")[:4] if r in ruleset_names(config)]
+    return render(request, "compare.html", rulesets=ruleset_names(config), players=PLAYERS, jobs=_jobs(request),
+                  ticked=ticked, player_words=PLAYER_WORDS)
 
 
 def _jobs(request: Request) -> dict[str, Job]:
@@ -96,11 +111,10 @@ def _jobs(request: Request) -> dict[str, Job]:
 
 async def start(request: Request) -> Response:
     organiser_only(request)
-    from skatcore.rules.ruleset import all_rulesets
-
     config: Config = request.app.state.config
     form = await security.form_of(request)
     refs = [r for r in form.getlist("ruleset") if isinstance(r, str)]
+    files = [ruleset_ref(config, r) for r in refs[:4]]
     error = None
     try:
         deals, seed = int(str(form.get("deals", "0"))), int(str(form.get("seed", "1")))
@@ -109,24 +123,44 @@ async def start(request: Request) -> Response:
     players = str(form.get("players", "heuristic"))
     if not error and not 2 <= len(refs) <= 4:
         error = f"choose 2 to 4 rulesets, got {len(refs)}"
-    elif not error and not all(r in all_rulesets() for r in refs):
-        error = "choose shipped or installed rulesets"
+    elif not error and not all(files):
+        error = "choose rulesets of the list (shipped, installed or kept here)"
+    elif not error and len(set(refs)) < len(refs):
+        error = "choose each ruleset once"
     elif not error and not 1 <= deals <= MAX_DEALS:
         error = f"deals: expected 1 to {MAX_DEALS:,} (more with skat compare in a terminal)"
     elif not error and players not in PLAYERS:
         error = f"players: expected one of {', '.join(PLAYERS)}"
     elif not error and sum(not j.finished for j in _jobs(request).values()) >= MAX_JOBS:
         error = f"{MAX_JOBS} comparisons are running: wait for one to finish"
+    if not error:
+        error = await run_in_threadpool(_unloadable, config, refs, [str(f) for f in files])  # compiling takes a moment
     if error:
-        return render(request, "compare.html", 422, rulesets=sorted(all_rulesets()), players=PLAYERS,
-                      jobs=_jobs(request), error=error)
-    job = Job(refs, deals, seed, ",".join([players] * 3), total=deals)
+        return render(request, "compare.html", 422, rulesets=ruleset_names(config), players=PLAYERS,
+                      jobs=_jobs(request), error=error, ticked=[r for r in refs if r in ruleset_names(config)],
+                      player_words=PLAYER_WORDS)
+    job = Job(refs, deals, seed, ",".join([players] * 3), files=[str(f) for f in files], total=deals)
     key = secrets.token_hex(8)
     _jobs(request)[key] = job
-    threading.Thread(target=run, args=(job, config.trust), daemon=True, name=f"compare-{key}").start()
+    threading.Thread(target=run, args=(job, config.trust, config.sheets), daemon=True, name=f"compare-{key}").start()
     response = Response(status_code=303)
     response.headers["location"] = f"/compare/{key}"
     return response
+
+
+def _unloadable(config: Config, refs: list[str], files: list[str]) -> str | None:
+    """The first house ruleset that does not load (said at once, not by the job), in one line without the folder."""
+    from skatcore.rules.compiler import get_rules
+    from skatcore.rules.trust import trusting
+
+    for ref, file in zip(refs, files, strict=True):
+        if ref != file:
+            try:
+                with trusting(config.trust, paths=False):
+                    get_rules(file)
+            except InputError as exc:
+                return f"{ref}: {without_folder(message(exc), config.sheets)}"
+    return None
 
 
 def _job(request: Request) -> tuple[str, Job]:

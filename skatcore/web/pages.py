@@ -71,8 +71,43 @@ def sheet_file(config: Config, name: str) -> Path:
 
 
 def house_rulesets(config: Config) -> list[str]:
-    """Rulesets built on this server (files in the sheets folder)."""
-    return sorted(p.name for p in config.sheets.glob("*.yaml"))
+    """Rulesets built on this server (files in the sheets folder), each by its file name (``house.yaml``)."""
+    return sorted(p.name for p in config.sheets.glob("*.yaml") if house_file(config, p.name))
+
+
+def house_file(config: Config, ref: str) -> Path | None:
+    """The file of house ruleset ``ref`` (``house.yaml``: a sheet-like name, then
+    ``.yaml``) in the sheets folder, or None: a name, never a path someone gave."""
+    stem, dot, suffix = (ref or "").rpartition(".")
+    if not (dot and suffix == "yaml" and SHEET_NAME.fullmatch(stem)):
+        return None
+    path = config.sheets / f"{stem}.yaml"
+    return path if path.is_file() and not path.is_symlink() else None
+
+
+def without_folder(text: str, folder: Path) -> str:
+    """A message without the server's ``folder`` (a house ruleset named by its file name)."""
+    for name in sorted({str(folder), str(folder.resolve())}, key=len, reverse=True):
+        text = text.replace(name + "/", "").replace(name, ".")
+    return text
+
+
+def ruleset_names(config: Config) -> list[str]:
+    """Every ruleset a page offers: shipped and installed by name, then the house rulesets."""
+    from skatcore.rules.ruleset import all_rulesets
+
+    return sorted(all_rulesets()) + house_rulesets(config)
+
+
+def ruleset_ref(config: Config, name: str) -> str | None:
+    """What loads ruleset ``name`` of :func:`ruleset_names`: a shipped or
+    installed name as it is, a house ruleset's file; None for anything else."""
+    from skatcore.rules.ruleset import all_rulesets
+
+    if name in all_rulesets():
+        return name
+    path = house_file(config, name)
+    return str(path) if path else None
 
 
 def organiser_only(request: Request) -> None:

@@ -20,30 +20,82 @@ from starlette.routing import Route
 from skatcore.errors import InputError, shorten, yaml_text
 from skatcore.rules.trust import trusting
 from skatcore.web import security
-from skatcore.web.pages import SHEET_NAME, Config, Problem, message, organiser_only, render
+from skatcore.web.pages import (
+    SHEET_NAME,
+    Config,
+    Problem,
+    message,
+    organiser_only,
+    render,
+    ruleset_names,
+    ruleset_ref,
+    without_folder,
+    words,
+)
 
 
 def rules_list(request: Request) -> Response:
     organiser_only(request)
-    from skatcore.rules.ruleset import all_rulesets, read_yaml
+    from skatcore.rules.ruleset import read_yaml
 
-    items = [(name, (read_yaml(path) or {}).get("description", "")) for name, path in sorted(all_rulesets().items())]
+    config: Config = request.app.state.config
+    items = []
+    for name in ruleset_names(config):
+        try:
+            desc = str((read_yaml(_file_of(config, name)) or {}).get("description", ""))
+        except InputError:
+            desc = ""
+        items.append((name, desc, name.endswith(".yaml")))
     return render(request, "rules.html", items=items)
 
 
+def _file_of(config: Config, name: str) -> Path:
+    from skatcore.rules.ruleset import find_ruleset
+
+    ref = ruleset_ref(config, name)
+    if ref is None:
+        raise Problem(404, "no such ruleset")
+    return Path(ref) if name.endswith(".yaml") else find_ruleset(ref)
+
+
 def rules_page(request: Request) -> Response:
-    """One ruleset as ``skat rules NAME`` shows it."""
+    """One ruleset in a player's words: what differs from its parent, its
+    games and values, its plugins; no plugin keys, no files of the server."""
     organiser_only(request)
-    from skatcore.errors import printable
-    from skatcore.rules.overview import rules_lines  # the text of `skat rules`, not a second description
+    from skatcore.rules.compiler import get_rules
+    from skatcore.rules.describe import all_pass_text
+    from skatcore.rules.ruleset import find_ruleset, read_yaml
+    from skatcore.web.rulewords import differences, games, plugin_rows
+
+    config: Config = request.app.state.config
+    name = request.path_params["name"]
+    path = _file_of(config, name)
+    _ = words(request)["_"]
+    schemas = dict(plugin_schemas())
+    parent = diff = None
+    try:
+        with trusting(config.trust, paths=False):  # a house ruleset earns no trust by lying in the sheets folder
+            rules = get_rules(str(path) if name.endswith(".yaml") else name)
+            extends = (read_yaml(path) or {}).get("extends")
+            if extends:
+                parent_path = find_ruleset(str(extends), path.parent)
+                parent = _parent_name(config, str(extends), parent_path)
+                diff = differences(get_rules(str(parent_path)), rules, schemas, _)
+    except InputError as exc:
+        raise Problem(422, f"{name}: {without_folder(message(exc), config.sheets)}") from None
+    return render(request, "rule.html", name=name, rules=rules, parent=parent, diff=diff,
+                  contracts=games(rules, _, words(request)["count"]), all_pass=all_pass_text(rules),
+                  ladder=rules.ladder[:40], plugins=plugin_rows(rules, schemas, _),
+                  known=parent in ruleset_names(config))
+
+
+def _parent_name(config: Config, extends: str, path: Path) -> str:
+    """The parent as the pages name it: a shipped or installed name, or a house ruleset's file name."""
     from skatcore.rules.ruleset import all_rulesets
 
-    name = request.path_params["name"]
-    if name not in all_rulesets():
-        raise Problem(404, "no such ruleset")
-    with trusting(request.app.state.config.trust):
-        text = "\n".join(printable(line) for line in rules_lines(name))
-    return render(request, "rule.html", name=name, text=text)
+    if extends in all_rulesets():
+        return extends
+    return path.name
 
 
 # ---------------------------------------------------------------------------
@@ -96,16 +148,26 @@ def _parent_params(parent: str) -> dict[str, dict]:
 
 
 def builder(request: Request) -> Response:
+    """The builder's form for a parent (``/build?parent=texas``; choosing
+    Extends asks for it): the parent's plugins switched on, its parameters
+    as the placeholders."""
     organiser_only(request)
-    return _builder_page(request, form={"parent": "pub"}, used=_parent_params("pub"))
+    from skatcore.rules.ruleset import shipped_rulesets
+
+    query = request.query_params
+    parent = query.get("parent", "pub")
+    if parent not in shipped_rulesets():
+        raise Problem(400, "expected a shipped ruleset to extend")
+    form = {"parent": parent, "name": query.get("name", "")[:40], "description": query.get("description", "")[:300]}
+    return _builder_page(request, form=form, used=_parent_params(parent))
 
 
 async def build(request: Request) -> Response:
     """Check the form's ruleset; show it with its differences, or download / keep it."""
     organiser_only(request)
-    from skatcore.rules.compiler import compile_rules
-    from skatcore.rules.describe import rules_diff
-    from skatcore.rules.ruleset import load_ruleset, read_yaml, shipped_rulesets
+    from skatcore.rules.compiler import compile_rules, get_rules
+    from skatcore.rules.ruleset import all_rulesets, load_ruleset, read_yaml, shipped_rulesets
+    from skatcore.web.rulewords import differences
 
     config: Config = request.app.state.config
     form = await security.form_of(request)
@@ -118,6 +180,7 @@ async def build(request: Request) -> Response:
                  "extends": parent, "plugins": {}}
     before = _parent_params(parent)
     error = diff = None
+    fields: dict[str, str] = {}  # "plugin.param" -> its error, shown beside the field
     try:
         for key, schema in plugins:
             if not form.get(f"use.{key}"):
@@ -127,21 +190,28 @@ async def build(request: Request) -> Response:
             params = {}
             for f in _fields(schema):
                 raw = str(form.get(f"{key}.{f['key']}", "")).strip()
-                value = read_yaml(f"{key}.{f['key']}", raw[:2000]) if raw else None
+                try:
+                    value = read_yaml(f"{key}.{f['key']}", raw[:2000]) if raw else None
+                except InputError as exc:
+                    fields[f"{key}.{f['key']}"] = message(InputError(exc.message))
+                    continue
                 if raw and value != before.get(key, {}).get(f["key"]):  # only what differs from the parent
                     params[f["key"]] = value
             if params or key not in before:
                 doc["plugins"][key] = params
+        if fields:
+            raise InputError("a parameter is not what its plugin expects: see beside it")
         if not SHEET_NAME.fullmatch(name):
             raise InputError("expected a name of letters, digits, - and _", path="name")
         text = yaml_text(doc)
         with tempfile.TemporaryDirectory() as tmp, trusting(config.trust, paths=False):
             path = Path(tmp) / f"{name}.yaml"
             path.write_text(text, encoding="utf-8")
-            rules = compile_rules(load_ruleset(path))
-            from skatcore.rules.compiler import get_rules
-
-            diff = rules_diff([get_rules(parent), rules])
+            try:
+                rules = compile_rules(load_ruleset(path))
+            except InputError as exc:
+                raise _beside_its_field(exc, str(path), name, fields) from None
+            diff = differences(get_rules(parent), rules, dict(plugins), words(request)["_"])
     except InputError as exc:
         error = message(exc)
         text = None
@@ -151,7 +221,9 @@ async def build(request: Request) -> Response:
     saved = None
     if text and action == "keep":
         target = config.sheets / f"{name}.yaml"
-        if target.exists():
+        if name in all_rulesets():
+            error = f"{name} is the name of a shipped or installed ruleset: choose another name"
+        elif target.exists():
             error = f"{target.name} exists already in the sheets folder: choose another name"
         else:
             target.write_text(text, encoding="utf-8")
@@ -159,23 +231,36 @@ async def build(request: Request) -> Response:
     used = {k: v for k, v in before.items() if doc["plugins"].get(k) is not False}
     used.update({k: {**before.get(k, {}), **v} for k, v in doc["plugins"].items() if v is not False})
     return _builder_page(request, 200 if not error else 422, text=text, error=error, saved=saved, form=dict(form),
-                         used=used, diff=_diff_rows(diff), names=[parent, name])
+                         used=used, diff=diff, names=[parent, name], field_errors=fields)
+
+
+def _beside_its_field(exc: InputError, source: str, name: str, fields: dict[str, str]) -> InputError:
+    """The loader's error without the temporary file: beside its field when it
+    names a parameter (``plugins.official.grand_base``), else as ``NAME.yaml``."""
+    parts = (exc.path or "").split(".")
+    if exc.source == source and len(parts) >= 3 and parts[0] == "plugins":
+        fields[f"{parts[1]}.{parts[2]}"] = message(InputError(exc.message))
+        return InputError("a parameter is not what its plugin expects: see beside it")
+    if exc.source == source:
+        exc.source = f"{name}.yaml"
+    return exc
 
 
 def _builder_page(request: Request, status: int = 200, **context) -> Response:
+    """The builder: each plugin and field named in a player's words, the key and the schema's description beside."""
     from skatcore.rules.ruleset import shipped_rulesets
+    from skatcore.web.rulewords import param_words, plugin_words
 
-    return render(request, "build.html", status, plugins=[(n, _fields(s)) for n, s in plugin_schemas()],
-                  parents=sorted(shipped_rulesets()), trust=request.app.state.config.trust, **context)
+    _ = words(request)["_"]
+    plugins = [(n, plugin_words(n, _), [{**f, "label": param_words(n, f["key"], None, _)} for f in _fields(s)])
+               for n, s in plugin_schemas()]
+    return render(request, "build.html", status, plugins=plugins, parents=sorted(shipped_rulesets()),
+                  trust=request.app.state.config.trust, **context)
 
 
 def _download(text: str, name: str) -> Response:
     return Response(text, media_type="application/yaml; charset=utf-8",
                     headers={"content-disposition": f'attachment; filename="{name}.yaml"'})
-
-
-def _diff_rows(diff) -> list[tuple]:
-    return [(d.section, d.item, d.values) for d in diff or ()]
 
 
 # ---------------------------------------------------------------------------
@@ -210,7 +295,7 @@ async def upload(request: Request) -> Response:
         except UnicodeDecodeError:
             raise InputError("not a UTF-8 text file", source=filename) from None
         with _beside_the_sheets(config.sheets, raw) as path:
-            names, diff = _check_upload(path, filename, config.trust)
+            names, diff = _check_upload(path, filename, config.trust, words(request)["_"])
             if action == "keep":
                 saved = _keep(path, config.sheets / f"{name}.yaml")
     except InputError as exc:
@@ -243,13 +328,13 @@ def _beside_the_sheets(sheets: Path, raw: bytes) -> Iterator[Path]:
         Path(tmp).unlink(missing_ok=True)
 
 
-def _check_upload(path: Path, filename: str, trust: bool) -> tuple[list[str], list[tuple]]:
+def _check_upload(path: Path, filename: str, trust: bool, _) -> tuple[list[str], list]:
     """The checks of ``skat validate`` (reader, schema, extends chain, plugins,
     their parameters, compiling); errors name the uploaded file, not ``path``.
     The names of the parent and the upload, and the differences."""
     from skatcore.rules.compiler import compile_rules, get_rules
-    from skatcore.rules.describe import rules_diff
     from skatcore.rules.ruleset import find_ruleset, load_ruleset, read_yaml
+    from skatcore.web.rulewords import differences
 
     try:
         with trusting(trust, paths=False):  # an upload earns no trust by lying in a trusted folder
@@ -260,7 +345,7 @@ def _check_upload(path: Path, filename: str, trust: bool) -> tuple[list[str], li
         if exc.source == str(path):
             exc.source = filename
         raise exc.at(source=filename) from None
-    return [parent or "official", filename], _diff_rows(rules_diff([base, rules]))
+    return [parent or "official", filename], differences(base, rules, dict(plugin_schemas()), _)
 
 
 def _keep(path: Path, target: Path) -> str:

@@ -130,7 +130,7 @@ def test_a_ruleset_built_in_the_form(browser, server):
     page.select_option("select[name=parent]", "pub")
     page.fill("input[name='official.grand_base']", "20")
     page.click("form.schema button[value=check]")
-    assert "official.grand_base: 24 → 20" in page.locator("[data-testid=diff]").inner_text()
+    assert "Grand is worth: 24 → 20" in page.locator("[data-testid=diff]").inner_text()
     assert "grand_base: 20" in page.locator("[data-testid=yaml]").inner_text()
     screenshot(page, "serve-build-1280.png")
     with page.expect_download() as dl:
@@ -141,7 +141,7 @@ def test_a_ruleset_built_in_the_form(browser, server):
     kept.write_text(Path(dl.value.path()).read_text())
     page.set_input_files("input[type=file][name=ruleset]", str(kept))
     page.click("[data-testid=upload] button[value=check]")
-    assert "official.grand_base: 24 → 20" in page.locator("[data-testid=upload-diff]").inner_text()
+    assert "Grand is worth: 24 → 20" in page.locator("[data-testid=upload-diff]").inner_text()
     screenshot(page, "serve-upload-1280.png")
     page.click("[data-testid=upload] button[value=keep]")
     assert "Kept as upload.yaml" in page.locator("[data-testid=upload]").inner_text()
