@@ -47,7 +47,7 @@ SEAT_WORDS = {"forehand": "forehand", "middlehand": "middlehand", "rearhand": "r
 PUSH_WORDS = {"seen": "pushed", "blind": "pushed blind", "pass": "declined the skat"}
 # (sheet, version) -> the sheet scored and its list rendered: ten phones polling score it once
 _snapshots: dict[tuple[str, str], live.Snapshot] = {}
-_lists: dict[tuple[str, str], str] = {}
+_lists: dict[tuple[str, str, str, bool], str] = {}
 _locks: dict[str, threading.Lock] = {}
 
 

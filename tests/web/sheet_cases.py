@@ -14,7 +14,6 @@ import random
 from dataclasses import dataclass, field
 
 from skatcore.engine.table import people, seating
-from skatcore.model import SEATS
 from skatcore.records import sheet_live as live
 from skatcore.web import entry as form_entry
 
