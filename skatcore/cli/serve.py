@@ -16,6 +16,8 @@ def register(sub) -> None:
                    "0.0.0.0 opens it to the table's network, where players join with the sheet's code)")
     s.add_argument("--port", type=int, default=8000)
     s.add_argument("--sheets", default="sheets", help="folder of the sheets (created if missing; default ./sheets)")
+    s.add_argument("--new-key", action="store_true", help="a new organiser key (kept in the sheets folder, "
+                   "file .skat-serve-key): the old organiser link and cookie stop working")
     s.set_defaults(func=cmd_serve)
 
 
@@ -24,6 +26,7 @@ def cmd_serve(args) -> int:
         import uvicorn
 
         from skatcore.web.app import Config, create_app
+        from skatcore.web.security import stored_key
     except ImportError as exc:
         raise InputError(f"skat serve needs the web extra (pip install 'skatcore[web]'): {exc.name} is missing") from None
     if not 0 < args.port < 65536:
@@ -44,7 +47,11 @@ def cmd_serve(args) -> int:
         except OSError:
             pass
     host = f"[{shown}]" if _is_v6(shown) else shown
-    config = Config(folder.resolve(), trust=args.trust, base_url=f"http://{host}:{args.port}")
+    try:
+        key = stored_key(folder, renew=args.new_key)  # the same key after a restart: the organiser stays in
+    except OSError as exc:
+        raise InputError(str(exc), source=str(folder)) from None
+    config = Config(folder.resolve(), key=key, trust=args.trust, base_url=f"http://{host}:{args.port}")
     print(printable(f"skat serve: sheets in {folder.resolve()}"), flush=True)
     print(printable(f"organiser: open {config.base_url}/?key={config.key}  (keep this link to yourself)"), flush=True)
     if args.host not in ("127.0.0.1", "localhost", "::1"):

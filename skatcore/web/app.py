@@ -86,7 +86,11 @@ def _refused(request: Request, exc: Exception) -> Response:
 
 def create_app(config: Config) -> Guard:
     """The application for ``config`` (the sheets folder must exist), behind
-    its :class:`~skatcore.web.security.Guard` (``.app`` is the Starlette app)."""
+    its :class:`~skatcore.web.security.Guard` (``.app`` is the Starlette app).
+    Without a key in ``config`` the one kept in the folder is used (made on
+    the first start): the organiser's cookie outlives a restart."""
+    if config.key is None:
+        config.key = security.stored_key(config.sheets)
     routes = [Route("/", home), Route("/join", join, methods=["GET", "POST"]), Route("/j/{code}", join),
               Route("/lang/{lang}", switch_language),
               *sheets.routes, *rulespages.routes, *jobs.routes,

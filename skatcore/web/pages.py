@@ -4,7 +4,7 @@ templates (Jinja2, autoescaped), refusals as pages, sheet names."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -12,7 +12,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
 from skatcore.errors import InputError, printable
-from skatcore.web import i18n, security
+from skatcore.web import i18n
 from skatcore.web.security import csrf_token, is_organiser
 
 SHEET_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
@@ -20,10 +20,11 @@ SHEET_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}")
 
 @dataclass
 class Config:
-    """What ``skat serve`` was started with."""
+    """What ``skat serve`` was started with (``key``: the organiser's key;
+    ``None``: the one kept in the sheets folder, :func:`.security.stored_key`)."""
 
     sheets: Path
-    key: str = field(default_factory=security.new_code)
+    key: str | None = None
     trust: bool = False
     base_url: str = "http://127.0.0.1:8000"
 

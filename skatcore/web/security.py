@@ -2,7 +2,9 @@
 
 * The organiser holds the server's key (printed by ``skat serve`` in the
   link it shows; a cookie once the link was opened): it starts sheets,
-  builds rulesets, runs comparisons and sees every sheet's join code.
+  builds rulesets, runs comparisons and sees every sheet's join code.  The
+  key is kept in the sheets folder (:data:`KEY_FILE`, readable by its owner
+  only), so a restarted server still knows the organiser's device.
 * A player's device holds one sheet's join code (a link or a code typed on
   the join page, kept as a cookie scoped to that sheet): it reads and writes
   that sheet only.  Without either nothing of a sheet is shown.
@@ -16,8 +18,11 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import re
 import secrets
+import tempfile
+from pathlib import Path
 
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse
@@ -28,11 +33,53 @@ CODE_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"  # no 0/o, 1/l/i: read off a s
 CODE_LENGTH = 10  # about 49 bits: not guessed over a table's network
 SAFE_METHODS = ("GET", "HEAD", "OPTIONS")
 _CODE = re.compile(f"[{CODE_ALPHABET}]{{{CODE_LENGTH}}}")
+KEY_FILE = ".skat-serve-key"  # in the sheets folder: the organiser's key, mode 0600
+_KEY_TEXT = re.compile(r"[A-Za-z0-9_-]{8,128}")
 
 
 def new_code() -> str:
     """A join code (also a server key): :data:`CODE_LENGTH` letters and digits."""
     return "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+
+
+def stored_key(folder: Path, renew: bool = False) -> str:
+    """The organiser's key kept in ``folder`` (:data:`KEY_FILE`): created on
+    first use (mode 0600, written whole before it appears: a second server
+    starting at the same moment reads the same key), read after; ``renew``
+    replaces it (the old organiser link stops working)."""
+    path = folder / KEY_FILE
+    if not renew:
+        try:
+            text = path.read_text(encoding="ascii").strip()
+        except FileNotFoundError:
+            text = None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise OSError(f"cannot read the organiser key {path} ({exc}): delete it for a new one") from None
+        if text is not None:
+            if not _KEY_TEXT.fullmatch(text):
+                raise OSError(f"the organiser key {path} is not a key (8-128 letters, digits, - and _): "
+                              "delete it for a new one")
+            if path.stat().st_mode & 0o077:
+                os.chmod(path, 0o600)  # a copy made readable by others: the owner's again
+            return text
+    key = new_code()
+    fd, temp = tempfile.mkstemp(prefix=".skat-key-", dir=folder)  # mode 0600
+    try:
+        with os.fdopen(fd, "w", encoding="ascii") as f:
+            f.write(key + "\n")
+            f.flush()
+            os.fsync(f.fileno())
+        if renew:
+            os.replace(temp, path)
+            return key
+        try:
+            os.link(temp, path)  # fails if another server made it first: then its key is the key
+        except FileExistsError:
+            return stored_key(folder)
+        return key
+    finally:
+        if os.path.exists(temp):
+            os.unlink(temp)
 
 
 def clean_code(text: str | None) -> str | None:

@@ -1,5 +1,6 @@
 """A killed server loses nothing: ``skat serve`` as its own process, deals
-saved, SIGKILL, started again on the same folder: the same sheet."""
+saved, SIGKILL, started again on the same folder: the same sheet, the
+same organiser key."""
 
 from __future__ import annotations
 
@@ -42,7 +43,8 @@ def test_the_sheet_survives_a_killed_server(tmp_path):
         before = web.get("/s/eve/sheet.json").json()
         proc.send_signal(signal.SIGKILL)  # no shutdown, no flush: what a pulled plug does to the process
         proc.wait(10)
-        proc, web = _serve(tmp_path, port)
+        old, (proc, web) = web, _serve(tmp_path, port)
+        assert old.get("/s/eve/sheet.json").status_code == 200  # the organiser's cookie from before: still in
         after = web.get("/s/eve/sheet.json").json()
         assert after == before and len(after["deals"]) == 3
         assert after["totals"] == {"Anna": 72, "Ben": 72, "Cara": 72}  # with 2, game 3 x grand 24 = 72 each

@@ -38,12 +38,12 @@ th, td { padding: .12em .5em; border-bottom: 1px solid #e3e3e3; text-align: righ
 th:first-child, tr th { text-align: left; font-weight: normal; }
 thead th { font-weight: 600; border-bottom: 1.5px solid #888; }
 caption { text-align: left; font-weight: 600; padding-bottom: .2em; }
-td.iv { text-align: left; color: #555; } td.ns, td.ns + td.iv { color: #999; }
-small.n { color: #888; font-size: .8em; margin-left: .3em; }
+td.iv { text-align: left; color: #555; } td.ns, td.ns + td.iv { color: #707070; }
+small.n { color: #6b6b6b; font-size: .8em; margin-left: .3em; }
 table.words td, table.words th { text-align: left; white-space: normal; } table.words thead th { white-space: nowrap; }
 svg { max-width: 100%; height: auto; display: block; margin: .6em 0; }
 svg .t { font: 600 13px sans-serif; } svg .a { font: 11px sans-serif; fill: #444; } svg .l { font: 12px sans-serif; fill: #222; }
-svg .v { font: 11px sans-serif; fill: #222; } svg .v.ns { fill: #999; }
+svg .v { font: 11px sans-serif; fill: #222; } svg .v.ns { fill: #707070; }
 svg .g { stroke: #e5e5e5; } svg .z { stroke: #777; stroke-dasharray: 3 2; } svg .r { stroke: #f0f0f0; }
 svg .e { stroke: #222; stroke-width: 1.2; fill: none; }
 details { margin: .4em 0; } summary { cursor: pointer; color: #0058a3; }
