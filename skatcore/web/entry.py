@@ -90,7 +90,7 @@ def fields_of_form(form, seats: Mapping[str, str], tricks: int = 10) -> dict:
     instead = game == "instead"
     raw["game"] = "grand" if instead else game
     for key in _DECLARED:
-        values = [v for v in form.getlist(key) if isinstance(v, str) and v.strip()]
+        values = [v for v in form.getlist(key) if isinstance(v, str) and v.strip() and not v.endswith("=")]  # key=: not declared
         if key in ("call", "decl"):
             raw[key] = values
         elif values:

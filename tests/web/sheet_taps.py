@@ -93,15 +93,16 @@ class Phone:
         wanted = {"schneider": deal.schneider, "schwarz": deal.schwarz}
         if (deal.game != "instead" and bid.count() and deal.bid is not None and bid.input_value() != str(deal.bid)) or \
                 any(page.locator(f"#entry input[name={k}]").is_checked() != v for k, v in wanted.items()) or deal.decl or \
-                page.locator("#entry input[name=decl]:checked").count():
+                page.locator("#entry input[name=decl]:checked:not([value$='='])").count():
             self.extras()
             if deal.game != "instead" and bid.count() and deal.bid is not None and bid.input_value() != str(deal.bid):
                 page.select_option("#entry select[name=bid]", str(deal.bid))
                 self.taps += 1
             for k, v in wanted.items():
                 self.check(k, "on", v)
-            for d in deal.decl:
-                self.radio("decl", d)
+            for key in {d.split("=")[0] for d in self.page.locator("#entry input[name=decl]").evaluate_all(
+                    "boxes => boxes.map(b => b.value)")}:
+                self.radio("decl", next((d for d in deal.decl if d.startswith(f"{key}=")), f"{key}="))
 
     def pushes(self, deal: Deal) -> None:
         seats = ("forehand", "middlehand", "rearhand")

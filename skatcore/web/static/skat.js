@@ -27,7 +27,9 @@ document.addEventListener("input", (e) => {
   const form = e.target.closest("form"), fields = [...form.querySelectorAll("input.rtricks")];
   const total = Number(form.querySelector("#tricks-total").value);
   e.target.dataset.auto = "";
-  const typed = fields.filter((f) => f.dataset.auto !== "1" && f.value !== ""), rest = fields.filter((f) => !typed.includes(f));
+  if (e.target.value === "") return;  // being corrected: nothing follows from it yet
+  const typed = fields.filter((f) => f.dataset.auto !== "1" && f.value !== "");
+  const rest = fields.filter((f) => !typed.includes(f) && f !== e.target);
   const sum = typed.reduce((s, f) => s + Number(f.value), 0);
   if (rest.length === 1 && sum <= total) { rest[0].value = String(total - sum); rest[0].dataset.auto = "1"; }
 });
