@@ -99,3 +99,47 @@ def count_words(text: str, lang: str) -> str:
     if lang != "de":
         return text
     return _COUNT_RE.sub(lambda m: _COUNT_MAP.get(m.group(0).lower(), m.group(0)), text)
+
+
+# ---------------------------------------------------------------------------
+# The refusals a deal form can meet, whole sentences in German
+# ---------------------------------------------------------------------------
+
+_GAME = r"((?:clubs|spades|hearts|diamonds|grand|null|ramsch)(?: hand| ouvert)*)"
+_REFUSALS_DE = [(re.compile(en), de) for en, de in (
+    (r"(.+) deals and sits out this deal", "{0} gibt und setzt bei diesem Spiel aus"),
+    (r"ruleset '(.+)' has no bidding(?:: no bid)?", "unter {0} wird nicht gereizt: kein Reizwert"),
+    (_GAME + r" is worth (\d+), below the bid (\d+)", "{0} ist {1} wert, weniger als der Reizwert {2}"),
+    (_GAME + r" cannot be declared after picking up the skat in this ruleset",
+     "{0} darf hier nicht nach Aufnahme des Skats gespielt werden"),
+    (_GAME + r" is not played in this ruleset", "{0} wird nach diesen Regeln nicht gespielt"),
+    (r"the bidding is already over", "das Reizen ist schon vorbei"),
+    (r"(\d+) card points do not fit (\d+) tricks? and the skat \(expected (\d+) to (\d+)\)",
+     "{0} Augen passen nicht zu {1} Stichen und dem Skat (möglich: {2} bis {3})"),
+    (r"(\d+) card points do not fit (\d+) tricks? \(expected (\d+) to (\d+)\)",
+     "{0} Augen passen nicht zu {1} Stichen (möglich: {2} bis {3})"),
+    (r"points add up to (\d+), expected (\d+) to (\d+)", "die Augen ergeben {0}, möglich sind {1} bis {2}"),
+    (r"points add up to (\d+), expected (\d+).*", "die Augen ergeben {0}, erwartet {1}"),
+    (r"tricks add up to (\d+), expected (\d+)", "die Stiche ergeben {0}, erwartet {1}"),
+    (r"expected three numbers, got (.+)", "drei Zahlen erwartet, nicht {0}"),
+    (r"deal (\d+) is void already", "Spiel {0} ist schon gestrichen"),
+    (r"this deal is on the sheet already \(deal (\d+)\)", "dieses Spiel steht schon auf der Liste (Spiel {0})"),
+    (r"deal (\d+) was changed on another device since you opened it.*",
+     "Spiel {0} wurde inzwischen auf einem anderen Gerät geändert: bitte neu öffnen"),
+    (r"a grand may be declared only after all have pushed", "ein Grand darf erst angesagt werden, wenn alle geschoben haben"),
+    (r"schneider, schwarz and ouvert may be announced only in hand games",
+     "Schneider, Schwarz und ouvert dürfen nur im Handspiel angesagt werden"),
+    (r"only grand and null may be played ouvert in (.+)", "in {0} dürfen nur Grand und Null ouvert gespielt werden"),
+)]
+
+
+def refusal_words(text: str, lang: str) -> str:
+    """A refusal of the engine in ``lang``: a sentence of the table above in
+    German, its game words as a German table says them; a sentence not in
+    the table stays English whole (never half translated)."""
+    if lang != "de":
+        return text
+    for pattern, german_text in _REFUSALS_DE:
+        if m := pattern.fullmatch(text):
+            return german_text.format(*(count_words(g, lang) for g in m.groups()))
+    return text

@@ -23,6 +23,7 @@ from skatcore.records.sheet_entry import add_entry, deal_from_fields, in_fields,
 from skatcore.rules.trust import trusting
 from skatcore.web import entry as form_entry
 from skatcore.web import security
+from skatcore.web.i18n import refusal_words
 from skatcore.web.pages import (
     SHEET_NAME,
     Config,
@@ -336,7 +337,7 @@ async def save(request: Request) -> Response:
         with trusting(config.trust):
             line, _s = live.add(path, _entered(raw), uid=raw.get("id"))
     except live.StaleError as exc:
-        return _after(request, name, path, saved=message(exc))
+        return _after(request, name, path, saved=_say(request, exc))
     except InputError as exc:
         return _refusal(request, 422, _say(request, exc))
     return _after(request, name, path, saved=_("Deal {n} saved: {count}", n=line.index, count=_saved_line(request, line)))
@@ -359,8 +360,11 @@ def _say(request: Request, exc: InputError, raw: dict | None = None, n: int | No
         exc = in_fields(InputError(exc.message, path=exc.path[len(at):].lstrip(".") or None), raw, name=_label)
     elif exc.path and (later := re.match(r"deals\[(\d+)\]", exc.path)):
         exc = InputError(exc.message, path=f"deal {int(later[1]) + 1}")
-    text = f"{exc.path}: {exc.message}" if exc.path else exc.message
-    return words(request)["count"](printable(text).replace(" F,M,R", ""))
+    lang, _ = lang_of(request), words(request)["_"]
+    said = refusal_words(printable(exc.message).replace(" F,M,R", ""), lang)
+    if exc.path and (deal := re.fullmatch(r"deal (\d+)", exc.path)):
+        return f"{_('Deal {n}', n=deal[1])}: {said}"
+    return f"{_(printable(exc.path))}: {said}" if exc.path else said
 
 
 def _refusal(request: Request, status: int, error: str) -> Response:

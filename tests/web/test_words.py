@@ -82,3 +82,23 @@ def _rules(name):
     from skatcore.rules.compiler import get_rules
 
     return get_rules(name)
+
+
+def test_a_refusal_is_a_german_sentence(web):
+    """The engine's refusals a deal form meets, whole sentences (not English words with German ones between)."""
+    from conftest import csrf, new_sheet
+
+    new_sheet(web)
+    web.get("/lang/de")
+    cases = [({"declarer": "Anna", "game": "clubs", "matadors": "with1", "points": "70", "bid": "18"},
+              "Alleinspieler: Anna gibt und setzt bei diesem Spiel aus"),
+             ({"game": "ramsch", "ramsch_seat": ["0", "8", "112"], "ramsch_trick_seat": ["0", "7", "3"],
+               "last_trick": "rearhand"}, "Ramsch-Augen: 8 Augen passen nicht zu 7 Stichen (möglich: 24 bis 142)"),
+             ({"declarer": "Ben", "game": "null", "null_tricks": "0", "bid": "30"},
+              "Null ist 23 wert, weniger als der Reizwert 30")]
+    for data, said in cases:
+        r = web.post("/s/eve/deals", data=data, headers=csrf(web))
+        assert r.status_code == 422 and said in r.text, r.text
+    from skatcore.web.i18n import refusal_words
+
+    assert refusal_words("an unknown sentence with clubs", "de") == "an unknown sentence with clubs"  # English whole
