@@ -1,0 +1,75 @@
+"""The sheet on a phone at 390 px, measured in Chromium: the totals and the
+next deal on the first screen, every control that enters a deal at least
+44 x 44 CSS px and nothing to tap under 24 x 24 (WCAG 2.2 target size), for
+every game of every kind of form (suit and Ramsch, Schieberamsch pushes, a
+correction)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import KEY
+from sheet_taps import PHONE
+
+# what a phone taps: the visible part of a chip is its span (the radio itself is hidden under it)
+TAPPED = ("#entry label.chip > span, #entry button, #entry select, #entry input:not([type=radio]):not([type=checkbox])"
+          ":not([type=hidden]), #entry details > summary")
+ANY = "a, button, select, input:not([type=hidden]):not([type=radio]):not([type=checkbox]), summary, label.chip > span"
+
+SIZES = """sel => [...document.querySelectorAll(sel)].filter(e => e.offsetParent !== null).map(e => {
+  const r = e.getBoundingClientRect(); return [e.outerHTML.slice(0, 90), r.width, r.height]; })"""
+
+
+def _small(page, selector: str, least: float) -> list:
+    return [(html, round(w), round(h)) for html, w, h in page.evaluate(SIZES, selector) if w < least or h < least]
+
+
+def _sheet(browser, base, config, ruleset: str, deals: int = 0) -> str:
+    """A sheet started with the CLI in the server's folder (``deals`` plain deals on it); its join code."""
+    from skatcore.cli import main
+
+    path = str(config.sheets / "eve.sqlite")
+    assert main(["sheet", "new", path, "--ruleset", ruleset, "--players", "Anna,Ben,Cara,Dirk"]) == 0
+    for who in ["Ben", "Cara", "Dirk", "Anna", "Ben", "Cara"][:deals]:
+        assert main(["sheet", "add", path, "--declarer", who, "--game", "clubs", "--matadors", "with1", "--bid", "18",
+                     "--points", "70"]) == 0
+    desk = browser.new_context(bypass_csp=True).new_page()
+    desk.goto(f"{base}/?key={KEY}")
+    desk.goto(f"{base}/s/eve")
+    code = desk.locator("[data-testid=join-code]").inner_text()
+    desk.context.close()
+    return code
+
+
+def _phone(browser, base, code: str):
+    ctx = browser.new_context(viewport=PHONE, device_scale_factor=2, is_mobile=True, has_touch=True, bypass_csp=True)
+    page = ctx.new_page()
+    page.goto(f"{base}/j/{code}")
+    page.wait_for_selector("#entry")
+    return ctx, page
+
+
+@pytest.mark.parametrize("ruleset", ["pub", "schieberamsch", "texas", "danish-aarhus"])
+def test_every_control_of_the_form_is_a_finger_wide(browser, server, ruleset):
+    base, config = server
+    ctx, page = _phone(browser, base, _sheet(browser, base, config, ruleset))
+    games = page.locator("#entry input[name=game]").evaluate_all("xs => xs.map(x => x.value)")
+    assert len(games) >= 2 and len(page.evaluate(SIZES, TAPPED)) > 20
+    for game in games:
+        page.locator(f"#entry label:has(> input[name=game][value='{game}'])").click()
+        if page.locator("#entry details.extras").count() and page.locator("#entry details.extras").is_visible():
+            page.locator("#entry details.extras > summary").click()
+        assert not _small(page, TAPPED, 44), (ruleset, game, _small(page, TAPPED, 44))
+        assert not _small(page, ANY, 24), (ruleset, game, _small(page, ANY, 24))
+        page.reload()
+    ctx.close()
+
+
+def test_the_totals_come_first_on_a_phone(browser, server):
+    base, config = server
+    ctx, page = _phone(browser, base, _sheet(browser, base, config, "pub", deals=6))
+    for part in ("#summary .totals", "[data-testid=next]", "#summary ol.recent", "#summary a[href='#entry']"):
+        box = page.locator(part).bounding_box()
+        assert box and box["y"] + box["height"] <= PHONE["height"], (part, box)  # on the first screen, unscrolled
+    fix = page.locator("#summary ol.recent a.fix").first.bounding_box()
+    assert fix["width"] >= 44 and fix["height"] >= 44
+    ctx.close()
