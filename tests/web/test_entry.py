@@ -60,14 +60,15 @@ def test_a_ramsch_is_saved_as_the_browser_posts_it(web, ruleset):
     assert len(deals) == 1 and "amsch" in deals[0]["game"]
 
 
-def _bock_then_ramsch_round(web) -> None:
-    """pub: a 60-60 opens a Bock round (four deals at a four-table), then a Ramsch round."""
+def _bock_then_ramsch_round(web) -> str:
+    """pub: a 60-60 opens a Bock round (four deals at a four-table), then a Ramsch round; the last save's answer."""
     new_sheet(web, stake="")
     declarers = ["Ben", "Cara", "Dirk", "Anna", "Ben"]  # forehand of each deal (the dealer sits out)
     for i, who in enumerate(declarers):
         r = web.post("/s/eve/deals", data={"declarer": who, "game": "clubs", "matadors": "with1", "bid": "18",
                                            "points": "60" if i == 0 else "70", "id": f"d{i}"}, headers=csrf(web))
         assert r.status_code == 200, r.text
+    return r.text
 
 
 def test_a_ramsch_round_deal_is_saved_from_the_page(web):
@@ -105,3 +106,23 @@ def test_the_bid_list_is_the_whole_ladder(web):
                                        "bid": "77", "points": "70", "id": "o1"}, headers=csrf(web))
     assert r.status_code == 200, r.text
     assert web.get("/s/eve/sheet.json").json()["totals"]["Ben"] == -168
+
+
+def test_the_words_of_a_deal(web):
+    """W10: the chips and the count say the same words, in one language; the saved line keeps its Bock; no CLI
+    option in a page; a Ramsch never asks for a declarer."""
+    shown = _bock_then_ramsch_round(web)  # deals 2-5 are Bock deals
+    assert "Deal 5 saved: with 1, game 2; 2 x clubs 12 = 24: won +24 [Bock] → Ben +48" in shown
+    r = web.post("/s/eve/deals", data={"game": "ramsch", "id": "r0"}, headers=csrf(web))
+    assert r.status_code == 422 and "declarer" not in r.text.lower(), r.text
+    new_sheet(web, name="pub2", stake="")
+    for data in ({"game": "passed", "id": "p1"}, {"game": "ramsch", "ramsch_seat": ["30", "40"], "id": "p2"},
+                 {"declarer": "Ben", "game": "clubs", "bid": "18", "points": "70", "id": "p3"}):
+        r = web.post("/s/pub2/deals", data=data, headers=csrf(web))
+        assert r.status_code == 422 and not re.search(r"F,M,R|--\w|outcome\.|deals\[", r.text), r.text
+    web.get("/lang/de")
+    page = web.get("/s/pub2").text
+    assert "<span>mit 1</span>" in page and "with 1" not in page
+    r = web.post("/s/pub2/preview", data={"declarer": "Ben", "game": "clubs", "matadors": "with1", "bid": "18",
+                                          "points": "74"}, headers=csrf(web))
+    assert "mit 1, Spiel 2; 2 x Kreuz 12 = 24: gewonnen +24" in r.text
