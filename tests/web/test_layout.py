@@ -7,6 +7,7 @@ correction)."""
 from __future__ import annotations
 
 import pytest
+from browser import screenshot
 from conftest import KEY
 from sheet_taps import PHONE
 
@@ -60,6 +61,8 @@ def test_every_control_of_the_form_is_a_finger_wide(browser, server, ruleset):
             page.locator("#entry details.extras > summary").click()
         assert not _small(page, TAPPED, 44), (ruleset, game, _small(page, TAPPED, 44))
         assert not _small(page, ANY, 24), (ruleset, game, _small(page, ANY, 24))
+        if (ruleset, game) == ("schieberamsch", "ramsch"):
+            screenshot(page.locator("#entry"), "serve-ramsch-390.png")
         page.reload()
     ctx.close()
 
@@ -72,4 +75,9 @@ def test_the_totals_come_first_on_a_phone(browser, server):
         assert box and box["y"] + box["height"] <= PHONE["height"], (part, box)  # on the first screen, unscrolled
     fix = page.locator("#summary ol.recent a.fix").first.bounding_box()
     assert fix["width"] >= 44 and fix["height"] >= 44
+    page.click("[data-testid=lang]")  # Deutsch
+    page.wait_for_selector("html[lang=de]")
+    assert page.locator("[data-testid=next]").inner_text().startswith("Als Nächstes") or "Spiel 7" in \
+        page.locator("[data-testid=next]").inner_text()
+    screenshot(page, "serve-sheet-de-390.png")
     ctx.close()
