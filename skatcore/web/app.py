@@ -76,8 +76,8 @@ def switch_language(request: Request) -> Response:
 def _problem(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, Problem)
     if request.headers.get("hx-request"):
-        return PlainTextResponse(exc.text, status_code=exc.status)
-    return render(request, "error.html", exc.status, error=exc.text, here="/")  # a refusal says nothing of the address
+        return PlainTextResponse(exc.said(request), status_code=exc.status)
+    return render(request, "error.html", exc.status, error=exc.said(request), here="/")  # a refusal says nothing of the address
 
 
 def _refused(request: Request, exc: Exception) -> Response:

@@ -32,9 +32,14 @@ class Config:
 class Problem(Exception):
     """A refusal shown to the user: an HTTP status and one line."""
 
-    def __init__(self, status: int, text: str):
-        super().__init__(text)
-        self.status, self.text = status, text
+    def __init__(self, status: int, text: str, **values: object):
+        super().__init__(text.format(**values) if values else text)
+        self.status, self.text, self.template, self.values = status, str(self), text, values
+
+    def said(self, request: Request) -> str:
+        """The line in the page's language (a sentence of the engine as :func:`i18n.refusal_words` says it)."""
+        said = words(request)["_"](self.template, **self.values)
+        return i18n.refusal_words(said, lang_of(request))
 
 
 env = Environment(loader=PackageLoader("skatcore.web", "templates"), autoescape=select_autoescape(default=True),

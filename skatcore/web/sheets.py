@@ -148,7 +148,7 @@ async def new_sheet(request: Request) -> Response:
     try:
         path = sheet_file(config, name)
         if path.exists():
-            raise Problem(409, f"a sheet named {name!r} exists already: choose another name")
+            raise Problem(409, "a sheet named {name} exists already: choose another name", name=repr(name))
         if ruleset.endswith(".yaml"):  # built here: a file in the sheets folder
             ruleset = str(config.sheets / Path(ruleset).name)
         with trusting(config.trust):
@@ -157,7 +157,7 @@ async def new_sheet(request: Request) -> Response:
     except (InputError, ValueError, Problem) as exc:
         from skatcore.rules.ruleset import all_rulesets
 
-        status, error = ((exc.status, exc.text) if isinstance(exc, Problem) else
+        status, error = ((exc.status, exc.said(request)) if isinstance(exc, Problem) else
                          (400, message(exc) if isinstance(exc, InputError) else f"stake: expected a number, got {stake!r}"))
         return render(request, "home.html", status, error=error, sheets=sheet_list(config),
                       rulesets=sorted(all_rulesets()) + house_rulesets(config), form=dict(form))
@@ -310,7 +310,7 @@ async def preview(request: Request) -> Response:
 
 def _check_deal(snap: live.Snapshot, n: int) -> None:
     if not 1 <= n <= len(snap.deals):
-        raise Problem(404, f"no deal {n} (the sheet has {len(snap.deals)})")
+        raise Problem(404, "no deal {n} (the sheet has {count})", n=n, count=len(snap.deals))
 
 
 def _edit(raw: dict, n: int):

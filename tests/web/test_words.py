@@ -102,3 +102,22 @@ def test_a_refusal_is_a_german_sentence(web):
     from skatcore.web.i18n import refusal_words
 
     assert refusal_words("an unknown sentence with clubs", "de") == "an unknown sentence with clubs"  # English whole
+
+
+def test_every_refusal_of_a_page_has_its_german(web):
+    """Each Problem the pages raise with a fixed line is in the German table, and a German page says it so."""
+    import re as regex
+    from pathlib import Path
+
+    from conftest import new_sheet
+
+    from skatcore.web.i18n import german
+
+    folder = Path(__file__).parents[2] / "skatcore" / "web"
+    lines = {m for path in folder.glob("*.py") for m in regex.findall(r'Problem\(\d+, "([^"{]*(?:\{\w+\}[^"{]*)*)"',
+                                                                    path.read_text())}
+    assert len(lines) >= 10 and not sorted(lines - set(german()))
+    new_sheet(web)
+    web.get("/lang/de")
+    r = web.get("/s/eve/deals/9")
+    assert r.status_code == 404 and "Nicht möglich" in r.text and "kein Spiel 9 (die Liste hat 0)" in r.text
