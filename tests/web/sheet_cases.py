@@ -39,6 +39,18 @@ class Deal:
     last_trick: str | None = None
     pushes: list[str] = field(default_factory=list)
 
+    @property
+    def kind(self) -> str:
+        """suit, grand, null, ramsch, instead or passed."""
+        return self.game if self.game in ("grand", "null", "ramsch", "instead", "passed") else "suit"
+
+    def plain(self) -> bool:
+        """Nothing but declarer, game, matadors (up to 4) and card points: a plain game, or a Ramsch without pushes."""
+        extra = self.hand or self.ouvert or self.schneider or self.calls or self.decl or self.pushes
+        beyond = self.kind in ("suit", "grand") and (self.tricks is not None or
+                                                     int("".join(filter(str.isdigit, str(self.matadors)))) > 4)
+        return not (extra or beyond or self.bid not in (None, 18))
+
     def cli(self) -> list[str]:
         """The deal as ``skat sheet add`` options."""
         if self.game == "passed":

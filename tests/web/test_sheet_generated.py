@@ -127,11 +127,7 @@ def play_session(browser, server, tmp_path, capsys, ruleset: str, seed: int, ste
         assert (error is None) == (code == 0), f"{where}: the CLI {'refused: ' + said if code else 'saved'}, " \
                                                f"the page {'refused: ' + str(error) if error else 'saved'}"
         if step.action == "add" and error is None and not kept:
-            kind = step.deal.game if step.deal.game in ("ramsch", "passed", "instead", "null", "grand") else "suit"
-            plain = not (step.deal.hand or step.deal.calls or step.deal.decl or step.deal.ouvert or step.deal.pushes or
-                         step.deal.schneider or (step.deal.tricks is not None and kind != "null") or
-                         step.deal.bid not in (None, 18) or (step.deal.matadors and int(step.deal.matadors.lstrip("withou")) > 4))
-            key = f"{kind}{'' if plain else '+'}"
+            key = f"{step.deal.kind}{'' if step.deal.plain() else '+'}"
             taps[key] = max(taps[key], phone.taps - before - (phone.digits - digits))
     web = cli_json("sheet", "show", str(config.sheets / f"{name}.sqlite"), capsys=capsys)
     ref = cli_json("sheet", "show", cli, capsys=capsys)
