@@ -360,6 +360,8 @@ def _say(request: Request, exc: InputError, raw: dict | None = None, n: int | No
         exc = in_fields(InputError(exc.message, path=exc.path[len(at):].lstrip(".") or None), raw, name=_label)
     elif exc.path and (later := re.match(r"deals\[(\d+)\]", exc.path)):
         exc = InputError(exc.message, path=f"deal {int(later[1]) + 1}")
+    if exc.path == "N":  # the CLI's argument: the deal the page is about
+        exc = InputError(exc.message)
     lang, _ = lang_of(request), words(request)["_"]
     said = refusal_words(printable(exc.message).replace(" F,M,R", ""), lang)
     if exc.path and (deal := re.fullmatch(r"deal (\d+)", exc.path)):
@@ -367,10 +369,10 @@ def _say(request: Request, exc: InputError, raw: dict | None = None, n: int | No
     return f"{_(printable(exc.path))}: {said}" if exc.path else said
 
 
-def _refusal(request: Request, status: int, error: str) -> Response:
-    """A refused save: the one line shown where the count is, the form kept as typed."""
+def _refusal(request: Request, status: int, error: str, where: str = "#preview") -> Response:
+    """A refused save: the one line shown where the count is (or ``where``), the form kept as typed."""
     response = render(request, "_entry_error.html", status, error=error)
-    response.headers["HX-Retarget"] = "#preview"
+    response.headers["HX-Retarget"] = where
     response.headers["HX-Reswap"] = "innerHTML"
     return response
 
@@ -423,8 +425,8 @@ async def correct(request: Request) -> Response:
         with trusting(config.trust):
             live.change(path, n, tag, f"{'voiding' if void else 'correcting'} deal {n}", change)
     except InputError as exc:
-        return _refusal(request, 409 if isinstance(exc, live.StaleError) else 422,
-                        _say(request, exc, raw, n))
+        return _refusal(request, 409 if isinstance(exc, live.StaleError) else 422, _say(request, exc, raw, n),
+                        "#voiderr" if void else "#preview")
     response = Response(status_code=204)
     response.headers["HX-Redirect"] = f"/s/{name}"
     return response

@@ -54,7 +54,16 @@ def test_a_stale_correction_is_refused(web):
     assert r.status_code == 409 and "changed on another device" in r.text
     assert web.get("/s/eve/sheet.json").json()["totals"]["Ben"] == 22
     r = web.post("/s/eve/deals/1/void", data={"tag": "0" * 16, "reason": "x"}, headers=csrf(web))
-    assert r.status_code == 409
+    assert r.status_code == 409 and r.headers["hx-retarget"] == "#voiderr"  # said beside the void button
+
+
+def test_a_deal_voided_twice_says_so_beside_the_button(web):
+    new_sheet(web)
+    web.post("/s/eve/deals", data={**CLUBS_WON, "id": "w1"}, headers=csrf(web))
+    assert web.post("/s/eve/deals/1/void", data={}, headers=csrf(web)).status_code == 204
+    r = web.post("/s/eve/deals/1/void", data={}, headers=csrf(web))
+    assert r.status_code == 422 and r.headers["hx-retarget"] == "#voiderr"
+    assert re.search(r'role="alert"[^>]*>deal 1 is void already<', r.text), r.text  # no CLI argument name before it
 
 
 def test_polling_answers_204_while_nothing_changed(web):

@@ -69,8 +69,13 @@ def page_step(phone: Phone, base: str, name: str, step: Step) -> str | None:
     phone.tap(f"#sheet tr[data-deal='{step.n}'] a.fix")
     page.wait_for_url(re.compile(rf"/deals/{step.n}$"))
     if step.action == "void":
-        with page.expect_response(lambda r: r.url.endswith("/void")):
+        with page.expect_response(lambda r: r.url.endswith("/void")) as answer:
             phone.tap("form[hx-post$='/void'] button")
+        if answer.value.status != 204:
+            page.wait_for_selector("#voiderr .error")
+            error = page.locator("#voiderr .error").inner_text()
+            page.goto(f"{base}/s/{name}")
+            return error
         page.wait_for_url(re.compile(rf"/s/{name}$"))
         return None
     else:
