@@ -258,6 +258,7 @@ def _entry(request: Request, name: str, snap: live.Snapshot, n: int | None = Non
         more_matadors=form_entry.MORE_MATADORS, symbols=form_entry.SYMBOLS, game_words=form_entry.GAME_WORDS,
         seat_words=SEAT_WORDS, push_words=PUSH_WORDS, uid="w" + secrets.token_hex(6), csrf=security.csrf_token(request),
         n=n, tag=live.deal_tag(snap.deals[n - 1][1]) if n else None, error=error, values=values or {},
+        declared={str(d).split("=")[0] for d in (values or {}).get("decl") or []},
         next_n=len(snap.deals) + 1, dealer=st.players[st.dealer], saved=saved, **words(request))
 
 

@@ -114,9 +114,9 @@ def draw_step(rng: random.Random, path) -> Step:
     if n >= 2 and roll < 0.08:
         k = rng.randint(1, n)
         record = snap.deals[k - 1][1]
-        was_ramsch = (record.get("game") or {}).get("type") == "ramsch"
+        kind = form_entry.values_of_record(record, None)["game"]  # a correction keeps the kind of deal: what the form offers
         return Step("edit", draw_deal(rng, form_entry.offer(snap.session.state.rules, bidding=True), deal_seats(snap, k),
-                                      ramsch=was_ramsch), n=k)
+                                      same=kind), n=k)
     if n >= 2 and roll < 0.12:
         return Step("void", n=rng.randint(1, n))
     if n >= 1 and roll < 0.15:
@@ -124,9 +124,10 @@ def draw_step(rng: random.Random, path) -> Step:
     return Step("add", draw_deal(rng, offer, seats))
 
 
-def draw_deal(rng: random.Random, offer: form_entry.Offer, seats: dict[str, str], ramsch: bool | None = None) -> Deal:
+def draw_deal(rng: random.Random, offer: form_entry.Offer, seats: dict[str, str], same: str | None = None) -> Deal:
+    """A deal of the kinds ``offer`` has; ``same``: a correction of a deal of that kind (Ramsch, instead, passed, a game)."""
     kinds = [] if offer.ramsch_only else list(offer.games)
-    if ramsch is None:
+    if same is None:
         weights = [3.0] * len(kinds)
         if offer.ramsch:
             kinds.append("ramsch")
@@ -138,8 +139,10 @@ def draw_deal(rng: random.Random, offer: form_entry.Offer, seats: dict[str, str]
             kinds.append("passed")
             weights.append(0.6)
         kind = rng.choices(kinds, weights)[0]
+    elif same in ("ramsch", "instead", "passed"):
+        kind = same
     else:
-        kind = "ramsch" if ramsch and offer.ramsch else rng.choice(offer.games)
+        kind = rng.choice(offer.games)
     if kind == "ramsch":
         return _ramsch(rng, offer, seats)
     if kind == "passed":

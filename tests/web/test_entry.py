@@ -126,3 +126,17 @@ def test_the_words_of_a_deal(web):
     r = web.post("/s/pub2/preview", data={"declarer": "Ben", "game": "clubs", "matadors": "with1", "bid": "18",
                                           "points": "74"}, headers=csrf(web))
     assert "mit 1, Spiel 2; 2 x Kreuz 12 = 24: gewonnen +24" in r.text
+
+
+def test_a_deal_with_a_declaration_is_corrected(web):
+    """The correction page of a deal with a plugin declaration (Tournée: the turned card) shows it chosen; a 500 before."""
+    new_sheet(web, ruleset="tournee", stake="")
+    r = web.post("/s/eve/deals", data={"declarer": "Ben", "game": "grand", "matadors": "with1", "points": "70",
+                                       "bid": "18", "decl": "tournee_card=second", "id": "t1"}, headers=csrf(web))
+    assert r.status_code == 200, r.text
+    page = web.get("/s/eve/deals/1")
+    assert page.status_code == 200
+    assert re.search(r'value="tournee_card=second" checked', page.text)
+    assert not re.search(r'value="tournee_card=" checked', page.text)
+    new = web.get("/s/eve").text
+    assert re.search(r'value="tournee_card=" checked', new)  # a new deal: nothing declared yet
