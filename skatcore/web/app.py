@@ -16,7 +16,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from skatcore.web import i18n, jobs, rulespages, security, sheets
+from skatcore.web import failures, i18n, jobs, rulespages, security, sheets
 from skatcore.web.pages import Config, Problem, house_rulesets, render
 from skatcore.web.security import Guard, is_organiser
 
@@ -95,7 +95,8 @@ def create_app(config: Config) -> Guard:
               Route("/lang/{lang}", switch_language),
               *sheets.routes, *rulespages.routes, *jobs.routes,
               Mount("/static", StaticFiles(packages=[("skatcore.web", "static")]), name="static")]
-    app = Starlette(routes=routes, exception_handlers={Problem: _problem, PermissionError: _refused})
+    app = Starlette(routes=routes, exception_handlers={Problem: _problem, PermissionError: _refused,
+                                                     Exception: failures.unexpected})
     app.state.config = config
     app.state.codes = sheets.join_codes(config)
     app.state.jobs = {}

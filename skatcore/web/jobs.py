@@ -19,6 +19,7 @@ from starlette.routing import Route
 
 from skatcore.errors import InputError
 from skatcore.web import security
+from skatcore.web.failures import whole
 from skatcore.web.pages import (
     Config,
     Problem,
@@ -32,6 +33,7 @@ from skatcore.web.pages import (
 from skatcore.web.rulewords import PLAYER_WORDS
 
 MAX_DEALS = 20_000  # a table's evening of questions, not a research run: that is skat compare's
+MAX_SEED = 2**63 - 1  # as skat compare --seed
 MAX_JOBS = 2  # the machine is the organiser's laptop
 PLAYERS = ("heuristic", "random", "expert")
 
@@ -116,10 +118,11 @@ async def start(request: Request) -> Response:
     refs = [r for r in form.getlist("ruleset") if isinstance(r, str)]
     files = [ruleset_ref(config, r) for r in refs[:4]]
     error = None
-    try:
-        deals, seed = int(str(form.get("deals", "0"))), int(str(form.get("seed", "1")))
-    except ValueError:
-        deals, seed, error = 0, 0, "deals and seed: expected whole numbers"
+    try:  # as skat compare reads --deals and --seed: ASCII digits, within bounds
+        deals = whole(form.get("deals", ""), 1, MAX_DEALS, "deals")
+        seed = whole(form.get("seed", "1"), 0, MAX_SEED, "seed")
+    except InputError as exc:
+        deals, seed, error = 0, 0, message(exc)
     players = str(form.get("players", "heuristic"))
     if not error and not 2 <= len(refs) <= 4:
         error = f"choose 2 to 4 rulesets, got {len(refs)}"
@@ -127,8 +130,6 @@ async def start(request: Request) -> Response:
         error = "choose rulesets of the list (shipped, installed or kept here)"
     elif not error and len(set(refs)) < len(refs):
         error = "choose each ruleset once"
-    elif not error and not 1 <= deals <= MAX_DEALS:
-        error = f"deals: expected 1 to {MAX_DEALS:,} (more with skat compare in a terminal)"
     elif not error and players not in PLAYERS:
         error = f"players: expected one of {', '.join(PLAYERS)}"
     elif not error and sum(not j.finished for j in _jobs(request).values()) >= MAX_JOBS:
