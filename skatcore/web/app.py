@@ -10,6 +10,8 @@ runs them in its thread pool, so a slow scoring never stalls the others.
 
 from __future__ import annotations
 
+import contextlib
+
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
@@ -95,11 +97,20 @@ def create_app(config: Config) -> Guard:
               Route("/lang/{lang}", switch_language),
               *sheets.routes, *rulespages.routes, *jobs.routes,
               Mount("/static", StaticFiles(packages=[("skatcore.web", "static")]), name="static")]
+    jobs_of_app: dict = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        try:
+            yield
+        finally:  # the comparisons' temporary folders go with the server
+            jobs.remove_all(jobs_of_app)
+
     app = Starlette(routes=routes, exception_handlers={Problem: _problem, PermissionError: _refused,
-                                                     Exception: failures.unexpected})
+                                                     Exception: failures.unexpected}, lifespan=lifespan)
     app.state.config = config
     app.state.codes = sheets.join_codes(config)
-    app.state.jobs = {}
+    app.state.jobs = jobs_of_app
     return Guard(app)
 
 

@@ -6,6 +6,7 @@ page polls, then shows the report ``skat compare --html`` writes
 from __future__ import annotations
 
 import secrets
+import shutil
 import tempfile
 import threading
 import time
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from skatcore.errors import InputError
@@ -48,6 +49,7 @@ class Job:
     done: int = 0
     total: int = 0
     report: str | None = None
+    rows: bytes | None = None  # the per-deal file, kept in memory once played (its folder is removed)
     error: str | None = None
     folder: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="skat-serve-")))
 
@@ -96,6 +98,20 @@ def run(job: Job, trust: bool, folder: Path | None = None) -> None:
     finally:
         if writer:
             writer.close(ok)
+        if ok and job.per_deal.is_file():
+            job.rows = job.per_deal.read_bytes()
+        remove_folder(job)
+
+
+def remove_folder(job: Job) -> None:
+    """The job's temporary folder gone (when it is done, and when the server stops)."""
+    shutil.rmtree(job.folder, ignore_errors=True)
+
+
+def remove_all(jobs: dict[str, Job]) -> None:
+    """Every job's temporary folder removed (the server stops; a running job's thread dies with it)."""
+    for job in jobs.values():
+        remove_folder(job)
 
 
 def compare_page(request: Request) -> Response:
@@ -192,9 +208,10 @@ def job_report(request: Request) -> Response:
 
 def job_rows(request: Request) -> Response:
     key, job = _job(request)
-    if job.report is None or not job.per_deal.is_file():
+    if job.report is None or job.rows is None:
         raise Problem(404, "the per-deal file is not ready")
-    return FileResponse(job.per_deal, media_type="text/csv", filename=f"compare-{key}-deals.csv")
+    return Response(job.rows, media_type="text/csv",
+                    headers={"content-disposition": f'attachment; filename="compare-{key}-deals.csv"'})
 
 
 routes = [Route("/compare", compare_page), Route("/compare", start, methods=["POST"]),

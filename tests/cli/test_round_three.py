@@ -44,3 +44,25 @@ def test_a_csv_cell_a_spreadsheet_would_run_is_text():
         assert spreadsheet_cell(start + "x").startswith("'")
     assert spreadsheet_cell(-12) == -12 and spreadsheet_cell("Anna") == "Anna"
     assert spreadsheet_cell("A\x1bB\u202eC") == "A\\x1bB\\u202eC"
+
+
+def test_a_ruleset_no_deal_can_be_played_under_is_refused_by_validate(tmp_path, capsys):
+    path = tmp_path / "s6.yaml"
+    path.write_text("name: s6\ndescription: every deal a Ramsch under Schmegegge\n"
+                    "plugins: {ramsch: {every_deal: true}, schmegegge: {}}\n")
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and str(path) in err and "no deal can be played" in err
+    assert main(["simulate", "--ruleset", str(path), "--players", "random", "--deals", "5"]) == 2
+
+
+def test_validate_names_the_file_of_a_record_with_a_bad_dealer(tmp_path, capsys):
+    from pathlib import Path
+
+    text = (Path(__file__).parents[2] / "examples" / "overbid-clubs-hand.yaml").read_text()
+    assert "dealer: 0" in text
+    path = tmp_path / "bad.yaml"
+    path.write_text(text.replace("dealer: 0", "dealer: 3"))
+    assert main(["validate", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"skat: error: {path}: dealer: ") and len(err.strip().splitlines()) == 1

@@ -121,3 +121,37 @@ def test_non_ascii_digits_are_not_numbers_on_the_web(web):
     web.post("/s/eve/deals", data={**CLUBS_WON, "id": "w1"}, headers=csrf(web))
     r = web.post("/s/eve/undo", data={"last": "١"}, headers=csrf(web))
     assert r.status_code == 409 and len(web.get("/s/eve/sheet.json").json()["deals"]) == 1
+
+
+def test_a_comparisons_temporary_folder_is_removed_when_done_and_when_the_server_stops(config):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from skatcore.web.app import create_app
+    from skatcore.web.jobs import Job
+
+    with TestClient(create_app(config)) as client:
+        client.get(f"/?key={KEY}")
+        r = client.post("/compare", data={"csrf": client.cookies.get("skat_csrf"), "ruleset": ["pub", "official"],
+                                          "deals": "3", "seed": "7", "players": "random"}, follow_redirects=False)
+        assert r.status_code == 303, r.text
+        key = r.headers["location"].rsplit("/", 1)[1]
+        job = client.app.app.state.jobs[key]
+        for _ in range(600):
+            if job.finished:
+                break
+            time.sleep(0.1)
+        assert job.report is not None, job.error
+        for _ in range(50):
+            if not job.folder.exists():
+                break
+            time.sleep(0.05)
+        assert not job.folder.exists()  # done: its folder gone, the per-deal file served from memory
+        rows = client.get(f"/compare/{key}/deals.csv")
+        assert rows.status_code == 200 and rows.text.count("\n") >= 6
+        waiting = Job(["pub", "official"], 3, 1, "random")  # (a job still running when the server stops)
+        client.app.app.state.jobs["w"] = waiting
+        assert waiting.folder.is_dir()
+    assert not waiting.folder.exists()
