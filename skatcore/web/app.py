@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
@@ -107,7 +108,8 @@ def create_app(config: Config) -> Guard:
             jobs.remove_all(jobs_of_app)
 
     app = Starlette(routes=routes, exception_handlers={Problem: _problem, PermissionError: _refused,
-                                                     Exception: failures.unexpected}, lifespan=lifespan)
+                                                     Exception: failures.unexpected}, lifespan=lifespan,
+                    middleware=[Middleware(failures.Patience)])
     app.state.config = config
     app.state.codes = sheets.join_codes(config)
     app.state.jobs = jobs_of_app

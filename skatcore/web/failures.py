@@ -101,8 +101,29 @@ def saving(handler):
     return wrapped
 
 
+class Patience:
+    """ASGI middleware: every request waits at most :data:`BUSY_SECONDS` for
+    a sheet another process holds (a page giving a sheet its join code writes too)."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        from skatcore.records.sheet_store import BUSY_TIMEOUT
+
+        token = BUSY_TIMEOUT.set(BUSY_SECONDS)  # (copied into the thread a plain handler runs in)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            BUSY_TIMEOUT.reset(token)
+
+
 def unexpected(request: Request, exc: Exception) -> Response:
-    """Any exception no handler said in words: one line (logged with its traceback here, never sent)."""
+    """Any exception no handler said in words: one line (logged with its traceback here, never sent);
+    an SQLite error outside a save as :func:`sqlite_line` says it."""
+    if isinstance(exc, sqlite3.Error):
+        log.warning("%s %s: %s", request.method, request.url.path, exc)
+        return one_line(request, 503 if kept(exc) else 409, sqlite_line(exc).split("; the deal")[0])
     log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
     text = "something went wrong on the server (its log says what): try again, or tell the organiser"
     try:

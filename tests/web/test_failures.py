@@ -155,3 +155,31 @@ def test_a_comparisons_temporary_folder_is_removed_when_done_and_when_the_server
         client.app.app.state.jobs["w"] = waiting
         assert waiting.folder.is_dir()
     assert not waiting.folder.exists()
+
+
+def test_a_page_meeting_a_held_sheet_is_one_line_at_once(config, monkeypatch):
+    """Giving a CLI-started sheet its join code writes it: a held sheet is a one-line 503, not a minute's wait."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from starlette.testclient import TestClient
+    from skatcore.cli.main import main
+    from skatcore.web import failures
+    from skatcore.web.app import create_app
+
+    monkeypatch.setattr(failures, "BUSY_SECONDS", 0.3)
+    assert main(["sheet", "new", str(config.sheets / "cli.sqlite"), "--ruleset", "pub", "--players", "A,B,C"]) == 0
+    client = TestClient(create_app(config), raise_server_exceptions=False)
+    client.get(f"/?key={KEY}")
+    holder = sqlite3.connect(str(config.sheets / "cli.sqlite"), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        started = time.monotonic()
+        r = client.get("/s/cli")
+        assert time.monotonic() - started < 5
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert r.status_code == 503 and one_line(r.text) and "the sheet is busy" in r.text
+    assert client.get("/s/cli").status_code == 200
