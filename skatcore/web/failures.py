@@ -53,19 +53,32 @@ def kept(exc: sqlite3.Error) -> bool:
             or any(k in text for k in ("locked", "busy", "disk is full", "i/o error")))
 
 
-def sqlite_line(exc: sqlite3.Error, busy: float = BUSY_SECONDS) -> str:
-    """An SQLite error of a web save as one line: what happened, that nothing was written, what to do."""
+def _english(text: str, **values: object) -> str:
+    return text.format(**values) if values else text
+
+
+def sqlite_line(exc: sqlite3.Error, busy: float | None = None, _=_english) -> str:
+    """An SQLite error of a web save as one line: what happened, that nothing was written, what to do
+    (``_``: the page's translator, :func:`.i18n.translator`)."""
     from skatcore.records.sheet_store import problem
 
     name = getattr(exc, "sqlite_errorname", "") or ""
     text = str(exc).lower()
     if "BUSY" in name or "LOCKED" in name or "locked" in text or "busy" in text:
-        return (f"the sheet is busy: another program held it for over {busy:g} s; nothing was saved, "
-                "the deal is sent again shortly")
+        busy = BUSY_SECONDS if busy is None else busy
+        return _("the sheet is busy: another program held it for over {busy} s; nothing was saved, the deal is sent again shortly",
+                 busy=f"{busy:g}")
     said = printable(problem(exc))
     if kept(exc):
-        return f"{said}; the deal is kept on this device and sent again when the server can write"
-    return f"the sheet could not be written ({said}); nothing was saved: ask the organiser to check the sheet file"
+        return _("{said}; the deal is kept on this device and sent again when the server can write", said=said)
+    return _("the sheet could not be written ({said}); nothing was saved: ask the organiser to check the sheet file",
+             said=said)
+
+
+def _of(request: Request):
+    from skatcore.web.pages import words
+
+    return words(request)["_"]
 
 
 def one_line(request: Request, status: int, text: str) -> Response:
@@ -95,7 +108,7 @@ def saving(handler):
             return await handler(request)
         except sqlite3.Error as exc:
             log.warning("saving %s: %s", request.url.path, exc)
-            return one_line(request, 503 if kept(exc) else 409, sqlite_line(exc))
+            return one_line(request, 503 if kept(exc) else 409, sqlite_line(exc, _=_of(request)))
         finally:
             BUSY_TIMEOUT.reset(token)
     return wrapped
@@ -123,11 +136,15 @@ def unexpected(request: Request, exc: Exception) -> Response:
     an SQLite error outside a save as :func:`sqlite_line` says it."""
     if isinstance(exc, sqlite3.Error):
         log.warning("%s %s: %s", request.method, request.url.path, exc)
-        return one_line(request, 503 if kept(exc) else 409, sqlite_line(exc).split("; the deal")[0])
+        _ = _of(request)
+        line = sqlite_line(exc, _=_)
+        if kept(exc):  # (no deal to keep here: the page is asked for again)
+            line = f"{line.split('; ')[0]}; {_('reload the page in a moment')}"
+        return one_line(request, 503 if kept(exc) else 409, line)
     log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
     text = "something went wrong on the server (its log says what): try again, or tell the organiser"
     try:
-        return one_line(request, 500, text)
+        return one_line(request, 500, _of(request)(text))
     except Exception:  # (the page itself cannot be drawn)
         return PlainTextResponse(text, status_code=500)
 

@@ -183,3 +183,19 @@ def test_a_page_meeting_a_held_sheet_is_one_line_at_once(config, monkeypatch):
         holder.close()
     assert r.status_code == 503 and one_line(r.text) and "the sheet is busy" in r.text
     assert client.get("/s/cli").status_code == 200
+
+
+def test_the_failures_in_german(web, config, monkeypatch):
+    from skatcore.web import failures
+
+    monkeypatch.setattr(failures, "BUSY_SECONDS", 0.2)
+    new_sheet(web)
+    web.get("/lang/de")
+    holder = sqlite3.connect(str(config.sheets / "eve.sqlite"), isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        r = web.post("/s/eve/deals", data={**CLUBS_WON, "id": "w1"}, headers=csrf(web))
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert r.status_code == 503 and "die Liste ist belegt" in r.text and "über 0.2 s" in r.text
