@@ -132,3 +132,17 @@ def json_path(parts: Iterable[object]) -> str:
         else:  # a key with dots or a colon (./house.py:X) is quoted, or it would read as a path
             out += f"[{json.dumps(p, ensure_ascii=False)}]"
     return out
+
+
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(value: object) -> object:
+    """A CSV cell a spreadsheet opens as data, never runs (OWASP's CSV
+    injection rule): a string starting with ``=``, ``+``, ``-``, ``@``, tab or
+    CR gets a leading ``'`` (then it is text), and control and bidi
+    characters are escaped as on the terminal (:func:`printable`).  Numbers
+    stay numbers (``-12`` is a score, not a formula)."""
+    if not isinstance(value, str):
+        return value
+    return "'" + printable(value) if value.startswith(_FORMULA_START) else printable(value)

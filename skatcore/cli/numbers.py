@@ -17,6 +17,8 @@ MAX_SECONDS = 3600.0         # bench: time per measurement
 
 def _whole(text: str, lo: int, hi: int, what: str) -> int:
     try:
+        if not text.isascii():  # ASCII digits only: int() reads '٧٠' as 70
+            raise ValueError(text)
         n = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected {what}, not {text!r}") from None
@@ -27,6 +29,8 @@ def _whole(text: str, lo: int, hi: int, what: str) -> int:
 
 def _decimal(text: str, hi: float, what: str) -> float:
     try:
+        if not text.isascii():
+            raise ValueError(text)
         x = float(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected {what}, not {text!r}") from None
@@ -70,3 +74,22 @@ def width(text: str) -> float:
 def verify(text: str) -> int:
     """``--verify N``: a whole number (its range is checked against ``--deals``, :func:`~skatcore.sim.verify.check_verify`)."""
     return _whole(text, -MAX_SEED, MAX_SEED, "a whole number of deals")
+
+
+def whole(text: str) -> int:
+    """A whole number a sheet's field takes (``--points``, ``--bid``, a deal number): ASCII digits, nine at most."""
+    return _whole(text, -999_999_999, 999_999_999, "a whole number")
+
+
+def decimal(text: str) -> float:
+    """``--stake``: a number in ASCII digits (its range is the sheet's to check)."""
+    if not text.isascii():
+        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}")
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, not {text!r}") from None
+
+
+def port(text: str) -> int:
+    return _whole(text, 0, 65535, "a port")

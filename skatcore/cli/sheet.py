@@ -32,6 +32,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from skatcore.cli import numbers
 from skatcore.errors import InputError, json_text, printable, shorten, shown, yaml_text
 from skatcore.records import sheet_store as store
 from skatcore.records.sheet_store import open_sheet, sheet_path, transaction
@@ -117,28 +118,28 @@ def _action_parser(action: str) -> _Parser:
     if action == "new":
         p.add_argument("--ruleset", required=True, help="ruleset name or file")
         p.add_argument("--players", required=True, help="3 or 4 names, comma-separated, in seating order")
-        p.add_argument("--stake", type=float, help="money per point")
+        p.add_argument("--stake", type=numbers.decimal, help="money per point")
         p.add_argument("--dealer", default="0", help="the first dealer: index or name (default the first player)")
         p.add_argument("--title", help="a title for the sheet")
     elif action in ("add", "edit"):
         if action == "edit":
-            p.add_argument("n", metavar="N", type=int, help="the number of the deal to replace")
+            p.add_argument("n", metavar="N", type=numbers.whole, help="the number of the deal to replace")
         p.add_argument("deal", nargs="?", metavar="DEAL", help="a deal record file, or - for standard input")
         p.add_argument("--record", help="the deal record inline, as YAML/JSON")
         if action == "add":
-            p.add_argument("--deal", dest="number", type=int, help="refuse unless this becomes deal N (two scorers)")
+            p.add_argument("--deal", dest="number", type=numbers.whole, help="refuse unless this becomes deal N (two scorers)")
         p.add_argument("--json", action="store_true")
         g = p.add_argument_group("inline deal")
         g.add_argument("--id", help="the deal's id (unique on the sheet)")
         g.add_argument("--passed", action="store_true", help="all passed (thrown in, or the all-pass game)")
         g.add_argument("--declarer", help="seat (forehand ...) or player name")
-        g.add_argument("--bid", type=int)
+        g.add_argument("--bid", type=numbers.whole)
         g.add_argument("--game", help="clubs, grand, null, ...")
         for flag, what in (("hand", "played without picking up the skat"), ("schneider", "schneider announced"),
                            ("schwarz", "schwarz announced"), ("ouvert", "played open")):
             g.add_argument(f"--{flag}", action="store_true", help=what)
-        g.add_argument("--points", type=int, help="the declarer's card points (skat included)")
-        g.add_argument("--tricks", type=int, help="the declarer's tricks")
+        g.add_argument("--points", type=numbers.whole, help="the declarer's card points (skat included)")
+        g.add_argument("--tricks", type=numbers.whole, help="the declarer's tricks")
         g.add_argument("--matadors", help="with2, without3 (or +2, -3)")
         g.add_argument("--call", action="append", default=[], help="a call or declaration made (kontra, re, ...)")
         g.add_argument("--decl", action="append", default=[], metavar="KEY=VALUE", help="a plugin declaration")
@@ -153,7 +154,7 @@ def _action_parser(action: str) -> _Parser:
         p.add_argument("--update", action="store_true",
                        help="freeze the ruleset file as it is now and re-score every deal with it")
     elif action == "void":
-        p.add_argument("n", metavar="N", type=int, help="the number of the deal to strike through")
+        p.add_argument("n", metavar="N", type=numbers.whole, help="the number of the deal to strike through")
         p.add_argument("--reason", help="why (kept in the deal's history)")
     elif action in ("show", "export"):
         p.add_argument("--json", action="store_true")
@@ -161,7 +162,7 @@ def _action_parser(action: str) -> _Parser:
             p.add_argument("--history", action="store_true", help="list every edited and voided deal below the sheet")
             p.add_argument("--narrow", action="store_true", help=NARROW_HELP)
     elif action == "undo":
-        p.add_argument("--deal", dest="number", type=int, help="refuse unless the last deal is deal N")
+        p.add_argument("--deal", dest="number", type=numbers.whole, help="refuse unless the last deal is deal N")
     return p
 
 

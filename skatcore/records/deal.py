@@ -98,7 +98,11 @@ def score_record(doc: dict, rules, source: str = "<record>") -> ScoreResult:
         raise exc.at(source=source) from None
     if doc.get("players"):
         names = doc["players"]
-        result.extra["players"] = {s: names[i] for s, i in seating(len(names), doc.get("dealer", 0), people(rules)).items()}
+        try:
+            seats = seating(len(names), doc.get("dealer", 0), people(rules))
+        except InputError as exc:  # (a dealer past the players: the error names the file and the key)
+            raise exc.at("dealer", source=source) from None
+        result.extra["players"] = {s: names[i] for s, i in seats.items()}
     return result
 
 

@@ -15,6 +15,7 @@ a form sends it (``"18"``, ``"on"``, ``""`` for not given).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -60,6 +61,7 @@ _LISTS = ("call", "decl", "pushes")
 _PUSHES = {"blind": "blind", "seen": "seen", "gesehen": "seen", "pass": "pass"}
 _MAX_TEXT = 200  # a name, a game, a list of three numbers: never longer
 _MAX_ITEMS = 20
+_DIGITS = re.compile(r"[0-9]+")  # a number typed: ASCII digits (str.isdigit and int() take other scripts')
 
 Namer = Callable[[str], str]
 
@@ -107,7 +109,7 @@ def _number(value: Any, field: str, name: Namer = _field) -> int | None:
         text = _text(value, field, name)
         if text is None:
             return None
-        if not text.lstrip("-").isdigit() or len(text) > 9:
+        if not _DIGITS.fullmatch(text.lstrip("-")) or len(text) > 9:  # ASCII digits: '٧٠' is not 70
             raise InputError(f"expected a whole number, got {shown(text)}", path=name(field))
         number = int(text)
     return number
@@ -268,6 +270,8 @@ def _per_seat(text: str, field: str, name: Namer) -> dict[str, int]:
         values = [int(x) for x in text.split(",")]
     except ValueError:
         values = []
+    if not all(_DIGITS.fullmatch(x.strip().lstrip("-")) for x in text.split(",")):  # ASCII digits only
+        values = []
     if len(values) != 3:
         raise InputError(f"expected three numbers F,M,R, got {shown(text)}", path=name(field))
     return dict(zip(SEATS, values, strict=True))
@@ -277,7 +281,7 @@ def _matadors(text: str, name: Namer) -> dict:
     t = text.strip().lower().replace(" ", "")
     for prefix, key in (("without", "without"), ("with", "with"), ("ohne", "without"), ("mit", "with"), ("-", "without"),
                         ("+", "with"), ("", "with")):
-        if t.startswith(prefix) and t[len(prefix):].isdigit():
+        if t.startswith(prefix) and _DIGITS.fullmatch(t[len(prefix):]):
             return {key: int(t[len(prefix):])}
     raise InputError(f"expected with2, without3, +2 or -3 (mit 2, ohne 3), got {shown(text)}", path=name("matadors"))
 

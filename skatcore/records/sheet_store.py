@@ -14,6 +14,7 @@ import json
 import os
 import stat
 from contextlib import contextmanager, suppress
+from contextvars import ContextVar
 from pathlib import Path
 
 from skatcore.errors import InputError, shorten, shown
@@ -109,13 +110,18 @@ def sheet_path(name: str) -> Path:
     return path if path.suffix else path.with_suffix(".sqlite")
 
 
+# how long a write waits for a sheet another process holds (the CLI 60 s; ``skat serve`` sets less per request)
+BUSY_TIMEOUT: ContextVar[float] = ContextVar("BUSY_TIMEOUT", default=60.0)
+
+
 def connect(path: Path, new: bool = False) -> sqlite3.Connection:
     """An autocommit connection (transactions are explicit), FULL sync; a
     ``new`` sheet is put in WAL mode (which the file keeps)."""
     import sqlite3
     try:
-        con = sqlite3.connect(str(path), timeout=60, isolation_level=None)
-        con.execute("PRAGMA busy_timeout = 60000")
+        busy = BUSY_TIMEOUT.get()
+        con = sqlite3.connect(str(path), timeout=busy, isolation_level=None)
+        con.execute(f"PRAGMA busy_timeout = {int(busy * 1000)}")
         if new:
             con.execute("PRAGMA journal_mode = WAL")
         else:  # open it now (a read-only file system says so here, where a read-only fallback can follow)

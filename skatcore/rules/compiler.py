@@ -376,6 +376,11 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
                          "(skat_skip_bidding, skat_register_steps): expected one of them", source=src)
     if skip_bidding and all_pass == "throw_in":
         raise InputError("bidding is skipped but all pass throws the deal in: nothing would be played", source=src)
+    straw = [seat for seat in deck.seats if table.seats[seat].controller == "defender"]
+    if skip_bidding and straw:  # (issue 35, S6: every deal a Ramsch under Schmegegge stopped with no legal card)
+        raise InputError(f"bidding is skipped, every deal a {all_pass} without a declarer (skat_skip_bidding), but seat "
+                         f"{straw[0]} is played by the defender (skat_table: a straw man or half-dummy): nobody could "
+                         "play its cards, so no deal can be played", source=src)
     if all_pass != "throw_in" and all_pass not in contracts:
         raise InputError(f"all-pass rule names contract {all_pass!r}, which no plugin registers", source=src)
 

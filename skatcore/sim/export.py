@@ -11,7 +11,7 @@ import os
 from pathlib import Path
 from typing import Any, TextIO
 
-from skatcore.errors import InputError, json_text
+from skatcore.errors import InputError, json_text, spreadsheet_cell
 from skatcore.sim.outcomes import ROW_KEYS
 
 SUFFIXES = (".jsonl", ".csv", ".parquet")
@@ -50,8 +50,8 @@ class RowWriter:
     def write(self, rows: list[dict]) -> None:
         rows = [{k: typed(k, r.get(k)) for k in self.columns} for r in rows]
         self.rows += len(rows)
-        if self._csv:
-            self._csv.writerows(rows)
+        if self._csv:  # a text cell a spreadsheet would run as a formula written as text (a ruleset's name)
+            self._csv.writerows({k: spreadsheet_cell(v) for k, v in r.items()} for r in rows)
         elif self._file:  # .jsonl
             self._file.writelines(json_text(r) + "\n" for r in rows)
         elif rows:

@@ -10,13 +10,16 @@ runs them in its thread pool, so a slow scoring never stalls the others.
 
 from __future__ import annotations
 
+import contextlib
+
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from skatcore.web import i18n, jobs, rulespages, security, sheets
+from skatcore.web import failures, i18n, jobs, rulespages, security, sheets
 from skatcore.web.pages import Config, Problem, house_rulesets, render
 from skatcore.web.security import Guard, is_organiser
 
@@ -95,10 +98,21 @@ def create_app(config: Config) -> Guard:
               Route("/lang/{lang}", switch_language),
               *sheets.routes, *rulespages.routes, *jobs.routes,
               Mount("/static", StaticFiles(packages=[("skatcore.web", "static")]), name="static")]
-    app = Starlette(routes=routes, exception_handlers={Problem: _problem, PermissionError: _refused})
+    jobs_of_app: dict = {}
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        try:
+            yield
+        finally:  # the comparisons' temporary folders go with the server
+            jobs.remove_all(jobs_of_app)
+
+    app = Starlette(routes=routes, exception_handlers={Problem: _problem, PermissionError: _refused,
+                                                     Exception: failures.unexpected}, lifespan=lifespan,
+                    middleware=[Middleware(failures.Patience)])
     app.state.config = config
     app.state.codes = sheets.join_codes(config)
-    app.state.jobs = {}
+    app.state.jobs = jobs_of_app
     return Guard(app)
 
 

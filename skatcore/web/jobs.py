@@ -6,6 +6,7 @@ page polls, then shows the report ``skat compare --html`` writes
 from __future__ import annotations
 
 import secrets
+import shutil
 import tempfile
 import threading
 import time
@@ -14,11 +15,12 @@ from pathlib import Path
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
-from starlette.responses import FileResponse, HTMLResponse, Response
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
 from skatcore.errors import InputError
 from skatcore.web import security
+from skatcore.web.failures import whole
 from skatcore.web.pages import (
     Config,
     Problem,
@@ -32,6 +34,7 @@ from skatcore.web.pages import (
 from skatcore.web.rulewords import PLAYER_WORDS
 
 MAX_DEALS = 20_000  # a table's evening of questions, not a research run: that is skat compare's
+MAX_SEED = 2**63 - 1  # as skat compare --seed
 MAX_JOBS = 2  # the machine is the organiser's laptop
 PLAYERS = ("heuristic", "random", "expert")
 
@@ -46,6 +49,7 @@ class Job:
     done: int = 0
     total: int = 0
     report: str | None = None
+    rows: bytes | None = None  # the per-deal file, kept in memory once played (its folder is removed)
     error: str | None = None
     folder: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="skat-serve-")))
 
@@ -94,6 +98,20 @@ def run(job: Job, trust: bool, folder: Path | None = None) -> None:
     finally:
         if writer:
             writer.close(ok)
+        if ok and job.per_deal.is_file():
+            job.rows = job.per_deal.read_bytes()
+        remove_folder(job)
+
+
+def remove_folder(job: Job) -> None:
+    """The job's temporary folder gone (when it is done, and when the server stops)."""
+    shutil.rmtree(job.folder, ignore_errors=True)
+
+
+def remove_all(jobs: dict[str, Job]) -> None:
+    """Every job's temporary folder removed (the server stops; a running job's thread dies with it)."""
+    for job in jobs.values():
+        remove_folder(job)
 
 
 def compare_page(request: Request) -> Response:
@@ -116,10 +134,11 @@ async def start(request: Request) -> Response:
     refs = [r for r in form.getlist("ruleset") if isinstance(r, str)]
     files = [ruleset_ref(config, r) for r in refs[:4]]
     error = None
-    try:
-        deals, seed = int(str(form.get("deals", "0"))), int(str(form.get("seed", "1")))
-    except ValueError:
-        deals, seed, error = 0, 0, "deals and seed: expected whole numbers"
+    try:  # as skat compare reads --deals and --seed: ASCII digits, within bounds
+        deals = whole(form.get("deals", ""), 1, MAX_DEALS, "deals")
+        seed = whole(form.get("seed", "1"), 0, MAX_SEED, "seed")
+    except InputError as exc:
+        deals, seed, error = 0, 0, message(exc)
     players = str(form.get("players", "heuristic"))
     if not error and not 2 <= len(refs) <= 4:
         error = f"choose 2 to 4 rulesets, got {len(refs)}"
@@ -127,8 +146,6 @@ async def start(request: Request) -> Response:
         error = "choose rulesets of the list (shipped, installed or kept here)"
     elif not error and len(set(refs)) < len(refs):
         error = "choose each ruleset once"
-    elif not error and not 1 <= deals <= MAX_DEALS:
-        error = f"deals: expected 1 to {MAX_DEALS:,} (more with skat compare in a terminal)"
     elif not error and players not in PLAYERS:
         error = f"players: expected one of {', '.join(PLAYERS)}"
     elif not error and sum(not j.finished for j in _jobs(request).values()) >= MAX_JOBS:
@@ -191,9 +208,10 @@ def job_report(request: Request) -> Response:
 
 def job_rows(request: Request) -> Response:
     key, job = _job(request)
-    if job.report is None or not job.per_deal.is_file():
+    if job.report is None or job.rows is None:
         raise Problem(404, "the per-deal file is not ready")
-    return FileResponse(job.per_deal, media_type="text/csv", filename=f"compare-{key}-deals.csv")
+    return Response(job.rows, media_type="text/csv",
+                    headers={"content-disposition": f'attachment; filename="compare-{key}-deals.csv"'})
 
 
 routes = [Route("/compare", compare_page), Route("/compare", start, methods=["POST"]),

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from jinja2 import Environment, PackageLoader, select_autoescape
+from markupsafe import Markup
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
@@ -42,8 +43,21 @@ class Problem(Exception):
         return i18n.refusal_words(said, lang_of(request))
 
 
+# what a page shows escaped (\x1b, \u202e): the terminal's set, but a line break and a tab are layout on a page
+_KEEP = re.compile(r"[\n\t]")
+
+
+def page_text(value: object) -> object:
+    """A value a template prints: a string with control and bidi characters
+    escaped as :func:`~skatcore.errors.printable` does (a crafted sheet's
+    ESC or U+202E shown as ``\\x1b``, ``\\u202e``); markup the server made, as it is."""
+    if isinstance(value, Markup) or not isinstance(value, str):
+        return value
+    return "".join(part if _KEEP.fullmatch(part) else printable(part) for part in re.split(r"([\n\t])", value))
+
+
 env = Environment(loader=PackageLoader("skatcore.web", "templates"), autoescape=select_autoescape(default=True),
-                   trim_blocks=True, lstrip_blocks=True)
+                   trim_blocks=True, lstrip_blocks=True, finalize=page_text)
 
 
 def lang_of(request: Request) -> str:

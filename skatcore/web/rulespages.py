@@ -223,11 +223,12 @@ async def build(request: Request) -> Response:
         target = config.sheets / f"{name}.yaml"
         if name in all_rulesets():
             error = f"{name} is the name of a shipped or installed ruleset: choose another name"
-        elif target.exists():
-            error = f"{target.name} exists already in the sheets folder: choose another name"
         else:
-            target.write_text(text, encoding="utf-8")
-            saved = target.name
+            try:
+                with _beside_the_sheets(config.sheets, text.encode("utf-8")) as part:
+                    saved = _keep(part, target)
+            except InputError as exc:
+                error = message(exc).replace("rename the file", "choose another name")
     used = {k: v for k, v in before.items() if doc["plugins"].get(k) is not False}
     used.update({k: {**before.get(k, {}), **v} for k, v in doc["plugins"].items() if v is not False})
     return _builder_page(request, 200 if not error else 422, text=text, error=error, saved=saved, form=dict(form),
@@ -349,9 +350,14 @@ def _check_upload(path: Path, filename: str, trust: bool, _) -> tuple[list[str],
 
 
 def _keep(path: Path, target: Path) -> str:
-    """The checked file under its own name in the sheets folder, never over another (a link: whole, at once)."""
+    """The checked file under its own name in the sheets folder (the builder's
+    and the upload's keep): a hard link made whole at once, never over another
+    file nor through a link (``link`` refuses any name that exists, a dangling
+    symbolic link too), never outside the folder (a plain name in it)."""
+    if target.parent != path.parent or not SHEET_NAME.fullmatch(target.stem) or target.suffix != ".yaml":
+        raise InputError(f"expected a ruleset name of letters, digits, - and _, got {shorten(target.name)!r}")
     try:
-        os.link(path, target)
+        os.link(path, target, follow_symlinks=False)
     except FileExistsError:
         raise InputError(f"{target.name} exists already in the sheets folder: rename the file") from None
     return target.name

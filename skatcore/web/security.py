@@ -24,6 +24,7 @@ import secrets
 import tempfile
 from pathlib import Path
 
+from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse
 
@@ -140,7 +141,7 @@ class Guard:
             message = await receive()
             received += len(message.get("body", b""))
             if received > MAX_BODY:  # a body without a length, or longer than it said
-                raise _TooLarge
+                raise _TooLarge()
             return message
 
         token = csrf_token(request)
@@ -163,8 +164,12 @@ class Guard:
             await _refuse(413, f"request too large (at most {MAX_BODY // 1024} KB)", scope, receive, send)
 
 
-class _TooLarge(Exception):
-    pass
+class _TooLarge(HTTPException):
+    """A body over :data:`MAX_BODY` without a length (chunked), or longer than it said: 413 where the
+    handler reads it (Starlette's exception middleware answers it), else from :class:`Guard`."""
+
+    def __init__(self) -> None:
+        super().__init__(413, f"request too large (at most {MAX_BODY // 1024} KB)")
 
 
 def _cross_site(request: Request) -> str | None:

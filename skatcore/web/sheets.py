@@ -7,7 +7,6 @@ same store, scoring and messages as the CLI."""
 from __future__ import annotations
 
 import functools
-import json
 import re
 import secrets
 import threading
@@ -22,7 +21,7 @@ from skatcore.records import sheet_live as live
 from skatcore.records.sheet_entry import add_entry, deal_from_fields, in_fields, resolve_names
 from skatcore.rules.trust import trusting
 from skatcore.web import entry as form_entry
-from skatcore.web import security
+from skatcore.web import exports, failures, security
 from skatcore.web.i18n import refusal_words
 from skatcore.web.pages import (
     SHEET_NAME,
@@ -145,12 +144,12 @@ async def new_sheet(request: Request) -> Response:
     players = [p.strip() for p in str(form.get("players", "")).replace("\n", ",").split(",") if p.strip()]
     ruleset = str(form.get("ruleset", ""))
     stake = str(form.get("stake", "")).strip().replace(",", ".")
+    stake = stake if stake.isascii() else "?"  # (float() reads other scripts' digits)
     try:
         path = sheet_file(config, name)
         if path.exists():
             raise Problem(409, "a sheet named {name} exists already: choose another name", name=repr(name))
-        if ruleset.endswith(".yaml"):  # built here: a file in the sheets folder
-            ruleset = str(config.sheets / Path(ruleset).name)
+        ruleset = exports.offered_ruleset(config, ruleset)  # a name of the list, never a path: nothing read
         with trusting(config.trust):
             live.create(path, ruleset, players, stake=float(stake) if stake else None,
                         title=str(form.get("title", "")).strip()[:80] or None)
@@ -328,6 +327,7 @@ def _edit(raw: dict, n: int):
     return change
 
 
+@failures.saving
 async def save(request: Request) -> Response:
     name, path = _sheet(request)
     form = await security.form_of(request)
@@ -400,6 +400,7 @@ def deal_page(request: Request) -> Response:
                   tag=live.deal_tag(record))
 
 
+@failures.saving
 async def correct(request: Request) -> Response:
     from skatcore.records import sheet_store as store
     from skatcore.records.session_edit import voided
@@ -433,13 +434,14 @@ async def correct(request: Request) -> Response:
     return response
 
 
+@failures.saving
 async def undo(request: Request) -> Response:
     name, path = _sheet(request)
     form = await security.form_of(request)
     try:
-        live.undo(path, int(str(form.get("last", "0")) or 0))
-    except (InputError, ValueError) as exc:
-        return _refusal(request, 409, message(exc) if isinstance(exc, InputError) else "expected the number of the last deal")
+        live.undo(path, failures.whole(form.get("last"), 1, 10**6, "last"))
+    except InputError as exc:
+        return _refusal(request, 409, message(exc) if exc.path != "last" else "expected the number of the last deal")
     return _after(request, name, path, saved=f"deal {form.get('last')} taken back")
 
 
@@ -462,24 +464,13 @@ def export(request: Request) -> Response:
 
 
 def _csv(snap: live.Snapshot) -> str:
-    import csv
-    import io
-
-    st = snap.result.state
-    out = io.StringIO()
-    w = csv.writer(out)
-    w.writerow(["deal", "dealer", "declarer", "game", "value", "void", *st.players, *(f"total {p}" for p in st.players)])
-    for line in st.sheet_lines:
-        j = line.to_json()
-        w.writerow([j["deal"], j["dealer"], j["declarer"] or "", j["game"], j["value"], j["void"],
-                    *(line.entries[p] for p in st.players), *(line.totals[p] for p in st.players)])
-    return out.getvalue()
+    return exports.sheet_csv(snap.result.state)
 
 
 def json_sheet(request: Request) -> Response:
     """The scored sheet as ``skat sheet show --json`` prints it."""
     _, path = _sheet(request)
-    return Response(json.dumps(_snapshot(path).result.to_json(), ensure_ascii=False), media_type="application/json")
+    return Response(json_text(_snapshot(path).result.to_json()), media_type="application/json")
 
 
 routes = [

@@ -181,7 +181,7 @@ def test_a_change_a_later_deal_cannot_follow_is_refused_whole(capsys, evening):
     (["void", "{p}", "0"], "{p}: N: expected a deal number 1..9, got 0"),
     (["void", "{p}", "10"], "{p}: N: expected a deal number 1..9, got 10"),
     (["edit", "{p}", "10", "--passed"], "{p}: N: expected a deal number 1..9, got 10"),
-    (["void", "{p}", "two"], "skat sheet void: argument N: invalid int value: 'two'"),
+    (["void", "{p}", "two"], "skat sheet void: argument N: expected a whole number, not 'two'"),
     (["void", "{p}"], "the following arguments are required: N"),
     (["edit", "{p}", "2"], "give one deal"),
     (["edit", "{p}", "2", *CLUBS[:-2], "--points", "75"], "--matadors: give --matadors"),
