@@ -12,6 +12,7 @@ import secrets
 import threading
 from pathlib import Path
 
+from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
@@ -131,15 +132,25 @@ def _snapshot(path: Path, version: str | None = None) -> live.Snapshot:
             raise Problem(409, message(exc)) from None
 
 
+def posted(handler):
+    """An endpoint of a posted form: the form read here, the work (SQLite, scoring) in a worker thread, so that a
+    sheet held by another process never stops the server answering the other phones."""
+    @functools.wraps(handler)
+    async def endpoint(request: Request) -> Response:
+        form = await security.form_of(request)
+        return await run_in_threadpool(handler, request, form)
+    return endpoint
+
+
 # ---------------------------------------------------------------------------
 # Pages
 # ---------------------------------------------------------------------------
 
 
-async def new_sheet(request: Request) -> Response:
+@posted
+def new_sheet(request: Request, form) -> Response:
     organiser_only(request)
     config: Config = request.app.state.config
-    form = await security.form_of(request)
     name = str(form.get("name", "")).strip()
     players = [p.strip() for p in str(form.get("players", "")).replace("\n", ",").split(",") if p.strip()]
     ruleset = str(form.get("ruleset", ""))
@@ -282,10 +293,10 @@ def _entered(raw: dict):
     return enter
 
 
-async def preview(request: Request) -> Response:
+@posted
+def preview(request: Request, form) -> Response:
     """The count of the deal as typed, before it is saved ("with 1, game 2 ...")."""
     _, path = _sheet(request)
-    form = await security.form_of(request)
     n = request.path_params.get("n")
     snap = _snapshot(path)
     if n is not None:
@@ -328,9 +339,9 @@ def _edit(raw: dict, n: int):
 
 
 @failures.saving
-async def save(request: Request) -> Response:
+@posted
+def save(request: Request, form) -> Response:
     name, path = _sheet(request)
-    form = await security.form_of(request)
     raw = _fields(form, _snapshot(path))
     config: Config = request.app.state.config
     _ = words(request)["_"]
@@ -401,13 +412,13 @@ def deal_page(request: Request) -> Response:
 
 
 @failures.saving
-async def correct(request: Request) -> Response:
+@posted
+def correct(request: Request, form) -> Response:
     from skatcore.records import sheet_store as store
     from skatcore.records.session_edit import voided
 
     name, path = _sheet(request)
     n = request.path_params["n"]
-    form = await security.form_of(request)
     tag = str(form.get("tag", "")) or None
     config: Config = request.app.state.config
     void = request.url.path.endswith("/void")
@@ -435,9 +446,9 @@ async def correct(request: Request) -> Response:
 
 
 @failures.saving
-async def undo(request: Request) -> Response:
+@posted
+def undo(request: Request, form) -> Response:
     name, path = _sheet(request)
-    form = await security.form_of(request)
     try:
         live.undo(path, failures.whole(form.get("last"), 1, 10**6, "last"))
     except InputError as exc:
