@@ -26,7 +26,7 @@ MUTATIONS: dict[str, tuple[list[str], str]] = {
                          "VALUES (1); END"], "unexpected table 'log'"),
     "extra-table": (["CREATE TABLE extra (x)"], "unexpected table 'extra'"),
     "extra-column": (["ALTER TABLE deals ADD COLUMN extra TEXT"], "the table 'deals' is not as skat writes it"),
-    "generated-column": (["ALTER TABLE meta ADD COLUMN g AS (length(hex(zeroblob(400000000)))) VIRTUAL"],
+    "generated-column": (["ALTER TABLE meta ADD COLUMN g AS (length(hex(zeroblob(4000000)))) VIRTUAL"],
                          "the table 'meta' is not as skat writes it"),
     "extra-index": (["CREATE INDEX i ON deals (added)"], "unexpected index 'i'"),
     "statistics": (["ANALYZE"], "unexpected table 'sqlite_stat1'"),

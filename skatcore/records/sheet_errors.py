@@ -28,9 +28,12 @@ def is_stopped(exc: BaseException) -> bool:
 _FREE_BYTES = 1 << 20  # less free space than this, and SQLite's "disk I/O error" means a full disk
 
 
-def problem(exc: sqlite3.Error, path: Path | None = None) -> str:
+def problem(exc: sqlite3.Error | UnicodeDecodeError, path: Path | None = None) -> str:
     """What an SQLite error means to the scorer, from its code and the file
-    system; nothing was written (the transaction rolled back)."""
+    system; nothing was written (the transaction rolled back).  A
+    :class:`UnicodeDecodeError`: SQLite's message quoted a damaged file's bytes."""
+    if isinstance(exc, UnicodeDecodeError):
+        return "not a skat sheet, or a damaged one (sqlite: an error quoting bytes that are not UTF-8)"
     name = getattr(exc, "sqlite_errorname", "") or ""
     text = str(exc).lower()
     if is_stopped(exc):

@@ -26,7 +26,8 @@ from pathlib import Path
 from typing import Any
 
 from skatcore.errors import InputError, shorten
-from skatcore.records.sheet_errors import MAX_STEPS, is_stopped, problem, stopped_line
+from skatcore.records import sheet_errors
+from skatcore.records.sheet_errors import is_stopped, problem, stopped_line
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,7 +49,7 @@ def max_deals() -> int:
 def arm(con: sqlite3.Connection) -> None:
     """``trusted_schema`` off and the step bound on ``con`` (before its first read)."""
     calls = [0]
-    limit = max(1, MAX_STEPS // _EVERY)
+    limit = max(1, sheet_errors.MAX_STEPS // _EVERY)
 
     def handler() -> int:
         calls[0] += 1
@@ -64,7 +65,7 @@ def query(con: sqlite3.Connection, sql: str, path: Path | None, args: tuple = ()
 
     try:
         return con.execute(sql, args).fetchall()
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, UnicodeDecodeError) as exc:
         raise InputError(stopped_line() if is_stopped(exc) else problem(exc, path),
                          source=str(path) if path else None) from None
 

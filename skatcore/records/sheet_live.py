@@ -73,13 +73,13 @@ def version(path: Path) -> str:
 
 
 def _version(con, path: Path) -> str:
-    from skatcore.records.sheet_guard import check_deals_size, check_meta_size
+    from skatcore.records.sheet_guard import check_deals_size, check_meta_size, query
 
     check_meta_size(con, path)  # within a sheet's limits before a row is read
     check_deals_size(con, path)
     h = hashlib.sha256()
     for table in ("SELECT key, value FROM meta ORDER BY key", "SELECT n, record FROM deals ORDER BY n"):
-        for row in con.execute(table):
+        for row in query(con, table, path):
             h.update(repr(row).encode())
     return h.hexdigest()[:16]
 

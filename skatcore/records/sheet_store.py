@@ -66,7 +66,7 @@ def connect(path: Path, new: bool = False, wait: float = 60) -> sqlite3.Connecti
         else:  # open it now (a read-only file system says so here, where a read-only fallback can follow)
             con.execute("SELECT 1 FROM sqlite_master LIMIT 1")
         con.execute("PRAGMA synchronous = FULL")
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, UnicodeDecodeError) as exc:  # (a damaged schema's bytes in SQLite's message)
         raise InputError(problem(exc, path), source=str(path)) from None
     return con
 
@@ -90,7 +90,7 @@ def _read_only(path: Path, wait: float = 60) -> sqlite3.Connection | None:
             arm(con)
             con.execute("SELECT 1 FROM sqlite_master LIMIT 1")
             return con
-        except sqlite3.Error:
+        except (sqlite3.Error, UnicodeDecodeError):
             continue
     return None
 
@@ -222,6 +222,8 @@ def _rows(con: sqlite3.Connection, sql: str, path: Path | None, table: str) -> l
         if "no such" in str(exc):  # table or column
             raise InputError(f"not a skat sheet (expected a table {table}: {shorten(str(exc))})",
                              source=str(path)) from None
+        raise InputError(problem(exc, path), source=str(path) if path else None) from None
+    except UnicodeDecodeError as exc:
         raise InputError(problem(exc, path), source=str(path) if path else None) from None
 
 

@@ -60,8 +60,8 @@ def _read(path: Path) -> dict:
             meta = store.read_meta(con, path)
     except InputError as exc:
         return {"error": _line(exc)}
-    except (sqlite3.Error, OSError) as exc:  # whatever a file does, the list goes on
-        return {"error": _line(InputError(store.problem(exc, path) if isinstance(exc, sqlite3.Error)
+    except (sqlite3.Error, UnicodeDecodeError, OSError) as exc:  # whatever a file does, the list goes on
+        return {"error": _line(InputError(store.problem(exc, path) if not isinstance(exc, OSError)
                                           else f"cannot read the sheet ({exc.strerror or exc})"))}
     players = meta.get("players")
     title = meta.get("title")

@@ -141,3 +141,23 @@ def test_random_mutants(base, tmp_path, capsys):
             assert time.monotonic() - t < SLOW, i
             assert digest(path) == before, i
         path.unlink()
+
+
+def test_the_limits_of_a_sheet(base, tmp_path, capsys, monkeypatch):
+    """Each limit, lowered: refused in one line naming the place, before the values are used."""
+    from skatcore.records import sheet_errors, sheet_guard
+
+    path = craft(base, tmp_path, [])
+    before = digest(path)
+    for env, value, expected in (("SKAT_MAX_SHEET_DEALS", "2", "deals: more than 2 deals"),
+                                 ("SKAT_MAX_DOCUMENT_ITEMS", "60", "more than 60 items"),
+                                 ("SKAT_MAX_DOCUMENT_BYTES", "1300", "deals: the meta values and deal records together"),
+                                 ("SKAT_MAX_DOCUMENT_BYTES", "600", "meta.frozen: a value of")):
+        monkeypatch.setenv(env, value)
+        for command in COMMANDS:
+            one_line(capsys, ["sheet", command[0], str(path), *command[1:]], "c.sqlite: ", expected)
+        monkeypatch.delenv(env)
+    monkeypatch.setattr(sheet_errors, "MAX_STEPS", 100)  # the step bound: any statement past it is stopped
+    monkeypatch.setattr(sheet_guard, "_EVERY", 10)
+    one_line(capsys, ["sheet", "show", str(path)], "c.sqlite: ", "reading the sheet took over 100 SQLite steps")
+    untouched(path, before)
