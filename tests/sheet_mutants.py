@@ -40,6 +40,7 @@ MUTATIONS: dict[str, tuple[list[str], str]] = {
                 "deals[1]: a deal record of 20,000,"),
     "huge-title": ([f"UPDATE meta SET value = json_quote({BIG.format(n=25_000_000)}) WHERE key = 'title'"],
                    "meta.title: a value of 50,000,"),
+    "huge-blob": (["UPDATE deals SET record = zeroblob(70000000) WHERE n = 2"], "a value longer than 67,108,864 bytes"),
     "many-deals": (["WITH RECURSIVE c(i) AS (SELECT 4 UNION ALL SELECT i + 1 FROM c WHERE i < 150003) INSERT INTO "
                     "deals SELECT i, 'u' || i, (SELECT record FROM deals WHERE n = 1), '' FROM c"],
                    "deals: more than 10,000 deals"),

@@ -20,6 +20,15 @@ def stopped_line() -> str:
             "needs far fewer: expected a skat sheet, not a crafted file)")
 
 
+def value_limit() -> int:
+    """The longest value SQLite reads from a sheet at all: 8 x ``max_bytes()``
+    (64 MiB), so a value over the document limit is still measured and
+    named, and one far over it (a 900 MB blob) never allocated."""
+    from skatcore.rules.reading import max_bytes
+
+    return min(8 * max_bytes(), 1_000_000_000)
+
+
 def is_stopped(exc: BaseException) -> bool:
     name = getattr(exc, "sqlite_errorname", "") or ""
     return "INTERRUPT" in name or "interrupted" in str(exc).lower()
@@ -38,6 +47,9 @@ def problem(exc: sqlite3.Error | UnicodeDecodeError, path: Path | None = None) -
     text = str(exc).lower()
     if is_stopped(exc):
         return stopped_line()
+    if "TOOBIG" in name or "too big" in text:
+        return (f"not a skat sheet: a value longer than {value_limit():,} bytes (expected each at most "
+                "SKAT_MAX_DOCUMENT_BYTES, the limit of a document)")
     if "BUSY" in name or "LOCKED" in name or "locked" in text:
         return "the sheet is busy: another scorer held it for over 60 s; nothing was changed, try again"
     if name.startswith("SQLITE_FULL") or "disk is full" in text or (("IOERR" in name or "i/o error" in text)

@@ -27,7 +27,7 @@ from typing import Any
 
 from skatcore.errors import InputError, shorten
 from skatcore.records import sheet_errors
-from skatcore.records.sheet_errors import is_stopped, problem, stopped_line
+from skatcore.records.sheet_errors import is_stopped, problem, stopped_line, value_limit
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -47,7 +47,9 @@ def max_deals() -> int:
 
 
 def arm(con: sqlite3.Connection) -> None:
-    """``trusted_schema`` off and the step bound on ``con`` (before its first read)."""
+    """``trusted_schema`` off, the step bound and :func:`value_limit` on ``con`` (before its first read)."""
+    import sqlite3
+
     calls = [0]
     limit = max(1, sheet_errors.MAX_STEPS // _EVERY)
 
@@ -55,6 +57,7 @@ def arm(con: sqlite3.Connection) -> None:
         calls[0] += 1
         return 1 if calls[0] > limit else 0
     con.set_progress_handler(handler, _EVERY)
+    con.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, value_limit())  # SQLite refuses a longer value before allocating it
     con.execute("PRAGMA trusted_schema = OFF")
 
 
