@@ -6,7 +6,8 @@ insert, a generated column.  So before anything is read from a sheet:
   :data:`~skatcore.records.sheet_store.SCHEMA` makes - no view, no trigger,
   no other table, column or index; its ``user_version`` 0 (:func:`check_schema`);
 * ``PRAGMA trusted_schema = OFF``, and a progress handler that stops any
-  connection past :data:`MAX_STEPS` SQLite instructions (:func:`arm`);
+  connection past :data:`.sheet_errors.MAX_STEPS` SQLite instructions, and
+  SQLite's length limit (:func:`.sheet_errors.value_limit`) (:func:`arm`);
 * its values are bounded as a document is (:mod:`skatcore.rules.reading`):
   each JSON value at most ``max_bytes()``, the meta and the deals together
   at most ``max_bytes()`` and ``max_items()`` items (the sheet is one
