@@ -66,7 +66,7 @@ def cmd_sheet(args) -> int:
         with trusting(opts.trust or args.trust):
             try:
                 return globals()[f"_cmd_{action}"](opts)
-            except sqlite3.Error as exc:  # what SQLite says, in the scorer's words (read-only, disk full, ...)
+            except (sqlite3.Error, UnicodeDecodeError) as exc:  # what SQLite says, in the scorer's words (read-only, disk full, ...)
                 path = sheet_path(opts.name)
                 raise InputError(store.problem(exc, path), source=str(path)) from None
     parser = _Parser(prog="skat sheet", description="Print the score sheet of a session record (skat-session/1). "

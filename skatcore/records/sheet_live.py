@@ -69,13 +69,17 @@ def version(path: Path) -> str:
     every second: it changes with every change, and only then."""
     _, con = open_sheet(str(path), write=False)
     with transaction(con, write=False):
-        return _version(con)
+        return _version(con, path)
 
 
-def _version(con) -> str:
+def _version(con, path: Path) -> str:
+    from skatcore.records.sheet_guard import check_deals_size, check_meta_size, query
+
+    check_meta_size(con, path)  # within a sheet's limits before a row is read
+    check_deals_size(con, path)
     h = hashlib.sha256()
     for table in ("SELECT key, value FROM meta ORDER BY key", "SELECT n, record FROM deals ORDER BY n"):
-        for row in con.execute(table):
+        for row in query(con, table, path):
             h.update(repr(row).encode())
     return h.hexdigest()[:16]
 
@@ -85,7 +89,7 @@ def snapshot(path: Path) -> Snapshot:
     _, con = open_sheet(str(path), write=False)
     with transaction(con, write=False):
         meta, deals = store.read_sheet(con, path)
-        v = _version(con)
+        v = _version(con, path)
     session = _session(meta, path, deals)
     return Snapshot(path, meta, deals, session, session.finish(), v)
 

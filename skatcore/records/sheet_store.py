@@ -18,6 +18,7 @@ from contextvars import ContextVar
 from pathlib import Path
 
 from skatcore.errors import InputError, shorten, shown
+from skatcore.records.sheet_errors import problem
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing or sqlite3 (skat --help stays light)
 if TYPE_CHECKING:
@@ -38,66 +39,6 @@ CREATE TABLE IF NOT EXISTS deals (
 
 
 MAGIC = b"SQLite format 3\x00"  # the first bytes of every SQLite file
-_FREE_BYTES = 1 << 20  # less free space than this, and SQLite's "disk I/O error" means a full disk
-
-
-def problem(exc: sqlite3.Error, path: Path | None = None) -> str:
-    """What an SQLite error means to the scorer, from its code and the file
-    system; nothing was written (the transaction rolled back)."""
-    name = getattr(exc, "sqlite_errorname", "") or ""
-    text = str(exc).lower()
-    if "BUSY" in name or "LOCKED" in name or "locked" in text:
-        return "the sheet is busy: another scorer held it for over 60 s; nothing was changed, try again"
-    if name.startswith("SQLITE_FULL") or "disk is full" in text or (("IOERR" in name or "i/o error" in text)
-                                                                    and _free(path) < _FREE_BYTES):
-        return "the disk is full: nothing was changed"
-    if "READONLY" in name or "readonly" in text or (("CANTOPEN" in name or "unable to open" in text) and _read_only_fs(path)):
-        return ("the sheet is read-only: the file system is mounted read-only; nothing was changed"
-                if _read_only_fs(path) else "the sheet is read-only (no permission to write it): nothing was changed")
-    if "CANTOPEN" in name or "unable to open" in text:
-        return _why_not_open(path)
-    if "IOERR" in name or "i/o error" in text:
-        return f"disk I/O error (sqlite: {shorten(str(exc))}): nothing was changed"
-    if "NOTADB" in name or "not a database" in text:
-        return "not a skat sheet (not an SQLite database)"
-    return f"not a skat sheet, or a damaged one (sqlite: {shorten(str(exc))})"
-
-
-def _statvfs(path: Path | None):
-    for p in (path, path and path.parent) if path else ():
-        try:
-            return os.statvfs(p or ".")
-        except (OSError, ValueError):
-            continue
-    return None
-
-
-def _read_only_fs(path: Path | None) -> bool:
-    st = _statvfs(path)
-    return bool(st and st.f_flag & os.ST_RDONLY)
-
-
-def _free(path: Path | None) -> int:
-    st = _statvfs(path)
-    return st.f_bavail * st.f_frsize if st else _FREE_BYTES
-
-
-def _why_not_open(path: Path | None) -> str:
-    """SQLite's "unable to open database file", said for what it is."""
-    if path is None:
-        return "cannot open the sheet file"
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        return f"no such folder {shorten(str(folder))!r}"
-    if path.is_dir():
-        return "a directory, not a skat sheet"
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return "no permission to write in the sheet's folder (SQLite keeps its -wal and -shm files beside the sheet)"
-    if path.exists() and not os.access(path, os.R_OK | os.W_OK):
-        return "no permission to read and write the sheet file"
-    return "cannot open the sheet file (sqlite: unable to open database file)"
-
-
 def sheet_path(name: str) -> Path:
     """The file of sheet ``name`` (``.sqlite`` added when it has no suffix)."""
     if not name.strip():
@@ -114,30 +55,36 @@ def sheet_path(name: str) -> Path:
 BUSY_TIMEOUT: ContextVar[float] = ContextVar("BUSY_TIMEOUT", default=60.0)
 
 
-def connect(path: Path, new: bool = False) -> sqlite3.Connection:
+def connect(path: Path, new: bool = False, wait: float | None = None) -> sqlite3.Connection:
     """An autocommit connection (transactions are explicit), FULL sync; a
-    ``new`` sheet is put in WAL mode (which the file keeps)."""
+    ``new`` sheet is put in WAL mode (which the file keeps).  ``wait``:
+    seconds to wait for another process's lock (else :data:`BUSY_TIMEOUT`)."""
     import sqlite3
+
+    from skatcore.records.sheet_guard import arm
     try:
-        busy = BUSY_TIMEOUT.get()
+        busy = BUSY_TIMEOUT.get() if wait is None else wait
         con = sqlite3.connect(str(path), timeout=busy, isolation_level=None)
+        arm(con)  # before the file's schema is first read
         con.execute(f"PRAGMA busy_timeout = {int(busy * 1000)}")
         if new:
             con.execute("PRAGMA journal_mode = WAL")
         else:  # open it now (a read-only file system says so here, where a read-only fallback can follow)
             con.execute("SELECT 1 FROM sqlite_master LIMIT 1")
         con.execute("PRAGMA synchronous = FULL")
-    except sqlite3.Error as exc:
+    except (sqlite3.Error, UnicodeDecodeError) as exc:  # (a damaged schema's bytes in SQLite's message)
         raise InputError(problem(exc, path), source=str(path)) from None
     return con
 
 
-def _read_only(path: Path) -> sqlite3.Connection | None:
+def _read_only(path: Path, wait: float | None = None) -> sqlite3.Connection | None:
     """A read-only connection where the sheet cannot be written (a read-only
     file system): ``show`` and ``export`` still work.  ``immutable`` only
     when no write-ahead log holds deals the file itself lacks."""
     import sqlite3
     from urllib.parse import quote
+
+    from skatcore.records.sheet_guard import arm
 
     wal = path.with_name(path.name + "-wal")
     uri = f"file:{quote(str(path.resolve()))}?mode=ro"
@@ -145,20 +92,25 @@ def _read_only(path: Path) -> sqlite3.Connection | None:
         if extra and wal.exists() and wal.stat().st_size:
             return None
         try:
-            con = sqlite3.connect(uri + extra, uri=True, timeout=60, isolation_level=None)
+            con = sqlite3.connect(uri + extra, uri=True, timeout=BUSY_TIMEOUT.get() if wait is None else wait,
+                                  isolation_level=None)
+            arm(con)
             con.execute("SELECT 1 FROM sqlite_master LIMIT 1")
             return con
-        except sqlite3.Error:
+        except (sqlite3.Error, UnicodeDecodeError):
             continue
     return None
 
 
-def open_sheet(name: str, write: bool = True) -> tuple[Path, sqlite3.Connection]:
+def open_sheet(name: str, write: bool = True, wait: float | None = None) -> tuple[Path, sqlite3.Connection]:
     """The file and a connection of an existing sheet (one line naming ``skat
-    sheet new`` if there is none, or saying what the file is instead)."""
+    sheet new`` if there is none, or saying what the file is instead), its
+    schema checked before anything is read (:mod:`.sheet_guard`)."""
+    from skatcore.records.sheet_guard import check_file
+
     path = sheet_path(name)
     try:
-        st = path.stat()
+        st = check_file(path)
     except FileNotFoundError:
         raise InputError(f"no such sheet (start one with: skat sheet new {name} --ruleset R --players A,B,C)",
                          source=str(path)) from None
@@ -177,12 +129,25 @@ def open_sheet(name: str, write: bool = True) -> tuple[Path, sqlite3.Connection]
         raise InputError("not a skat sheet (an empty file)" if not head else "not a skat sheet (not an SQLite database)",
                          source=str(path))
     try:
-        return path, connect(path)
+        con = connect(path, wait=wait)
     except InputError:
-        con = None if write else _read_only(path)
-        if con is None:
+        ro = None if write else _read_only(path, wait)
+        if ro is None:
             raise
-        return path, con
+        con = ro
+    return path, _checked(con, path)
+
+
+def _checked(con: sqlite3.Connection, path: Path) -> sqlite3.Connection:
+    """``con`` once the file's schema is exactly a sheet's (else closed, and refused)."""
+    from skatcore.records.sheet_guard import check_schema
+
+    try:
+        check_schema(con, path, SCHEMA)
+    except BaseException:
+        con.close()
+        raise
+    return con
 
 
 @contextmanager
@@ -248,8 +213,10 @@ def read_sheet(con: sqlite3.Connection, path: Path) -> tuple[dict, list[tuple[in
     """The sheet's meta values and deals, checked as untrusted input
     (:func:`~skatcore.records.sheet_check.check_sheet`)."""
     from skatcore.records.sheet_check import check_sheet
+    from skatcore.records.sheet_guard import count_items
 
     meta, deals = read_meta(con, path), read_deals(con, path)
+    count_items([meta, *(d for _, d in deals)], str(path), "deals")
     check_sheet(meta, deals, str(path))
     return meta, deals
 
@@ -262,7 +229,9 @@ def _rows(con: sqlite3.Connection, sql: str, path: Path | None, table: str) -> l
         if "no such" in str(exc):  # table or column
             raise InputError(f"not a skat sheet (expected a table {table}: {shorten(str(exc))})",
                              source=str(path)) from None
-        raise
+        raise InputError(problem(exc, path), source=str(path) if path else None) from None
+    except UnicodeDecodeError as exc:
+        raise InputError(problem(exc, path), source=str(path) if path else None) from None
 
 
 def _json(value, source: str, where: str):
@@ -279,6 +248,9 @@ def _json(value, source: str, where: str):
 
 def read_meta(con: sqlite3.Connection, path: Path) -> dict:
     """The sheet's meta table (players, ruleset, ...); checks that ``path`` is a skat sheet."""
+    from skatcore.records.sheet_guard import check_meta_size
+
+    check_meta_size(con, path)
     meta: dict = {}
     for key, value in _rows(con, "SELECT key, value FROM meta", path, "meta(key, value)"):
         where = f"meta.{shorten(str(key), 40)}"
@@ -293,6 +265,9 @@ def read_meta(con: sqlite3.Connection, path: Path) -> dict:
 
 def read_deals(con: sqlite3.Connection, path: Path | None = None) -> list[tuple[int, dict]]:
     """``(n, record)`` of every deal on the sheet, numbered 1, 2, 3 ... in order."""
+    from skatcore.records.sheet_guard import check_deals_size
+
+    check_deals_size(con, path)
     out = []
     for i, (n, rec) in enumerate(_rows(con, "SELECT n, record FROM deals ORDER BY n", path, "deals(n, record)")):
         if type(n) is not int or n != i + 1:

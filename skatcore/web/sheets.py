@@ -25,7 +25,6 @@ from skatcore.web import entry as form_entry
 from skatcore.web import exports, failures, security
 from skatcore.web.i18n import refusal_words
 from skatcore.web.pages import (
-    SHEET_NAME,
     Config,
     Problem,
     env,
@@ -66,22 +65,18 @@ def join_codes(config: Config) -> dict[str, str]:
 
 
 def _metas(config: Config):
-    from skatcore.records import sheet_store as store
+    """(name, meta) of every readable sheet: cheap, checked, cached (:mod:`.sheetlist`)."""
+    from skatcore.web.sheetlist import entries
 
-    for path in sorted(config.sheets.glob("*.sqlite")):
-        if not SHEET_NAME.fullmatch(path.stem):
-            continue
-        try:
-            _, con = store.open_sheet(str(path), write=False)
-            with store.transaction(con, write=False):
-                yield path.stem, store.read_meta(con, path)
-        except InputError:
-            continue  # not a sheet (or a damaged one): not listed
+    for e in entries(config.sheets):
+        if "meta" in e:
+            yield e["name"], e["meta"]
 
 
 def sheet_list(config: Config) -> list[dict]:
-    return [{"name": name, "title": meta.get("title") or name, "players": meta.get("players", []),
-             "ruleset": meta.get("ruleset")} for name, meta in _metas(config)]
+    from skatcore.web.sheetlist import home_rows
+
+    return home_rows(config.sheets)
 
 
 def _code_of(request: Request, name: str, path: Path) -> str:
