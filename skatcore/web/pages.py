@@ -66,9 +66,11 @@ def lang_of(request: Request) -> str:
 
 
 def words(request: Request) -> dict:
-    """What a template needs to speak the request's language: ``_``, ``lang`` and ``count``."""
+    """What a template needs to speak the request's language: ``_``, ``lang``, ``count`` (the engine's counts) and
+    ``refusal`` (its refusals)."""
     lang = lang_of(request)
-    return {"_": i18n.translator(lang), "lang": lang, "count": lambda text: i18n.count_words(str(text), lang)}
+    return {"_": i18n.translator(lang), "lang": lang, "count": lambda text: i18n.count_words(str(text), lang),
+            "refusal": lambda text: i18n.refusal_words(str(text), lang)}
 
 
 def render(request: Request, template: str, status: int = 200, **context) -> HTMLResponse:

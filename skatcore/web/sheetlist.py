@@ -95,7 +95,7 @@ def home_rows(folder: Path) -> list[dict]:
     for e in entries(folder):
         if "error" in e:
             rows.append({"name": e["name"], "title": e["name"], "players": [], "ruleset": None,
-                         "error": f"cannot be read: {e['error']}"})
+                         "error": e["error"]})
             continue
         meta = e["meta"]
         rows.append({"name": e["name"], "title": printable(shorten(meta.get("title") or e["name"], 80)),
