@@ -19,7 +19,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from skatcore.web import failures, i18n, jobs, rulespages, security, sheets
+from skatcore.web import deals, failures, i18n, jobs, rulespages, security, sheets
 from skatcore.web.pages import Config, Problem, house_rulesets, render
 from skatcore.web.security import Guard, is_organiser
 
@@ -96,7 +96,7 @@ def create_app(config: Config) -> Guard:
         config.key = security.stored_key(config.sheets)
     routes = [Route("/", home), Route("/join", join, methods=["GET", "POST"]), Route("/j/{code}", join),
               Route("/lang/{lang}", switch_language),
-              *sheets.routes, *rulespages.routes, *jobs.routes,
+              *sheets.routes, *deals.routes, *rulespages.routes, *jobs.routes,
               Mount("/static", StaticFiles(packages=[("skatcore.web", "static")]), name="static")]
     jobs_of_app: dict = {}
 

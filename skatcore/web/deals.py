@@ -1,0 +1,193 @@
+"""Entering and changing the deals of a sheet on ``skat serve``: the count
+before saving, a save, a correction or void of a deal in the middle, undo.
+The fields are those of ``skat sheet add`` (:mod:`skatcore.web.entry` reads
+them off the form), the work :mod:`skatcore.records.sheet_live`'s: the same
+store, scoring and messages as the CLI, in the form's words."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from skatcore.errors import InputError, printable
+from skatcore.records import sheet_live as live
+from skatcore.records.sheet_entry import add_entry, deal_from_fields, in_fields, resolve_names
+from skatcore.rules.trust import trusting
+from skatcore.web import entry as form_entry
+from skatcore.web import failures
+from skatcore.web.i18n import refusal_words
+from skatcore.web.pages import Config, lang_of, message, render, words
+from skatcore.web.sheets import LABELS, _body, _check_deal, _entry, _label, _seats, _sheet, _snapshot, posted
+
+
+def _fields(form, snap: live.Snapshot, n: int | None = None) -> dict:
+    """The ``skat sheet add`` fields of a posted deal form (for deal ``n``, or the next deal)."""
+    st = snap.session.state
+    seats = {player: seat for seat, player in _seats(st, n).items()}
+    return form_entry.fields_of_form(form, seats, tricks=st.rules.deck.hand)
+
+
+def _entered(raw: dict):
+    """``enter(session)`` for :func:`sheet_live.add`: the fields as a deal on the session."""
+    deal = deal_from_fields(raw, name=_label)
+
+    def enter(session):
+        return add_entry(session, deal, raw, name=_label)
+    return enter
+
+
+@posted
+def preview(request: Request, form) -> Response:
+    """The count of the deal as typed, before it is saved ("with 1, game 2 ...")."""
+    _, path = _sheet(request)
+    n = request.path_params.get("n")
+    snap = _snapshot(path)
+    if n is not None:
+        _check_deal(snap, n)
+    raw = _fields(form, snap, n)
+    raw.pop("id", None)
+    if todo := form_entry.missing(raw):  # not a refusal yet: what is still to tap
+        _ = words(request)["_"]
+        return render(request, "_preview.html", todo=", ".join(_(LABELS.get(f, f)) for f in todo))
+    config: Config = request.app.state.config
+    try:
+        if n is not None:  # a correction: deal n as it would be, every later deal re-scored
+            with trusting(config.trust):
+                line, session, _ = live.change(path, n, None, f"correcting deal {n}", _edit(raw, n), save=False)
+        else:
+            with trusting(config.trust):
+                line, session = live.add(path, _entered(raw), save=False)
+    except InputError as exc:
+        return render(request, "_preview.html", error=_say(request, exc, raw, n))
+    return render(request, "_preview.html", line=line, players=session.state.players)
+
+
+def _edit(raw: dict, n: int):
+    """``change_records`` for :func:`sheet_live.change`: deal ``n`` entered anew from the fields ``raw``."""
+    from skatcore.records import sheet_store as store
+    from skatcore.records.session_edit import deal_at, edited
+
+    new = deal_from_fields(raw, name=_label)
+
+    def change(records, before):
+        deal_at(records, n)
+        before.state.dealer = next(x.dealer for x in before.state.sheet_lines if x.index == n)
+        return edited(records, before, n, resolve_names(new, before), store.now())
+    return change
+
+
+@failures.saving
+@posted
+def save(request: Request, form) -> Response:
+    name, path = _sheet(request)
+    raw = _fields(form, _snapshot(path))
+    config: Config = request.app.state.config
+    _ = words(request)["_"]
+    try:
+        with trusting(config.trust):
+            line, _s = live.add(path, _entered(raw), uid=raw.get("id"))
+    except live.StaleError as exc:
+        return _after(request, name, path, saved=_say(request, exc))
+    except InputError as exc:
+        return _refusal(request, 422, _say(request, exc))
+    return _after(request, name, path, saved=_("Deal {n} saved: {count}", n=line.index, count=_saved_line(request, line)))
+
+
+def _saved_line(request: Request, line) -> str:
+    """The saved deal as the sheet has it: its count, its marks (Bock) and what each player got."""
+    count = words(request)["count"]
+    entries = ", ".join(f"{p} {v:+d}" for p, v in line.entries.items() if v)
+    marks = f" [{', '.join(line.marks)}]" if line.marks else ""
+    return count(f"{line.result.explanation}{marks}") + (f" → {entries}" if entries else "")
+
+
+def _say(request: Request, exc: InputError, raw: dict | None = None, n: int | None = None) -> str:
+    """A refusal of the deal in the page's words: the form's fields (the CLI's
+    F,M,R is the three fields here), deal ``n`` of a correction as the form
+    has it, and never the server's file."""
+    at = f"deals[{n - 1}]" if n else None
+    if at and raw is not None and exc.path and exc.path.startswith(at):
+        exc = in_fields(InputError(exc.message, path=exc.path[len(at):].lstrip(".") or None), raw, name=_label)
+    elif exc.path and (later := re.match(r"deals\[(\d+)\]", exc.path)):
+        exc = InputError(exc.message, path=f"deal {int(later[1]) + 1}")
+    if exc.path == "N":  # the CLI's argument: the deal the page is about
+        exc = InputError(exc.message)
+    lang, _ = lang_of(request), words(request)["_"]
+    said = refusal_words(printable(exc.message).replace(" F,M,R", ""), lang)
+    if exc.path and (deal := re.fullmatch(r"deal (\d+)", exc.path)):
+        return f"{_('Deal {n}', n=deal[1])}: {said}"
+    return f"{_(printable(exc.path))}: {said}" if exc.path else said
+
+
+def _refusal(request: Request, status: int, error: str, where: str = "#preview") -> Response:
+    """A refused save: the one line shown where the count is (or ``where``), the form kept as typed."""
+    response = render(request, "_entry_error.html", status, error=error)
+    response.headers["HX-Retarget"] = where
+    response.headers["HX-Reswap"] = "innerHTML"
+    return response
+
+
+def _after(request: Request, name: str, path: Path, saved: str | None = None) -> Response:
+    """After a change: the fresh list and an empty form (htmx swaps both)."""
+    snap = _snapshot(path)
+    oob = _body(request, name, snap, summary=True).replace('<div id="sheet"', '<div id="sheet" hx-swap-oob="true"', 1)
+    return render(request, "_after.html", body=oob, entry=_entry(request, name, snap, saved=saved))
+
+
+@failures.saving
+@posted
+def correct(request: Request, form) -> Response:
+    from skatcore.records import sheet_store as store
+    from skatcore.records.session_edit import voided
+
+    name, path = _sheet(request)
+    n = request.path_params["n"]
+    tag = str(form.get("tag", "")) or None
+    config: Config = request.app.state.config
+    void = request.url.path.endswith("/void")
+    raw: dict | None = None
+    try:
+        if void:
+            reason = str(form.get("reason", "")).strip()[:200] or None
+
+            def change(records, before):
+                return voided(records, before, n, store.now(), reason)
+        else:
+            snap = _snapshot(path)
+            _check_deal(snap, n)
+            raw = _fields(form, snap, n)
+            raw.pop("id", None)
+            change = _edit(raw, n)
+        with trusting(config.trust):
+            live.change(path, n, tag, f"{'voiding' if void else 'correcting'} deal {n}", change)
+    except InputError as exc:
+        return _refusal(request, 409 if isinstance(exc, live.StaleError) else 422, _say(request, exc, raw, n),
+                        "#voiderr" if void else "#preview")
+    response = Response(status_code=204)
+    response.headers["HX-Redirect"] = f"/s/{name}"
+    return response
+
+
+@failures.saving
+@posted
+def undo(request: Request, form) -> Response:
+    name, path = _sheet(request)
+    try:
+        live.undo(path, failures.whole(form.get("last"), 1, 10**6, "last"))
+    except InputError as exc:
+        return _refusal(request, 409, message(exc) if exc.path != "last" else "expected the number of the last deal")
+    return _after(request, name, path, saved=f"deal {form.get('last')} taken back")
+
+
+routes = [
+    Route("/s/{name}/preview", preview, methods=["POST"]),
+    Route("/s/{name}/deals", save, methods=["POST"]),
+    Route("/s/{name}/undo", undo, methods=["POST"]),
+    Route("/s/{name}/deals/{n:int}", correct, methods=["POST"]),
+    Route("/s/{name}/deals/{n:int}/void", correct, methods=["POST"]),
+    Route("/s/{name}/deals/{n:int}/preview", preview, methods=["POST"]),
+]
