@@ -135,7 +135,7 @@ class Phone:
     def save_correction(self, name: str) -> str | None:
         page = self.page
         self.settle()
-        with page.expect_response(lambda r: r.request.method == "POST" and "/deals/" in r.url) as answer:
+        with page.expect_response(lambda r: r.request.method == "POST" and re.search(r"/deals/\d+$", r.url)) as answer:
             self.tap("#entry .save")
         if answer.value.status == 204:
             page.wait_for_url(re.compile(rf"/s/{name}$"))
