@@ -20,7 +20,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from skatcore.web import deals, failures, i18n, jobs, rulespages, security, sheets
-from skatcore.web.pages import Config, Problem, house_rulesets, render
+from skatcore.web.pages import Config, Problem, render, ruleset_names
 from skatcore.web.security import Guard, is_organiser
 
 # ---------------------------------------------------------------------------
@@ -39,9 +39,7 @@ def home(request: Request) -> Response:
         return response
     if not is_organiser(request):
         return render(request, "join.html")
-    from skatcore.rules.ruleset import all_rulesets
-
-    return render(request, "home.html", sheets=sheets.sheet_list(config), rulesets=sorted(all_rulesets()) + house_rulesets(config))
+    return render(request, "home.html", sheets=sheets.sheet_list(config), rulesets=ruleset_names(config))
 
 
 async def join(request: Request) -> Response:

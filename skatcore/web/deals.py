@@ -93,7 +93,7 @@ def save(request: Request, form) -> Response:
     except live.StaleError as exc:
         return _after(request, name, path, saved=_say(request, exc))
     except InputError as exc:
-        return _refusal(request, 422, _say(request, exc))
+        return failures.refusal(request, 422, _say(request, exc))
     return _after(request, name, path, saved=_("Deal {n} saved: {count}", n=line.index, count=_saved_line(request, line)))
 
 
@@ -121,14 +121,6 @@ def _say(request: Request, exc: InputError, raw: dict | None = None, n: int | No
     if exc.path and (deal := re.fullmatch(r"deal (\d+)", exc.path)):
         return f"{_('Deal {n}', n=deal[1])}: {said}"
     return f"{_(printable(exc.path))}: {said}" if exc.path else said
-
-
-def _refusal(request: Request, status: int, error: str, where: str = "#preview") -> Response:
-    """A refused save: the one line shown where the count is (or ``where``), the form kept as typed."""
-    response = render(request, "_entry_error.html", status, error=error)
-    response.headers["HX-Retarget"] = where
-    response.headers["HX-Reswap"] = "innerHTML"
-    return response
 
 
 def _after(request: Request, name: str, path: Path, saved: str | None = None) -> Response:
@@ -165,7 +157,7 @@ def correct(request: Request, form) -> Response:
         with trusting(config.trust):
             live.change(path, n, tag, f"{'voiding' if void else 'correcting'} deal {n}", change)
     except InputError as exc:
-        return _refusal(request, 409 if isinstance(exc, live.StaleError) else 422, _say(request, exc, raw, n),
+        return failures.refusal(request, 409 if isinstance(exc, live.StaleError) else 422, _say(request, exc, raw, n),
                         "#voiderr" if void else "#preview")
     response = Response(status_code=204)
     response.headers["HX-Redirect"] = f"/s/{name}"
@@ -179,7 +171,7 @@ def undo(request: Request, form) -> Response:
     try:
         live.undo(path, failures.whole(form.get("last"), 1, 10**6, "last"))
     except InputError as exc:
-        return _refusal(request, 409, message(exc) if exc.path != "last" else "expected the number of the last deal")
+        return failures.refusal(request, 409, message(exc) if exc.path != "last" else "expected the number of the last deal")
     return _after(request, name, path, saved=f"deal {form.get('last')} taken back")
 
 

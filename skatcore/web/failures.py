@@ -81,14 +81,23 @@ def _of(request: Request):
     return words(request)["_"]
 
 
+def refusal(request: Request, status: int, text: str, where: str = "#preview") -> Response:
+    """One line as an htmx fragment, shown where the deal form's count is (or ``where``), the form kept as typed."""
+    from skatcore.web.pages import render
+
+    response = render(request, "_entry_error.html", status, error=text)
+    response.headers["HX-Retarget"] = where
+    response.headers["HX-Reswap"] = "innerHTML"
+    return response
+
+
 def one_line(request: Request, status: int, text: str) -> Response:
     """A failure as one line: a fragment where the count is for htmx, else a page."""
     from skatcore.web.pages import render
 
+    response: Response
     if request.headers.get("hx-request"):
-        response: Response = render(request, "_entry_error.html", status, error=text)
-        response.headers["HX-Retarget"] = "#preview"
-        response.headers["HX-Reswap"] = "innerHTML"
+        response = refusal(request, status, text)
     else:
         response = render(request, "error.html", status, error=text, here="/")
     if status == 503:
@@ -100,17 +109,12 @@ def saving(handler):
     """A handler that writes a sheet: an SQLite error is one line (:func:`sqlite_line`), 503 or 409."""
 
     @functools.wraps(handler)
-    async def wrapped(request: Request) -> Response:
-        from skatcore.records.sheet_store import BUSY_TIMEOUT
-
-        token = BUSY_TIMEOUT.set(BUSY_SECONDS)
+    async def wrapped(request: Request) -> Response:  # (the wait for a held sheet is :class:`Patience`'s)
         try:
             return await handler(request)
         except sqlite3.Error as exc:
             log.warning("saving %s: %s", request.url.path, exc)
             return one_line(request, 503 if kept(exc) else 409, sqlite_line(exc, _=_of(request)))
-        finally:
-            BUSY_TIMEOUT.reset(token)
     return wrapped
 
 

@@ -25,11 +25,11 @@ from skatcore.web.pages import (
     Config,
     Problem,
     env,
-    house_rulesets,
     lang_of,
     message,
     organiser_only,
     render,
+    ruleset_names,
     sheet_file,
     words,
 )
@@ -157,12 +157,10 @@ def new_sheet(request: Request, form) -> Response:
             live.create(path, ruleset, players, stake=float(stake) if stake else None,
                         title=str(form.get("title", "")).strip()[:80] or None)
     except (InputError, ValueError, Problem) as exc:
-        from skatcore.rules.ruleset import all_rulesets
-
         status, error = ((exc.status, exc.said(request)) if isinstance(exc, Problem) else
                          (400, message(exc) if isinstance(exc, InputError) else f"stake: expected a number, got {stake!r}"))
         return render(request, "home.html", status, error=error, sheets=sheet_list(config),
-                      rulesets=sorted(all_rulesets()) + house_rulesets(config), form=dict(form))
+                      rulesets=ruleset_names(config), form=dict(form))
     _code_of(request, name, path)
     return RedirectResponse(f"/s/{name}", status_code=303)
 
