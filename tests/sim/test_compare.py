@@ -260,7 +260,7 @@ def test_games_rescore_iss_to_the_servers_values(tmp_path, capsys):
     # 25 games: 22 declared, 2 all passed, 1 abandoned in the bidding (data/iss/SOURCES.md)
     assert official == {"ruleset": "official", "games": 25, "scored": 24,
                         "unscored": {"player 2 (rearhand) left during bidding": 1},
-                        "server_agrees": 22, "server_differs": 0}
+                        "server_agrees": 22, "server_differs": 0, "lacking": {}}
     assert texas["unscored"]["all passed: ruleset 'texas' plays ramsch then, which ISS does not"] == 2
     assert any("is not a game value on the bid ladder of texas" in why for why in texas["unscored"])
     declared = [json.loads(line) for line in rows.read_text().splitlines()]

@@ -248,10 +248,16 @@ def _rules(names, differ) -> str:
 def _games(games) -> str:
     if not games:
         return ""
-    return "<h2>Games re-scored</h2>" + _html_table(
+    table = _html_table(
         ["ruleset", "games", "scored", "with server score", "agree with server", "not re-scored (why)"],
         [[g.ruleset, g.games, g.scored, g.server_agrees + g.server_differs, g.server_agrees,
           "; ".join(f"{w} ({k})" for w, k in g.unscored.most_common())] for g in games])
+    lacking = [f"{esc(g.ruleset)}: {esc(', '.join(f'{k} ({n})' for k, n in g.lacking.most_common()))}"
+               for g in games if g.lacking]
+    if lacking:  # why the rulesets' n differ: not every record holds the play
+        table += ("<p>Counted apart because the record lacks what the ruleset reads (the play after a claim, a "
+                  "concession or a player gone, which a rule about the tricks reads): " + "; ".join(lacking) + ".</p>")
+    return "<h2>Games re-scored</h2>" + table
 
 
 def _paths(result: Comparison) -> str:
