@@ -147,8 +147,9 @@ class Replay:
         r = self.rows
         if r["same"]:
             return f"rows: the same {r['rows']:,} rows as recorded (SHA-256 {r['sha256'][:12]})"
+        recorded = f"{r['recorded_rows']:,}" if isinstance(r["recorded_rows"], int) else "?"
         return (f"rows: DIFFER from the record: {r['rows']:,} rows, SHA-256 {r['sha256'][:12]}; recorded "
-                f"{r['recorded_rows'] if r['recorded_rows'] is not None else '?'} rows, {r['recorded_sha256'][:12]}")
+                f"{recorded} rows, {r['recorded_sha256'][:12]}")
 
     def rows_refusal(self) -> InputError | None:
         if self.rows is None or self.rows["same"]:
