@@ -111,7 +111,7 @@ def test_generated_parts_are_current(page):
     assert docgen.render(text) == text, f"docs/{page} is out of date: run `python -m skatcore.cli.docgen`"
 
 
-@pytest.mark.parametrize("name", ["deal", "session", "ruleset", "score"])
+@pytest.mark.parametrize("name", ["deal", "session", "ruleset", "score", "provenance"])
 def test_every_schema_property_is_described(name):
     schema = docgen.load_schema(name)
     missing = [path for path, node, _ in docgen._properties(schema, schema) if not node.get("description")]

@@ -54,7 +54,9 @@ def _properties(node: dict, root: dict, prefix: str = ""):
         target = _deref(child, root)
         if target.get("properties"):
             yield from _properties(target, root, f"{path}.")
-        items = _deref(target.get("items") or {}, root) if target.get("type") == "array" else {}
+        kinds = target.get("type")
+        is_list = "array" in (kinds if isinstance(kinds, list) else [kinds])  # (a list or null: ["array", "null"])
+        items = _deref(target.get("items") or {}, root) if is_list else {}
         if items.get("properties"):  # a list of mappings (a session's deals): deals[].void
             yield from _properties(items, root, f"{path}[].")
 
@@ -85,7 +87,7 @@ def _accepts(node: dict, root: dict) -> str:
         size = node.get("minItems"), node.get("maxItems")
         count = "" if None in size else f"{size[0]} " if size[0] == size[1] else f"{size[0]}-{size[1]} "
         what = "cards" if items.get("description", "").startswith("a card") else _accepts(items, root)
-        text = f"list of {count}{what}"
+        text = " or ".join(f"list of {count}{what}" if k == "array" else k for k in kinds)
     if "minimum" in node or "maximum" in node:
         text += f" {node.get('minimum', '')}..{node.get('maximum', '')}"
     return text

@@ -17,6 +17,7 @@ from skatcore.errors import InputError
 from skatcore.sim.compare import Comparison, diff_parts, figure, finding_text, shown
 from skatcore.sim.outcomes import GROUPS, Metric
 from skatcore.sim.report.charts import COLORS, HUMAN, _bins, bar_chart, esc, forest_plot, nice_ticks, score_edges
+from skatcore.sim.report.pins import pins_html
 from skatcore.sim.report.words import HUMAN_MIX, HUMAN_SOURCE, METHODS, TERMS, Provenance, explain
 from skatcore.sim.simulate import PATH_WORDS
 
@@ -286,7 +287,8 @@ def _provenance(result: Comparison, slots, p: Provenance) -> str:
     if result.rounds:
         rows.append(("--until-ci", "; ".join(f"{n:,} deals: widest {name}, {w:.1f} pp" for n, w, name in result.rounds)))
     return '<dl class="prov">' + "".join(f"<dt>{esc(k)}</dt><dd><code>{esc(v)}</code></dd>" if k == "command" else
-                                         f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in rows) + "</dl>"
+                                         f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in rows) + "</dl>" + \
+        (pins_html(p.to_json()) if p.pins else "")
 
 
 def _html_table(columns, rows, words: bool = False) -> str:
