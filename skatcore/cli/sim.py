@@ -27,7 +27,7 @@ def add_commands(sub) -> None:
     s.set_defaults(func=cmd_simulate)
 
     s = sub.add_parser("compare", help="the same seeded deals under several rulesets, side by side")
-    s.add_argument("rulesets", nargs="+", metavar="RULESET")
+    s.add_argument("rulesets", nargs="+", metavar="RULESET", help="ruleset names or files (two or more, or one with --deal or --games)")
     s.add_argument("--deals", type=numbers.deals, default=1000, help="number of deals (default 1000)")
     s.add_argument("--seed", type=numbers.seed, default=1, help="seed (default 1)")
     s.add_argument("--players", default="heuristic", help="as for simulate (default heuristic)")
