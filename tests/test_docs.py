@@ -236,3 +236,41 @@ def test_citations_point_into_docs():
     if proc.returncode == 128:
         pytest.skip("not a git clone")
     assert not proc.stdout, "cite docs/rules/<page>.md#<section> or docs/formats.md#<part> instead:\n" + proc.stdout[:3000]
+
+
+# -- the README: the front door ---------------------------------------------------------
+
+LINK = re.compile(r'\]\(([^)\s]+)\)|<img [^>]*src="([^"]+)"')
+
+
+def _front_readme() -> Path:
+    return READMES[-1]  # README.new.md while it waits to replace README.md
+
+
+def test_the_readme_is_read_in_three_minutes():
+    lines = _front_readme().read_text(encoding="utf-8").splitlines()
+    assert len(lines) < 150, f"{_front_readme().name}: {len(lines)} lines; the reference belongs in docs/"
+
+
+@pytest.mark.parametrize("readme", READMES, ids=[p.name for p in READMES])
+def test_the_readme_links_resolve(readme):
+    """Every link and picture of the README names a file of the repository,
+    and an anchor the page has (as the docs site makes them: the toc
+    extension's ids, and ``<a id>``); the web's links are left alone."""
+    import markdown
+
+    text = readme.read_text(encoding="utf-8")
+    broken = []
+    for match in LINK.finditer(text):
+        target = match.group(1) or match.group(2)
+        if re.match(r"[a-z]+:", target) or target.startswith("#"):
+            continue
+        path, _, anchor = target.partition("#")
+        file = ROOT / path
+        if not file.exists():
+            broken.append(f"{target}: no such file")
+        elif anchor:
+            html = markdown.markdown(file.read_text(encoding="utf-8"), extensions=["toc", "tables"])
+            if f'id="{anchor}"' not in html:
+                broken.append(f"{target}: {path} has no anchor #{anchor}")
+    assert not broken, f"{readme.name}: " + "; ".join(broken)
