@@ -25,6 +25,15 @@ def build(config: Path, site: Path) -> subprocess.CompletedProcess[str]:
                            "--site-dir", str(site)], cwd=ROOT, capture_output=True, text=True, env=ENV)
 
 
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    """The site as mkdocs.yml builds it (``--strict``), once for the tests below."""
+    folder = tmp_path_factory.mktemp("site") / "site"
+    proc = build(ROOT / "mkdocs.yml", folder)
+    assert proc.returncode == 0, proc.stderr
+    return folder
+
+
 def test_the_docs_site_builds_strict(site):
     reference = (site / "reference" / "index.html").read_text(encoding="utf-8")
     # the docstrings are on the page: a hook, a model type, the testing kit
@@ -36,6 +45,7 @@ def test_a_broken_link_or_anchor_fails_the_build(tmp_path):
     """The same validation settings on a two-page site with both faults."""
     config = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
     config["plugins"] = ["search"]
+    config.pop("nav")  # the two pages alone
     docs = tmp_path / "docs"
     docs.mkdir()
     (docs / "index.md").write_text("# Home\n\n[gone](gone.md) and [rules](other.md#a4-bidding)\n", encoding="utf-8")
@@ -49,15 +59,6 @@ def test_a_broken_link_or_anchor_fails_the_build(tmp_path):
 
 
 # -- the site offline: its links, its search, `skat docs` ------------------------------------
-
-
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
-    """The site as mkdocs.yml builds it (``--strict``), once for the tests below."""
-    folder = tmp_path_factory.mktemp("site") / "site"
-    proc = build(ROOT / "mkdocs.yml", folder)
-    assert proc.returncode == 0, proc.stderr
-    return folder
 
 
 def pages(site: Path) -> set[str]:
@@ -141,9 +142,13 @@ def test_the_search_works_offline(site, browser):
 
         page.route("**/*", only_local)
         page.goto(url)
-        page.fill("input.md-search__input", "Schieberamsch")
+        # "Initializing search" until the worker has read the index
+        page.wait_for_function("() => !document.querySelector('.md-search-result__meta').textContent"
+                               ".includes('Initializing')", timeout=30_000)
+        page.locator("input.md-search__input").press_sequentially("Schieberamsch")  # keys: a set value starts no search
         results = page.locator(".md-search-result__item a")
         results.first.wait_for(timeout=30_000)
+        assert "matching document" in page.locator(".md-search-result__meta").inner_text()
         hrefs = [results.nth(i).get_attribute("href") or "" for i in range(results.count())]
         assert any("rules/schieberamsch/" in href for href in hrefs), hrefs
         assert not [u for u in refused if not u.startswith("data:")], refused
