@@ -28,7 +28,8 @@ def add_commands(sub) -> None:
 
     s = sub.add_parser("compare", help="the same seeded deals under several rulesets, side by side")
     # no defaults here: --replay refuses what it takes from its record (skatcore.cli.compare fills them in)
-    s.add_argument("rulesets", nargs="*", metavar="RULESET")
+    s.add_argument("rulesets", nargs="*", metavar="RULESET",
+                   help="ruleset names or files (two or more, or one with --deal or --games; none with --replay)")
     s.add_argument("--deals", type=numbers.deals, help="number of deals (default 1000)")
     s.add_argument("--seed", type=numbers.seed, help="seed (default 1)")
     s.add_argument("--players", help="as for simulate (default heuristic)")
