@@ -57,7 +57,7 @@ _load_overload = caching.FunctionCache.load_overload
 def _load_or_wait(self, sig, target_context):
     found = _load_overload(self, sig, target_context)
     if found is None and isinstance(self._impl.locator, _Stamped):
-        return warmup.claim(lambda: _load_overload(self, sig, target_context))
+        return warmup.claim(lambda: _load_overload(self, sig, target_context), self._py_func.__module__ or "")
     return found
 
 

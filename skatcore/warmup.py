@@ -47,10 +47,14 @@ except ImportError:  # no flock (Windows): no warm-up and no waiting; a compile 
 COMPILED = ("engine/kernel.py", "bots/heuristic/kernel.py", "bots/heuristic/kernel_play.py", "bots/solver_kernel.py",
             "bots/solver_moves.py", "bots/solver_table.py", "records/iss_kernel.py", "sim/dealing.py", "sim/stats.py")
 
-# what a compile is of, in words, by its module (the first that starts the module's name)
-WHAT = (("skatcore.engine", "the compiled engine"), ("skatcore.bots.heuristic", "the heuristic players"),
-        ("skatcore.bots.solver", "the double-dummy solver"), ("skatcore.records", "the ISS replay"),
-        ("skatcore.sim.dealing", "the seeded dealing"), ("skatcore.sim.stats", "the bootstrap"))
+# the warm-up's parts (skatcore.sim.speed.warm's names) in the order it compiles them unless a waiting command
+# wants another first; the modules they compile (by the start of the name) and, for the line on the screen, in words
+PARTS = (("dealing", "skatcore.sim.dealing", "the seeded dealing"),
+         ("compiled engine", "skatcore.engine", "the compiled engine"),
+         ("compiled heuristic", "skatcore.bots.heuristic", "the heuristic players"),
+         ("bootstrap", "skatcore.sim.stats", "the bootstrap"),
+         ("double-dummy solver", "skatcore.bots.solver", "the double-dummy solver"),
+         ("ISS replay", "skatcore.records", "the ISS replay"))
 
 _held: int | None = None  # the lock's descriptor while this process holds it
 _whole = False  # held for the whole process (the warm-up, skat bench --warm): no compile releases it
@@ -278,8 +282,17 @@ def run(ruleset: str = "official", log: Callable[[str], None] | None = None,
     if parts:
         data["only"] = list(parts)  # a few parts only: no warm machine (tried() says no)
     try:
-        figures = warm(ruleset, log, parts or None)
+        todo = [name for name, _, _ in PARTS if not parts or name in parts]
+        figures: dict[str, float] = {}
+        while todo:
+            name = _next(todo)
+            todo.remove(name)
+            figures.update(warm(ruleset, log, (name,)))
+        if not parts:  # a part PARTS does not name; the others run again compiled, in microseconds
+            figures.update((k, v) for k, v in warm(ruleset, None).items() if k not in figures)
         data.update(ok=True, parts=figures)
+        with contextlib.suppress(OSError):  # wanted and done
+            _file("want").unlink(missing_ok=True)
     except Exception as exc:  # a bug: noted, so that every command does not start it again (Ctrl-C is no note)
         data.update(ok=False, error=f"{type(exc).__name__}: {exc}")
         raise
@@ -291,6 +304,15 @@ def run(ruleset: str = "official", log: Callable[[str], None] | None = None,
                 _write_note(data)
         _release()
     return figures
+
+
+def _next(todo: list[str]) -> str:
+    """The part a waiting command wants (:func:`claim` names its module), else the first left."""
+    try:
+        wanted = _file("want").read_text(encoding="utf-8")
+    except OSError:
+        wanted = ""
+    return next((name for name, prefix, _ in PARTS if name in todo and wanted.startswith(prefix)), todo[0])
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -308,10 +330,11 @@ def main(argv: list[str] | None = None) -> int:
 # --- the lock around one compile (skatcore.numba_cache calls these) ------------------------------------------
 
 
-def claim(load: Callable[[], Any]) -> Any:
-    """On a cache miss outside a compile of this process: what another
-    process saved meanwhile, waiting while one holds the lock; else None with
-    the lock held until :func:`compiled` (the compile that follows)."""
+def claim(load: Callable[[], Any], module: str = "") -> Any:
+    """On a cache miss (of a function of ``module``) outside a compile of this
+    process: what another process saved meanwhile, waiting while one holds
+    the lock; else None with the lock held until :func:`compiled` (the
+    compile that follows)."""
     global _held
     if _held is not None or fcntl is None:
         return None
@@ -331,7 +354,10 @@ def claim(load: Callable[[], Any]) -> Any:
                 return found
             if found is not None:
                 return found
-            waiting = waiting or _wait_line()
+            if waiting is None:
+                with contextlib.suppress(OSError):  # the warm-up compiles this part next
+                    _file("want").write_text(module, encoding="utf-8")
+                waiting = _wait_line()
             time.sleep(0.25)
     finally:
         if waiting:
@@ -352,7 +378,7 @@ def _wait_line() -> Line:
 def compiling(module: str) -> None:
     """A compile of a function of ``module`` starts (the outermost one)."""
     global _line
-    what = next((words for prefix, words in WHAT if module.startswith(prefix)), None)
+    what = next((words for _, prefix, words in PARTS if module.startswith(prefix)), None)
     if what and _line is None:
         _line = Line(f"compiling {what} for this machine (once)")
 

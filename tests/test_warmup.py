@@ -119,10 +119,22 @@ def test_a_miss_waits_for_the_holder_and_loads_what_it_saved(cache):
     fd = hold(cache)
     saved = iter([None, None, "machine code"])
     try:
-        assert warmup.claim(lambda: next(saved)) == "machine code"
+        assert warmup.claim(lambda: next(saved), "skatcore.bots.solver_kernel") == "machine code"
         assert warmup._held is None  # loaded, not compiled: no lock taken
     finally:
         os.close(fd)
+    # the warm-up compiles the part the waiting command needs next
+    assert warmup._next(["compiled engine", "double-dummy solver", "ISS replay"]) == "double-dummy solver"
+    (cache / "skatcore-warm.want").write_text("skatcore.engine.kernel")
+    assert warmup._next(["compiled heuristic", "ISS replay"]) == "compiled heuristic"  # the engine's is done
+    assert warmup._next(["compiled engine", "ISS replay"]) == "compiled engine"
+
+
+def test_every_compiled_module_has_its_part():
+    """A compile says what it is of, and a waiting command's module names the part it wants."""
+    for rel in warmup.COMPILED:
+        module = "skatcore." + rel.removesuffix(".py").replace("/", ".")
+        assert [name for name, prefix, _ in warmup.PARTS if module.startswith(prefix)], module
 
 
 def test_a_miss_takes_the_free_lock_until_its_compile_ends(cache):
@@ -212,3 +224,13 @@ def test_the_background_warmup_compiles_holding_the_lock_and_notes_it(cache):
     assert note["key"] == warmup.key() and not warmup.tried()  # one part: not a warm machine
     assert {re.sub(r"-\d+\.py.*", "", p.name) for p in cache.rglob("*.nbi")} >= {"dealing._shuffle"}
     assert not list(cache.rglob("*.tmp.*"))  # numba's files renamed into place
+
+
+def test_bench_reports_the_last_whole_warmup(cache):
+    from skatcore.sim.speed import warmup_figures
+
+    assert warmup_figures() == {}
+    noted(cpu_s=61.5, wall_s=87.0)
+    assert warmup_figures() == {"warmup_cpu_s": 61.5, "warmup_wall_s": 87.0}
+    noted(cpu_s=1.4, wall_s=2.0, only=["dealing"])
+    assert warmup_figures() == {}

@@ -239,3 +239,15 @@ def warm(ref: str = "official", log: Callable[[str], None] | None = print, only:
         if log:
             log(f"{name + ':':<22}{out[name]:>6} s CPU")
     return out
+
+
+def warmup_figures() -> dict:
+    """The last background warm-up's own CPU and wall seconds, from its note
+    (:mod:`skatcore.warmup`; what it compiled, not what it found in the
+    cache).  A new machine's first commands: ``tools/first_run.py``."""
+    from skatcore.warmup import note
+
+    last = note()
+    if not last.get("ok") or last.get("only") or "cpu_s" not in last:
+        return {}
+    return {"warmup_cpu_s": last["cpu_s"], "warmup_wall_s": last["wall_s"]}
