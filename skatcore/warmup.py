@@ -6,8 +6,8 @@ minute of CPU for all of them on a new machine, after a new numba or after
 an edit of their sources.  So:
 
 - the first ``skat`` command (:func:`start`; the README's set-up runs one)
-  starts a detached, low-priority ``python -m skatcore.warmup`` that compiles
-  them all (``skat bench --warm``'s parts) and then writes a note keyed on
+  starts a detached, low-priority ``python -m skatcore.sim.warming`` that
+  compiles them all (``skat bench --warm``'s parts) and then writes a note keyed on
   numba, Python and the compiled sources (:func:`key`); never with
   ``SKAT_NO_WARM=1`` (the tests) or ``NUMBA_DISABLE_JIT=1``, never twice for
   one key;
@@ -123,6 +123,11 @@ def key() -> str:
     return h.hexdigest()
 
 
+def new_note() -> dict[str, Any]:
+    """What a note starts with: the key, and the quick look's inputs."""
+    return {"key": key(), "base": _base(), "files": _files()}
+
+
 def note() -> dict[str, Any]:
     """What the last warm-up wrote (``{}`` if none or unreadable)."""
     try:
@@ -148,11 +153,11 @@ def tried() -> bool:
     if last.get("key") != key():
         return False
     with contextlib.suppress(OSError):  # touched, not changed (a checkout): the quick look next time
-        _write_note({**last, "files": _files()})
+        write_note({**last, "files": _files()})
     return True
 
 
-def _write_note(data: dict[str, Any]) -> None:
+def write_note(data: dict[str, Any]) -> None:
     path = _file("json")
     tmp = path.with_name(f"{path.name}.{os.getpid()}.tmp")
     tmp.write_text(json.dumps(data, indent=1), encoding="utf-8")
@@ -244,31 +249,19 @@ def _spawn(fd: int, parts: tuple[str, ...]) -> None:
     path = os.pathsep.join(p or os.getcwd() for p in sys.path)
     env = {**os.environ, "SKAT_WARM_FD": str(fd), "PYTHONPATH": path}
     with open(_file("log"), "wb") as log:  # its output (a traceback if it fails) for whoever wonders
-        subprocess.Popen([sys.executable, "-m", "skatcore.warmup", *parts], pass_fds=(fd,), env=env,
+        subprocess.Popen([sys.executable, "-m", "skatcore.sim.warming", *parts], pass_fds=(fd,), env=env,
                          stdin=subprocess.DEVNULL, stdout=log, stderr=log, start_new_session=True)
 
 
-def _lower_priority() -> None:
-    """Nice 19, and its session's group too: the kernel shares the CPU
-    between sessions first, and a new session at nice 19 would still get
-    its whole share (``sched_autogroup``)."""
-    with contextlib.suppress(AttributeError, OSError):
-        os.nice(19)
-    with contextlib.suppress(OSError):
-        Path("/proc/self/autogroup").write_text("19")
-
-
-def run(ruleset: str = "official", log: Callable[[str], None] | None = None,
-        parts: tuple[str, ...] = ()) -> dict[str, float]:
-    """Compile (or load) the parts holding the lock - waiting for another
-    process's compile first - and write the note: the background warm-up
-    and ``skat bench --warm``.  CPU seconds of each part."""
+def hold(fd: int | None = None) -> None:
+    """Hold the lock for the whole process (the warm-up, ``skat bench
+    --warm``): ``fd`` the copy :func:`start` handed over, else taken here
+    after waiting for the process that holds it."""
     global _held, _whole
-    from skatcore.sim.speed import warm
-
-    base, cache_key, files = _base(), key(), _files()
-    t0, c0 = time.monotonic(), time.process_time()
-    if _held is None and fcntl is not None:
+    if fd is not None:
+        _tell(fd, f"warm-up {os.getpid()}")  # for the waiters: whose priority to lift
+        _held = fd
+    elif _held is None and fcntl is not None:
         waiting = None
         with contextlib.suppress(OSError):  # a cache folder that cannot be written: compile as before
             while (fd := _try_lock(f"warm-up {os.getpid()}")) is None:
@@ -278,35 +271,16 @@ def run(ruleset: str = "official", log: Callable[[str], None] | None = None,
         if waiting:
             waiting.stop()
     _whole = True
-    data: dict[str, Any] = {"key": cache_key, "base": base, "files": files, "pid": os.getpid(), "ruleset": ruleset}
-    if parts:
-        data["only"] = list(parts)  # a few parts only: no warm machine (tried() says no)
-    try:
-        todo = [name for name, _, _ in PARTS if not parts or name in parts]
-        figures: dict[str, float] = {}
-        while todo:
-            name = _next(todo)
-            todo.remove(name)
-            figures.update(warm(ruleset, log, (name,)))
-        if not parts:  # a part PARTS does not name; the others run again compiled, in microseconds
-            figures.update((k, v) for k, v in warm(ruleset, None).items() if k not in figures)
-        data.update(ok=True, parts=figures)
-        with contextlib.suppress(OSError):  # wanted and done
-            _file("want").unlink(missing_ok=True)
-    except Exception as exc:  # a bug: noted, so that every command does not start it again (Ctrl-C is no note)
-        data.update(ok=False, error=f"{type(exc).__name__}: {exc}")
-        raise
-    finally:
-        _whole = False
-        if "ok" in data:
-            data.update(cpu_s=round(time.process_time() - c0, 2), wall_s=round(time.monotonic() - t0, 2))
-            with contextlib.suppress(OSError):
-                _write_note(data)
-        _release()
-    return figures
 
 
-def _next(todo: list[str]) -> str:
+def let_go() -> None:
+    """The end of :func:`hold`."""
+    global _whole
+    _whole = False
+    _release()
+
+
+def next_part(todo: list[str]) -> str:
     """The part a waiting command wants (:func:`claim` names its module), else the first left."""
     try:
         wanted = _file("want").read_text(encoding="utf-8")
@@ -315,16 +289,11 @@ def _next(todo: list[str]) -> str:
     return next((name for name, prefix, _ in PARTS if name in todo and wanted.startswith(prefix)), todo[0])
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``python -m skatcore.warmup [PART...]``: what :func:`start` starts."""
-    global _held
-    fd = os.environ.pop("SKAT_WARM_FD", None)
-    _lower_priority()
-    if fd is not None:
-        _held = int(fd)
-        _tell(_held, f"warm-up {os.getpid()}")  # after the priority: a waiter that lifts it lifts it for good
-    run(parts=tuple(sys.argv[1:] if argv is None else argv))
-    return 0
+def done(data: dict[str, Any]) -> None:
+    """The note of a warm-up that ended (``data``: its key, figures, whether it went well); the want met."""
+    with contextlib.suppress(OSError):
+        write_note(data)
+        _file("want").unlink(missing_ok=True)
 
 
 # --- the lock around one compile (skatcore.numba_cache calls these) ------------------------------------------
@@ -456,7 +425,3 @@ def _screen(workers: bool = True) -> str:
         return ""
 
 
-if __name__ == "__main__":  # python -m: this file runs as __main__, a second copy; the hooks use the module's state
-    from skatcore.warmup import main as _main
-
-    sys.exit(_main())

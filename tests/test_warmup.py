@@ -22,6 +22,7 @@ from numba import config
 from skatcore import warmup
 from skatcore.cache_stamp import PACKAGE
 from skatcore.cli.main import main
+from skatcore.sim import warming
 
 pexpect = pytest.importorskip("pexpect")
 jit = pytest.mark.skipif(bool(getattr(config, "DISABLE_JIT", 0)), reason="nothing compiles without the compiler")
@@ -59,7 +60,7 @@ def hold(root: Path, who: str = "warm-up") -> int:
 
 
 def noted(**extra) -> None:
-    warmup._write_note({"key": warmup.key(), "base": warmup._base(), "files": warmup._files(), "ok": True, **extra})
+    warmup.write_note({**warmup.new_note(), "ok": True, **extra})
 
 
 def test_the_compiled_modules_are_those_with_cached_functions():
@@ -87,11 +88,11 @@ def test_no_start_once_tried_for_these_sources(cache, spawned):
     assert not warmup.tried()
     files = warmup._files()
     files["engine/kernel.py"][0] += 1  # a file touched, not changed: the hash decides
-    warmup._write_note({"key": warmup.key(), "base": warmup._base(), "files": files})
+    warmup.write_note({"key": warmup.key(), "base": warmup._base(), "files": files})
     assert warmup.tried()
-    warmup._write_note({"key": "0" * 64, "base": warmup._base(), "files": files})  # changed: warm again
+    warmup.write_note({"key": "0" * 64, "base": warmup._base(), "files": files})  # changed: warm again
     assert not warmup.tried() and warmup.start() and len(spawned) == 1
-    warmup._write_note({"key": warmup.key(), "base": "another numba", "files": warmup._files()})
+    warmup.write_note({"key": warmup.key(), "base": "another numba", "files": warmup._files()})
     assert not warmup.tried()
 
 
@@ -111,7 +112,7 @@ def test_the_first_command_starts_it_but_bench_warm_compiles_itself(cache, spawn
     assert main(["rulesets"]) == 0 and len(spawned) == 1  # running
     os.close(spawned.pop())
     ran = []
-    monkeypatch.setattr(warmup, "run", lambda ruleset, log: ran.append(ruleset) or {})
+    monkeypatch.setattr(warming, "run", lambda ruleset, log: ran.append(ruleset) or {})
     assert main(["bench", "--warm", "--json"]) == 0 and ran == ["official"] and not spawned
 
 
@@ -124,10 +125,10 @@ def test_a_miss_waits_for_the_holder_and_loads_what_it_saved(cache):
     finally:
         os.close(fd)
     # the warm-up compiles the part the waiting command needs next
-    assert warmup._next(["compiled engine", "double-dummy solver", "ISS replay"]) == "double-dummy solver"
+    assert warmup.next_part(["compiled engine", "double-dummy solver", "ISS replay"]) == "double-dummy solver"
     (cache / "skatcore-warm.want").write_text("skatcore.engine.kernel")
-    assert warmup._next(["compiled heuristic", "ISS replay"]) == "compiled heuristic"  # the engine's is done
-    assert warmup._next(["compiled engine", "ISS replay"]) == "compiled engine"
+    assert warmup.next_part(["compiled heuristic", "ISS replay"]) == "compiled heuristic"  # the engine's is done
+    assert warmup.next_part(["compiled engine", "ISS replay"]) == "compiled engine"
 
 
 def test_every_compiled_module_has_its_part():

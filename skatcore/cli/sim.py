@@ -153,7 +153,7 @@ def cmd_compare(args) -> int:
 def cmd_bench(args) -> int:
     from skatcore.rules.compiler import get_rules
     from skatcore.sim.bench import SOLVER_POSITIONS, bench, solver_figures
-    from skatcore.warmup import run as warm
+    from skatcore.sim.warming import run as warm
 
     log = None if args.json else print
     positions = SOLVER_POSITIONS if args.solver_positions is None else args.solver_positions
