@@ -116,7 +116,7 @@ def main() -> int:
         a = row["after_setup"]
         cold = f"; cold, no warm-up {row['cold']['cpu_s']} s ({row['cold']['wall_s']} s)" if "cold" in row else ""
         print(f"{name:<9} after set-up {a['cpu_s']} s ({a['wall_s']} s, {a['compiled']} compiled), warm "
-              f"{row['warm_cpu_s']} s ({row['warm_wall_s']} s): +{row['over_warm_s']} s "
+              f"{row['warm_cpu_s']} s ({row['warm_wall_s']} s): {row['over_warm_s']:+} s "
               f"{'within' if row['within_target'] else 'OVER'} {TARGET_S:g} s{cold}")
     return 0 if all(out[name]["within_target"] for name in COMMANDS) else 1
 
