@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from skatcore.errors import InputError
-from skatcore.sim.compare import Comparison, diff_parts, figure, finding_text, shown
+from skatcore.sim.compare import Comparison, diff_parts, diff_text, figure, shown
 from skatcore.sim.outcomes import GROUPS, Metric
 from skatcore.sim.report.charts import COLORS, HUMAN, _bins, bar_chart, esc, forest_plot, nice_ticks, score_edges
 from skatcore.sim.report.words import HUMAN_MIX, HUMAN_SOURCE, METHODS, TERMS, Provenance, explain
@@ -30,7 +30,7 @@ h1 { font-size: 1.5em; margin: 0 0 .2em; } h2 { font-size: 1.2em; margin: 1.2em 
 h3 { font-size: 1em; margin: 0 0 .2em; }
 p.sub { color: #555; margin: 0 0 .6em; }
 ol.short { margin: .3em 0; padding-left: 1.6em; } ol.short li { margin: .1em 0; }
-span.tag { display: inline-block; min-width: 12.5em; color: #666; font-size: .85em; }
+div.short section { flex: 1 1 22em; }
 p.then { margin: .5em 0 .2em; color: #555; }
 .grid { display: flex; flex-wrap: wrap; gap: .4em 2.2em; align-items: flex-start; }
 table { border-collapse: collapse; margin: .3em 0; font-variant-numeric: tabular-nums; font-size: .9em; }
@@ -39,7 +39,7 @@ th:first-child, tr th { text-align: left; font-weight: normal; }
 thead th { font-weight: 600; border-bottom: 1.5px solid #888; }
 caption { text-align: left; font-weight: 600; padding-bottom: .2em; }
 td.iv { text-align: left; color: #555; } td.ns, td.ns + td.iv { color: #707070; }
-small.n { color: #6b6b6b; font-size: .8em; margin-left: .3em; }
+small.n { color: #6b6b6b; font-size: .8em; margin-left: .3em; white-space: nowrap; }
 table.words td, table.words th { text-align: left; white-space: normal; } table.words thead th { white-space: nowrap; }
 svg { max-width: 100%; height: auto; display: block; margin: .6em 0; }
 svg .t { font: 600 13px sans-serif; } svg .a { font: 11px sans-serif; fill: #444; } svg .l { font: 12px sans-serif; fill: #222; }
@@ -101,18 +101,25 @@ differences; <em>ns</em> (grey, open marks) marks an interval that contains 0. s
 
 
 def _in_short(result: Comparison) -> str:
-    """The significant findings: play and scores first, then what the rules table states (game values)."""
-    items: dict[bool, list[str]] = {True: [], False: []}
-    for name, m, iv in result.findings():
-        items[m.group != "values"].append(f'<li><span class="tag">{esc(GROUPS[m.group])}</span>'
-                                          f'{esc(finding_text(name, m, iv, result.names[0]))}</li>')
-    if not any(items.values()):
+    """The significant findings, a column per compared ruleset: the win rate, the points, the contract mix
+    and the clearest others (:meth:`Comparison.findings`), then the game values the rules mostly set outright."""
+    base = result.names[0]
+    found = result.findings()
+    if not found:
         return "<p>No difference is significant at 95% (deal more, or <code>--until-ci</code>).</p>"
-    play = f'<ol class="short">{"".join(items[True])}</ol>' if items[True] else \
-        "<p>No effect on play or scores is significant at 95%.</p>"
-    values = (f'<p class="then">Game values, which the rules that differ mostly set outright:</p>'
-              f'<ol class="short" start="{len(items[True]) + 1}">{"".join(items[False])}</ol>') if items[False] else ""
-    return play + values
+    columns = []
+    for name in result.names[1:]:
+        items: dict[bool, list[str]] = {True: [], False: []}
+        for n, m, iv in found:
+            if n == name:
+                items[m.group != "values"].append(f"<li>{esc(m.label)} {esc(diff_text(iv, m))} "
+                                                  f'<small class="n">n {iv.n:,}</small></li>')
+        play = (f'<ol class="short">{"".join(items[True])}</ol>' if items[True] else
+                "<p>No effect on play or scores is significant at 95%.</p>")
+        values = (f'<p class="then">Game values (the rules that differ mostly set them outright):</p>'
+                  f'<ol class="short">{"".join(items[False])}</ol>') if items[False] else ""
+        columns.append(f"<section><h3>{esc(name)} − {esc(base)}</h3>{play}{values}</section>")
+    return f'<div class="grid short">{"".join(columns)}</div>'
 
 
 def _key_table(result: Comparison, group: str, rows) -> str:
