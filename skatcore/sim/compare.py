@@ -142,7 +142,7 @@ class Comparison:
             rest = sorted(((m, iv) for m, iv, k in kinds if k is None and m.group != "values"),
                           key=lambda f: -f[1].strength)
             seen = {_fact(iv) for _m, iv, _k in must}
-            extra = []
+            extra: list[tuple[Metric, Interval]] = []
             for m, iv in rest:
                 if len(extra) < also and _fact(iv) not in seen:
                     seen.add(_fact(iv))
