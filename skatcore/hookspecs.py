@@ -472,7 +472,11 @@ def skat_trick_winner(contract: Contract, order: CardOrder, cards: tuple[int, ..
     (:class:`~skatcore.engine.compiled.Unsupported`) and simulations,
     comparisons and ISS replays play its deals through ``Deal``.  The
     ``expert`` player's double-dummy search still assumes the card order
-    (``skat solve`` declines such deals).
+    (``skat solve`` declines such deals).  A real game re-scored under it
+    must replay under it: an ISS game whose play goes on from a trick the
+    plugin gave another player is refused naming that trick, and one that
+    ended before its last trick (a claim, a concession, a player gone) is
+    refused too, since who would take the tricks not played is not known.
 
     :param contract: the contract played.
     :param order: its card order (``order.trumps`` highest first).

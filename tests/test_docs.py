@@ -111,7 +111,7 @@ def test_generated_parts_are_current(page):
     assert docgen.render(text) == text, f"docs/{page} is out of date: run `python -m skatcore.cli.docgen`"
 
 
-@pytest.mark.parametrize("name", ["deal", "session", "ruleset", "score"])
+@pytest.mark.parametrize("name", ["deal", "session", "ruleset", "score", "provenance"])
 def test_every_schema_property_is_described(name):
     schema = docgen.load_schema(name)
     missing = [path for path, node, _ in docgen._properties(schema, schema) if not node.get("description")]
@@ -128,7 +128,9 @@ def test_api_page_covers_the_plugin_api():
 
 # -- every command and record of README.md and docs/ runs ----------------------------
 
-DOC_PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+README = ROOT / "README.md"
+# docs/ and its folders (docs/getting-started/ ...); the examples of docs/rules/ are vectors, run above
+DOC_PAGES = [README, *sorted(p for p in (ROOT / "docs").rglob("*.md") if p.relative_to(ROOT / "docs").parts[0] != "rules")]
 
 
 def _run_pages():
@@ -161,8 +163,7 @@ def test_command_blocks_run(page, tmp_path):
     for _lang, body, _line, name in blocks(page):
         if name:
             (tmp_path / name).write_text(body, encoding="utf-8")
-    if page.name == "README.md":  # the README's examples run in a clone
-        (tmp_path / "examples").symlink_to(ROOT / "examples")
+    (tmp_path / "examples").symlink_to(ROOT / "examples")  # the pages' commands run in a clone
     for lang, body, line, name in blocks(page):
         if name:
             continue
@@ -234,3 +235,36 @@ def test_citations_point_into_docs():
     if proc.returncode == 128:
         pytest.skip("not a git clone")
     assert not proc.stdout, "cite docs/rules/<page>.md#<section> or docs/formats.md#<part> instead:\n" + proc.stdout[:3000]
+
+
+# -- the README: the front door ---------------------------------------------------------
+
+LINK = re.compile(r'\]\(([^)\s]+)\)|<img [^>]*src="([^"]+)"')
+
+
+def test_the_readme_is_read_in_three_minutes():
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) < 150, f"README.md: {len(lines)} lines; the reference belongs in docs/"
+
+
+def test_the_readme_links_resolve():
+    """Every link and picture of the README names a file of the repository,
+    and an anchor the page has (as the docs site makes them: the toc
+    extension's ids, and ``<a id>``); the web's links are left alone."""
+    import markdown
+
+    text = README.read_text(encoding="utf-8")
+    broken = []
+    for match in LINK.finditer(text):
+        target = match.group(1) or match.group(2)
+        if re.match(r"[a-z]+:", target) or target.startswith("#"):
+            continue
+        path, _, anchor = target.partition("#")
+        file = ROOT / path
+        if not file.exists():
+            broken.append(f"{target}: no such file")
+        elif anchor:
+            html = markdown.markdown(file.read_text(encoding="utf-8"), extensions=["toc", "tables"])
+            if f'id="{anchor}"' not in html:
+                broken.append(f"{target}: {path} has no anchor #{anchor}")
+    assert not broken, "README.md: " + "; ".join(broken)

@@ -256,9 +256,14 @@ ruleset took and why (`paths` in `--json`). What the probe cannot see is a
 function that answers differently for the same facts: answer from the facts
 alone - no clock, no random numbers, no state kept between calls.
 
-A deal record that gives only an outcome (no `play`) has no tricks: a
-ruleset whose scoring reads them refuses it with one line naming the field
-and your plugin's line, instead of guessing.
+A deal record that gives only an outcome (no `play`) has no tricks, and a
+real game that ended before its last trick (an ISS game ended by a claim, a
+concession or a player who left or timed out; a record stopped once the
+game was decided) lacks the tricks after it: a ruleset whose scoring of that
+game reads them refuses it with one line naming what the game lacks, the
+field and your plugin's line, instead of guessing (`skat compare --games`
+counts such games apart, per ruleset, by how they ended;
+`skatcore.records.holds`).
 
 ## Kinds
 

@@ -5,6 +5,7 @@ simulated deals, re-scored real games (``--games``) and one recorded deal
 
 from __future__ import annotations
 
+import dataclasses
 import time
 
 from skatcore.errors import InputError, json_text, printable
@@ -14,12 +15,19 @@ from skatcore.sim.compare import Comparison, compare, finding_text, stat_table
 from skatcore.sim.simulate import check_args, parse_players, path_line, print_table, progress_bar
 from skatcore.sim.verify import check_verify, verify_all
 
+_DEFAULTS = {"deals": 1000, "seed": 1, "players": "heuristic", "max_deals": 1_000_000}
+
 
 def cmd_compare(args) -> int:
-    for mode, flags in (("deal", ("games", "until_ci", "per_deal", "html", "verify")), ("games", ("until_ci", "verify"))):
+    for mode, flags in (("deal", ("games", "until_ci", "per_deal", "html", "verify", "replay")),
+                        ("games", ("until_ci", "verify"))):
         given = [f for f in flags if getattr(args, f) is not None]
         if getattr(args, mode) and given:  # refused rather than left unsaid
             raise InputError(f"--{given[0].replace('_', '-')} does not go with --{mode}")
+    replay = _replay(args)
+    for key, value in _DEFAULTS.items():
+        if getattr(args, key) is None:
+            setattr(args, key, value)
     if args.deal:
         return _compare_deal(args)
     slots = parse_players(args.players)
@@ -29,26 +37,46 @@ def cmd_compare(args) -> int:
         check_args(args.rulesets, args.deals, args.jobs, slots)
         check_verify(args.verify, args.deals)
     started = time.monotonic()
+    pins = _pins(args, slots) if args.json or args.html or args.per_deal or replay else None
+    if replay and pins:
+        _say_replay(args, replay, pins)
     verified = verify_all(args.rulesets, args.verify, args.seed, slots)  # first: a difference stops the run
-    writer = None
-    if args.per_deal:
-        from skatcore.sim.export import RowWriter
+    writer = digest = None
+    if args.per_deal or replay:
+        from skatcore.sim.export import RowDigest, RowWriter
         from skatcore.sim.outcomes import row_keys
 
-        writer = RowWriter(args.per_deal, row_keys([get_rules(r) for r in args.rulesets]))
-    ok = False
+        keys = row_keys([get_rules(r) for r in args.rulesets])
+        writer = RowWriter(args.per_deal, keys) if args.per_deal else None
+        digest = writer.digest if writer else RowDigest(keys)
+    on_rows = writer.write if writer else digest.write if digest else None
+    made, closed = None, False
     try:
-        result, games = (_games(args, writer) if args.games else (_simulate(args, slots, writer), None))
-        ok = True
+        result, games = (_games(args, on_rows) if args.games else (_simulate(args, slots, on_rows), None))
+        if replay and digest:
+            replay.check_rows(digest.rows, digest.hexdigest())
+            if args.strict and (refused := replay.rows_refusal()):
+                raise refused  # nothing written: the rows are not the recorded ones
+        if pins:
+            from skatcore.sim.report import Provenance
+
+            made = Provenance.now(args.argv, seconds=time.monotonic() - started, pins=pins)
+            record = made.to_json()
+            record["deals_compared"] = result.deals
+            if replay:
+                record["replay_of"] = {"file": args.replay, "same": replay.same()}
+            if writer:
+                writer.close(True, record)
+                closed = True
+            made = dataclasses.replace(made, pins=record)
     finally:
-        if writer:
-            writer.close(ok)
+        if writer and not closed:
+            writer.close(False)
     rules = [get_rules(r) for r in args.rulesets]
     differ = rules_diff(rules)
     if args.html:
-        from skatcore.sim.report import Provenance, write_html
+        from skatcore.sim.report import write_html
 
-        made = Provenance.now(args.argv, seconds=time.monotonic() - started)
         write_html(args.html, result, differ, slots if not args.games else None, games, rules, made)
     if args.json:
         out = result.to_json()
@@ -65,8 +93,15 @@ def cmd_compare(args) -> int:
             out["headline_width"] = round(result.headline_width(), 4)
             out["widest"] = result.widest()[1]
             out["rounds"] = [{"deals": n, "headline_width": round(w, 4), "widest": name} for n, w, name in result.rounds]
+        if made is not None:
+            out["provenance"] = made.to_json()
+        if replay:
+            out["replay"] = replay.to_json()
         print(json_text(out))
         return 0
+    if replay:
+        for line in [*(replay.header() if args.strict else ()), replay.rows_text()]:
+            print(printable(line))
     if games is None:
         print(printable(f"{' vs '.join(result.names)}: the same {result.deals} deals, seed {args.seed}, players {', '.join(slots)}"))
         for line in until_ci_lines(result, args.until_ci, args.max_deals):
@@ -85,10 +120,57 @@ def cmd_compare(args) -> int:
         for stats in result.stats:
             print(f"  {path_line(stats)}")
     if args.per_deal:
-        print(printable(f"per deal: {args.per_deal}"))
+        print(printable(f"per deal: {args.per_deal} (provenance: {args.per_deal}.meta.json)"))
     if args.html:
         print(printable(f"report: {args.html}"))
     return 0
+
+
+def _replay(args):
+    """``--replay FILE``: the record read and checked, ``args`` set to it; else ``None``."""
+    if args.replay is None:
+        if args.strict:
+            raise InputError("--strict goes with --replay FILE")
+        if not args.rulesets:
+            raise InputError("expected at least one RULESET (or --replay FILE)")
+        return None
+    from skatcore.sim.replay import RECORDED, Replay
+
+    given = [f for f in RECORDED if getattr(args, f) not in (None, [])]
+    if given:
+        flag = "RULESET" if given[0] == "rulesets" else f"--{given[0].replace('_', '-')}"
+        raise InputError(f"{flag} does not go with --replay: the replay runs the recorded comparison (expected only "
+                         "--json, --html, --per-deal, --jobs, --dask, --strict, --trust)")
+    replay = Replay.read(args.replay)
+    replay.apply(args)
+    return replay
+
+
+def _pins(args, slots) -> dict:
+    from skatcore.sim.provenance import pins
+
+    return pins(args.rulesets, None if args.games else slots, args.games, seed=args.seed,
+                deals=None if args.games else args.deals,
+                options={"until_ci": args.until_ci, "max_deals": args.max_deals, "verify": args.verify})
+
+
+def _say_replay(args, replay, pins: dict) -> None:
+    """What the record pins against what this run finds, before anything runs
+    (with ``--strict`` after the run, which may still refuse: an exit 2 prints
+    nothing): on stdout (in --json, in its ``replay``), what differs on stderr too."""
+    import sys
+
+    from skatcore.sim.report import Provenance
+
+    replay.compare(Provenance.now(pins=pins).to_json())
+    if args.strict and (refused := replay.strict_refusal()):
+        raise refused
+    for c in replay.checks:
+        if c.strict and not c.same:
+            print(printable(f"skat: warning: replay: {c.text()}"), file=sys.stderr)
+    if not args.json and not args.strict:
+        for line in replay.header():
+            print(printable(line))
 
 
 def until_ci_lines(result: Comparison, until_ci: float | None, max_deals: int) -> list[str]:
@@ -108,7 +190,7 @@ def until_ci_lines(result: Comparison, until_ci: float | None, max_deals: int) -
     return out
 
 
-def _simulate(args, slots, writer) -> Comparison:
+def _simulate(args, slots, on_rows) -> Comparison:
     big = args.dask or args.until_ci or args.deals * len(args.rulesets) >= 2000
     with progress_bar(args.deals, "deals", enabled=None if big else False) as bar:
         label = f"deals x {len(args.rulesets)} rulesets"
@@ -125,10 +207,10 @@ def _simulate(args, slots, writer) -> Comparison:
 
         return compare(args.rulesets, args.deals, args.seed, slots, jobs=args.jobs, dask=args.dask,
                        until_ci=args.until_ci, max_deals=args.max_deals, progress=progress,
-                       on_rows=writer.write if writer else None, on_round=on_round)
+                       on_rows=on_rows, on_round=on_round)
 
 
-def _games(args, writer):
+def _games(args, on_rows):
     from pathlib import Path
 
     from skatcore.sim.games import rescore
@@ -138,7 +220,7 @@ def _games(args, writer):
         task = bar.add_task(f"games x {len(args.rulesets)} rulesets (bytes read)", total=size)
         names, metrics, tally, counts = rescore(args.rulesets, args.games, args.seed,
                                                 progress=lambda n: bar.advance(task, n),
-                                                on_rows=writer.write if writer else None)
+                                                on_rows=on_rows)
     result = Comparison(names, metrics, [], tally, args.seed, tally.n)
     return result, counts
 

@@ -1,4 +1,4 @@
-"""The generated parts of docs/formats.md and docs/api.md.
+"""The generated parts of docs/formats.md, docs/api.md and docs/commands.md.
 
 A page keeps its prose; what the code already says - the fields of the JSON
 Schemas with their descriptions, the commands of the ``skat`` parser, the
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 REGION = re.compile(r"(<!-- generated: (?P<key>[^>]*?) -->\n)(?P<body>.*?)(<!-- end generated -->)", re.S)
-PAGES = ("formats.md", "api.md")
+PAGES = ("formats.md", "api.md", "commands.md")
 
 
 # -- JSON Schemas ---------------------------------------------------------------
@@ -54,7 +54,9 @@ def _properties(node: dict, root: dict, prefix: str = ""):
         target = _deref(child, root)
         if target.get("properties"):
             yield from _properties(target, root, f"{path}.")
-        items = _deref(target.get("items") or {}, root) if target.get("type") == "array" else {}
+        kinds = target.get("type")
+        is_list = "array" in (kinds if isinstance(kinds, list) else [kinds])  # (a list or null: ["array", "null"])
+        items = _deref(target.get("items") or {}, root) if is_list else {}
         if items.get("properties"):  # a list of mappings (a session's deals): deals[].void
             yield from _properties(items, root, f"{path}[].")
 
@@ -85,7 +87,7 @@ def _accepts(node: dict, root: dict) -> str:
         size = node.get("minItems"), node.get("maxItems")
         count = "" if None in size else f"{size[0]} " if size[0] == size[1] else f"{size[0]}-{size[1]} "
         what = "cards" if items.get("description", "").startswith("a card") else _accepts(items, root)
-        text = f"list of {count}{what}"
+        text = " or ".join(f"list of {count}{what}" if k == "array" else k for k in kinds)
     if "minimum" in node or "maximum" in node:
         text += f" {node.get('minimum', '')}..{node.get('maximum', '')}"
     return text
@@ -99,17 +101,59 @@ def _inline(text: str) -> str:
 
 
 def commands_table() -> str:
-    """Every ``skat`` command with its arguments and help, from the parser."""
+    """Every ``skat`` command with its arguments and help, from the parser;
+    each command links to its section of docs/commands.md (``## `skat NAME```),
+    so a command without a section fails the site's ``--strict`` build."""
     from skatcore.cli.main import build_parser
 
     rows = ["| command | arguments | what it does |", "|---|---|---|"]
     for name, parser, help_text in _subcommands(build_parser()):
-        usage = " ".join(parser.format_usage().removeprefix("usage: ").split())
-        args = " ".join(usage.removeprefix(parser.prog).replace("[-h]", "").replace("[--trust]", "").split())
-        rows.append(f"| `skat {name}` | {f'`{args}`' if args else ''} | {_inline(help_text or '')} |")
+        rows.append(f"| [`skat {name}`](#{_anchor(name)}) | {_arguments(parser)} | {_inline(help_text or '')} |")
     rows.append("\nEvery command also takes `--trust`: run the local plugin code that rulesets name "
                 "([rulesets.md](rulesets.md#trust)).")
     return "\n".join(rows) + "\n"
+
+
+def options_table(command: str) -> str:
+    """The arguments of ``skat COMMAND`` with their help, one row each
+    (``--help`` and ``--trust``, which every command takes, left out).
+    ``skat sheet`` parses its own words: its forms are listed one by one."""
+    from skatcore.cli import sheet
+    from skatcore.cli.main import build_parser
+
+    if command == "sheet":
+        forms = [("skat sheet FILE", sheet.file_parser())]
+        forms += [(f"skat sheet {action} NAME", sheet.action_parser(action)) for action in sheet.ACTIONS]
+        return "\n".join(f"**`{title}`**\n\n{_option_rows(parser)}" for title, parser in forms)
+    found = {name: parser for name, parser, _ in _subcommands(build_parser())}
+    if command not in found:
+        raise ValueError(f"no command 'skat {command}'")
+    return _option_rows(found[command])
+
+
+def _option_rows(parser) -> str:
+    rows = ["| argument | what it does |", "|---|---|"]
+    for action in parser._actions:
+        if action.dest in ("help", "trust"):
+            continue
+        if action.option_strings:
+            takes = "" if action.nargs == 0 else f" {action.metavar or action.dest.upper()}"
+            what = ", ".join(f"`{o}{takes}`" for o in action.option_strings)
+        else:
+            what = f"`{action.metavar or action.dest}`" + (" ..." if action.nargs in ("+", "*") else "")
+        rows.append(f"| {what} | {_inline(action.help or '')} |")
+    return "\n".join(rows) + "\n" if len(rows) > 2 else "No arguments but `--trust`.\n"
+
+
+def _arguments(parser) -> str:
+    usage = " ".join(parser.format_usage().removeprefix("usage: ").split())
+    args = " ".join(usage.removeprefix(parser.prog).replace("[-h]", "").replace("[--trust]", "").split())
+    return f"`{args}`" if args else ""
+
+
+def _anchor(name: str) -> str:
+    """The anchor mkdocs gives the heading ``## `skat NAME```."""
+    return "skat-" + name.replace(" ", "-")
 
 
 def _subcommands(parser, prefix: str = ""):
@@ -233,6 +277,8 @@ def generate(key: str) -> str:
         return schema_table(arg)
     if kind == "commands":
         return commands_table()
+    if kind == "options":
+        return options_table(arg)
     if kind == "api":
         return api_reference()
     raise ValueError(f"unknown generated part {key!r}")

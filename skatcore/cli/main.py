@@ -71,12 +71,12 @@ def build_parser() -> argparse.ArgumentParser:
     register_authoring(sub)
 
     s = sub.add_parser("validate", help="validate a ruleset or deal record (exit 0 or 2)")
-    s.add_argument("file")
+    s.add_argument("file", help="a ruleset (file or name), a deal record, a session record, or .jsonl/.sgf records")
     s.add_argument("--ruleset", help="ruleset for a deal record (default: the record's, else official)")
     s.set_defaults(func=cmd_validate)
 
     s = sub.add_parser("score", help="score deal records (.yaml/.json, .jsonl: one a line) or ISS game records (.sgf)")
-    s.add_argument("files", nargs="+", metavar="FILE")
+    s.add_argument("files", nargs="+", metavar="FILE", help="deal records (.yaml, .json), JSON Lines (.jsonl), ISS archives (.sgf)")
     s.add_argument("--ruleset", help="ruleset name or file (wins over the record's own)")
     s.add_argument("--json", action="store_true", help="JSON output (JSON Lines for several deals)")
     s.set_defaults(func=cmd_score)
@@ -98,6 +98,10 @@ def build_parser() -> argparse.ArgumentParser:
     from skatcore.cli.serve import register as register_serve  # skat serve: the web app (skatcore/web/)
 
     register_serve(sub)
+
+    from skatcore.cli.docs import register as register_docs  # skat docs: the documentation site, served locally
+
+    register_docs(sub)
     add_trust_flag(p)
     return p
 

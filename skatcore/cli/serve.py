@@ -15,7 +15,7 @@ def register(sub) -> None:
     s = sub.add_parser("serve", help="the score sheet on every phone at the table, rules and comparisons in a browser")
     s.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1: this machine only; "
                    "0.0.0.0 opens it to the table's network, where players join with the sheet's code)")
-    s.add_argument("--port", type=numbers.port, default=8000)
+    s.add_argument("--port", type=numbers.port, default=8000, help="port to listen on (default 8000)")
     s.add_argument("--sheets", default="sheets", help="folder of the sheets (created if missing; default ./sheets)")
     s.add_argument("--new-key", action="store_true", help="a new organiser key (kept in the sheets folder, "
                    "file .skat-serve-key): the old organiser link and cookie stop working")

@@ -61,7 +61,7 @@ def cmd_sheet(args) -> int:
     words = list(args.words)
     if words and words[0] in ACTIONS:
         action = words.pop(0)
-        parser = _action_parser(action)
+        parser = action_parser(action)
         opts = parser.parse_intermixed_args(words)
         with trusting(opts.trust or args.trust):
             try:
@@ -69,17 +69,22 @@ def cmd_sheet(args) -> int:
             except (sqlite3.Error, UnicodeDecodeError) as exc:  # what SQLite says, in the scorer's words (read-only, disk full, ...)
                 path = sheet_path(opts.name)
                 raise InputError(store.problem(exc, path), source=str(path)) from None
+    opts = file_parser().parse_intermixed_args(words)
+    with trusting(opts.trust or args.trust):
+        return _show_session(opts)
+
+
+def file_parser() -> _Parser:
+    """The parser of ``skat sheet FILE``: a session record's sheet."""
     parser = _Parser(prog="skat sheet", description="Print the score sheet of a session record (skat-session/1). "
                      "Live sheets: skat sheet new|add|edit|void|show|undo|export|rules NAME ...")
-    parser.add_argument("file", metavar="FILE")
+    parser.add_argument("file", metavar="FILE", help="a session record (skat-session/1), YAML or JSON")
     parser.add_argument("--json", action="store_true", help="the sheet as JSON (format skat-sheet/1)")
     parser.add_argument("--ruleset", help="ruleset name or file (wins over the record's own)")
     parser.add_argument("--trust", action="store_true", help=TRUST_HELP)
     parser.add_argument("--history", action="store_true", help="list every edited and voided deal below the sheet")
     parser.add_argument("--narrow", action="store_true", help=NARROW_HELP)
-    opts = parser.parse_intermixed_args(words)
-    with trusting(opts.trust or args.trust):
-        return _show_session(opts)
+    return parser
 
 
 def _show_session(opts) -> int:
@@ -111,7 +116,8 @@ def _print(result, opts, title=None) -> None:
         print("\n".join(textwrap.wrap(printable(line), width, subsequent_indent="      ")) if width else printable(line))
 
 
-def _action_parser(action: str) -> _Parser:
+def action_parser(action: str) -> _Parser:
+    """The parser of ``skat sheet ACTION NAME ...`` (docs/commands.md lists its arguments)."""
     p = _Parser(prog=f"skat sheet {action}")
     p.add_argument("name", metavar="NAME", help="the sheet file (.sqlite added when there is no suffix)")
     p.add_argument("--trust", action="store_true", help=TRUST_HELP)
@@ -128,12 +134,12 @@ def _action_parser(action: str) -> _Parser:
         p.add_argument("--record", help="the deal record inline, as YAML/JSON")
         if action == "add":
             p.add_argument("--deal", dest="number", type=numbers.whole, help="refuse unless this becomes deal N (two scorers)")
-        p.add_argument("--json", action="store_true")
+        p.add_argument("--json", action="store_true", help="the result as JSON")
         g = p.add_argument_group("inline deal")
         g.add_argument("--id", help="the deal's id (unique on the sheet)")
         g.add_argument("--passed", action="store_true", help="all passed (thrown in, or the all-pass game)")
         g.add_argument("--declarer", help="seat (forehand ...) or player name")
-        g.add_argument("--bid", type=numbers.whole)
+        g.add_argument("--bid", type=numbers.whole, help="the winning bid")
         g.add_argument("--game", help="clubs, grand, null, ...")
         for flag, what in (("hand", "played without picking up the skat"), ("schneider", "schneider announced"),
                            ("schwarz", "schwarz announced"), ("ouvert", "played open")):
@@ -157,7 +163,7 @@ def _action_parser(action: str) -> _Parser:
         p.add_argument("n", metavar="N", type=numbers.whole, help="the number of the deal to strike through")
         p.add_argument("--reason", help="why (kept in the deal's history)")
     elif action in ("show", "export"):
-        p.add_argument("--json", action="store_true")
+        p.add_argument("--json", action="store_true", help="the sheet as JSON (show: skat-sheet/1; export: the session record)")
         if action == "show":
             p.add_argument("--history", action="store_true", help="list every edited and voided deal below the sheet")
             p.add_argument("--narrow", action="store_true", help=NARROW_HELP)

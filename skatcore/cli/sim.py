@@ -27,10 +27,12 @@ def add_commands(sub) -> None:
     s.set_defaults(func=cmd_simulate)
 
     s = sub.add_parser("compare", help="the same seeded deals under several rulesets, side by side")
-    s.add_argument("rulesets", nargs="+", metavar="RULESET")
-    s.add_argument("--deals", type=numbers.deals, default=1000, help="number of deals (default 1000)")
-    s.add_argument("--seed", type=numbers.seed, default=1, help="seed (default 1)")
-    s.add_argument("--players", default="heuristic", help="as for simulate (default heuristic)")
+    # no defaults here: --replay refuses what it takes from its record (skatcore.cli.compare fills them in)
+    s.add_argument("rulesets", nargs="*", metavar="RULESET",
+                   help="ruleset names or files (two or more, or one with --deal or --games; none with --replay)")
+    s.add_argument("--deals", type=numbers.deals, help="number of deals (default 1000)")
+    s.add_argument("--seed", type=numbers.seed, help="seed (default 1)")
+    s.add_argument("--players", help="as for simulate (default heuristic)")
     s.add_argument("--jobs", type=numbers.jobs, default=1, help="local processes (results identical for any number)")
     s.add_argument("--dask", metavar="ADDRESS",
                    help="run the chunks on Dask: local:N starts a LocalCluster of N workers, else a scheduler address "
@@ -43,9 +45,17 @@ def add_commands(sub) -> None:
     s.add_argument("--until-ci", metavar="X", type=numbers.width,
                    help="deal on (doubling) until every headline interval is narrower than X "
                         "(percentage points for rates)")
-    s.add_argument("--max-deals", type=numbers.deals, default=1_000_000, help="upper limit for --until-ci (default 1000000)")
-    s.add_argument("--per-deal", metavar="FILE", help="write one row per deal and ruleset: .jsonl, .csv or .parquet")
+    s.add_argument("--max-deals", type=numbers.deals, help="upper limit for --until-ci (default 1000000)")
+    s.add_argument("--per-deal", metavar="FILE",
+                   help="write one row per deal and ruleset: .jsonl, .csv or .parquet (the provenance beside it: "
+                        "FILE.meta.json)")
     s.add_argument("--verify", metavar="N", type=numbers.verify, help=VERIFY_HELP)
+    s.add_argument("--replay", metavar="FILE",
+                   help="run a recorded comparison again (FILE.meta.json, --json output or a .parquet per-deal file) "
+                        "and say whether its rules, players, games files and rows are the same")
+    s.add_argument("--strict", action="store_true",
+                   help="with --replay: refuse (exit 2) when anything the record pins differs, and write nothing "
+                        "when the rows differ")
     s.set_defaults(func=cmd_compare)
 
     s = sub.add_parser("duel", help="duplicate play: player A against player B on the same deals, seats swapped")

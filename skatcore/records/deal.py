@@ -15,11 +15,11 @@ from typing import Any
 
 from skatcore.cards import CARD_IDS, CARD_NAMES, cards_in, parse_card
 from skatcore.engine.deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Deal, Declare, Discard, Phase, deal_cards
-from skatcore.engine.probe import describe, play_read
 from skatcore.engine.scoring import make_facts
 from skatcore.engine.table import people, seating
 from skatcore.errors import InputError, shown
 from skatcore.model import SEATS, Declaration, RamschFacts, ScoreResult
+from skatcore.records.holds import Ending, Holds, NotHeld, check_held, played_holds
 from skatcore.rules.ruleset import load_schema, read_document, validate
 
 FORMAT = "skat-deal/1"
@@ -223,6 +223,11 @@ def _replay_play(doc: dict, rules, deal: Deal, contract) -> ScoreResult:
             raise exc.at(f"play[{i}]") from None
     if deal.decided and "outcome" not in doc:  # a record may stop where the game was decided (A8)
         deal.end_decided()
+        if deal.declarer is not None:  # its last trick is not in the record
+            try:
+                check_held(rules, deal.facts(), played_holds(deal, Ending.DECIDED), ": give every card in play")
+            except NotHeld as exc:
+                raise exc.at("play") from None
     if deal.done:
         return deal.result()
     if "outcome" not in doc and not (not cards and _settled(doc, rules, contract, deal.declaration, deal.bid)):
@@ -463,10 +468,8 @@ def _score_outcome(doc, rules, declarer, bid, contract, declaration, matadors) -
     facts = make_facts(rules, contract, declaration, bid=bid, declarer=declarer, matadors=matadors,
                        declarer_points=points, declarer_tricks=tricks,
                        defender_tricks=None if tricks is None else rules.deck.hand - tricks)
-    result, read = play_read(rules, facts)
-    if isinstance(result, Exception):  # the plugin's own words first
-        raise result
-    if read:  # a house rule about the tricks: a summary cannot say, and a guess would be a silent wrong score
-        raise InputError(f"ruleset {rules.name!r} scores from the play ({describe(read)}): give the deal's "
-                         "hands and `play`, not only its outcome", path="outcome")
-    return result
+    # a house rule about the tricks: a summary cannot say, and a guess would be a silent wrong score
+    try:
+        return check_held(rules, facts, Holds(Ending.SUMMARY), ": give the deal's hands and `play`, not only its outcome")
+    except NotHeld as exc:
+        raise exc.at("outcome") from None

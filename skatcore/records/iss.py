@@ -28,8 +28,10 @@ from typing import NamedTuple
 from skatcore.cards import CARD_NAMES, names
 from skatcore.engine.deal import HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Concede, Deal, Declare, Discard, Phase
 from skatcore.engine.scoring import passed_result
+from skatcore.engine.table import people
 from skatcore.errors import InputError
 from skatcore.model import SEATS, Declaration
+from skatcore.records.holds import Ending, Holds, NotHeld, check_held, other_trick_winner, played_holds
 
 GAME_LETTERS = {"G": "grand", "C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds", "N": "null"}
 HIDDEN = "??"  # a card the record does not show
@@ -184,10 +186,23 @@ class _Replay:
     hidden: bool = False                # a hidden card (??) was skipped
     resigned: list[int] = field(default_factory=list)  # seats that said RE, in order
     gone: str = ""                      # "rearhand timed out", "middlehand left"
+    left: Ending | None = None          # LEFT or TIMED_OUT, with ``gone``
     claim_stands: bool = False          # the record ended on a claim a defender resigned to
+    decided: bool = False               # the record stopped once the game was decided (A8)
 
     def ending(self) -> str:
         return ending(self.gone, self.resigned, self.claim_stands)
+
+    def holds(self) -> Holds:
+        """What the record holds of the finished game's play."""
+        deal = self.deal
+        if self.left is not None:
+            return played_holds(deal, self.left, self.gone.split()[0])
+        if self.decided:
+            return played_holds(deal, Ending.DECIDED)
+        if self.claimed and deal.concession_by == "defenders":
+            return played_holds(deal, Ending.CLAIM)
+        return played_holds(deal)
 
 
 def ending(gone: str, resigned, claim_stands: bool) -> str:
@@ -207,12 +222,15 @@ def replay(record: IssRecord, rules) -> Deal:
     :raises InputError: an unknown token, a move out of turn or an illegal one
         (the Deal's message), ``path`` naming the MV move (the deal is move 1).
     :raises NotScorable: a player left or timed out before the game was
-        declared, or the ruleset plays on where ISS throws the deal in.
+        declared, the ruleset plays on where ISS throws the deal in, or it
+        is played by two.
     """
     return _replay(record, rules).deal
 
 
 def _replay(record: IssRecord, rules) -> _Replay:
+    if (n := len(people(rules))) != 3:  # a table of two: its bidding and play are not these moves
+        raise NotScorable(f"ruleset {rules.name!r} is played by {n} players, an ISS game by three")
     try:
         deal = Deal(rules, record.hands, record.skat)
     except InputError as exc:
@@ -235,9 +253,29 @@ def _replay(record: IssRecord, rules) -> _Replay:
         state.claim_stands = True
     if deal.decided:  # the server ends a game whose outcome can no longer change (A8)
         deal.end_decided()
+        state.decided = True
     if not deal.done:
         raise InputError(f"the record ends before the deal is over ({_turn(deal)})", path="MV")
     return state
+
+
+def replay_held(record: IssRecord, rules) -> Deal:
+    """:func:`replay`, refusing a game whose record lacks what the ruleset
+    reads to score it (:class:`~skatcore.records.holds.NotHeld`, an InputError):
+    a claim, a concession or a player gone before the last trick, under a
+    rule that reads the last trick."""
+    state = _replay(record, rules)
+    _check_held(state, rules, record)
+    return state.deal
+
+
+def _check_held(state: _Replay, rules, record: IssRecord) -> None:
+    deal = state.deal
+    if deal.contract is not None and deal.declarer is not None:
+        try:
+            check_held(rules, deal.facts(), state.holds())
+        except NotHeld as exc:
+            raise exc.at(f"ISS game {record.id}") from None
 
 
 def _turn(deal: Deal) -> str:
@@ -269,7 +307,8 @@ def _step(state: _Replay, move: IssMove) -> None:
         return
     if seat != deal.to_move:
         hint = "; a hidden card (??) before it cannot be replayed" if state.hidden else ""
-        raise InputError(f"player {seat} ({SEATS[seat]}) moves, but it is {_turn(deal)}{hint}")
+        message = f"player {seat} ({SEATS[seat]}) moves, but it is {_turn(deal)}{hint}"
+        raise other_trick_winner(deal, message) or InputError(message)
     if tok in _CARD:
         deal.apply(PLAYS[_CARD[tok]])
     elif tok.isascii() and tok.isdigit():
@@ -340,6 +379,7 @@ def _gone(state: _Replay, seat: int, what: str) -> None:
     if deal.phase is not Phase.PLAY or deal.declarer is None:
         raise NotScorable(gone_early(seat, what, deal.phase is Phase.BIDDING))
     state.gone = f"{SEATS[seat]} {what}"
+    state.left = Ending.TIMED_OUT if what == "timed out" else Ending.LEFT
     if seat == deal.declarer:
         deal.apply(Concede(seat))
         if not deal.done:  # after the first trick a defender must agree (A7)
@@ -360,6 +400,7 @@ def score_record(record: IssRecord, rules) -> tuple[dict, str]:
         state = _replay(record, rules)
     except NotScorable as exc:
         return not_scorable(record, exc.reason)
+    _check_held(state, rules, record)
     deal = state.deal
     return scored(record, rules, deal.facts() if deal.contract is not None else None, state.ending(),
                   deal.concession_by)

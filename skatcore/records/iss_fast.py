@@ -15,7 +15,9 @@ The lean path needs a ruleset the compiled engine plays (32 cards, bidding,
 no flow steps) that throws in when all pass; for another, every game goes
 through ``Deal``.  The facts scored here have no tricks: a game whose
 scoring reads them (a house rule about the last trick,
-:func:`skatcore.engine.probe.reads_play`) goes through ``Deal`` too.
+:func:`skatcore.engine.probe.reads_play`) goes through ``Deal`` too, which
+refuses it where the record ends before the last trick
+(:mod:`skatcore.records.holds`): the two paths cannot differ there.
 """
 
 from __future__ import annotations

@@ -4,11 +4,14 @@
 pandas or polars (each column and the code that reads it back:
 docs/formats.md#per-deal-rows).  Rows are written as they come, into
 ``FILE.part``, renamed to ``FILE`` when the run is over: a failed run
-leaves no half file."""
+leaves no half file.  A run's provenance goes beside it, ``FILE.meta.json``
+(and, in a Parquet file, into its key-value metadata ``skatcore.provenance``),
+written only when the rows are (docs/formats.md#provenance)."""
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import os
 from pathlib import Path
 from typing import Any, TextIO
@@ -22,11 +25,34 @@ _INT = ("seed", "deal", "bid", "value", "score", "declarer_points", "forehand", 
 _BOOL = ("all_pass", "hand", "won", "overbid", "ramsch_round")
 #: each column's type (any value may also be missing: None); the Parquet schema is made from it
 COLUMN_TYPES = {key: int if key in _INT else bool if key in _BOOL else str for key in ROW_KEYS}
+META_SUFFIX = ".meta.json"
+PARQUET_KEY = "skatcore.provenance"
+
+
+class RowDigest:
+    """The rows of a run, typed as the per-deal file holds them, counted and
+    hashed: the SHA-256 of the rows as JSON Lines, whatever the file's format
+    (for a ``.jsonl`` file its own hash), so a replay tells whether it made the same rows."""
+
+    def __init__(self, columns=ROW_KEYS):
+        self.columns = tuple(columns)
+        self.rows = 0
+        self._sha = hashlib.sha256()
+
+    def write(self, rows: list[dict]) -> list[dict]:
+        rows = [{k: typed(k, r.get(k)) for k in self.columns} for r in rows]
+        self.rows += len(rows)
+        self._sha.update("".join(json_text(r) + "\n" for r in rows).encode("utf-8"))
+        return rows
+
+    def hexdigest(self) -> str:
+        return self._sha.hexdigest()
 
 
 class RowWriter:
     def __init__(self, path: str, columns=ROW_KEYS):
         self.path, self.columns = Path(path), tuple(columns)
+        self.digest = RowDigest(self.columns)
         self.suffix = self.path.suffix.lower()
         if self.suffix not in SUFFIXES:
             raise InputError(f"expected a file ending in {', '.join(SUFFIXES)}", source=str(path), path="--per-deal")
@@ -50,7 +76,7 @@ class RowWriter:
         self._parquet: Any = None  # a pyarrow ParquetWriter from the first rows on (pyarrow has no type information)
 
     def write(self, rows: list[dict]) -> None:
-        rows = [{k: typed(k, r.get(k)) for k in self.columns} for r in rows]
+        rows = self.digest.write(rows)
         self.rows += len(rows)
         if self._csv:  # a text cell a spreadsheet would run as a formula written as text (a ruleset's name)
             self._csv.writerows({k: spreadsheet_cell(v) for k, v in r.items()} for r in rows)
@@ -58,22 +84,59 @@ class RowWriter:
             self._file.writelines(json_text(r) + "\n" for r in rows)
         elif rows:
             import pyarrow as pa
-            import pyarrow.parquet as pq
 
             if self._parquet is None:
-                self._schema = pa.schema([(k, _arrow_type(pa, k)) for k in self.columns])
-                self._parquet = pq.ParquetWriter(self.part, self._schema)
+                self._open_parquet()
             self._parquet.write_table(pa.Table.from_pylist(rows, schema=self._schema))
 
-    def close(self, ok: bool = True) -> None:
-        if self._file:
-            self._file.close()
-        if self._parquet:
-            self._parquet.close()
-        if ok:
-            os.replace(self.part, self.path)
-        elif self.part.exists():
-            self.part.unlink()
+    def _open_parquet(self) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        self._schema = pa.schema([(k, _arrow_type(pa, k)) for k in self.columns])
+        self._parquet = pq.ParquetWriter(self.part, self._schema)
+
+    def close(self, ok: bool = True, provenance: dict | None = None) -> None:
+        """Finish the file (``ok``) or remove it.  ``provenance``: the run's
+        record, completed here with what the file holds (``per_deal``) and
+        written beside it (and into a Parquet file); the old ``FILE.meta.json``
+        goes before the new rows arrive, so no file is ever beside the wrong record."""
+        meta = self.path.with_name(self.path.name + META_SUFFIX)
+        meta_part = meta.with_name(meta.name + ".part")
+        done = False
+        try:
+            if ok and self.suffix == ".parquet" and self._parquet is None:  # no rows: the columns still
+                self._open_parquet()
+            if ok and provenance is not None:
+                provenance["per_deal"] = {"file": self.path.name, "format": self.suffix[1:], "rows": self.rows,
+                                          "rows_sha256": self.digest.hexdigest()}
+                if self._parquet:
+                    self._parquet.add_key_value_metadata({PARQUET_KEY: json_text(provenance)})
+        finally:
+            if self._file:
+                self._file.close()
+            if self._parquet:
+                self._parquet.close()
+        try:
+            if ok and provenance is not None:
+                if self.suffix != ".parquet":  # (a Parquet file holds its record: its own hash cannot be in it)
+                    provenance["per_deal"]["sha256"] = _sha256(self.part)
+                meta_part.write_text(json_text(provenance, indent=1) + "\n", encoding="utf-8")
+            if ok:
+                meta.unlink(missing_ok=True)
+                os.replace(self.part, self.path)
+                if provenance is not None:
+                    os.replace(meta_part, meta)
+            done = True
+        finally:
+            for left in (self.part, meta_part) if not (done and ok) else ():
+                left.unlink(missing_ok=True)
+
+
+def _sha256(path: Path) -> str:
+    from skatcore.sim.provenance import file_sha256
+
+    return file_sha256(path)
 
 
 def typed(key: str, value):

@@ -8,6 +8,12 @@ or bid the ruleset does not have, all pass played on where the server threw
 in), the game is counted apart under that ruleset with the reason.  The
 paired statistics use the games every ruleset could score.
 
+A record need not hold the whole play (an ISS game ended by a claim, a
+concession or a player gone; a summary deal record): under a ruleset that
+reads what it lacks (the last trick, a trick-winner rule), the game is
+counted apart too (:mod:`skatcore.records.holds`), never scored on tricks
+it does not hold.
+
 Inputs: ISS archives (``.sgf``, one game a line), deal records (``.yaml``,
 ``.json``, docs/formats.md#deal-record) and JSON Lines (``.jsonl``, one deal record a line).
 Files are read a line at a time and games go through in chunks, so an
@@ -26,7 +32,8 @@ from skatcore.engine.table import people
 from skatcore.errors import InputError
 from skatcore.model import SEATS
 from skatcore.records.deal import check_record, read_record, score_record
-from skatcore.records.iss import NotScorable, parse_sgf, replay
+from skatcore.records.holds import NotHeld
+from skatcore.records.iss import NotScorable, parse_sgf, replay_held
 from skatcore.rules.compiler import get_rules
 from skatcore.rules.reading import read_json, read_lines
 from skatcore.sim.outcomes import Tally, deal_row, metrics_for
@@ -56,11 +63,12 @@ class Rescored:
     unscored: Counter = field(default_factory=Counter)
     server_agrees: int = 0
     server_differs: int = 0
+    lacking: Counter = field(default_factory=Counter)  # of unscored: the record lacks what the ruleset reads, by how it ends
 
     def to_json(self) -> dict:
         return {"ruleset": self.ruleset, "games": self.games, "scored": self.scored,
                 "unscored": dict(self.unscored.most_common()), "server_agrees": self.server_agrees,
-                "server_differs": self.server_differs}
+                "server_differs": self.server_differs, "lacking": dict(self.lacking.most_common())}
 
 
 def read_games(paths: Sequence[str], progress: Callable[[int], None] | None = None) -> Iterator[Game]:
@@ -99,7 +107,7 @@ def _sgf_game(line: str, source: str, n: int) -> Game:
     record = parse_sgf(line)
 
     def score(rules):
-        deal = replay(record, rules)
+        deal = replay_held(record, rules)
         return deal.result(), deal.bid == 0
 
     declared = record.outcome in ("win", "loss")
@@ -155,6 +163,8 @@ def rescore(refs: Sequence[str], paths: Sequence[str], seed: int = 1, progress: 
                 result, all_pass = game.score(rs)
             except (InputError, NotScorable) as exc:
                 count.unscored[getattr(exc, "reason", None) or getattr(exc, "message", str(exc))] += 1
+                if isinstance(exc, NotHeld):
+                    count.lacking[exc.holds.kind] += 1
                 rows.append(None)
                 continue
             count.scored += 1

@@ -12,6 +12,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -70,6 +71,7 @@ def run(job: Job, trust: bool, folder: Path | None = None) -> None:
     from skatcore.sim.compare import compare
     from skatcore.sim.export import RowWriter
     from skatcore.sim.outcomes import row_keys
+    from skatcore.sim.provenance import pins
     from skatcore.sim.report import Provenance
     from skatcore.sim.report import render as report
     from skatcore.sim.simulate import parse_players
@@ -89,7 +91,8 @@ def run(job: Job, trust: bool, folder: Path | None = None) -> None:
             ok = True
             argv = ["compare", *job.refs, "--deals", str(job.deals), "--seed", str(job.seed), "--players", job.players,
                     "--html", "report.html", "--per-deal", "deals.csv"]  # the same report from a terminal
-            made = Provenance.now(argv, seconds=time.monotonic() - started)
+            pinned = file_names(pins(files, slots, None, seed=job.seed, deals=job.deals, options={}))
+            made = Provenance.now(argv, seconds=time.monotonic() - started, pins=pinned)
             job.report = report(result, rules_diff(rules), slots, None, rules, made)
     except InputError as exc:
         job.error = without_folder(message(exc), folder) if folder else message(exc)
@@ -101,6 +104,16 @@ def run(job: Job, trust: bool, folder: Path | None = None) -> None:
         if ok and job.per_deal.is_file():
             job.rows = job.per_deal.read_bytes()
         remove_folder(job)
+
+
+def file_names(record: Any) -> Any:
+    """A provenance record as a page shows it: every file by its name, never the server's path (hashes pin it)."""
+    if isinstance(record, dict):
+        return {k: (Path(v).name if k in ("file", "ref") and isinstance(v, str) else file_names(v))
+                for k, v in record.items()}
+    if isinstance(record, list):
+        return [file_names(v) for v in record]
+    return record
 
 
 def remove_folder(job: Job) -> None:

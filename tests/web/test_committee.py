@@ -141,6 +141,9 @@ def test_the_committee_builds_reads_and_compares(browser, server):
     screenshot(page, "serve-committee-compare-1280.png", timeout=90_000)  # the report's fonts, on a busy machine
     report = page.request.get(page.url + "/report.html").text()
     assert "ours" in report and "texas" in report and str(config.sheets) not in report
+    from skatcore.sim.provenance import ruleset_pin
+
+    assert ruleset_pin(str(config.sheets / "ours.yaml"))["sha256"] in report  # the house rules pinned, by name only
     assert not refused, refused
 
 

@@ -17,6 +17,7 @@ from skatcore.errors import InputError
 from skatcore.sim.compare import Comparison, diff_parts, diff_text, figure, shown
 from skatcore.sim.outcomes import GROUPS, Metric, skat_order
 from skatcore.sim.report.charts import COLORS, HUMAN, _bins, bar_chart, esc, forest_plot, nice_ticks, score_edges
+from skatcore.sim.report.pins import pins_html
 from skatcore.sim.report.words import HUMAN_MIX, HUMAN_SOURCE, METHODS, TERMS, Provenance, explain
 from skatcore.sim.simulate import PATH_WORDS
 
@@ -258,10 +259,16 @@ def _rules(names, differ) -> str:
 def _games(games) -> str:
     if not games:
         return ""
-    return "<h2>Games re-scored</h2>" + _html_table(
+    table = _html_table(
         ["ruleset", "games", "scored", "with server score", "agree with server", "not re-scored (why)"],
         [[g.ruleset, g.games, g.scored, g.server_agrees + g.server_differs, g.server_agrees,
           "; ".join(f"{w} ({k})" for w, k in g.unscored.most_common())] for g in games])
+    lacking = [f"{esc(g.ruleset)}: {esc(', '.join(f'{k} ({n})' for k, n in g.lacking.most_common()))}"
+               for g in games if g.lacking]
+    if lacking:  # why the rulesets' n differ: not every record holds the play
+        table += ("<p>Counted apart because the record lacks what the ruleset reads (the play after a claim, a "
+                  "concession or a player gone, which a rule about the tricks reads): " + "; ".join(lacking) + ".</p>")
+    return "<h2>Games re-scored</h2>" + table
 
 
 def _paths(result: Comparison) -> str:
@@ -290,7 +297,8 @@ def _provenance(result: Comparison, slots, p: Provenance) -> str:
     if result.rounds:
         rows.append(("--until-ci", "; ".join(f"{n:,} deals: widest {name}, {w:.1f} pp" for n, w, name in result.rounds)))
     return '<dl class="prov">' + "".join(f"<dt>{esc(k)}</dt><dd><code>{esc(v)}</code></dd>" if k == "command" else
-                                         f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in rows) + "</dl>"
+                                         f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in rows) + "</dl>" + \
+        (pins_html(p.to_json()) if p.pins else "")
 
 
 def _html_table(columns, rows, words: bool = False) -> str:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import os
 import platform
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -97,16 +97,28 @@ class Provenance:
     date: str
     machine: str
     seconds: float | None = None
+    #: what pins the results (:func:`skatcore.sim.provenance.pins`): rulesets' content and hashes, plugins, players ...
+    pins: dict | None = field(default=None, compare=False)
 
     @classmethod
-    def now(cls, argv=None, seconds: float | None = None) -> Provenance:
+    def now(cls, argv=None, seconds: float | None = None, pins: dict | None = None) -> Provenance:
         import skatcore
 
         machine = (f"{platform.system()} {platform.release()} {platform.machine()}, {os.cpu_count()} CPUs, "
                    f"Python {platform.python_version()}")
         return cls(skatcore.__version__, git_commit(Path(skatcore.__file__).resolve().parent.parent),
                    None if argv is None else tuple(argv), datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
-                   machine, seconds)
+                   machine, seconds, pins)
+
+    def to_json(self) -> dict:
+        """The whole record (docs/formats.md#provenance): the pins, then skatcore, the command, date and machine."""
+        from skatcore.sim.provenance import sources_sha256
+
+        return {**(self.pins or {}),
+                "skatcore": {"version": self.version, "commit": self.commit, "sources_sha256": sources_sha256()},
+                "command": self.command(), "argv": None if self.argv is None else list(self.argv),
+                "date": self.date, "machine": self.machine,
+                "seconds": None if self.seconds is None else round(self.seconds, 1)}
 
     def command(self) -> str | None:
         import shlex
