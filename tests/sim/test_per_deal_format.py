@@ -1,5 +1,5 @@
 """The per-deal file reads back as written (issue 36, item 3): every reading
-block of README.md and docs/formats.md (pandas and polars; Parquet, CSV,
+block of docs/formats.md (and README.md, docs/commands.md) (pandas and polars; Parquet, CSV,
 JSON Lines) is run on rows of every shipped ruleset (Ramsch, the two-player
 forms, Bock and Kontra in pub), a ruleset with a settling declaration
 (Schenken) and real games, and must give back every column of every row:
@@ -32,9 +32,10 @@ READ = re.compile(r'^(\w+) = \w+\.read_(\w+)\("([^"]+)"', re.M)  # deals = pd.re
 
 
 def reading_blocks():
-    """(where, code) of every python block of README.md and docs/formats.md that reads a per-deal file."""
+    """(where, code) of every python block of README.md, docs/formats.md and docs/commands.md that reads a
+    per-deal file (the getting-started page's analysis, which needs its own comparison, runs in tests/test_docs.py)."""
     out = []
-    for page in (ROOT / "README.md", ROOT / "docs" / "formats.md"):
+    for page in (ROOT / "README.md", ROOT / "docs" / "formats.md", ROOT / "docs" / "commands.md"):
         for lang, body, line, _ in blocks(page):
             if lang == "python" and READ.search(body):
                 out.append(pytest.param(body, id=f"{page.name}:{line}"))
@@ -145,7 +146,7 @@ def test_the_docs_reading_code_gives_back_every_column(written, code, kind):
 
 
 def test_every_format_and_library_has_its_block():
-    """docs/formats.md reads each format in pandas and in polars; the README's CSV reading names every column's type."""
+    """docs/formats.md reads each format in pandas and in polars; where it names the columns' types, every one."""
     codes = [p.values[0] for p in reading_blocks()]
     found = {(("polars" if "import polars" in c else "pandas"), os.path.splitext(f)[1])
              for c in codes for _v, _how, f in READ.findall(c)}
@@ -158,7 +159,7 @@ def test_every_format_and_library_has_its_block():
         if lists:
             named += 1
             assert set(lists["INT"]) == int_cols and set(lists["BOOL"]) == bool_cols
-    assert named == 5  # CSV and JSON Lines in pandas and polars, the README's CSV
+    assert named == 4  # CSV and JSON Lines in pandas and polars
 
 
 def test_the_old_recipe_lost_the_null_games(written):
