@@ -64,6 +64,9 @@ class CardPoints:
         },
     }
 
+    #: what docs/hooks.md lists its rules under (its defaults give none)
+    example_params = {"black_jacks": 10, "last_trick": 10, "skat": "last_trick"}
+
     def __init__(self, black_jacks: int = 0, last_trick: int = 0, skat: str = "declarer"):
         self.black_jacks, self.last_trick, self.skat = black_jacks, last_trick, skat
 

@@ -31,10 +31,12 @@ class PluginInfo:
         self.params = params or {}    # the JSON Schema of its parameters
         self.hooks = hooks or []      # {"name", "kind", "wrapper"}
         self.error = error            # why it could not be loaded
+        self.rules: list[dict] = []   # {"kind", "name", "words"}: what it adds to official (skatcore.rules.words)
+        self.example: dict = {}       # the parameters the rules are shown under, where not its defaults
 
     def to_json(self) -> dict:
         return {"name": self.name, "origin": self.origin, "ref": self.ref, "params": self.params,
-                "hooks": self.hooks, **({"error": self.error} if self.error else {})}
+                "hooks": self.hooks, "rules": self.rules, **({"error": self.error} if self.error else {})}
 
 
 def hook_kind(name: str) -> str:
@@ -55,12 +57,16 @@ def hooks_of(plugin: object) -> list[dict]:
 
 def plugin_info(name: str, factory: object, origin: str, ref: str) -> PluginInfo:
     from skatcore.rules.ruleset import plugin_schema
+    from skatcore.rules.words import plugin_rules
 
     info = PluginInfo(name, origin, ref, params=plugin_schema(factory))
     try:
         info.hooks = hooks_of(factory)
     except Exception as exc:  # a broken plugin is listed with the reason, not a crash
         info.error = f"{type(exc).__name__}: {exc}"
+        return info
+    info.example = dict(getattr(factory, "example_params", {}))
+    info.rules = [{"kind": k, "name": n, "words": w} for k, n, w in plugin_rules(name, factory, example=True)]
     return info
 
 
@@ -117,6 +123,10 @@ def format_plugin(info: PluginInfo) -> str:
             lines.append(f"    {key}: {_describe_param(schema) if isinstance(schema, dict) else 'a value'}{desc}")
         hooks = ", ".join(h["name"] + (" (wrapper)" if h["wrapper"] else "") for h in info.hooks)
         lines.append(f"  hooks: {hooks or 'none'}")
+        if info.rules:
+            under = f" (with {', '.join(f'{k}: {v}' for k, v in info.example.items())})" if info.example else ""
+            lines.append(f"  rules it adds or changes{under}:")
+            lines += [f"    {r['kind']} {r['name']}: {r['words']}" for r in info.rules]
     return "\n".join(printable(line) for line in lines)  # names, file names and descriptions come from files
 
 
@@ -338,6 +348,8 @@ def hooks_markdown() -> str:
     """The text of ``docs/hooks.md``, rendered from the hookspecs."""
     import inspect
 
+    from skatcore.rules.words import names_markdown
+
     parts = [HOOKS_INTRO]
     current = None
     for banner, fn, kind in hookspec_functions():
@@ -359,6 +371,7 @@ def hooks_markdown() -> str:
         parts.append(f"### `{fn.__name__}`\n\n"
                      f"```python\n{_signature(fn)}\n```\n\n"
                      f"*Kind:* {kind}.{when}\n\n{doc}\n")
+    parts.append(names_markdown())
     return "".join(parts).rstrip("\n") + "\n"
 
 
