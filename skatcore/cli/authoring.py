@@ -406,6 +406,9 @@ def register(sub) -> None:
     n = psub.add_parser("new", help="scaffold an installable plugin package (pyproject, hook module, ruleset, vectors, test)")
     n.add_argument("name", help="plugin name, e.g. grand20 or house-rules")
     n.add_argument("--dir", help="target folder (default: ./skat-NAME)")
+    n.add_argument("--kind", choices=("value", "card-points", "win-condition"), default="value",
+                   help="the rule it starts with: a value (grand 20, skat_base_value), card points (the black jacks, "
+                        "skat_card_points) or a win condition (the last trick, skat_win_conditions)")
     n.set_defaults(func=cmd_plugin_new)
 
     s = sub.add_parser("hooks", help="list every hook (--markdown: docs/hooks.md)")
