@@ -251,10 +251,11 @@ score up in tables; or in compiled play, scored on the deal's own facts.
 
 Hooks answered at compile time read only their arguments: every path reads
 the same frozen answer. The functions a hook hands back - a
-`MultiplierItem`'s `count` and `label`, a `WinCondition`'s `check`, and the
-per-deal hooks `skat_sheet_entries` and `skat_ramsch_scores` - run on each
-scored deal and may read **any field of the facts** (`GameFacts`: the last
-trick, every trick, the exact card points ...). The compiled engines ask
+`MultiplierItem`'s `count` and `label`, a `WinCondition`'s `check`, a
+`CardPointRule`'s `trick` and `end`, and the per-deal hooks
+`skat_sheet_entries` and `skat_ramsch_scores` - run on each scored deal and
+may read **any field of the facts** (`GameFacts`: the last trick, every
+trick, the exact card points ...). The compiled engines ask
 them once per *key* - the declaration, the matadors, which side of the win
 and schneider lines the declarer's card points fall, schwarz, and for sheet
 entries also the bid and the declarer - on facts that record every field
