@@ -226,15 +226,26 @@ class RatioBoot:
         self.boot_den = np.zeros((self.sides, self.replicates), dtype=np.int64)
 
     def add(self, seed: int, start: int, num: np.ndarray, den: np.ndarray, weights: np.ndarray | None = None) -> None:
-        """Deals ``start..start+k-1``: ``num``/``den`` are ``(sides, k)`` integer-valued."""
-        k = num.shape[1]
-        w = poisson_weights(seed, start, start + k, self.replicates) if weights is None else weights
-        num, den, w = (a if a.dtype == np.int64 else np.rint(a).astype(np.int64) for a in (num, den, w))
-        self.n += k
+        """Deals ``start..start+k-1``: ``num``/``den`` are ``(sides, k)`` integer-valued;
+        ``weights`` (``(k, replicates)``) as :func:`poisson_weights` draws them when not given."""
+        num, den = (a if a.dtype == np.int64 else np.rint(a).astype(np.int64) for a in (num, den))
+        if weights is None:
+            from skatcore.sim.bootstrap import replicate_sums
+
+            sums = replicate_sums(seed, start, np.concatenate([num, den]), self.replicates)
+            self.add_sums(num, den, sums[:self.sides], sums[self.sides:])
+        else:
+            w = weights if weights.dtype == np.int64 else np.rint(weights).astype(np.int64)
+            self.add_sums(num, den, weighted_sums(num, w), weighted_sums(den, w))
+
+    def add_sums(self, num: np.ndarray, den: np.ndarray, boot_num: np.ndarray, boot_den: np.ndarray) -> None:
+        """Deals with ``(sides, k)`` ``num``/``den`` and their replicate sums
+        ``(sides, replicates)`` (``num @ weights``, :func:`skatcore.sim.bootstrap.replicate_sums`)."""
+        self.n += num.shape[1]
         self.num += num.sum(axis=1)
         self.den += den.sum(axis=1)
-        self.boot_num += weighted_sums(num, w)
-        self.boot_den += weighted_sums(den, w)
+        self.boot_num += boot_num
+        self.boot_den += boot_den
 
     def merge(self, other: RatioBoot) -> RatioBoot:
         self.n += other.n
