@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -21,12 +20,27 @@ from skatcore.engine.table import people
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.fastpath import MIN_DEALS, compiled, compiled_outcomes, declined, whole
 from skatcore.sim.outcome_rows import OutcomeRows
-from skatcore.sim.outcomes import GROUPS, Columns, Metric, Tally, deal_row, metrics_for, settling
+from skatcore.sim.outcomes import Columns, Metric, Tally, deal_row, metrics_for, settling
 from skatcore.sim.sheet import Sheet
 from skatcore.sim.simulate import Stats, _portable, check_args, dask_workers, map_chunks, rules_of, seeded_deal, spans
 from skatcore.sim.stats import Interval
 
-SUMMARY_SIZE = 8
+#: what "In short" lists of every ruleset whenever it is significant, in this order (a metric key's test)
+ALWAYS = (lambda k: k == "win_rate",
+          lambda k: k in ("classic_per_36", "seeger_fabian_per_36"),
+          lambda k: k == "all_pass_rate" or k.startswith("contract_mix."))
+ALSO, VALUES = 3, 3  # a ruleset's other significant differences in "In short", and its game values
+
+
+def always(m: Metric) -> int | None:
+    """The place of ``m`` among :data:`ALWAYS` (None: not one of them)."""
+    return next((i for i, test in enumerate(ALWAYS) if test(m.key)), None)
+
+
+def _fact(iv: Interval) -> tuple[float, float]:
+    """A difference by its size and interval: two statistics with the same are one per-deal fact
+    (mix: passed -x and mix: ramsch +x where every passed deal became a Ramsch)."""
+    return round(abs(iv.estimate or 0.0), 9), round(iv.half_width or 0.0, 9)
 
 
 def compare_chunk(task, path: str = "auto") -> tuple[list[Stats], Tally, list[list[dict]] | None]:
@@ -124,33 +138,35 @@ class Comparison:
                         widest = (width, f"{self.names[side]}: {m.label}")
         return widest
 
-    def findings(self, top: int = SUMMARY_SIZE, per_group: int = 3) -> list[tuple[str, Metric, Interval]]:
-        """Significant differences, what the rules do to play and scores first:
-        by the metrics' :data:`~skatcore.sim.outcomes.GROUPS` in order (game
-        values, which the rules table mostly states, last), within a group by
-        size relative to the uncertainty, at most ``per_group`` of a group.
-        One fact once: a difference of the same size and the same interval as a
-        stronger one is the same per-deal fact seen twice (mix: passed, mix: ramsch)."""
-        found = []
+    def findings(self, also: int = ALSO, values: int = VALUES) -> list[tuple[str, Metric, Interval]]:
+        """The significant differences "In short" lists, ruleset by ruleset:
+        every one of :data:`ALWAYS` (the declarer win rate, the points per 36
+        deals, the contract mix; in that order, each kind largest first), then
+        at most ``also`` others of play, scores and session, clearest first (a
+        difference of the same size and interval as one listed is the same
+        per-deal fact seen twice, left out); after every ruleset's, the game
+        values, at most ``values`` a ruleset, largest first: the rules that
+        differ mostly set them outright (Texas's grand base 16)."""
+        first: list[tuple[str, Metric, Interval]] = []
+        last: list[tuple[str, Metric, Interval]] = []
         for side in range(1, len(self.names)):
-            for m in self.metrics:
-                iv = self.tally.diff(m, side)
-                if iv.significant:
-                    found.append((self.names[side], m, iv))
-        found.sort(key=lambda f: -f[2].strength)
-        out, seen, count = [], set(), Counter[str]()
-        for name, m, iv in found:
-            if iv.estimate is None or iv.half_width is None:  # none when significant: its interval has bounds
-                continue
-            fact = (name, round(abs(iv.estimate), 9), round(iv.half_width, 9))
-            if fact in seen or count[m.group] >= per_group:
-                continue
-            seen.add(fact)
-            count[m.group] += 1
-            out.append((name, m, iv))
-        order = list(GROUPS)
-        out.sort(key=lambda f: order.index(f[1].group))  # stable: the strongest first within a group
-        return out[:top]
+            name = self.names[side]
+            found = [(m, iv) for m in self.metrics
+                     for iv in [self.tally.diff(m, side)] if iv.significant and iv.estimate is not None]
+            kinds = [(m, iv, always(m)) for m, iv in found]
+            must = sorted(((m, iv, k) for m, iv, k in kinds if k is not None), key=lambda f: (f[2], -abs(f[1].estimate or 0.0)))
+            rest = sorted(((m, iv) for m, iv, k in kinds if k is None and m.group != "values"),
+                          key=lambda f: -f[1].strength)
+            seen = {_fact(iv) for _m, iv, _k in must}
+            extra: list[tuple[Metric, Interval]] = []
+            for m, iv in rest:
+                if len(extra) < also and _fact(iv) not in seen:
+                    seen.add(_fact(iv))
+                    extra.append((m, iv))
+            set_out = sorted(((m, iv) for m, iv in found if m.group == "values"), key=lambda f: -abs(f[1].estimate or 0.0))
+            first += [(name, m, iv) for m, iv, _k in must] + [(name, m, iv) for m, iv in extra]
+            last += [(name, m, iv) for m, iv in set_out[:values]]
+        return first + last
 
     def to_json(self) -> dict:
         base = self.names[0]

@@ -18,7 +18,7 @@ the per-deal export's column names.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -34,6 +34,23 @@ CHAIN = ("kontra", "re", "supra", "resupra")
 ROW_KEYS = ("seed", "deal", "ruleset", "game", "all_pass", "declarer", "declarer_player", "bid", "hand", "won", "overbid",
             "value", "score", "declarer_points", "calls", "forehand", "middlehand", "rearhand",
             "forehand_player", "middlehand_player", "rearhand_player", "sheet_factor", "ramsch_round", "server_score")
+
+
+#: the order every table, chart and JSON object lists contracts in, as a Skat player ranks them; a
+#: plugin's own contracts come after null (in the order given), then a Ramsch, passed last
+SKAT_ORDER = ("grand", "clubs", "spades", "hearts", "diamonds", "null")
+LAST = ("ramsch", "passed")
+
+
+def skat_order(names: Iterable[str]) -> list[str]:
+    """``names`` (contracts or contract kinds: ``suit`` stands where the suits do) in :data:`SKAT_ORDER`."""
+    first = (*SKAT_ORDER[:1], "suit", *SKAT_ORDER[1:])
+
+    def place(name: str) -> int:
+        if name in first:
+            return first.index(name)
+        return len(first) + 1 + LAST.index(name) if name in LAST else len(first)
+    return sorted(dict.fromkeys(names), key=place)  # stable: a plugin's contracts as given
 
 
 def settling(rules: Sequence) -> dict[str, frozenset[str]]:
@@ -156,7 +173,7 @@ def metrics_for(rules: Sequence, games: Sequence[str] = ()) -> list[Metric]:
     """The statistics of a comparison of ``rules`` (compiled): the deal
     statistics, the contract mix and per-contract rates over every contract
     of any of them, and the session rules any of them has."""
-    contracts = list(dict.fromkeys(["passed", *(c for r in rules for c in r.contracts), *games]))
+    contracts = skat_order(["passed", *(c for r in rules for c in r.contracts), *games])
     declarable = [c for c in contracts if any(c in r.contracts and r.contracts[c].declarer for r in rules)]
     def decl(c):
         return c["declared"]

@@ -158,9 +158,10 @@ def poisson_weights(seed: int, start: int, stop: int, replicates: int = REPLICAT
 
 def percentile_interval(estimate: float | None, replicates: np.ndarray, n: int) -> Interval:
     """The 2.5% and 97.5% percentiles of the replicate estimates (NaN ones,
-    replicates without data, left out)."""
+    replicates without data, left out); none from a single deal or game, whose
+    resamples can only repeat it (as the closed form gives none from one)."""
     reps = replicates[~np.isnan(replicates)]
-    if estimate is None or len(reps) < 2:
+    if estimate is None or len(reps) < 2 or n < 2:
         return Interval(estimate, None, None, n, "bootstrap")
     tail = (1 - LEVEL) / 2 * 100
     low, high = np.percentile(reps, [tail, 100 - tail])
