@@ -11,7 +11,7 @@ without either: NumPy's own algorithms written out in numba (the
 each deal's weights drawn into a buffer and added at once into the sums of
 the rows where the deal counts.  Integer sums, so the very same digits;
 ``tests/sim/test_bootstrap.py`` draws against NumPy.  With numba's JIT off
-it is NumPy's generator and a product, as defined.
+:func:`skatcore.sim.stats.replicate_sums` takes NumPy's generators and a product, as defined.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 from llvmlite import ir  # type: ignore[import-untyped]
-from numba import config, njit, types
+from numba import njit, types
 from numba.extending import intrinsic
 
 from skatcore import numba_cache  # noqa: F401 (the cache of the functions below stamped with their imports)
@@ -33,20 +33,14 @@ u64 = np.uint64
 
 def replicate_sums(seed: int, start: int, values: np.ndarray, replicates: int) -> np.ndarray:
     """``values @ poisson_weights(seed, start, start + k, replicates)`` of
-    ``values`` (``(rows, k)`` integers, column ``j`` deal ``start + j``),
-    exact, as int64 ``(rows, replicates)``.  Identical rows are summed
-    once and a deal no row counts draws no weights."""
-    values = np.asarray(values, dtype=np.int64)
-    rows, k = values.shape
-    # numba.config sets its options from the environment at import: no stub declares them
-    if config.DISABLE_JIT or not rows or not k:  # type: ignore[attr-defined]
-        from skatcore.sim.stats import poisson_weights, weighted_sums
-
-        return weighted_sums(values, poisson_weights(seed, start, start + k, replicates))
+    ``values`` (``(rows, k)`` int64, column ``j`` deal ``start + j``), exact,
+    as int64 ``(rows, replicates)``: identical rows summed once, a deal no row
+    counts draws no weights.  Compiled code only: :func:`skatcore.sim.stats.replicate_sums`
+    chooses (NumPy's generators where numba's JIT is off)."""
     if seed < 0 or start < 0:
         raise ValueError(f"seeds and deal numbers are not negative: {seed}, {start}")
     first: dict[bytes, int] = {}  # a row's values -> the first row with them (many metrics share a denominator)
-    inverse = np.array([first.setdefault(row.tobytes(), r) for r, row in enumerate(values)])
+    inverse = np.array([first.setdefault(row.tobytes(), r) for r, row in enumerate(values)], np.int64)
     unique = np.unique(inverse)
     out = np.zeros((len(unique), replicates), np.int64)
     _sums(np.array(_words(seed), np.int64), start, np.ascontiguousarray(values[unique].T), math.exp(-1.0), out)

@@ -25,7 +25,7 @@ import numpy as np
 
 from skatcore.engine.table import people
 from skatcore.model import SEATS
-from skatcore.sim.stats import REPLICATES, Interval, MeanSums, RatioBoot
+from skatcore.sim.stats import REPLICATES, Interval, MeanSums, RatioBoot, replicate_sums
 
 SF_WIN, SF_DEFENDER = 50, 40
 CHAIN = ("kontra", "re", "supra", "resupra")
@@ -277,8 +277,6 @@ class Tally:
             else:
                 ratios.append((self.ratios[m.key], num, np.stack([mats[s][1][j] for s in range(self.sides)])))
         if ratios:  # every ratio's replicates at once: each deal's weights drawn once (stats.RatioBoot)
-            from skatcore.sim.bootstrap import replicate_sums  # numba's import: where there are ratios only
-
             values = np.concatenate([part for _, num, den in ratios for part in (num, den)])
             sums = replicate_sums(self.seed, start, values, self.replicates)
             for r, (boot, num, den) in enumerate(ratios):

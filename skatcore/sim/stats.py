@@ -182,6 +182,22 @@ def ratio_diff_ci(num_a, den_a, num_b, den_b, seed: int, start: int = 0,
     return boot.diff(0, 1)
 
 
+def replicate_sums(seed: int, start: int, values, replicates: int = REPLICATES) -> np.ndarray:
+    """``values @ poisson_weights(seed, start, start + k, replicates)``, exact
+    int64 ``(rows, replicates)``, of ``(rows, k)`` integer values (column ``j``:
+    deal ``start + j``): drawn in numba (:mod:`skatcore.sim.bootstrap`, the
+    same integers without the weights' matrix), by NumPy where its JIT is off."""
+    from numba import config
+
+    values = np.asarray(values, dtype=np.int64)
+    # numba.config sets its options from the environment at import: no stub declares them
+    if config.DISABLE_JIT or not values.size:  # type: ignore[attr-defined]
+        return weighted_sums(values, poisson_weights(seed, start, start + values.shape[1], replicates))
+    from skatcore.sim.bootstrap import replicate_sums as compiled
+
+    return compiled(seed, start, values, replicates)
+
+
 _WEIGHTED: list[Callable[[np.ndarray, np.ndarray], np.ndarray]] = []
 
 
@@ -231,8 +247,6 @@ class RatioBoot:
         ``weights`` (``(k, replicates)``) as :func:`poisson_weights` draws them when not given."""
         num, den = (a if a.dtype == np.int64 else np.rint(a).astype(np.int64) for a in (num, den))
         if weights is None:
-            from skatcore.sim.bootstrap import replicate_sums
-
             sums = replicate_sums(seed, start, np.concatenate([num, den]), self.replicates)
             self.add_sums(num, den, sums[:self.sides], sums[self.sides:])
         else:

@@ -1,7 +1,7 @@
 """The bootstrap's replicate sums drawn in numba (skatcore.sim.bootstrap)
 against NumPy's generators (skatcore.sim.stats.poisson_weights, the
 definition): the very same integers, on generated inputs and a chunk as
-``skat compare`` draws it, and with numba's JIT off."""
+``skat compare`` draws it, and with numba's JIT off (skatcore.sim.stats.replicate_sums)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skatcore.sim.bootstrap import replicate_sums
-from skatcore.sim.stats import poisson_weights
+from skatcore.sim.stats import poisson_weights, replicate_sums
 
 
 @settings(max_examples=40, deadline=None)
@@ -42,7 +41,7 @@ def test_replicate_sums_of_a_chunk_as_compare_draws_it():
 
 def test_replicate_sums_without_jit_are_the_same():
     """NUMBA_DISABLE_JIT=1: NumPy's generators and a product, the same sums."""
-    code = ("import numpy as np; from skatcore.sim.bootstrap import replicate_sums; "
+    code = ("import numpy as np; from skatcore.sim.stats import replicate_sums; "
             "v = np.arange(-6, 30).reshape(4, 9) % 5; print(replicate_sums(2**40 + 3, 77, v, 50).tolist())")
     env = {**os.environ, "NUMBA_DISABLE_JIT": "1"}
     plain = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
