@@ -19,7 +19,8 @@ Two kinds of statistic:
 
 Everything is accumulated as exact integer sums (:class:`MeanSums`,
 :class:`RatioBoot`) so chunking never changes a digit; :class:`Interval`
-is the answer.  ``skat compare`` and ``skat duel`` both use this module.
+is the answer.  The replicates' sums are drawn in numba
+(:func:`replicate_sums`: NumPy's very draws, no weights' matrix).  ``skat compare`` and ``skat duel`` both use this module.
 """
 
 from __future__ import annotations
