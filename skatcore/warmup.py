@@ -45,14 +45,15 @@ except ImportError:  # no flock (Windows): no warm-up and no waiting; a compile 
 
 # the modules with @njit(cache=True) functions (tests/test_warmup.py checks the list against the sources)
 COMPILED = ("engine/kernel.py", "bots/heuristic/kernel.py", "bots/heuristic/kernel_play.py", "bots/solver_kernel.py",
-            "bots/solver_moves.py", "bots/solver_table.py", "records/iss_kernel.py", "sim/dealing.py", "sim/stats.py")
+            "bots/solver_moves.py", "bots/solver_table.py", "records/iss_kernel.py", "sim/dealing.py", "sim/stats.py",
+            "sim/bootstrap.py")
 
 # the warm-up's parts (skatcore.sim.speed.warm's names) in the order it compiles them unless a waiting command
 # wants another first; the modules they compile (by the start of the name) and, for the line on the screen, in words
 PARTS = (("dealing", "skatcore.sim.dealing", "the seeded dealing"),
          ("compiled engine", "skatcore.engine", "the compiled engine"),
          ("compiled heuristic", "skatcore.bots.heuristic", "the heuristic players"),
-         ("bootstrap", "skatcore.sim.stats", "the bootstrap"),
+         ("bootstrap", ("skatcore.sim.bootstrap", "skatcore.sim.stats"), "the bootstrap"),
          ("double-dummy solver", "skatcore.bots.solver", "the double-dummy solver"),
          ("ISS replay", "skatcore.records", "the ISS replay"))
 
