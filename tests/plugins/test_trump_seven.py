@@ -146,9 +146,10 @@ def test_a_failing_plugin_is_one_line_exit_2(tmp_path, monkeypatch, capsys, plug
             says, "bad.yaml")
 
 
-def test_the_solver_declines(rules):
-    from skatcore.bots.analysis import NotSolvable, analyse
+def test_the_solver_plays_it(rules):
+    """analyse() (skat solve) follows the rule: the worked example's last trick goes to the seven."""
+    from skatcore.bots.analysis import analyse
 
-    with pytest.raises(NotSolvable, match="skat_trick_winner"):
-        analyse(example(rules))
+    got = analyse(example(rules))
+    assert (got["played"], got["complete"], got["tricks"][-1]["winner"]) == (47, True, "forehand")
     assert analyse(example(get_rules("official")))["played"] == 61
