@@ -19,7 +19,8 @@ from skatcore.bots import resolve_player
 from skatcore.engine.table import people
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.fastpath import MIN_DEALS, compiled, compiled_outcomes, declined, whole
-from skatcore.sim.outcomes import Metric, Tally, deal_row, metrics_for, settling
+from skatcore.sim.outcome_rows import OutcomeRows
+from skatcore.sim.outcomes import Columns, Metric, Tally, deal_row, metrics_for, settling
 from skatcore.sim.sheet import Sheet
 from skatcore.sim.simulate import Stats, _portable, check_args, dask_workers, map_chunks, rules_of, seeded_deal, spans
 from skatcore.sim.stats import Interval
@@ -47,39 +48,54 @@ def compare_chunk(task, path: str = "auto") -> tuple[list[Stats], Tally, list[li
     :class:`Stats`, the paired :class:`Tally` and (``want_rows``) the rows;
     ``path``: where the compiled heuristic plays (:data:`~skatcore.sim.fastpath.PATHS`).
     ``task = (refs, slots, seed, start, stop, want_rows)``: plain values
-    for processes and Dask workers (in this process a ref may be compiled rules)."""
+    for processes and Dask workers (in this process a ref may be compiled rules).
+
+    A ruleset whose deals the compiled engine played, all of them (no session
+    rules), is read in arrays (:mod:`skatcore.sim.outcome_rows`), the others deal by deal."""
     refs, slots, seed, start, stop, want_rows = task
     rules = [rules_of(r) for r in refs]
-    factories = [resolve_player(p) for p in slots]
     stats = [Stats(r.name, tuple(slots)) for r in rules]
-    rows: list[list[dict]] = [[] for _ in rules]
     fast = compiled_outcomes(rules, slots, seed, start, stop, path)
-    sheets = [Sheet.for_chunk(r, factories, seed, start) for r in rules]
     said = [settling([r]) for r in rules]  # the declarations that settle a deal (Schenken): row columns
     persons = [people(r) for r in rules]
-    shared = len(fast) < len(rules)  # the cards of a deal, dealt once for the rulesets played through Deal
-    summed = [k in fast and whole(rules[k], fast[k]) for k in range(len(rules))]  # statistics in arrays at once
-    for k in range(len(rules)):
-        if summed[k]:
-            stats[k].add_outcomes(fast[k], start, persons[k])
-    why = {k: declined(rules[k], slots, stop - start, path) for k in range(len(rules)) if k not in fast}
+    arrays = {k: OutcomeRows(fast[k], seed=seed, slots=slots, said=list(said[k]), people=len(persons[k]))
+              for k in fast if whole(rules[k], fast[k])}
+    for k in arrays:
+        stats[k].add_outcomes(fast[k], start, persons[k])
+    walk = [k for k in range(len(rules)) if k not in arrays]
+    rows = _walk(rules, walk, slots, seed, start, stop, path, fast, stats, said, persons)
+    tally = Tally(metrics_for(rules), len(rules), seed)
+    tally.add_columns(start, [arrays[k].columns() if k in arrays else Columns(rows[k]) for k in range(len(rules))],
+                      stop - start)
+    if not want_rows:
+        return stats, tally, None
+    return stats, tally, [arrays[k].rows() if k in arrays else rows[k] for k in range(len(rules))]
+
+
+def _walk(rules, walk, slots, seed, start, stop, path, fast, stats, said, persons) -> dict[int, list[dict]]:
+    """The rows of the rulesets ``walk`` played deal by deal (through ``Deal``
+    where the compiled engine left a deal, under their session rules), into their ``stats``."""
+    rows: dict[int, list[dict]] = {k: [] for k in walk}
+    if not walk:
+        return rows
+    factories = [resolve_player(p) for p in slots]
+    sheets = {k: Sheet.for_chunk(rules[k], factories, seed, start) for k in walk}
+    shared = any(k not in fast for k in walk)  # the cards of a deal, dealt once for the rulesets played through Deal
+    why = {k: declined(rules[k], slots, stop - start, path) for k in walk if k not in fast}
     for i in range(start, stop):
         dealt = seeded_deal(seed, i) if shared else None
         seats = [slots[(s - i) % 3] for s in range(3)]
-        for k in range(len(rules)):
+        for k in walk:
             played = sheets[k].play(i, dealt, fast.get(k))
-            if not summed[k]:
-                stats[k].add_result(played.result, i, played.all_pass and not played.forced, persons[k])
-                stats[k].played_as(played.path, played.why or why.get(k, ""))
+            stats[k].add_result(played.result, i, played.all_pass and not played.forced, persons[k])
+            stats[k].played_as(played.path, played.why or why.get(k, ""))
             for p in played.players:
                 stats[k].bots.update(getattr(p, "counters", None) or {})
             made = played.declarations if said[k] else {}
             rows[k].append(deal_row(played.result, seed=seed, deal=i, players=seats,
                                     said={key: made.get(key) for key in said[k]}, all_pass=played.all_pass,
                                     sheet_factor=played.factor, ramsch_round=played.forced, people=len(persons[k])))
-    tally = Tally(metrics_for(rules), len(rules), seed)
-    tally.add(start, rows)
-    return stats, tally, rows if want_rows else None
+    return rows
 
 
 @dataclass
@@ -198,7 +214,10 @@ def compare(refs: Sequence[str], deals: int, seed: int, slots: Sequence[str] = (
 def _play(result: Comparison, refs, slots, seed, start, stop, jobs, dask, progress, on_rows) -> None:
     workers = dask_workers(dask) if dask else jobs
     size = _chunk_size(refs, slots, seed, start, stop, workers)
-    tasks = [(refs, slots, seed, a, b, on_rows is not None) for a, b in spans(start, stop, size)]
+    cuts = spans(start, stop, size)
+    if len(cuts) > 1 and cuts[-1][1] - cuts[-1][0] < MIN_DEALS <= size:  # a short last chunk would go through Deal
+        cuts[-2:] = [(cuts[-2][0], stop)]
+    tasks = [(refs, slots, seed, a, b, on_rows is not None) for a, b in cuts]
     pending: dict[int, list] = {}
     next_start = start
     for task, (stats, tally, rows) in map_chunks(compare_chunk, tasks, jobs, dask):

@@ -25,7 +25,7 @@ import numpy as np
 
 from skatcore.engine.table import people
 from skatcore.model import SEATS
-from skatcore.sim.stats import REPLICATES, Interval, MeanSums, RatioBoot, poisson_weights
+from skatcore.sim.stats import REPLICATES, Interval, MeanSums, RatioBoot, replicate_sums
 
 SF_WIN, SF_DEFENDER = 50, 40
 CHAIN = ("kontra", "re", "supra", "resupra")
@@ -237,9 +237,15 @@ def metrics_for(rules: Sequence, games: Sequence[str] = ()) -> list[Metric]:
 def row_matrix(metrics: Sequence[Metric], rows: Sequence[dict]) -> tuple[np.ndarray, np.ndarray]:
     """``(num, den)`` of ``rows`` (one ruleset), each ``(metrics, deals)``:
     every metric at once over the rows' :class:`Columns`."""
-    c, ones = Columns(rows), np.ones(len(rows), np.int64)
-    num = np.array([m.num(c) for m in metrics], dtype=np.int64).reshape(len(metrics), len(rows))
-    den = np.array([ones if m.den is None else m.den(c) for m in metrics], dtype=np.int64).reshape(len(metrics), len(rows))
+    return column_matrix(metrics, Columns(rows), len(rows))
+
+
+def column_matrix(metrics: Sequence[Metric], c: dict, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(num, den)`` of ``n`` deals' columns ``c`` (:class:`Columns`, or
+    :class:`~skatcore.sim.outcome_rows.Facts`), each ``(metrics, deals)``."""
+    ones = np.ones(n, np.int64)
+    num = np.array([m.num(c) for m in metrics], dtype=np.int64).reshape(len(metrics), n)
+    den = np.array([ones if m.den is None else m.den(c) for m in metrics], dtype=np.int64).reshape(len(metrics), n)
     return num, den
 
 
@@ -255,18 +261,27 @@ class Tally:
 
     def add(self, start: int, rows: Sequence[Sequence[dict]]) -> None:
         """Deals ``start, start+1, ...``: ``rows[side][k]`` is deal ``start+k`` under ruleset ``side``."""
-        k = len(rows[0])
+        self.add_columns(start, [Columns(side) for side in rows], len(rows[0]))
+
+    def add_columns(self, start: int, columns: Sequence[dict], k: int) -> None:
+        """Deals ``start .. start+k-1`` as each ruleset's :class:`Columns` (or
+        columns alike: :mod:`skatcore.sim.outcome_rows`), in ``columns[side]``."""
         if not k:
             return
-        mats = [row_matrix(self.metrics, side) for side in rows]
-        weights = poisson_weights(self.seed, start, start + k, self.replicates) if self.ratios else None
+        mats = [column_matrix(self.metrics, side, k) for side in columns]
+        ratios = []
         for j, m in enumerate(self.metrics):
             num = np.stack([mats[s][0][j] for s in range(self.sides)])
             if m.closed:
                 self.means[m.key].add(num)
             else:
-                den = np.stack([mats[s][1][j] for s in range(self.sides)])
-                self.ratios[m.key].add(self.seed, start, num, den, weights)
+                ratios.append((self.ratios[m.key], num, np.stack([mats[s][1][j] for s in range(self.sides)])))
+        if ratios:  # every ratio's replicates at once: each deal's weights drawn once (stats.RatioBoot)
+            values = np.concatenate([part for _, num, den in ratios for part in (num, den)])
+            sums = replicate_sums(self.seed, start, values, self.replicates)
+            for r, (boot, num, den) in enumerate(ratios):
+                at = 2 * self.sides * r
+                boot.add_sums(num, den, sums[at:at + self.sides], sums[at + self.sides:at + 2 * self.sides])
         self.n += k
 
     def __getstate__(self):  # the metrics' functions stay behind: a merged tally needs only the sums
