@@ -51,31 +51,14 @@ _TRUSTED = tuple(os.path.normcase(os.path.dirname(m.__file__)) + os.sep
                  for m in (sys.modules["skatcore"], sys.modules["pluggy"]) if m.__file__)
 _STDLIB = tuple({os.path.normcase(sysconfig.get_paths()[k]) + os.sep for k in ("stdlib", "platstdlib")})
 _SITE = tuple({os.path.normcase(sysconfig.get_paths()[k]) + os.sep for k in ("purelib", "platlib")})
-SAMPLE_DIFFERING, SAMPLE_OTHERS = 300, 40  # per contract and variant
 
 
-def impure(rules, impls, wins, row, contracts, numbers, leaders, decl_read, number, leader) -> str | None:
+def impure(rules, impls, sample: list) -> str | None:
     """Why the hook's table cannot be trusted (``"calls random.random
-    (house.py:12)"``), or None; see the module's text."""
+    (house.py:12)"``), or None; see the module's text.  ``sample``: the keys
+    to ask again, each ``(arguments, cards, the card order's winner, the
+    table's answer)``."""
     rng = np.random.default_rng(20240537)
-    from skatcore.engine.trick_table import C0, C1, C2, SLOT, TRICKS, _order_winners
-
-    sample = []
-    for ci, cname in enumerate(contracts):
-        contract, table = rules.contracts[cname], rules.tricks[cname]
-        order = _order_winners(table)
-        decls = ([None] if not contract.declarer else [0, 1, 2]) if decl_read else [0 if contract.declarer else None]
-        for n in numbers:
-            for lead in leaders:
-                for d in decls:
-                    v = number[n - 1] + leader[lead] + (0 if d is None or not decl_read else d + 1)
-                    got = wins[row[ci, v], SLOT]
-                    differing = np.nonzero(got != order)[0]
-                    picks = np.concatenate([rng.permutation(differing)[:SAMPLE_DIFFERING],
-                                            rng.choice(len(SLOT), SAMPLE_OTHERS, replace=False)])
-                    base = dict(contract=contract, order=table.order, number=n, last=n == TRICKS, leader=lead,
-                                declarer=d)
-                    sample += [(base, (int(C0[i]), int(C1[i]), int(C2[i])), int(order[i]), int(got[i])) for i in picks]
     hook = rules.pm.hook.skat_trick_winner
     seen = _Seen()
     sys.setprofile(seen.event)
@@ -161,7 +144,7 @@ def _c_function(fn, frame) -> str | None:
 
 def _reads(codes: dict, classes: list[type]) -> str | None:
     """The first read of something that can change in the plugin code ``codes`` (code -> its globals)."""
-    stored = {}  # attribute -> where a method other than __init__ sets it
+    stored: dict[str, str] = {}  # attribute -> where a method other than __init__ sets it
     for cls in classes:
         for meth_name, meth in inspect.getmembers(cls, inspect.isfunction):
             if meth_name != "__init__":
@@ -169,7 +152,7 @@ def _reads(codes: dict, classes: list[type]) -> str | None:
                     for ins in dis.get_instructions(code):
                         if ins.opname == "STORE_ATTR":
                             stored.setdefault(ins.argval, f"{meth_name} ({_line(code, ins)})")
-    rebound = {}  # (module globals id, name) -> where plugin code rebinds it
+    rebound: dict[tuple[int, str], str] = {}  # (module globals id, name) -> where plugin code rebinds it
     for glob in {id(g): g for g in codes.values()}.values():
         for fn in [v for v in glob.values() if inspect.isfunction(v) or inspect.isclass(v)]:
             for sub in _functions_of(fn):

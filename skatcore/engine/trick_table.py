@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from skatcore.cards import name
+from skatcore.engine.trick_probe import impure
 from skatcore.model import STANDARD_DECK
 
 HOOK = "skat_trick_winner"
@@ -124,8 +125,6 @@ def _build(rules) -> TrickWins | str:
         return "no plugin decides trick winners"
     if rules.deck != STANDARD_DECK or not rules.table.plain:
         return f"{WHY} in a game of other than three hands of 10 cards"
-    from skatcore.engine.trick_probe import impure
-
     reads = params_read(impls)
     numbers = list(range(1, TRICKS + 1)) if "number" in reads else [1, TRICKS] if "last" in reads else [1]
     leaders = [0, 1, 2] if "leader" in reads else [0]
@@ -167,11 +166,37 @@ def _build(rules) -> TrickWins | str:
                     row[ci, number[n - 1] + leader[lead] + (0 if d is None or not decl_read else d + 1)] = rows[key]
     seconds = time.process_time() - started
     wins = np.array(kept, np.int8)
-    why = impure(rules, impls, wins, row, contracts, numbers, leaders, decl_read, number, leader)
+    why = impure(rules, impls, _sample(rules, wins, row, contracts, numbers, leaders, decl_read, number, leader))
     if why:
         return f"{WHY}, and its code {why}"
     return TrickWins(contracts, wins, row, number, leader, declarer,
                      tuple(a for a in VARIANT_ARGS if a in reads), calls, seconds)
+
+
+SAMPLE_DIFFERING, SAMPLE_OTHERS = 300, 40  # per contract and variant
+
+
+def _sample(rules, wins, row, contracts, numbers, leaders, decl_read, number, leader) -> list:
+    """The keys :func:`~skatcore.engine.trick_probe.impure` asks again: per
+    contract and variant, up to 300 tricks the table gives against the card
+    order and 40 others (a fixed draw: the same ruleset, the same sample)."""
+    rng = np.random.default_rng(20240537)
+    sample = []
+    for ci, cname in enumerate(contracts):
+        contract, table = rules.contracts[cname], rules.tricks[cname]
+        order = _order_winners(table)
+        decls = ([None] if not contract.declarer else [0, 1, 2]) if decl_read else [0 if contract.declarer else None]
+        for n in numbers:
+            for lead in leaders:
+                for d in decls:
+                    got = wins[row[ci, number[n - 1] + leader[lead] + (0 if d is None or not decl_read else d + 1)], SLOT]
+                    differing = np.nonzero(got != order)[0]
+                    picks = np.concatenate([rng.permutation(differing)[:SAMPLE_DIFFERING],
+                                            rng.choice(len(SLOT), SAMPLE_OTHERS, replace=False)])
+                    args = dict(contract=contract, order=table.order, number=n, last=n == TRICKS, leader=lead,
+                                declarer=d)
+                    sample += [(args, (int(C0[i]), int(C1[i]), int(C2[i])), int(order[i]), int(got[i])) for i in picks]
+    return sample
 
 
 def _order_winners(table) -> np.ndarray:
