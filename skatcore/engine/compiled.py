@@ -47,7 +47,7 @@ from skatcore.engine.scoring import make_facts
 from skatcore.model import SEATS, STANDARD_DECK, Declaration, RamschFacts, ScoreResult
 
 from . import kernel, trick_table
-from .trick_table import TrickWins, trick_wins
+from .trick_table import trick_wins
 
 _ROUTES = ("pickup", "hand")
 #: where the trick-winner table's arrays sit in :attr:`EngineTables.arrays` (:mod:`.trick_table`)
@@ -145,20 +145,10 @@ def _build(rules) -> EngineTables | Unsupported:
     hands_back = bool(rules.steps)  # all at "all_passed" (_unsupported): those deals stop as if thrown in
     all_pass = cidx[rules.all_pass] if rules.all_pass != "throw_in" and not hands_back else -1
     arrays = (np.array(_PACKETS, np.int64), np.array(rules.ladder, np.int64), bool(rules.skip_bidding), all_pass,
-              kind, follow, class_mask, strength, points, trumps, n_trumps, *_trick_arrays(rules, contracts),
+              kind, follow, class_mask, strength, points, trumps, n_trumps, *trick_table.kernel_arrays(rules, contracts),
               route_start, route_end, opt_contract, null_value, base, factor,
               value, mult, won, point_class, mat_offset)
     return EngineTables(contracts, options, arrays, rules.custom_sheet, tuple(reps), hands_back, own_facts, why)
-
-
-def _trick_arrays(rules, contracts) -> tuple:
-    """The kernels' ``wins, win_number, win_leader, win_decl``: the trick-winner
-    table of a ruleset whose plugin decides trick winners (:mod:`.trick_table`)."""
-    wins = trick_wins(rules) if rules.trick_hook else None
-    if not isinstance(wins, TrickWins):
-        return trick_table.none(len(contracts))
-    assert wins.contracts == contracts
-    return wins.arrays
 
 
 def _kind(contract) -> int:

@@ -87,6 +87,16 @@ def none(n_contracts: int) -> tuple[np.ndarray, ...]:
             z.repeat(3), z.repeat(4))
 
 
+def kernel_arrays(rules, contracts: tuple[str, ...]) -> tuple[np.ndarray, ...]:
+    """The kernels' ``wins, win_row, win_number, win_leader, win_decl``: the
+    table of a ruleset whose plugin decides trick winners, else :func:`none`."""
+    wins = trick_wins(rules) if rules.trick_hook else None
+    if not isinstance(wins, TrickWins):
+        return none(len(contracts))
+    assert wins.contracts == contracts
+    return wins.arrays
+
+
 def trick_wins(rules) -> TrickWins | str:
     """The table of ``rules`` (built once per compiled ruleset), or why
     there is none; raises nothing (a ruleset without the hook has none either)."""
