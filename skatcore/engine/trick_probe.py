@@ -38,7 +38,9 @@ import sys
 import sysconfig
 
 import numpy as np
+import pluggy
 
+import skatcore
 from skatcore.cards import name
 
 #: modules whose functions and objects read the world or keep state
@@ -47,8 +49,7 @@ IMPURE = frozenset({"random", "_random", "time", "datetime", "os", "posix", "nt"
                     "tempfile", "shutil", "pathlib", "subprocess", "select"})
 IMPURE_BUILTINS = frozenset({"id", "hash", "open", "input", "print", "globals", "locals", "vars", "exec", "eval",
                              "compile", "__import__", "breakpoint", "setattr", "delattr"})
-_TRUSTED = tuple(os.path.normcase(os.path.dirname(m.__file__)) + os.sep
-                 for m in (sys.modules["skatcore"], sys.modules["pluggy"]) if m.__file__)
+_TRUSTED = tuple(os.path.normcase(os.path.dirname(m.__file__)) + os.sep for m in (skatcore, pluggy) if m.__file__)
 _STDLIB = tuple({os.path.normcase(sysconfig.get_paths()[k]) + os.sep for k in ("stdlib", "platstdlib")})
 _SITE = tuple({os.path.normcase(sysconfig.get_paths()[k]) + os.sep for k in ("purelib", "platlib")})
 
