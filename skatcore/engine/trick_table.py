@@ -156,24 +156,34 @@ def _build(rules) -> TrickWins | str:
         decls = ([None] if not contract.declarer else [0, 1, 2]) if decl_read else \
             [0 if contract.declarer else None]
         for n in numbers:
-            for lead in leaders:
-                for d in decls:
-                    args = dict(contract=contract, order=table.order, number=n, last=n == TRICKS, leader=lead,
-                                declarer=d)
-                    got, asked = ask(args, order, MAX_CALLS - calls)
-                    calls += asked
-                    if isinstance(got, str):
-                        return got
-                    if got is None:
-                        return (f"{WHY}, which reads the trick's {', '.join(a for a in VARIANT_ARGS if a in reads)}: "
-                                f"more than {MAX_CALLS:,} tricks to ask")
-                    full = np.zeros(SLOTS, np.int8)
-                    full[SLOT] = got
-                    key = full.tobytes()
-                    if key not in rows:
-                        rows[key] = len(kept)
-                        kept.append(full)
-                    row[ci, number[n - 1] + leader[lead] + (0 if d is None or not decl_read else d + 1)] = rows[key]
+            # the first leader and declarer on noting arguments: where no call reads them, its row is every one's
+            combos = [(lead, d) for lead in leaders for d in decls]
+            noted, shared = len(combos) > 1, None
+            for k, (lead, d) in enumerate(combos):
+                v = number[n - 1] + leader[lead] + (0 if d is None or not decl_read else d + 1)
+                if shared is not None:
+                    row[ci, v] = shared
+                    continue
+                first = noted and k == 0
+                args = dict(contract=contract, order=table.order, number=n, last=n == TRICKS,
+                            leader=_LookedLeader(lead) if first else lead,
+                            declarer=_LookedDeclarer(d) if first and d is not None else d)
+                got, asked = ask(args, order, MAX_CALLS - calls)
+                calls += asked
+                if isinstance(got, str):
+                    return got
+                if got is None:
+                    return (f"{WHY}, which reads the trick's {', '.join(a for a in VARIANT_ARGS if a in reads)}: "
+                            f"more than {MAX_CALLS:,} tricks to ask")
+                full = np.zeros(SLOTS, np.int8)
+                full[SLOT] = got
+                key = full.tobytes()
+                if key not in rows:
+                    rows[key] = len(kept)
+                    kept.append(full)
+                row[ci, v] = rows[key]
+                if first and not _LOOKED & {"leader", "declarer"}:
+                    shared = rows[key]
     seconds = time.process_time() - started
     wins = np.array(kept, np.int8)
     why = impure(rules, impls, _sample(rules, wins, row, contracts, numbers, leaders, decl_read, number, leader))
@@ -245,7 +255,7 @@ def _asker(rules, impls):
             looked.add("raised")  # asked again below, on plain arguments
         if answer is winner:  # handed back unread: the card order's winner
             answer = None
-        if not looked and (answer is None or (type(answer) is int and 0 <= answer < 3)):
+        if not looked & {"cards", "winner", "raised"} and (answer is None or (type(answer) is int and 0 <= answer < 3)):
             if answer is not None:
                 out[:] = answer
             return out, 1
@@ -284,18 +294,21 @@ def _noting(base: type, what: str, methods: tuple[str, ...]) -> type:
             _LOOKED.add(what)
             return getattr(base, m)(self, *a, **k)
         return noted
-    return type(f"Looked{base.__name__.capitalize()}", (base,), {m: wrap(m) for m in methods if hasattr(base, m)})
+    return type(f"Looked{what.capitalize()}", (base,), {m: wrap(m) for m in methods if hasattr(base, m)})
 
 
 _CMP = ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__hash__", "__repr__", "__str__", "__format__",
         "__reduce__", "__reduce_ex__", "__getnewargs__", "__bool__", "__add__", "__radd__", "__mul__", "__rmul__")
 _LookedCards = _noting(tuple, "cards", (*_CMP, "__getitem__", "__iter__", "__contains__", "__len__", "__reversed__",
                                         "index", "count"))
-_LookedInt = _noting(int, "winner", (*_CMP,
+_INT = (*_CMP,
     "__index__", "__int__", "__float__", "__sub__", "__rsub__", "__mod__", "__rmod__", "__floordiv__",
     "__rfloordiv__", "__truediv__", "__rtruediv__", "__neg__", "__pos__", "__abs__", "__invert__", "__and__",
     "__rand__", "__or__", "__ror__", "__xor__", "__rxor__", "__lshift__", "__rshift__", "__pow__", "__divmod__",
-    "__round__", "__trunc__", "to_bytes", "bit_length", "bit_count", "conjugate", "as_integer_ratio"))
+    "__round__", "__trunc__", "to_bytes", "bit_length", "bit_count", "conjugate", "as_integer_ratio")
+_LookedInt = _noting(int, "winner", _INT)
+_LookedLeader = _noting(int, "leader", _INT)
+_LookedDeclarer = _noting(int, "declarer", _INT)
 
 
 def _where(args, cards) -> str:

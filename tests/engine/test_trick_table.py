@@ -68,6 +68,11 @@ def test_the_table_reads_what_the_hook_reads(sevenlast, declarers_seven):
     # the last-trick rule: per contract the card order's row and one for the last trick (suits only)
     wins = trick_wins(sevenlast)
     assert len(wins.wins) == 6 + 4 and wins.calls < 6 * 2 * 29760
+    # the declarer's seven, asked per variant once on noting arguments (+1 call), the 29,760 tricks where it
+    # looks at them: trick 1 looks at the cards alone (one row for every leader and declarer), tricks 2-9 at
+    # nothing (one call each of 6 contracts), trick 10 at the leader and declarer where a suit's seven is in it
+    # (4 suits x 9), the cards only in grand and null (None is no card: 2 x 1)
+    assert trick_wins(declarers_seven).calls == (6 + 4 * 9 + 2) * (29760 + 1) + 6 * 8
 
 
 @settings(deadline=None, max_examples=300)
