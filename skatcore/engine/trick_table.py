@@ -11,8 +11,15 @@ arguments the hook's code *reads*.  Which arguments those are comes from
 the code of its implementations (:func:`params_read`: pluggy hands a hook
 only the arguments it names, and a named one its code never loads changes
 nothing), so "the trump seven takes the last trick" (contract, order,
-cards, last) is 2 x 29,760 calls per contract, one that reads the number,
-the leader and the declarer 10 x 3 x 4 times that.
+cards, last) has 2 variants per contract, one that reads the number, the
+leader and the declarer 10 x 3 x 4.  Each variant's first call gets
+arguments that note whether they are looked at: a variant whose first call
+answers without looking at the cards (the rule is about another trick or
+another contract) is answered by it, and a trick number whose first
+leader and declarer are never looked at gives every leader and declarer
+that row.  "The trump seven takes the last trick" takes 119,052 calls
+(~0.2 s), "the declarer's trump seven takes the last trick" 1.3 million
+(~2 s); a hook that needs more than :data:`MAX_CALLS` is not tabulated.
 
 That the answers depend on nothing else is checked by
 :func:`skatcore.engine.trick_probe.impure` (no global that can change, no
