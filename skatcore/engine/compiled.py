@@ -156,14 +156,18 @@ def _kind(contract) -> int:
 
 
 def _unsupported(rules) -> str | None:
+    why = _not_modelled(rules)
+    if why is None and rules.trick_hook:  # the kernel reads the hook's answers from a table, where one can be built
+        wins = trick_wins(rules)
+        return wins if isinstance(wins, str) else None
+    return why
+
+
+def _not_modelled(rules) -> str | None:
     if rules.deck != STANDARD_DECK:
         return f"a {len(rules.deck.cards)}-card deck"
     if not rules.table.plain:
         return "seats not played from their own hand"
-    if rules.trick_hook:  # the kernel reads the hook's answers from a table, where it can be built
-        wins = trick_wins(rules)
-        if isinstance(wins, str):
-            return wins
     during = [s.name for s in rules.steps if s.at in ("trick", "last_trick")]
     if during:
         return f"flow steps during the play ({', '.join(during)})"
