@@ -83,9 +83,10 @@ def analyse(deal) -> dict:
         who, which card, from, to, how much was given away), ``played``
         (the value actually reached), ``complete`` (whether every card was
         played) and ``target`` (the value that wins: 61 points, or 0 tricks).
-    :raises NotSolvable: a deal without declarer, or without play, or under a
+    :raises NotSolvable: a deal without declarer, or without play, under a
         ruleset whose plugin decides trick winners in a way no table can hold
-        (:mod:`skatcore.engine.trick_table`: the solver plays one that can).
+        (:mod:`skatcore.engine.trick_table`: the solver plays one that can),
+        or a game whose card points a house rule changes (``skat_card_points``).
     """
     if deal.contract is None or (deal.declarer is None and deal.contract.declarer):
         raise NotSolvable("no game was played")
@@ -94,6 +95,9 @@ def analyse(deal) -> dict:
     if len(deal.rules.deck.seats) != 3 or any(p.arrangement != "hand" for p in deal.rules.table.seats):
         raise NotSolvable("cards in a pile or in stacks, or tricks of two: the double-dummy solver plays three hands "
                           "whose cards may all be played")
+    if deal.rules.card_points and deal.contract.goal == "card_points":  # its values would leave them out
+        names = ", ".join(r.name for r in deal.rules.card_points)
+        raise NotSolvable(f"card-point rules ({names}): the double-dummy solver counts the cards' points only")
     rule = trick_rule(deal.rules, deal.contract.name, deal.declarer)
     if isinstance(rule, str):  # the deal's positions would follow other trick winners than the solver's
         raise NotSolvable(f"{rule}: the double-dummy solver plays a trick-winner rule only from its table")
