@@ -78,5 +78,5 @@ def test_real_games_the_rule_cannot_replay_are_refused_as_through_deal(rules, wh
         assert _text(g) == _text(score_line(line, ruleset)), line
     refused = [str(g) for g in got if isinstance(g, Exception)]
     assert any("decides who takes a trick" in r for r in refused)  # ended early: who takes the rest is not known
-    if which == "seven_takes":
+    if which == "seven_takes" and SAMPLE:  # a sample game goes on from a trick the rule gave another seat
         assert any(re.search(r"gave trick \d+ to \w+, the card order to \w+", r) for r in refused)
