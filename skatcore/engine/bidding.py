@@ -16,6 +16,8 @@ from skatcore.model import FOREHAND, REARHAND, SEATS
 class Bidding(DealState):
     """Part of :class:`~skatcore.engine.deal.Deal`: bidding, up to the declarer's skat or all passed."""
 
+    __slots__ = ()
+
     def set_declarer(self, seat: int, bid: int) -> None:
         """Skip the bidding (a record that gives only ``declarer`` and ``bid``)."""
         if self.phase is not Phase.BIDDING or self.history:
@@ -55,7 +57,7 @@ class Bidding(DealState):
             self._part_over(survivor=self.answerer)
             return
         v = action.value
-        if v not in self.rules.ladder:
+        if v not in self._lay.ladder:
             raise InputError(f"{v} is not a game value on the bid ladder of {self.rules.name} (next: {_next_on(self.rules.ladder, v)})")
         if v <= self.bid:
             raise InputError(f"bid {v} must exceed {self.bid}")

@@ -6,6 +6,9 @@ from skatcore.engine.probe import unwatch, watch
 from skatcore.errors import InputError
 from skatcore.model import SEATS, Contract, Declaration, GameFacts, RamschFacts, ScoreResult, null_label
 
+_FOREHAND, _MIDDLEHAND, _REARHAND = SEATS  # the sheet's seat names, in order
+_new, _set = object.__new__, object.__setattr__
+
 
 def make_facts(rules, contract: Contract, declaration: Declaration, *, bid: int, declarer: int, matadors: int,
                declarer_points: int, declarer_tricks: int | None, defender_tricks: int | None,
@@ -13,24 +16,27 @@ def make_facts(rules, contract: Contract, declaration: Declaration, *, bid: int,
     """Build :class:`GameFacts`, deriving schneider and schwarz from the
     ruleset's thresholds (schwarz is by tricks, not points)."""
     th = rules.thresholds
-    return GameFacts(
-        contract=contract,
-        declaration=declaration,
-        bid=bid,
-        declarer=declarer,
-        matadors=matadors,
-        declarer_points=declarer_points,
-        declarer_tricks=declarer_tricks if declarer_tricks is not None else -1,
-        defender_tricks=defender_tricks if defender_tricks is not None else -1,
-        made_points=declarer_points >= th.win,
-        defenders_schneider=declarer_points >= th.schneider,
-        declarer_schneider=declarer_points < th.out_of_schneider,
-        defenders_schwarz=defender_tricks == 0,
-        declarer_schwarz=declarer_tricks == 0,
-        last_trick=last_trick,
-        last_trick_winner=last_trick_winner,
-        tricks=tricks,
-    )
+    facts = _new(GameFacts)  # GameFacts(...) with every field, at once: its frozen __init__ sets them one by one
+    _set(facts, "__dict__", {
+        "contract": contract,
+        "declaration": declaration,
+        "bid": bid,
+        "declarer": declarer,
+        "matadors": matadors,
+        "declarer_points": declarer_points,
+        "declarer_tricks": declarer_tricks if declarer_tricks is not None else -1,
+        "defender_tricks": defender_tricks if defender_tricks is not None else -1,
+        "made_points": declarer_points >= th.win,
+        "defenders_schneider": declarer_points >= th.schneider,
+        "declarer_schneider": declarer_points < th.out_of_schneider,
+        "defenders_schwarz": defender_tricks == 0,
+        "declarer_schwarz": declarer_tricks == 0,
+        "last_trick": last_trick,
+        "last_trick_winner": last_trick_winner,
+        "tricks": tricks,
+        "seats": 3,
+    })
+    return facts
 
 
 def fold_multiplier(items, facts: GameFacts) -> tuple[int, list[tuple[str, int]], list[str]]:
@@ -50,16 +56,17 @@ def fold_multiplier(items, facts: GameFacts) -> tuple[int, list[tuple[str, int]]
     return multiplier, counted, parts
 
 
-def _valued(rules, facts: GameFacts) -> tuple[int, int | None, list[tuple[str, int]], str]:
+def _valued(rules, facts: GameFacts) -> tuple[int, int | None, list[tuple[str, int]], str, int]:
     """The game value of ``facts``, its multiplier (``None``: a fixed value,
-    null), the items that counted and how it was counted."""
+    null), the items that counted, how it was counted and the base value (0: null)."""
     c, d = facts.contract, facts.declaration
     if c.no_trick:
         value = c.fixed[(d.hand, d.ouvert)]
-        return value, None, [], f"{null_label(d.hand, d.ouvert)} {value}"
+        return value, None, [], f"{null_label(d.hand, d.ouvert)} {value}", 0
     multiplier, items, parts = fold_multiplier(rules.multiplier_items, facts)
     base = rules.base_value(d)
-    return base * multiplier, multiplier, items, f"{', '.join(parts)}; {multiplier} x {c.label} {base} = {base * multiplier}"
+    value = base * multiplier
+    return value, multiplier, items, f"{', '.join(parts)}; {multiplier} x {c.label} {base} = {value}", base
 
 
 def game_value(rules, declaration: Declaration, matadors: int) -> tuple[int, str]:
@@ -70,21 +77,25 @@ def game_value(rules, declaration: Declaration, matadors: int) -> tuple[int, str
     contract = rules.contracts[declaration.game]
     facts = make_facts(rules, contract, declaration, bid=0, declarer=0, matadors=matadors,
                        declarer_points=rules.thresholds.win, declarer_tricks=None, defender_tricks=None)
-    value, _, _, head = _valued(rules, facts)
+    value, _, _, head, _ = _valued(rules, facts)
     return value, head
 
 
 def score_game(rules, facts: GameFacts) -> ScoreResult:
     c, d = facts.contract, facts.declaration
-    value, multiplier, items, head = _valued(rules, facts)
-    if c.no_trick:
+    value, multiplier, items, head, base = _valued(rules, facts)
+    no_trick = c.no_trick
+    if no_trick:
         won = facts.declarer_tricks == 0
         overbid = False
         failed = "" if won else "declarer took a trick"
         lost_value = value
     else:
-        base = rules.base_value(d)
-        failed = next((w.reason.format(facts=facts) for w in rules.win_conditions if not w.check(facts)), "")
+        failed = ""
+        for w in rules.win_conditions:  # the first that fails says why
+            if not w.check(facts):
+                failed = w.reason.format(facts=facts)
+                break
         overbid = value < facts.bid
         won = not failed and not overbid
         lost_value = -(-facts.bid // base) * base if overbid else value
@@ -110,7 +121,7 @@ def score_game(rules, facts: GameFacts) -> ScoreResult:
         value=value,
         score=score,
         scores={},
-        declarer_points=facts.declarer_points if not c.no_trick else None,
+        declarer_points=facts.declarer_points if not no_trick else None,
         explanation=head + tail,
         items=items,
     )
@@ -125,7 +136,7 @@ def _enter(rules, result: ScoreResult, facts, entries: dict[int, int]) -> None:
         entries = rules.call_hook("skat_sheet_entries", result=result, facts=facts, entries=entries)
         if watched:
             unwatch(result)
-    result.scores = {SEATS[i]: entries.get(i, 0) for i in range(3)}
+    result.scores = {_FOREHAND: entries.get(0, 0), _MIDDLEHAND: entries.get(1, 0), _REARHAND: entries.get(2, 0)}
 
 
 def score_without_declarer(rules, facts: RamschFacts) -> ScoreResult:

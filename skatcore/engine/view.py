@@ -114,7 +114,7 @@ class SeatView:
         return other
 
 
-@dataclass
+@dataclass(slots=True)
 class Trick:
     leader: int
     cards: list[int] = field(default_factory=list)
