@@ -17,7 +17,7 @@ from itertools import repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, overload
 
-from skatcore.cards import cards_in, mask_of, name
+from skatcore.cards import CARD_NAMES, cards_in, mask_of, name
 from skatcore.engine.actions import (
     HOLD,
     PASS,
@@ -82,6 +82,7 @@ def deal_cards(seed: int | random.Random | None = None, deck: Deck | None = None
 
 
 _CARDS32 = range(32)
+_BIT = tuple(1 << c for c in range(len(CARD_NAMES))).__getitem__  # card id -> its bit
 # positions in the shuffled deck of each seat's cards: 3 each, 2 to the skat, 4 each, 3 each
 _PACKETS = tuple(tuple(range(3 * s, 3 * s + 3)) + tuple(range(11 + 4 * s, 15 + 4 * s)) + tuple(range(23 + 3 * s, 26 + 3 * s))
                  for s in range(3))
@@ -118,23 +119,28 @@ class Deal(Moves, Seating, Bidding, TrickPlay, DealFacts):
                  aside: Sequence[int] = (), played: Iterable[str] = ()) -> None:
         self._lay = lay = rules.cache.get(LAYOUT) or layout(rules)
         masks = []
-        for h in hands:  # mask_of, inline
-            m = 0
-            for c in h:
-                m |= 1 << c
-            masks.append(m)
+        try:  # mask_of of each hand and the skat, summed in C (a bit a card id; a duplicate carries, caught below)
+            for h in (*hands, skat):
+                if h and min(h) < 0:
+                    raise ValueError
+                masks.append(sum(map(_BIT, h)))
+        except (IndexError, TypeError, ValueError):  # no card ids: mask_of says so as it always did
+            masks = [mask_of(h) for h in (*hands, skat)]
+        self.skat = m = masks.pop()
         self.hands = masks
-        self.skat = m = mask_of(skat)
-        if len(hands) != 3 or len(skat) != lay.skat or len(aside) != lay.aside or (masks[0] | masks[1] | masks[2] | m | (
-                mask_of(aside) if aside else 0)) != lay.mask or (len(hands[0]), len(hands[1]), len(hands[2])) != lay.sizes \
-                or (masks[0].bit_count(), masks[1].bit_count(), masks[2].bit_count()) != lay.sizes:
+        # as many cards as the deck deals, each once, making up the deck (Layout.mask)
+        if len(hands) != 3 or len(skat) != lay.skat or len(aside) != lay.aside \
+                or (len(hands[0]), len(hands[1]), len(hands[2])) != lay.sizes \
+                or (masks[0].bit_count(), masks[1].bit_count(), masks[2].bit_count()) != lay.sizes \
+                or m.bit_count() != lay.skat \
+                or masks[0] | masks[1] | masks[2] | m | (mask_of(aside) if aside else 0) != lay.mask:
             _check_cards([list(h) for h in hands], list(skat), rules.deck, list(aside))  # says what is wrong
         self.rules = rules
         self.dealt = tuple(map(tuple, hands))
         self.aside = tuple(aside)
         # play_only(deck.seats), worked out once per ruleset
         self.in_play, self._k, self._fast3, self._next = lay.in_play, lay.k, lay.fast3, lay.next
-        self._quick = lay.quick  # apply() plays a card inline (TrickPlay._play_quick)
+        self._quick = lay.quick  # apply() plays a card inline (Moves.apply)
         self._silent = lay.silent  # pass without being asked
         self._silent_bidders = lay.any_silent
         self._persons = lay.persons  # who calls and concedes

@@ -5,6 +5,7 @@ asking the ruleset again (issue 39: ``Deal`` twice as fast)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from skatcore.engine.actions import PASS, PLAYS, Bid, Play
@@ -40,14 +41,15 @@ class Game(NamedTuple):
     no_trick: bool
 
 
-class Layout(NamedTuple):
+@dataclass(frozen=True, slots=True)  # slots: read on every bid and trick (a NamedTuple's fields read slower)
+class Layout:
     """Per ruleset: the deck's sizes, who bids, plays, calls and concedes."""
 
     sizes: tuple[int, int, int]  # cards dealt per seat, forehand first
     hand: int  # cards dealt to a seat in play: tricks per deal
     skat: int
     aside: int
-    mask: int  # every card of the deck
+    mask: int  # every card of the deck (-1 if its sizes do not add up to its cards: no deal passes unchecked)
     plain: bool  # every seat an ordinary hand of its own person
     in_play: tuple[int, ...]
     k: int
@@ -79,8 +81,10 @@ def layout(rules: CompiledRules) -> Layout:
         silent = tuple(s not in seats or not plans[s].bids for s in range(3))
         fast3 = len(seats) == 3 and not (rules.trick_hook or at["trick"] or at["last_trick"])
         sizes = (deck.hand if 0 in seats else 0, deck.hand if 1 in seats else 0, deck.hand if 2 in seats else 0)
+        counted = sum(sizes) + deck.skat + deck.aside == len(deck.cards)  # then dealing all of them deals each once
         got = rules.cache[LAYOUT] = Layout(
-            sizes=sizes, hand=deck.hand, skat=deck.skat, aside=deck.aside, mask=deck.mask, plain=rules.table.plain,
+            sizes=sizes, hand=deck.hand, skat=deck.skat, aside=deck.aside, mask=deck.mask if counted else -1,
+            plain=rules.table.plain,
             in_play=seats, k=len(seats), fast3=fast3,
             next=tuple(seats[(seats.index(s) + 1) % len(seats)] if s in seats else s for s in range(3)),
             silent=silent, any_silent=any(silent), persons=tuple(s for s in seats if plans[s].controller == "own"),

@@ -51,6 +51,7 @@ if TYPE_CHECKING:
 
 _PLAY, _BIDDING = Phase.PLAY, Phase.BIDDING
 _new_trick = object.__new__
+_BITS = tuple(1 << c for c in range(64))  # card -> its bit
 _CARD = attrgetter("card")
 _FOLLOWING: dict[int, tuple[Play, ...]] = {}  # the plays of the cards that follow a lead, by their mask
 
@@ -141,10 +142,11 @@ class Moves(DealState):
             c = action.card
             legal = self._legal_mask
             hand = self.hands[seat]
-            if self._quick and legal is not None and (legal & hand) >> c & 1:
-                # TrickPlay._play inline (three in play, no trick hook or step, a card legal_actions() offered)
+            if self._quick and legal is not None and legal >> c & 1 and (rest := hand ^ _BITS[c]) < hand:
+                # TrickPlay._play inline (three in play, no trick hook or step, a card legal_actions() offered and
+                # the hand holds: its bit went, not came; bits from a table, fewer new ints)
                 self._legal_mask = None
-                self.hands[seat] = hand ^ 1 << c
+                self.hands[seat] = rest
                 self.history.append((seat, action))
                 cards = self._cards
                 cards.append(c)
@@ -190,8 +192,8 @@ class Moves(DealState):
                     self._part_over(self.answerer)
                     self.history.append((seat, action))  # type: ignore[arg-type]
                     return
-                elif kind is Bid and action.value in self._lay.ladder and action.value > self.bid:  # type: ignore[union-attr]
-                    self.bid = action.value  # type: ignore[union-attr]
+                elif kind is Bid and (v := action.value) in self._lay.ladder and v > self.bid:  # type: ignore[union-attr]
+                    self.bid = v
                     self.awaiting_answer = True
                     self.to_move = self.answerer
                     self.history.append((seat, action))  # type: ignore[arg-type]
@@ -202,7 +204,10 @@ class Moves(DealState):
             self.history.append((seat, action))  # type: ignore[arg-type]
             return
         if _DECLARER_ACTIONS.get(type(action)) is p and self.step is None and seat is not None:
-            self._declarer_acts(seat, action)  # what _apply_other does for them, without asking every kind
+            if type(action) is PlayHand:  # what _apply_other does for them, without asking every kind
+                self.route, self.phase = "hand", Phase.DECLARE
+            else:
+                self._declarer_acts(seat, action)
             self.history.append((seat, action))
             return
         self._apply_other(action, p, seat)
