@@ -24,8 +24,9 @@ BUILTIN = {
     "rum": "skatcore_plugins.variants:Rum",
     "open_contract": "skatcore_plugins.variants:OpenContract",
     "revolution": "skatcore_plugins.variants:Revolution",
-    # trick play (docs/rules/house-rules.md#b14)
+    # trick play (docs/rules/house-rules.md#b14), card points (B15)
     "trump_seven": "skatcore_plugins.trump_seven:TrumpSeven",
+    "card_points": "skatcore_plugins.card_points:CardPoints",
     # Skat for two (docs/rules/house-rules.md#b13)
     "skat_en_deux": "skatcore_plugins.twohand:SkatEnDeux",
     "strohmann": "skatcore_plugins.twohand:Strohmann",

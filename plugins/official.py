@@ -139,10 +139,12 @@ class Official:
         # game lost by one trick to the defenders - often stopped there (A8 early end), with few points yet
         return [
             WinCondition("ouvert", lambda f: not (f.declaration.ouvert and f.declaration.schwarz) or f.defenders_schwarz,
-                         "ouvert, and the declarer lost a trick"),
+                         "ouvert, and the declarer lost a trick", "an ouvert game is lost by any trick the defenders take"),
             WinCondition("schwarz_announced", lambda f: not f.declaration.schwarz or f.defenders_schwarz,
-                         "schwarz announced but not made"),
-            WinCondition("points", lambda f: f.made_points, "only {facts.declarer_points} card points"),
+                         "schwarz announced but not made", "schwarz announced: the defenders must take no trick"),
+            WinCondition("points", lambda f: f.made_points, "only {facts.declarer_points} card points",
+                         "the declarer needs {thresholds.win} card points"),
             WinCondition("schneider_announced", lambda f: not f.declaration.schneider or f.defenders_schneider,
-                         "schneider announced but not made"),
+                         "schneider announced but not made",
+                         "schneider announced: the declarer needs {thresholds.schneider} card points"),
         ]

@@ -145,8 +145,10 @@ class Schenken:
         chunks = yield
         conds = [
             WinCondition("schenken_schneider", lambda f: self.said(f) != "refused" or f.defenders_schneider,
-                         "Schenken refused: schneider not made"),
+                         "Schenken refused: schneider not made",
+                         "Schenken refused: the declarer needs {thresholds.schneider} card points"),
             WinCondition("schenken_schwarz", lambda f: self.said(f) != "schwarz" or f.defenders_schwarz,
-                         "Schenken refused for schwarz: schwarz not made"),
+                         "Schenken refused for schwarz: schwarz not made",
+                         "Schenken refused for schwarz: the defenders must take no trick"),
         ]
         return [*chunks, conds]

@@ -80,7 +80,8 @@ class Spitze:
     def skat_win_conditions(self):
         chunks = yield
         cond = WinCondition("spitze", self.won_last_tricks,
-                            f"{self.label} failed: the declarer did not win the last tricks with the lowest trumps")
+                            f"{self.label} failed: the declarer did not win the last tricks with the lowest trumps",
+                            f"{self.label} announced: the declarer takes the last tricks with the lowest trumps")
         return [*chunks, [cond]]
 
     def won_last_tricks(self, facts) -> bool:

@@ -48,6 +48,7 @@ class TrumpSeven:
 
     @hookimpl
     def skat_trick_winner(self, contract, order, cards, last):
+        """the seven of trumps takes the last trick"""
         if not last:
             return None
         small = self.small_trump(contract, order)

@@ -33,6 +33,7 @@ import pluggy
 
 from skatcore.model import (
     CardOrder,
+    CardPointRule,
     Column,
     Contract,
     Deck,
@@ -210,11 +211,66 @@ def skat_win_conditions() -> Iterable[WinCondition]:
 
     :returns: :class:`~skatcore.model.WinCondition` objects.
 
+    A condition reads the lines from the facts (``f.thresholds.win``), never
+    restates 61 or 90, and the card points as the house rules made them
+    (``f.declarer_points``, see :func:`skat_card_points`).  Its
+    ``description`` says the rule in words for ``skat rules`` and ``skat
+    compare``.  The names the shipped plugins use are listed at the end of
+    this page ("Names the shipped plugins use"): a wrapper replaces or
+    removes one by name.
+
     **Example**::
 
         @hookimpl
         def skat_win_conditions(self):
-            return [WinCondition("last_trick", lambda f: f.last_trick_winner == f.declarer, "lost the last trick")]
+            return [WinCondition("last_trick", lambda f: f.last_trick_winner == f.declarer, "lost the last trick",
+                                 "the declarer must take the last trick")]
+    """
+
+
+@hookspec
+def skat_card_points() -> Iterable[CardPointRule]:
+    """House rules that give card points, per trick or at the end of the
+    deal: +10 to whoever takes both black jacks in one trick, 10 for the
+    last trick, the skat to whoever takes the last trick.  Collected; each
+    rule's name must come from one plugin only.
+
+    The core adds every rule's points to the seats' card points before
+    anything is judged: ``declarer_points`` then reads the adjusted points,
+    so ``made_points``, ``defenders_schneider`` and ``declarer_schneider``
+    (the win, schneider and out-of-schneider lines) and every multiplier
+    item and win condition see them; ``raw_points`` keeps the cards' count
+    and ``card_points`` the items, which the explanation shows ("card
+    points 55 + 10 for the black jacks = 65").  The lines divide the card
+    points between the two sides: what a defender is given counts against
+    the declarer ("card points 70 - 10 for the black jacks (middlehand) =
+    60"), so a rule moves points by giving them to the seat that gets them.
+    In a deal without declarer (Ramsch) each seat's ``points`` are its own,
+    adjusted before ``skat_ramsch_scores`` reads them.  Null games count no
+    card points: the rules are not asked.
+
+    *Reads:* a rule's ``trick`` gets each trick played (:class:`~skatcore.model.Trick`,
+    its ``winner`` the seat that took it) and the facts; its ``end`` gets
+    the facts, any field.  Both are also asked on facts without tricks (a
+    summary, the compiled engines' tables): answer those without failing.
+    *On each path:* ``Deal`` adds them on every scored deal; the compiled
+    engines ask them on recording facts per key (:mod:`skatcore.engine.probe`):
+    a rule that reads the tricks, or gives the declarer points (the lines
+    are then judged on the exact points), cannot be tabulated, and those
+    deals are scored on their own facts, replayed through ``Deal``.  A
+    record without the play it reads (a summary, an ISS game ended by a
+    claim) is refused with the reason, never scored on tricks it lacks.
+
+    :returns: :class:`~skatcore.model.CardPointRule` objects.
+
+    **Example** (+10 to whoever takes both black jacks in one trick)::
+
+        @hookimpl
+        def skat_card_points(self):
+            both = {parse_card("CJ"), parse_card("SJ")}
+            return [CardPointRule("black_jacks", "for the black jacks",
+                                  trick=lambda t, f: 10 if both <= set(t.cards) else 0,
+                                  description="+10 to whoever takes both black jacks in one trick")]
     """
 
 
@@ -486,7 +542,9 @@ def skat_trick_winner(contract: Contract, order: CardOrder, cards: tuple[int, ..
     :param last: whether it is the deal's last trick (trick 10 of 32 cards).
     :param leader: the seat that led (0 forehand, 1 middlehand, 2 rearhand).
     :param declarer: the declarer's seat, ``None`` without declarer (Ramsch).
-    :param winner: the index in ``cards`` of the card that wins by the card order.
+    :param winner: the index in ``cards`` of the card that wins by the card
+        order - an index, not a seat (the facts' ``Trick.winner`` is the seat
+        that took a trick, ``Trick.winner_index`` this index).
     :returns: the index in ``cards`` of the winning card, or ``None`` to let
         another plugin answer (nobody: ``winner``).  Anything else is a
         one-line error naming the plugin.  First result wins.

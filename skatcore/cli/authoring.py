@@ -31,10 +31,12 @@ class PluginInfo:
         self.params = params or {}    # the JSON Schema of its parameters
         self.hooks = hooks or []      # {"name", "kind", "wrapper"}
         self.error = error            # why it could not be loaded
+        self.rules: list[dict] = []   # {"kind", "name", "words"}: what it adds to official (skatcore.rules.words)
+        self.example: dict = {}       # the parameters the rules are shown under, where not its defaults
 
     def to_json(self) -> dict:
         return {"name": self.name, "origin": self.origin, "ref": self.ref, "params": self.params,
-                "hooks": self.hooks, **({"error": self.error} if self.error else {})}
+                "hooks": self.hooks, "rules": self.rules, **({"error": self.error} if self.error else {})}
 
 
 def hook_kind(name: str) -> str:
@@ -55,12 +57,16 @@ def hooks_of(plugin: object) -> list[dict]:
 
 def plugin_info(name: str, factory: object, origin: str, ref: str) -> PluginInfo:
     from skatcore.rules.ruleset import plugin_schema
+    from skatcore.rules.words import plugin_rules
 
     info = PluginInfo(name, origin, ref, params=plugin_schema(factory))
     try:
         info.hooks = hooks_of(factory)
     except Exception as exc:  # a broken plugin is listed with the reason, not a crash
         info.error = f"{type(exc).__name__}: {exc}"
+        return info
+    info.example = dict(getattr(factory, "example_params", {}))
+    info.rules = [{"kind": k, "name": n, "words": w} for k, n, w in plugin_rules(name, factory, example=True)]
     return info
 
 
@@ -117,6 +123,10 @@ def format_plugin(info: PluginInfo) -> str:
             lines.append(f"    {key}: {_describe_param(schema) if isinstance(schema, dict) else 'a value'}{desc}")
         hooks = ", ".join(h["name"] + (" (wrapper)" if h["wrapper"] else "") for h in info.hooks)
         lines.append(f"  hooks: {hooks or 'none'}")
+        if info.rules:
+            under = f" (with {', '.join(f'{k}: {v}' for k, v in info.example.items())})" if info.example else ""
+            lines.append(f"  rules it adds or changes{under}:")
+            lines += [f"    {r['kind']} {r['name']}: {r['words']}" for r in info.rules]
     return "\n".join(printable(line) for line in lines)  # names, file names and descriptions come from files
 
 
@@ -241,10 +251,11 @@ score up in tables; or in compiled play, scored on the deal's own facts.
 
 Hooks answered at compile time read only their arguments: every path reads
 the same frozen answer. The functions a hook hands back - a
-`MultiplierItem`'s `count` and `label`, a `WinCondition`'s `check`, and the
-per-deal hooks `skat_sheet_entries` and `skat_ramsch_scores` - run on each
-scored deal and may read **any field of the facts** (`GameFacts`: the last
-trick, every trick, the exact card points ...). The compiled engines ask
+`MultiplierItem`'s `count` and `label`, a `WinCondition`'s `check`, a
+`CardPointRule`'s `trick` and `end`, and the per-deal hooks
+`skat_sheet_entries` and `skat_ramsch_scores` - run on each scored deal and
+may read **any field of the facts** (`GameFacts`: the last trick, every
+trick, the exact card points ...). The compiled engines ask
 them once per *key* - the declaration, the matadors, which side of the win
 and schneider lines the declarer's card points fall, schwarz, and for sheet
 entries also the bid and the declarer - on facts that record every field
@@ -338,6 +349,8 @@ def hooks_markdown() -> str:
     """The text of ``docs/hooks.md``, rendered from the hookspecs."""
     import inspect
 
+    from skatcore.rules.words import names_markdown
+
     parts = [HOOKS_INTRO]
     current = None
     for banner, fn, kind in hookspec_functions():
@@ -359,6 +372,7 @@ def hooks_markdown() -> str:
         parts.append(f"### `{fn.__name__}`\n\n"
                      f"```python\n{_signature(fn)}\n```\n\n"
                      f"*Kind:* {kind}.{when}\n\n{doc}\n")
+    parts.append(names_markdown())
     return "".join(parts).rstrip("\n") + "\n"
 
 
@@ -393,6 +407,9 @@ def register(sub) -> None:
     n = psub.add_parser("new", help="scaffold an installable plugin package (pyproject, hook module, ruleset, vectors, test)")
     n.add_argument("name", help="plugin name, e.g. grand20 or house-rules")
     n.add_argument("--dir", help="target folder (default: ./skat-NAME)")
+    n.add_argument("--kind", choices=("value", "card-points", "win-condition"), default="value",
+                   help="the rule it starts with: a value (grand 20, skat_base_value), card points (the black jacks, "
+                        "skat_card_points) or a win condition (the last trick, skat_win_conditions)")
     n.set_defaults(func=cmd_plugin_new)
 
     s = sub.add_parser("hooks", help="list every hook (--markdown: docs/hooks.md)")

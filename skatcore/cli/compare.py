@@ -232,7 +232,8 @@ def _games(args, on_rows):
 
 def _print_summary(result: Comparison) -> None:
     findings = result.findings()
-    print("In short (significant differences: play and scores first, game values last; clearest first in each):"
+    print("In short (significant at 95%, by ruleset: win rate, points, contract mix, largest first; "
+          "then the clearest others; game values last):"
           if findings else
           "In short: no difference is significant at 95% (deal more, or --until-ci).")
     for name, m, iv in findings:

@@ -1,12 +1,15 @@
 """``skat plugin new``: a scaffold of an installable plugin package - a
 pyproject with the entry points, a hook module, a ruleset, vectors and a
-test using the testing kit (:mod:`skatcore.testing`)."""
+test using the testing kit (:mod:`skatcore.testing`) - for a rule of one
+kind (``--kind``: a value, card points, a win condition;
+:mod:`skatcore.cli.scaffold_kinds`)."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from skatcore.cli.scaffold_kinds import KINDS
 from skatcore.errors import InputError, printable
 
 _NAME = re.compile(r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
@@ -88,70 +91,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from skatcore.hookspecs import hookimpl
-
+{imports}
 #: the ruleset shipped with the plugin (entry point group ``skat.rulesets``)
 RULESET = Path(__file__).with_name("{snake}.yaml")
 
 
-class {cls}:
-    """Grand is worth ``grand_base`` (change it, or the hook, to your rule)."""
-
-    # JSON Schema of the parameters; every key a ruleset gives must be here
-    params_schema = {{
-        "type": "object",
-        "additionalProperties": False,
-        "properties": {{
-            "grand_base": {{"type": "integer", "minimum": 1, "default": 24,
-                           "description": "base value of grand"}},
-        }},
-    }}
-
-    def __init__(self, grand_base: int = 24):
-        self.grand_base = grand_base
-
-    # An example hook.  skat_base_value is asked at compile time for every
-    # contract, hand or not, and every set of announcements; return None
-    # where this rule has nothing to say, and another plugin answers.  The
-    # ruleset lists this plugin after `official`, so its answer wins.
-    @hookimpl
-    def skat_base_value(self, contract, hand, announced):
-        if contract.family == "grand":
-            return self.grand_base
-        return None
-''',
+{plugin_class}''',
     "src/{module}/{snake}.yaml": '''\
 name: {snake}
-description: official rules with the house rule {name} (grand 20)
+description: official rules with the house rule {name} ({rule})
 extends: official
 plugins:
-  {snake}: {{grand_base: 20}}   # the entry point name of the plugin (group "skat")
+  {snake}: {params}   # the entry point name of the plugin (group "skat")
 ''',
     "tests/vectors/{snake}.yaml": '''\
 # Scored deals under the ruleset `{snake}` (skatcore.records.vectors): a deal record,
 # a `name`, and `expect` (result fields, or `error: <substring>`).
 
-- name: "grand with 1: game 2, 2 x 20 = 40"
-  declarer: forehand
-  bid: 18
-  game: {{type: grand}}
-  outcome: {{declarer_points: 70, matadors: {{with: 1}}}}
-  expect: {{multiplier: 2, value: 40, score: 40, won: true}}
-
-- name: "suit games are unchanged: clubs with 2, game 3, 3 x 12 = 36"
-  declarer: forehand
-  bid: 18
-  game: {{type: clubs}}
-  outcome: {{declarer_points: 70, matadors: {{with: 2}}}}
-  expect: {{value: 36}}
-
-- name: "a lost grand: 2 x 40 = -80"
-  declarer: forehand
-  bid: 18
-  game: {{type: grand}}
-  outcome: {{declarer_points: 50, matadors: {{with: 1}}}}
-  expect: {{won: false, score: -80}}
-''',
+{vectors}''',
     "tests/test_{snake}.py": '''\
 """Tests of {name}.  vector_tests, assert_same_rows and the fixtures
 skat_rules, skat_score and skat_play come from skatcore's testing kit
@@ -168,14 +125,7 @@ from {module} import {cls}
 test_vectors = vector_tests(Path(__file__).parent / "vectors" / "{snake}.yaml", "{snake}")
 
 
-def test_parameter(skat_rules, skat_score):
-    rules = skat_rules("official", plugins={{"{snake}": ({cls}, {{"grand_base": 16}})}})
-    record = {{"declarer": "forehand", "bid": 18, "game": {{"type": "grand"}},
-              "outcome": {{"declarer_points": 70, "matadors": {{"with": 1}}}}}}
-    assert skat_score(record, rules).value == 32
-
-
-def test_random_deals(skat_play):
+{parameter_test}def test_random_deals(skat_play):
     for deal in skat_play("{snake}", seed=1, deals=50):
         assert deal.done
 
@@ -187,23 +137,27 @@ def test_same_rows_on_every_path():
 }
 
 
-def scaffold(name: str, directory: str | Path | None = None) -> tuple[Path, list[Path]]:
-    """Write a plugin package for ``name``; the folder and the files written."""
+def scaffold(name: str, directory: str | Path | None = None, kind: str = "value") -> tuple[Path, list[Path]]:
+    """Write a plugin package for ``name`` with a rule of ``kind`` (one of
+    :data:`~skatcore.cli.scaffold_kinds.KINDS`); the folder and the files written."""
     n = scaffold_names(name)
+    if kind not in KINDS:
+        raise InputError(f"--kind {kind!r}: expected one of {', '.join(KINDS)}")
     root = Path(directory) if directory else Path(n["dist"])
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
         raise InputError(f"{root} exists and is not an empty folder (expected a new folder, e.g. --dir {n['dist']})")
+    parts = {key: text.format(**n) for key, text in KINDS[kind].items()}  # filled in as they are, braces and all
     written = []
     for rel, text in SCAFFOLD.items():
         path = root / rel.format(**n)
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text.format(**n), encoding="utf-8")
+        path.write_text(text.format(**n, **parts), encoding="utf-8")
         written.append(path)
     return root, written
 
 
 def cmd_plugin_new(args) -> int:
-    root, written = scaffold(args.name, args.dir)
+    root, written = scaffold(args.name, args.dir, getattr(args, "kind", None) or "value")
     n = scaffold_names(args.name)
     for path in written:  # --dir is the user's, escaped like any argument
         print(printable(f"wrote {path}"))

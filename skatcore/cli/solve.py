@@ -110,23 +110,33 @@ def _games(file: str) -> int:
 
 
 def cmd_solve(args) -> int:
+    """Every game solved, then written in order.  A game the solver cannot take (no declarer,
+    settled before the first card, a plugin's trick winners ...) is not a result: one game alone
+    is exit 2 with the reason, as bad input is; of several, each still has its line (``not
+    solved`` and why; JSON ``solved: false``) and a last line on stderr says how many were not
+    solved: exit 2 unless every one was."""
     from skatcore.bots.analysis import describe
     from skatcore.rules.compiler import get_rules
 
-    results = []  # everything is read and solved before anything is written
+    results: list[tuple[str, dict]] = []  # everything is read and solved before anything is written
     progress = Progress(sum(_games(f) for f in args.files), "games solved")
     try:
         for file in args.files:
             if file.endswith(".sgf"):
-                results += _solve_sgf(file, get_rules(args.ruleset or "official"), progress)
+                results += [(file, r) for r in _solve_sgf(file, get_rules(args.ruleset or "official"), progress)]
             else:
-                results.append(_solve_record(file, args.ruleset))
+                results.append((file, _solve_record(file, args.ruleset)))
                 progress.advance()
     finally:
         progress.close()
+    unsolved = [(file, out) for file, out in results if not out["solved"]]
+    if len(results) == 1 and unsolved:
+        file, out = unsolved[0]
+        raise InputError(f"not solved: {out['reason']}", source=file,
+                         path=f"ISS game {out['id']}" if file.endswith(".sgf") else None)
     from skatcore.cli.play_text import can_show_symbols
     suits = can_show_symbols(sys.stdout)
-    for out in results:
+    for _file, out in results:
         if args.json:
             print(json_text(out, indent=2 if len(results) == 1 else None))
         elif not out["solved"]:
@@ -134,4 +144,10 @@ def cmd_solve(args) -> int:
         else:
             first, *rest = describe(out, suits)
             print("\n".join(printable(line) for line in (f"{out['id']}: {first}", *rest)))
+    if unsolved:
+        sys.stdout.flush()  # the games first, then what went wrong (a terminal shows both in this order)
+        named = ", ".join(str(out["id"]) for _f, out in unsolved[:5]) + (", ..." if len(unsolved) > 5 else "")
+        print(printable(f"skat: error: {len(unsolved)} of {len(results)} games not solved: {named} "
+                        f"(each one's {'reason' if args.json else 'line'} says why)"), file=sys.stderr)
+        return 2
     return 0

@@ -137,6 +137,8 @@ def _build(rules) -> EngineTables | Unsupported:
                     why = why or f"the score of {d.game} {got}"
                     continue
                 value[cell], mult[cell], won[cell] = got.value, got.multiplier, bool(got.won)
+    if rules.card_points and why is None:  # a deal without declarer is scored on its own facts then (_sheet)
+        why = f"card points by house rules ({', '.join(r.name for r in rules.card_points)})"
     hands_back = bool(rules.steps)  # all at "all_passed" (_unsupported): those deals stop as if thrown in
     all_pass = cidx[rules.all_pass] if rules.all_pass != "throw_in" and not hands_back else -1
     arrays = (np.array(_PACKETS, np.int64), np.array(rules.ladder, np.int64), bool(rules.skip_bidding), all_pass,
@@ -382,7 +384,9 @@ def _sheet(rules, tables: EngineTables, out: Outcomes) -> None:
         out.score[rows] = out.scores[rows, out.declarer[rows]]  # the declarer's line, as the sheet has it
         own[rows[untabulated[where]]] = True
     without = np.nonzero((out.declarer < 0) & (out.contract >= 0))[0]
-    if len(without):
+    if len(without) and rules.card_points:  # house card points read the tricks: no outcome key holds them
+        own[without] = True
+    elif len(without):
         memo = rules.cache.setdefault("compiled_engine_no_declarer", {})
         for i in without:
             out.scores[i] = _no_declarer_entries(rules, out, memo, int(i))
@@ -398,6 +402,8 @@ def _score_own_facts(out: Outcomes, i: int) -> None:
     out.multiplier[i] = -1 if r.multiplier is None else r.multiplier
     out.scores[i] = [r.scores[s] for s in SEATS]
     out.score[i] = r.score
+    if r.declarer_points is not None:  # with the house rules' card points (skat_card_points)
+        out.declarer_points[i] = r.declarer_points
     if r.extra or i in out.said:
         out.extra[i] = r.extra
 

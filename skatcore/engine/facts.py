@@ -24,15 +24,17 @@ class DealFacts(DealState):
     def facts(self):
         """Facts of the finished deal: :class:`GameFacts` of a declarer game
         (cards not yet played go to the side that did not concede), or
-        :class:`RamschFacts` of a deal without declarer."""
+        :class:`RamschFacts` of a deal without declarer; with the card points
+        the ruleset's house rules give (``skat_card_points``)."""
         if not self.done or self.contract is None:
             raise InputError("the deal is not finished")
         pts = self.table.points
         if self.declarer is None:
             last = self.tricks[-1]
-            return RamschFacts(self.contract, tuple(self.trick_points), tuple(self.tricks_won),
-                               tuple(cards_in(self.skat)), sum(pts[c] for c in cards_in(self.skat)), last.winner,
-                               marks=MappingProxyType(dict(self.marks)), seats=self.in_play)
+            return self.rules.adjusted(RamschFacts(
+                self.contract, tuple(self.trick_points), tuple(self.tricks_won), tuple(cards_in(self.skat)),
+                sum(pts[c] for c in cards_in(self.skat)), last.winner, marks=MappingProxyType(dict(self.marks)),
+                seats=self.in_play, played=tuple(t for t in self.tricks if t.winner is not None)))
         decl = self.declarer
         all_cards = self.declarer_cards()
         if self.settled:  # nothing was played: the plugin that settled it says how it counts
@@ -70,13 +72,13 @@ class DealFacts(DealState):
         if tricks and tricks[-1].winner is None:
             tricks = tricks[:-1]
         last_won = tricks[-1] if tricks else None
-        return make_facts(
+        return self.rules.adjusted(make_facts(
             self.rules, self.contract, self.declaration,
             bid=self.bid, declarer=decl, matadors=self.table.matadors(all_cards),
             declarer_points=points, declarer_tricks=dtricks, defender_tricks=ftricks,
             last_trick=tuple(last_won.cards) if last_won else (), last_trick_winner=last_won.winner if last_won else None,
-            tricks=tuple(tricks),
-        )
+            tricks=tuple(tricks), skat=tuple(cards_in(self.skat)),
+        ))
 
     def declarer_cards(self) -> int:
         """The cards matadors are counted from (A6, B4): the declarer's cards as

@@ -32,19 +32,19 @@ from skatcore.model import GameFacts, ScoreResult
 #: what every score table keys on: the declaration (contract and declarations),
 #: the matadors, the card-point class (win and schneider lines) and schwarz
 VALUE_KEY = frozenset({"contract", "declaration", "matadors", "made_points", "defenders_schneider",
-                       "declarer_schneider", "defenders_schwarz", "declarer_schwarz", "seats"})
+                       "declarer_schneider", "defenders_schwarz", "declarer_schwarz", "seats", "thresholds"})
 #: the sheet entries' tables key on the bid and the declarer's seat too
 SHEET_KEY = VALUE_KEY | {"bid", "declarer"}
 _SHEET_FIELDS = tuple(sorted(SHEET_KEY))
 #: the fields a summary of a game (a score sheet line, an ISS result) does not have
-PLAY_FIELDS = frozenset({"last_trick", "last_trick_winner", "tricks"})
+PLAY_FIELDS = frozenset({"last_trick", "last_trick_winner", "tricks", "skat"})
 #: the result's fields a sheet-entries hook leaves the key by reading (the others
 #: follow from the key; the explanation is text to extend, never to decide by)
 RESULT_OUTSIDE = frozenset({"declarer_points"})
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # the skatcore package
 _CORE_FILES = frozenset(os.path.normcase(os.path.join(_ROOT, *f.split("/")))
-                        for f in ("engine/scoring.py", "engine/probe.py", "rules/compiler.py"))
+                        for f in ("engine/scoring.py", "engine/probe.py", "engine/card_points.py", "rules/compiler.py"))
 _EVERYTHING = "*"  # vars(), dataclasses.replace and asdict read every field
 
 
@@ -115,6 +115,27 @@ def recording(facts: GameFacts, reads: Reads) -> GameFacts:
     copy = _RecordingFacts(**{f: object.__getattribute__(facts, f) for f in GameFacts.__dataclass_fields__})
     object.__setattr__(copy, "_reads", reads)
     return copy
+
+
+def replaced(facts: GameFacts, **changes) -> GameFacts:
+    """``facts`` with ``changes`` (as ``dataclasses.replace``), recording
+    into the same reads where ``facts`` are recording; reading the fields
+    here notes nothing."""
+    fields = {f: object.__getattribute__(facts, f) for f in GameFacts.__dataclass_fields__}
+    new = GameFacts(**{**fields, **changes})
+    return recording(new, object.__getattribute__(facts, "_reads")) if type(facts) is _RecordingFacts else new
+
+
+def note(facts, name: str, fn) -> None:
+    """Where ``facts`` are recording: field ``name`` read by the code of
+    ``fn``, a plugin's function the core reads it for (a card-point rule
+    asked once per trick reads the tricks)."""
+    if type(facts) is not _RecordingFacts:
+        return
+    reads = object.__getattribute__(facts, "_reads")
+    code = getattr(getattr(fn, "__func__", fn), "__code__", None)
+    if code is not None and name not in reads.score:
+        reads.score[name] = f"{os.path.basename(code.co_filename)}:{code.co_firstlineno}"
 
 
 def watch(result: ScoreResult, facts) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from skatcore.engine import card_points
 from skatcore.engine.probe import unwatch, watch
 from skatcore.errors import InputError
 from skatcore.model import SEATS, Contract, Declaration, GameFacts, RamschFacts, ScoreResult, null_label
@@ -12,10 +13,14 @@ _new, _set = object.__new__, object.__setattr__
 
 def make_facts(rules, contract: Contract, declaration: Declaration, *, bid: int, declarer: int, matadors: int,
                declarer_points: int, declarer_tricks: int | None, defender_tricks: int | None,
-               last_trick: tuple[int, ...] = (), last_trick_winner: int | None = None, tricks: tuple = ()) -> GameFacts:
+               last_trick: tuple[int, ...] = (), last_trick_winner: int | None = None, tricks: tuple = (),
+               skat: tuple[int, ...] = ()) -> GameFacts:
     """Build :class:`GameFacts`, deriving schneider and schwarz from the
-    ruleset's thresholds (schwarz is by tricks, not points)."""
+    ruleset's thresholds (schwarz is by tricks, not points).  The card
+    points are the cards' count: scoring adds the house rules' card points
+    (:func:`skatcore.engine.card_points.adjusted`)."""
     th = rules.thresholds
+    made, schneider, schneidered = card_points.lines(th, declarer_points)
     facts = _new(GameFacts)  # GameFacts(...) with every field, at once: its frozen __init__ sets them one by one
     _set(facts, "__dict__", {
         "contract": contract,
@@ -26,15 +31,19 @@ def make_facts(rules, contract: Contract, declaration: Declaration, *, bid: int,
         "declarer_points": declarer_points,
         "declarer_tricks": declarer_tricks if declarer_tricks is not None else -1,
         "defender_tricks": defender_tricks if defender_tricks is not None else -1,
-        "made_points": declarer_points >= th.win,
-        "defenders_schneider": declarer_points >= th.schneider,
-        "declarer_schneider": declarer_points < th.out_of_schneider,
+        "made_points": made,
+        "defenders_schneider": schneider,
+        "declarer_schneider": schneidered,
         "defenders_schwarz": defender_tricks == 0,
         "declarer_schwarz": declarer_tricks == 0,
         "last_trick": last_trick,
         "last_trick_winner": last_trick_winner,
         "tricks": tricks,
         "seats": 3,
+        "raw_points": declarer_points,
+        "card_points": (),
+        "thresholds": th,
+        "skat": skat,
     })
     return facts
 
@@ -88,8 +97,12 @@ def game_value(rules, declaration: Declaration, matadors: int) -> tuple[int, str
 
 
 def score_game(rules, facts: GameFacts) -> ScoreResult:
+    if rules.card_points:  # the house rules' card points, before anything is judged (from the raw count)
+        facts = card_points.adjusted(rules, facts)
     c, d = facts.contract, facts.declaration
     value, multiplier, items, head, base = _valued(rules, facts)
+    if facts.card_points:
+        head = f"{card_points.text(facts)}; {head}"
     no_trick = multiplier is None  # _valued's null
     if no_trick:
         won = facts.declarer_tricks == 0
@@ -119,6 +132,8 @@ def score_game(rules, facts: GameFacts) -> ScoreResult:
     result = ScoreResult(rules.name, c.name, facts.declarer, facts.bid, d.hand, won, overbid,
                          facts.matadors if c.valued_by_multiplier else None, multiplier, value, score, {},
                          facts.declarer_points if not no_trick else None, head + tail, items)
+    if rules.card_points and not no_trick:
+        result.extra["card_points"] = card_points.to_json(facts)
     if rules.custom_sheet:
         _enter(rules, result, facts, {facts.declarer: score})
         result.score = result.scores[SEATS[facts.declarer]]
@@ -139,10 +154,14 @@ def _enter(rules, result: ScoreResult, facts, entries: dict[int, int]) -> None:
 
 def score_without_declarer(rules, facts: RamschFacts) -> ScoreResult:
     """Score a deal without declarer (all against all) through ``skat_ramsch_scores``."""
+    if rules.card_points:  # each seat's points with the house rules' card points, before the plugin reads them
+        facts = card_points.adjusted_ramsch(rules, facts)
     answer = rules.call_hook("skat_ramsch_scores", facts=facts)
     if answer is None:
         raise InputError(f"no plugin scores contract {facts.contract.name!r}")
     entries, explanation = answer
+    if facts.card_points:
+        explanation = f"{card_points.ramsch_text(facts)}; {explanation}"
     result = ScoreResult(
         ruleset=rules.name, game=facts.contract.name, declarer=None, bid=None, hand=False, won=None,
         overbid=False, matadors=None, multiplier=None, value=0, score=0, scores={}, declarer_points=None,
@@ -150,6 +169,8 @@ def score_without_declarer(rules, facts: RamschFacts) -> ScoreResult:
     )
     result.extra["points"] = {SEATS[i]: p for i, p in enumerate(facts.points)}
     result.extra["tricks"] = {SEATS[i]: t for i, t in enumerate(facts.tricks)}
+    if rules.card_points:
+        result.extra["card_points"] = card_points.to_json(facts)
     _enter(rules, result, facts, entries)
     return result
 

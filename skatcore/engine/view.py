@@ -1,12 +1,15 @@
-"""What one seat may know of a deal: :class:`SeatView`, and the trick record."""
+"""What one seat may know of a deal: :class:`SeatView`.  The trick record,
+:class:`~skatcore.model.Trick`, is part of the model (imported here as before)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
 from skatcore.engine.actions import UNSEEN, Discard, Phase
+from skatcore.model import Trick
+
+__all__ = ["SeatView", "Trick"]
 
 _NO_MARKS: MappingProxyType[str, Any] = MappingProxyType({})
 _NO_OTHERS: dict[int, int] = {}
@@ -112,10 +115,3 @@ class SeatView:
             object.__setattr__(other, slot, getattr(self, slot))
         other.legal = legal
         return other
-
-
-@dataclass(slots=True)
-class Trick:
-    leader: int
-    cards: list[int] = field(default_factory=list)
-    winner: int | None = None

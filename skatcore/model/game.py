@@ -1,5 +1,6 @@
 """Plain data of a game that the hooks exchange with the core: contracts, card
-orders, multiplier items, thresholds, and the facts and result of a finished game."""
+orders, multiplier items, win conditions, card-point rules, thresholds, the
+tricks, and the facts and result of a finished game."""
 
 from __future__ import annotations
 
@@ -7,10 +8,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from skatcore.engine.view import Trick
+from typing import Any
 
 SEATS = ("forehand", "middlehand", "rearhand")
 FOREHAND, MIDDLEHAND, REARHAND = 0, 1, 2
@@ -94,7 +92,10 @@ class CardOrder:
 
 @dataclass(frozen=True)
 class Thresholds:
-    """Card-point limits of suit and grand games (official: 61 / 90 / 31).
+    """Card-point limits of suit and grand games (official: 61 / 90 / 31),
+    the lines the declarer's card points are judged by - after the house
+    rules' card points (:class:`CardPointRule`).  A scoring function reads
+    them from the facts (``facts.thresholds.win``), never restates them.
 
     :param win: declarer points needed to win.
     :param schneider: declarer points that make the defenders schneider.
@@ -134,25 +135,75 @@ class Declaration:
         return frozenset(a for a in ANNOUNCEMENTS if getattr(self, a))
 
 
+@dataclass(slots=True)  # read and written on every card a deal plays
+class Trick:
+    """One trick of a deal, as the facts list them (``GameFacts.tricks``,
+    ``RamschFacts.played``) and a seat sees them.
+
+    Words: the **winner** of a trick is a *seat* - the player who took it.
+    Which *card* took it is an *index* into ``cards`` (``winner_index``),
+    the way :func:`~skatcore.hookspecs.skat_trick_winner` speaks of cards:
+    its argument ``winner`` and its answer are such an index, for a trick
+    not yet given to anybody.  A seat and an index agree only when forehand
+    led; ``leader`` converts one into the other.
+
+    :param leader: the seat that led it (0 forehand, 1 middlehand, 2 rearhand).
+    :param cards: its card ids in play order (``skatcore.cards.name`` gives ``"D7"``).
+    :param winner: the seat that took it; ``None`` while it is played.
+    """
+
+    leader: int
+    cards: list[int] = field(default_factory=list)
+    winner: int | None = None
+
+    @property
+    def winner_index(self) -> int | None:
+        """The index in ``cards`` of the card that took the trick (what
+        ``skat_trick_winner`` calls ``winner``); ``None`` while it is played.
+        The seats play in turn from the leader (of two seats in play, the
+        other one follows)."""
+        if self.winner is None:
+            return None
+        if self.winner == self.leader:
+            return 0
+        return 1 if len(self.cards) == 2 else (self.winner - self.leader) % 3
+
+    @property
+    def winning_card(self) -> int | None:
+        """The card (id) that took the trick; ``None`` while it is played."""
+        i = self.winner_index
+        return None if i is None else self.cards[i]
+
+
 @dataclass(frozen=True)
 class GameFacts:
     """Everything known about a finished declarer game, for scoring.
 
     ``matadors`` is signed: +N "with N", -N "without N", 0 for null.
     Tricks are -1 when a summary record does not give them.  The schneider and
-    schwarz flags are derived by the core from the ruleset's thresholds:
+    schwarz flags are derived by the core from the ruleset's thresholds
+    (``thresholds``: its win, schneider and out-of-schneider lines):
     ``defenders_schneider`` means the declarer reached the schneider line.
     ``last_trick`` is the last trick's cards in play order (empty for a
     summary record), ``last_trick_winner`` the seat that took it; ``tricks``
-    every finished trick in order (objects with ``leader``, ``cards`` and
-    ``winner``; empty for a summary record).
+    every finished trick in order (:class:`Trick`: ``leader``, ``cards``,
+    and ``winner``, the seat that took it; empty for a summary record).
+
+    Card points: ``raw_points`` are the declarer's as the cards give them;
+    the house rules' card points (:class:`CardPointRule`, hook
+    ``skat_card_points``) are the ``card_points`` items, and
+    ``declarer_points`` - what the lines are judged on, and what every
+    multiplier item and win condition reads - is ``raw_points`` plus what
+    the declarer was given less what the defenders were (``given``).
+    Without such rules the two are equal.
 
     :param contract: the contract played.
     :param declaration: what the declarer declared, with the deal's declarations.
     :param bid: the winning bid.
     :param declarer: the declarer's seat (0 forehand, 1 middlehand, 2 rearhand).
     :param matadors: +N "with N", -N "without N", 0 for null.
-    :param declarer_points: card points of the declarer, the skat included.
+    :param declarer_points: card points of the declarer, the skat included,
+        with the house rules' card points (``given``).
     :param declarer_tricks: tricks the declarer took (-1: not known).
     :param defender_tricks: tricks the defenders took (-1: not known).
     :param made_points: the declarer reached the ruleset's winning line.
@@ -164,6 +215,12 @@ class GameFacts:
     :param last_trick_winner: the seat that took the last trick.
     :param tricks: every finished trick in order.
     :param seats: players at the table (3, or 4 when the dealer sits out).
+    :param raw_points: the declarer's card points before the house rules'
+        (``None``: as ``declarer_points``).
+    :param card_points: the house rules' card points, every seat's (:class:`CardPointItem`).
+    :param thresholds: the ruleset's lines (:class:`Thresholds`).
+    :param skat: the cards of the skat at the end of the deal (counted for
+        the declarer; empty for a summary record).
     """
 
     contract: Contract
@@ -183,6 +240,16 @@ class GameFacts:
     last_trick_winner: int | None = None
     tricks: tuple[Trick, ...] = ()
     seats: int = 3
+    raw_points: int | None = None
+    card_points: tuple[CardPointItem, ...] = ()
+    thresholds: Thresholds = Thresholds()
+    skat: tuple[int, ...] = ()
+
+    @property
+    def given(self) -> int:
+        """What the house rules' card points change of the declarer's count:
+        given to the declarer, less given to the defenders."""
+        return sum(i.points if i.seat == self.declarer else -i.points for i in self.card_points)
 
 
 @dataclass(frozen=True)
@@ -193,7 +260,13 @@ class RamschFacts:
     ``skat`` and the plugin that scores it decides who gets them.  ``marks``
     holds what the deal's steps recorded (e.g. how the skat went round).
     ``seats`` are the seats that played to the tricks (a hand out of play,
-    a dummy, took none and is nobody).
+    a dummy, took none and is nobody).  ``played`` lists the tricks
+    (:class:`Trick`; empty for a summary record: ``tricks`` counts them).
+
+    Where house rules give card points (:class:`CardPointRule`),
+    ``points`` holds each seat's with them, ``raw_points`` as the tricks
+    gave them and ``card_points`` the items; the plugin that scores the
+    deal reads ``points``.
     """
 
     contract: Contract
@@ -204,6 +277,9 @@ class RamschFacts:
     last_trick_winner: int
     marks: Mapping[str, Any] = field(default_factory=dict)
     seats: tuple[int, ...] = (0, 1, 2)
+    played: tuple[Trick, ...] = ()
+    raw_points: tuple[int, int, int] | None = None
+    card_points: tuple[CardPointItem, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -300,14 +376,72 @@ class MultiplierItem:
 class WinCondition:
     """A condition a suit or grand declarer must meet to win.
 
+    :param name: unique key; a wrapper may replace a condition by name.
     :param check: ``facts -> bool``.
     :param reason: short text for the explanation when it fails, formatted
         with ``facts`` (``"only {facts.declarer_points} card points"``).
+    :param description: the rule in words, for ``skat rules`` and ``skat
+        compare`` ("the declarer must take the last trick"), formatted with
+        the ruleset's ``thresholds``; default: from ``reason``.
     """
 
     name: str
     check: Callable[[GameFacts], bool]
     reason: str
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class CardPointRule:
+    """A house rule that gives card points (hook ``skat_card_points``):
+    per trick, at the end of the deal, or both.  The core adds them to the
+    seats' card points before the win, schneider and schwarz lines are
+    judged, and shows them in the explanation ("card points 55 + 10 for the
+    black jacks = 65").
+
+    :param name: unique key; a wrapper may replace a rule by name.
+    :param label: how the explanation names the points ("for the black jacks").
+    :param trick: ``(trick, facts) -> points`` for each trick played
+        (:class:`Trick`): an int goes to the trick's ``winner`` (the seat
+        that took it), or a mapping ``{seat: points}``; 0 or ``{}``: nothing.
+    :param end: ``facts -> {seat: points}`` once, at the end of the deal.
+    :param description: the rule in words, for ``skat rules`` and ``skat
+        compare`` ("+10 to whoever takes both black jacks in one trick").
+
+    ``facts`` are the deal's :class:`GameFacts` (a declarer game) or
+    :class:`RamschFacts` (no declarer; its tricks are ``played``), as the
+    cards gave them.  The lines divide the deck's card points between the
+    declarer and the defenders, so in a declarer game what one side is
+    given counts against the other: the declarer's card points, which the
+    lines judge, are the cards' count plus what the declarer was given,
+    less what the defenders were.  To move points (the skat to a defender
+    who takes the last trick) give them to the seat that gets them, and
+    take them from nobody.  In a deal without declarer each seat counts
+    its own.  A negative number takes points away.  Null games count no
+    card points: the rules are not asked.
+    """
+
+    name: str
+    label: str
+    trick: Callable[[Trick, Any], int | Mapping[int, int]] | None = None
+    end: Callable[[Any], Mapping[int, int]] | None = None
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class CardPointItem:
+    """Card points a :class:`CardPointRule` gave one seat in one deal.
+
+    :param name: the rule's name.
+    :param label: the rule's label ("for the black jacks").
+    :param seat: the seat given them (0 forehand, 1 middlehand, 2 rearhand).
+    :param points: how many (negative: taken).
+    """
+
+    name: str
+    label: str
+    seat: int
+    points: int
 
 
 @dataclass

@@ -268,6 +268,11 @@ def _score_without_declarer(doc: dict, rules, deal: Deal | None, contract, marks
     if deal is not None:
         marks = deal.marks
     outcome = doc.get("outcome") or {}
+    if rules.card_points:  # a summary cannot say what the house rules' card points were, and a guess is a wrong score
+        raise NotHeld(f"{Holds(Ending.SUMMARY)}: ruleset {rules.name!r} counts card points by house rules "
+                      f"({', '.join(r.name for r in rules.card_points)}) from the play, which the record does not "
+                      "hold: give the deal's hands and `play`, not only its outcome",
+                      f"{Ending.SUMMARY.value}: card points by house rules", Holds(Ending.SUMMARY)).at("outcome")
     for key in ("points", "tricks", "last_trick"):
         if key not in outcome or (key != "last_trick" and len(outcome[key]) != 3):
             each = "" if key == "last_trick" else " for every seat"

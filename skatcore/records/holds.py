@@ -54,8 +54,11 @@ class Holds:
 
     @property
     def lacks(self) -> frozenset[str]:
-        """The facts of :class:`~skatcore.model.GameFacts` the record does not hold."""
-        return frozenset() if self.whole else PLAY_FIELDS
+        """The facts of :class:`~skatcore.model.GameFacts` the record does not
+        hold (a game ended early still holds its skat, a summary not)."""
+        if self.whole:
+            return frozenset()
+        return PLAY_FIELDS if self.ending is Ending.SUMMARY else PLAY_FIELDS - {"skat"}
 
     @property
     def kind(self) -> str:

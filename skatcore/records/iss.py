@@ -447,7 +447,8 @@ def server_mismatches(record: IssRecord, out: dict, facts) -> list[str]:
     of our replay (scored ``out``) differ."""
     if record.outcome == "passed":
         return []
-    ours = {"d": facts.declarer, "v": out["score"], "p": facts.declarer_points, "t": facts.declarer_tricks}
+    points = facts.raw_points if facts.raw_points is not None else facts.declarer_points  # the cards' count, as the server's
+    ours = {"d": facts.declarer, "v": out["score"], "p": points, "t": facts.declarer_tricks}
     if not facts.contract.no_trick:
         ours["m"] = facts.matadors
     return [f"{k}:{getattr(record, k)} (ours {v})" for k, v in ours.items()

@@ -5,7 +5,7 @@ functions built from the plugins' hook answers.  The engine reads only these.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import combinations
@@ -14,6 +14,7 @@ from types import MappingProxyType
 from typing import Any
 
 from skatcore.cards import CARD_NAMES, DECK, POINTS, SUITS, parse_card
+from skatcore.engine.card_points import adjusted, adjusted_ramsch
 from skatcore.engine.scoring import score_game, score_without_declarer
 from skatcore.engine.steps import MOMENTS, Step, check_steps
 from skatcore.errors import InputError
@@ -22,6 +23,7 @@ from skatcore.model import (
     PLAIN_TABLE,
     STANDARD_DECK,
     CardOrder,
+    CardPointRule,
     Contract,
     Deck,
     Declaration,
@@ -38,6 +40,7 @@ from skatcore.model import (
 )
 from skatcore.rules.ladder import contract_values
 from skatcore.rules.manager import PluginSpec, SkatPluginManager
+from skatcore.rules.owners import function_owners, raiser, table_problems
 from skatcore.rules.ruleset import Ruleset, find_ruleset, load_ruleset, validate
 from skatcore.rules.trust import trust_key
 
@@ -155,8 +158,9 @@ class CompiledRules:
     step_keys: Mapping[str, str] = field(default_factory=lambda: MappingProxyType({}))  # declaration -> its step
     series: Mapping[int, Series] = field(default_factory=lambda: MappingProxyType({}))
     table: Table = PLAIN_TABLE
-    # code of the items' and conditions' functions -> "plugin 'p': win condition 'c'", for errors
+    # code of the items', conditions' and card-point rules' functions -> "plugin 'p': win condition 'c'", for errors
     function_owners: Mapping[object, str] = field(default_factory=lambda: MappingProxyType({}))
+    card_points: tuple[CardPointRule, ...] = ()  # the house rules' card points (skat_card_points)
 
     def contract(self, name: str) -> Contract:
         try:
@@ -252,15 +256,28 @@ class CompiledRules:
         return factor(d) if callable(factor) else factor
 
     def score(self, facts: GameFacts | RamschFacts) -> ScoreResult:
-        """The :class:`ScoreResult` of finished ``facts``.  A multiplier item or
-        win condition that raises (anything but an InputError, which is about
-        the deal) is a bug of its plugin: one line naming it."""
+        """The :class:`ScoreResult` of finished ``facts``.  A multiplier item,
+        win condition or card-point rule that raises (anything but an
+        InputError, which is about the deal) is a bug of its plugin: one line naming it."""
+        result: ScoreResult = self.guarded(score_game if isinstance(facts, GameFacts) else score_without_declarer, facts)
+        return result
+
+    def adjusted(self, facts: GameFacts | RamschFacts) -> GameFacts | RamschFacts:
+        """``facts`` with the card points of the ruleset's card-point rules
+        (:mod:`skatcore.engine.card_points`; as they are without such rules)."""
+        if not self.card_points:
+            return facts
+        facts = self.guarded(adjusted if isinstance(facts, GameFacts) else adjusted_ramsch, facts)
+        return facts
+
+    def guarded(self, fn: Callable[..., Any], facts: GameFacts | RamschFacts) -> Any:
+        """``fn(self, facts)``, a plugin's function that raises in it one line naming the plugin."""
         try:
-            return score_game(self, facts) if isinstance(facts, GameFacts) else score_without_declarer(self, facts)
+            return fn(self, facts)
         except InputError:
             raise
         except Exception as exc:
-            what = _raiser(exc, self.function_owners)
+            what = raiser(exc, self.function_owners)
             if what is None:
                 raise
             raise InputError(f"{what} failed: {type(exc).__name__}: {exc}", source=self.source) from None
@@ -295,7 +312,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         raise InputError(f"skat_deck: {problem}", source=src)
 
     table = first("skat_table") or PLAIN_TABLE
-    problem = _table_problems(table, deck) if isinstance(table, Table) else f"expected a Table, got {type(table).__name__}"
+    problem = table_problems(table, deck) if isinstance(table, Table) else f"expected a Table, got {type(table).__name__}"
     if problem:
         raise InputError(f"skat_table: {problem}", source=src)
 
@@ -351,6 +368,7 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
 
     items = tuple(pm.collect("skat_multiplier_items", "multiplier item").values())
     conditions = tuple(pm.collect("skat_win_conditions", "win condition").values())
+    card_rules = tuple(pm.collect("skat_card_points", "card-point rule").values())
     declarations = pm.collect("skat_register_declarations", "declaration")
     calls = pm.collect("skat_register_calls", "table call")
     for c in calls.values():
@@ -415,7 +433,8 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         step_keys=MappingProxyType({k: s.name for s in steps for k in s.declarations}),
         series=MappingProxyType(series),
         table=table,
-        function_owners=MappingProxyType(_function_owners(pm, items, conditions)),
+        function_owners=MappingProxyType(function_owners(pm, items, conditions, card_rules)),
+        card_points=card_rules,
     )
     for c in contracts.values():
         if c.name not in values:
@@ -428,46 +447,6 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
         if problem:
             raise InputError(f"step {step.name!r}: {problem}", source=src)
     return rules
-
-
-def _function_owners(pm: SkatPluginManager, items: Sequence[MultiplierItem],
-                     conditions: Sequence[WinCondition]) -> dict[object, str]:
-    """The code of each multiplier item's and win condition's functions, by
-    what to call it in an error (its plugin and its name)."""
-    owners: dict[object, str] = {}
-    for hook, what, objects, parts in (("skat_multiplier_items", "multiplier item", items, ("count", "label")),
-                                       ("skat_win_conditions", "win condition", conditions, ("check",))):
-        for obj in objects:
-            plugins = pm.owners(hook, obj.name)
-            who = f"plugin {plugins[0]!r}: " if plugins else ""
-            for part in parts:
-                fn = getattr(obj, part)
-                code = getattr(getattr(fn, "__func__", fn), "__code__", None)
-                if code is not None:
-                    owners.setdefault(code, f"{who}{what} {obj.name!r} ({hook})")
-    return owners
-
-
-def _raiser(exc: BaseException, owners: Mapping[object, str]) -> str | None:
-    """The item or condition in whose code ``exc`` was raised (innermost)."""
-    found, tb = None, exc.__traceback__
-    while tb is not None:
-        found = owners.get(tb.tb_frame.f_code, found)
-        tb = tb.tb_next
-    return found
-
-
-def _table_problems(table: Table, deck: Deck) -> str | None:
-    if len(table.seats) != 3:
-        return f"expected plans for 3 seats, got {len(table.seats)}"
-    for seat, plan in enumerate(table.seats):
-        if seat not in deck.seats:
-            continue
-        if problem := plan.problems(deck.hand):
-            return f"seat {seat}: {problem}"
-    if not any(table.seats[s].controller == "own" and table.seats[s].bids for s in deck.seats):
-        return "no seat dealt cards is played by its own person and bids"
-    return None
 
 
 @lru_cache(maxsize=32)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from skatcore.model import Declaration, null_label
+from skatcore.rules.words import differences
 
 ABSENT = "-"
 
@@ -78,7 +79,7 @@ def ladder_text(rules, rungs: int = 12) -> str:
 @dataclass(frozen=True)
 class RuleDifference:
     """One rule that differs: ``section`` (plugins, contracts, thresholds,
-    all pass, ladder), the ``item`` (``official.grand_base``, ``grand hand``)
+    win conditions, tricks, card points, all pass, ladder), the ``item`` (``official.grand_base``, ``grand hand``)
     and its value in each ruleset (``-`` where it has none)."""
 
     section: str
@@ -92,7 +93,9 @@ class RuleDifference:
 def rules_diff(rules: Sequence) -> list[RuleDifference]:
     """What differs between compiled rulesets, from their compiled form: each
     plugin parameter (every parameter of a plugin only some of them use), each
-    contract form's value, the thresholds, the all-pass rule and the ladder."""
+    contract form's value, the thresholds, each win condition, the trick
+    winners, each card-point rule (in words, :mod:`skatcore.rules.words`),
+    the all-pass rule and the ladder."""
     out: list[RuleDifference] = []
 
     def add(section: str, item: str, values: list[str]) -> None:
@@ -110,6 +113,8 @@ def rules_diff(rules: Sequence) -> list[RuleDifference]:
     for form in dict.fromkeys(f for t in tables for f in t):
         add("contracts", form, [t.get(form, ABSENT) for t in tables])
     add("thresholds", "thresholds", [thresholds_text(r) for r in rules])
+    for section, item, values in differences(rules):  # what plugins hand back: win conditions, trick winners, card points
+        add(section, item, values)
     add("all pass", "all pass", [all_pass_text(r) for r in rules])
     add("ladder", "bid ladder", [ladder_text(r) for r in rules])
     return out

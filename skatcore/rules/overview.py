@@ -14,6 +14,7 @@ def rules_lines(name: str) -> list[str]:
     from skatcore.rules.describe import all_pass_text, param_text
     from skatcore.rules.describe import forms as contract_forms
     from skatcore.rules.ruleset import find_ruleset, load_ruleset, read_yaml
+    from skatcore.rules.words import rule_lines
     rules = get_rules(name)
     out: list[str] = []
     out.append(f"{rules.name}: {rules.description}")
@@ -50,6 +51,7 @@ def rules_lines(name: str) -> list[str]:
     out.append(f"thresholds: win {th.win}, defenders schneider at {th.schneider}, declarer out of schneider at {th.out_of_schneider}")
     items = ", ".join(i.name.replace("_", " ") for i in rules.multiplier_items)
     out.append(f"multiplier items: {items}")  # names and texts of plugins, local ones too
+    out += rule_lines(rules)
     out.append(f"all pass: {all_pass_text(rules)}")
     out += _table_lines(rules)
     out.append("")

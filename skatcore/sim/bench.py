@@ -15,7 +15,7 @@
   heuristic (:mod:`skatcore.sim.fastpath`), as ``skat simulate`` runs it
   (a ruleset the compiled engine does not play: the Python path again).
 * ``numba_compile_s``, ``score_{json,yaml}_records_per_s``,
-  ``score_iss_games_per_s``, ``help_cpu_s`` and, with ``compare_openspiel``,
+  ``score_iss_games_per_s``, ``help_cpu_s``, ``compare_vs_simulate_cpu`` and, with ``compare_openspiel``,
   ``openspiel_cpp_rollouts_per_s``: see :mod:`skatcore.sim.speed`.
 * ``solver_{declared,random}_{exact,61}_ms_{median,p90,p99,max}`` and
   ``solver_{declared,random}_nodes_per_s`` - the double-dummy solver
@@ -97,6 +97,12 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
     if log:
         log(f"heuristic x3, compiled:          {out['heuristic_compiled_deals_per_s']:>8} deals/s "
             f"(skat simulate's path, deals dealt as there)")
+    from skatcore.sim.speed import compare_figures
+
+    out.update(compare_figures(seconds))
+    if log:
+        log(f"skat compare {' '.join(out['compare_vs_simulate_rulesets'])}: {out['compare_vs_simulate_cpu']:>6}x "
+            f"the CPU of skat simulate of each ({out['compare_vs_simulate_deals']} deals)")
     out.update(solver_figures(rules, solver_positions, log))
     out.update(score_figures(rules, seconds))
     out.update(startup_figures())

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import math
 import time
-from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
@@ -20,12 +19,28 @@ from skatcore.bots import resolve_player
 from skatcore.engine.table import people
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.fastpath import MIN_DEALS, compiled, compiled_outcomes, declined, whole
-from skatcore.sim.outcomes import GROUPS, Metric, Tally, deal_row, metrics_for, settling
+from skatcore.sim.outcome_rows import OutcomeRows
+from skatcore.sim.outcomes import Columns, Metric, Tally, deal_row, metrics_for, settling
 from skatcore.sim.sheet import Sheet
 from skatcore.sim.simulate import Stats, _portable, check_args, dask_workers, map_chunks, rules_of, seeded_deal, spans
 from skatcore.sim.stats import Interval
 
-SUMMARY_SIZE = 8
+#: what "In short" lists of every ruleset whenever it is significant, in this order (a metric key's test)
+ALWAYS = (lambda k: k == "win_rate",
+          lambda k: k in ("classic_per_36", "seeger_fabian_per_36"),
+          lambda k: k == "all_pass_rate" or k.startswith("contract_mix."))
+ALSO, VALUES = 3, 3  # a ruleset's other significant differences in "In short", and its game values
+
+
+def always(m: Metric) -> int | None:
+    """The place of ``m`` among :data:`ALWAYS` (None: not one of them)."""
+    return next((i for i, test in enumerate(ALWAYS) if test(m.key)), None)
+
+
+def _fact(iv: Interval) -> tuple[float, float]:
+    """A difference by its size and interval: two statistics with the same are one per-deal fact
+    (mix: passed -x and mix: ramsch +x where every passed deal became a Ramsch)."""
+    return round(abs(iv.estimate or 0.0), 9), round(iv.half_width or 0.0, 9)
 
 
 def compare_chunk(task, path: str = "auto") -> tuple[list[Stats], Tally, list[list[dict]] | None]:
@@ -33,39 +48,54 @@ def compare_chunk(task, path: str = "auto") -> tuple[list[Stats], Tally, list[li
     :class:`Stats`, the paired :class:`Tally` and (``want_rows``) the rows;
     ``path``: where the compiled heuristic plays (:data:`~skatcore.sim.fastpath.PATHS`).
     ``task = (refs, slots, seed, start, stop, want_rows)``: plain values
-    for processes and Dask workers (in this process a ref may be compiled rules)."""
+    for processes and Dask workers (in this process a ref may be compiled rules).
+
+    A ruleset whose deals the compiled engine played, all of them (no session
+    rules), is read in arrays (:mod:`skatcore.sim.outcome_rows`), the others deal by deal."""
     refs, slots, seed, start, stop, want_rows = task
     rules = [rules_of(r) for r in refs]
-    factories = [resolve_player(p) for p in slots]
     stats = [Stats(r.name, tuple(slots)) for r in rules]
-    rows: list[list[dict]] = [[] for _ in rules]
     fast = compiled_outcomes(rules, slots, seed, start, stop, path)
-    sheets = [Sheet.for_chunk(r, factories, seed, start) for r in rules]
     said = [settling([r]) for r in rules]  # the declarations that settle a deal (Schenken): row columns
     persons = [people(r) for r in rules]
-    shared = len(fast) < len(rules)  # the cards of a deal, dealt once for the rulesets played through Deal
-    summed = [k in fast and whole(rules[k], fast[k]) for k in range(len(rules))]  # statistics in arrays at once
-    for k in range(len(rules)):
-        if summed[k]:
-            stats[k].add_outcomes(fast[k], start, persons[k])
-    why = {k: declined(rules[k], slots, stop - start, path) for k in range(len(rules)) if k not in fast}
+    arrays = {k: OutcomeRows(fast[k], seed=seed, slots=slots, said=list(said[k]), people=len(persons[k]))
+              for k in fast if whole(rules[k], fast[k])}
+    for k in arrays:
+        stats[k].add_outcomes(fast[k], start, persons[k])
+    walk = [k for k in range(len(rules)) if k not in arrays]
+    rows = _walk(rules, walk, slots, seed, start, stop, path, fast, stats, said, persons)
+    tally = Tally(metrics_for(rules), len(rules), seed)
+    tally.add_columns(start, [arrays[k].columns() if k in arrays else Columns(rows[k]) for k in range(len(rules))],
+                      stop - start)
+    if not want_rows:
+        return stats, tally, None
+    return stats, tally, [arrays[k].rows() if k in arrays else rows[k] for k in range(len(rules))]
+
+
+def _walk(rules, walk, slots, seed, start, stop, path, fast, stats, said, persons) -> dict[int, list[dict]]:
+    """The rows of the rulesets ``walk`` played deal by deal (through ``Deal``
+    where the compiled engine left a deal, under their session rules), into their ``stats``."""
+    rows: dict[int, list[dict]] = {k: [] for k in walk}
+    if not walk:
+        return rows
+    factories = [resolve_player(p) for p in slots]
+    sheets = {k: Sheet.for_chunk(rules[k], factories, seed, start) for k in walk}
+    shared = any(k not in fast for k in walk)  # the cards of a deal, dealt once for the rulesets played through Deal
+    why = {k: declined(rules[k], slots, stop - start, path) for k in walk if k not in fast}
     for i in range(start, stop):
         dealt = seeded_deal(seed, i) if shared else None
         seats = [slots[(s - i) % 3] for s in range(3)]
-        for k in range(len(rules)):
+        for k in walk:
             played = sheets[k].play(i, dealt, fast.get(k))
-            if not summed[k]:
-                stats[k].add_result(played.result, i, played.all_pass and not played.forced, persons[k])
-                stats[k].played_as(played.path, played.why or why.get(k, ""))
+            stats[k].add_result(played.result, i, played.all_pass and not played.forced, persons[k])
+            stats[k].played_as(played.path, played.why or why.get(k, ""))
             for p in played.players:
                 stats[k].bots.update(getattr(p, "counters", None) or {})
             made = played.declarations if said[k] else {}
             rows[k].append(deal_row(played.result, seed=seed, deal=i, players=seats,
                                     said={key: made.get(key) for key in said[k]}, all_pass=played.all_pass,
                                     sheet_factor=played.factor, ramsch_round=played.forced, people=len(persons[k])))
-    tally = Tally(metrics_for(rules), len(rules), seed)
-    tally.add(start, rows)
-    return stats, tally, rows if want_rows else None
+    return rows
 
 
 @dataclass
@@ -108,33 +138,35 @@ class Comparison:
                         widest = (width, f"{self.names[side]}: {m.label}")
         return widest
 
-    def findings(self, top: int = SUMMARY_SIZE, per_group: int = 3) -> list[tuple[str, Metric, Interval]]:
-        """Significant differences, what the rules do to play and scores first:
-        by the metrics' :data:`~skatcore.sim.outcomes.GROUPS` in order (game
-        values, which the rules table mostly states, last), within a group by
-        size relative to the uncertainty, at most ``per_group`` of a group.
-        One fact once: a difference of the same size and the same interval as a
-        stronger one is the same per-deal fact seen twice (mix: passed, mix: ramsch)."""
-        found = []
+    def findings(self, also: int = ALSO, values: int = VALUES) -> list[tuple[str, Metric, Interval]]:
+        """The significant differences "In short" lists, ruleset by ruleset:
+        every one of :data:`ALWAYS` (the declarer win rate, the points per 36
+        deals, the contract mix; in that order, each kind largest first), then
+        at most ``also`` others of play, scores and session, clearest first (a
+        difference of the same size and interval as one listed is the same
+        per-deal fact seen twice, left out); after every ruleset's, the game
+        values, at most ``values`` a ruleset, largest first: the rules that
+        differ mostly set them outright (Texas's grand base 16)."""
+        first: list[tuple[str, Metric, Interval]] = []
+        last: list[tuple[str, Metric, Interval]] = []
         for side in range(1, len(self.names)):
-            for m in self.metrics:
-                iv = self.tally.diff(m, side)
-                if iv.significant:
-                    found.append((self.names[side], m, iv))
-        found.sort(key=lambda f: -f[2].strength)
-        out, seen, count = [], set(), Counter[str]()
-        for name, m, iv in found:
-            if iv.estimate is None or iv.half_width is None:  # none when significant: its interval has bounds
-                continue
-            fact = (name, round(abs(iv.estimate), 9), round(iv.half_width, 9))
-            if fact in seen or count[m.group] >= per_group:
-                continue
-            seen.add(fact)
-            count[m.group] += 1
-            out.append((name, m, iv))
-        order = list(GROUPS)
-        out.sort(key=lambda f: order.index(f[1].group))  # stable: the strongest first within a group
-        return out[:top]
+            name = self.names[side]
+            found = [(m, iv) for m in self.metrics
+                     for iv in [self.tally.diff(m, side)] if iv.significant and iv.estimate is not None]
+            kinds = [(m, iv, always(m)) for m, iv in found]
+            must = sorted(((m, iv, k) for m, iv, k in kinds if k is not None), key=lambda f: (f[2], -abs(f[1].estimate or 0.0)))
+            rest = sorted(((m, iv) for m, iv, k in kinds if k is None and m.group != "values"),
+                          key=lambda f: -f[1].strength)
+            seen = {_fact(iv) for _m, iv, _k in must}
+            extra: list[tuple[Metric, Interval]] = []
+            for m, iv in rest:
+                if len(extra) < also and _fact(iv) not in seen:
+                    seen.add(_fact(iv))
+                    extra.append((m, iv))
+            set_out = sorted(((m, iv) for m, iv in found if m.group == "values"), key=lambda f: -abs(f[1].estimate or 0.0))
+            first += [(name, m, iv) for m, iv, _k in must] + [(name, m, iv) for m, iv in extra]
+            last += [(name, m, iv) for m, iv in set_out[:values]]
+        return first + last
 
     def to_json(self) -> dict:
         base = self.names[0]
@@ -182,7 +214,10 @@ def compare(refs: Sequence[str], deals: int, seed: int, slots: Sequence[str] = (
 def _play(result: Comparison, refs, slots, seed, start, stop, jobs, dask, progress, on_rows) -> None:
     workers = dask_workers(dask) if dask else jobs
     size = _chunk_size(refs, slots, seed, start, stop, workers)
-    tasks = [(refs, slots, seed, a, b, on_rows is not None) for a, b in spans(start, stop, size)]
+    cuts = spans(start, stop, size)
+    if len(cuts) > 1 and cuts[-1][1] - cuts[-1][0] < MIN_DEALS <= size:  # a short last chunk would go through Deal
+        cuts[-2:] = [(cuts[-2][0], stop)]
+    tasks = [(refs, slots, seed, a, b, on_rows is not None) for a, b in cuts]
     pending: dict[int, list] = {}
     next_start = start
     for task, (stats, tally, rows) in map_chunks(compare_chunk, tasks, jobs, dask):

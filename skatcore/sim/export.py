@@ -1,11 +1,12 @@
 """``--per-deal FILE``: one row per deal and ruleset (the columns of
 :func:`skatcore.sim.outcomes.row_keys`) as JSON Lines (``.jsonl``), CSV
 (``.csv``) or Parquet (``.parquet``, with pyarrow installed), ready for
-pandas or polars.  Rows are written as they come, into ``FILE.part``,
-renamed to ``FILE`` when the run is over: a failed run leaves no half file.
-A run's provenance goes beside it, ``FILE.meta.json`` (and, in a Parquet
-file, into its key-value metadata ``skatcore.provenance``), written only
-when the rows are (docs/formats.md#provenance)."""
+pandas or polars (each column and the code that reads it back:
+docs/formats.md#per-deal-rows).  Rows are written as they come, into
+``FILE.part``, renamed to ``FILE`` when the run is over: a failed run
+leaves no half file.  A run's provenance goes beside it, ``FILE.meta.json``
+(and, in a Parquet file, into its key-value metadata ``skatcore.provenance``),
+written only when the rows are (docs/formats.md#provenance)."""
 
 from __future__ import annotations
 
@@ -141,8 +142,8 @@ def _sha256(path: Path) -> str:
 def typed(key: str, value):
     """``value`` as its column's type (a NumPy integer or a 0/1 flag from the compiled
     engine as ``int``/``bool``), so a CSV holds ``3``, never ``3.0``, and ``True``/``False``;
-    ``None`` stays (empty in a CSV, which ``pandas.read_csv(..., dtype_backend="numpy_nullable")``
-    reads as ``Int64``/``boolean``)."""
+    ``None`` stays (empty in a CSV).  The values are never renamed (the game ``null`` stays
+    ``null``): docs/formats.md#per-deal-rows reads them back, types and missing values exact."""
     return None if value is None else COLUMN_TYPES.get(key, str)(value)
 
 

@@ -18,14 +18,14 @@ the per-deal export's column names.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
 
 from skatcore.engine.table import people
 from skatcore.model import SEATS
-from skatcore.sim.stats import REPLICATES, Interval, MeanSums, RatioBoot, poisson_weights
+from skatcore.sim.stats import REPLICATES, Interval, MeanSums, RatioBoot, replicate_sums
 
 SF_WIN, SF_DEFENDER = 50, 40
 CHAIN = ("kontra", "re", "supra", "resupra")
@@ -34,6 +34,23 @@ CHAIN = ("kontra", "re", "supra", "resupra")
 ROW_KEYS = ("seed", "deal", "ruleset", "game", "all_pass", "declarer", "declarer_player", "bid", "hand", "won", "overbid",
             "value", "score", "declarer_points", "calls", "forehand", "middlehand", "rearhand",
             "forehand_player", "middlehand_player", "rearhand_player", "sheet_factor", "ramsch_round", "server_score")
+
+
+#: the order every table, chart and JSON object lists contracts in, as a Skat player ranks them; a
+#: plugin's own contracts come after null (in the order given), then a Ramsch, passed last
+SKAT_ORDER = ("grand", "clubs", "spades", "hearts", "diamonds", "null")
+LAST = ("ramsch", "passed")
+
+
+def skat_order(names: Iterable[str]) -> list[str]:
+    """``names`` (contracts or contract kinds: ``suit`` stands where the suits do) in :data:`SKAT_ORDER`."""
+    first = (*SKAT_ORDER[:1], "suit", *SKAT_ORDER[1:])
+
+    def place(name: str) -> int:
+        if name in first:
+            return first.index(name)
+        return len(first) + 1 + LAST.index(name) if name in LAST else len(first)
+    return sorted(dict.fromkeys(names), key=place)  # stable: a plugin's contracts as given
 
 
 def settling(rules: Sequence) -> dict[str, frozenset[str]]:
@@ -156,7 +173,7 @@ def metrics_for(rules: Sequence, games: Sequence[str] = ()) -> list[Metric]:
     """The statistics of a comparison of ``rules`` (compiled): the deal
     statistics, the contract mix and per-contract rates over every contract
     of any of them, and the session rules any of them has."""
-    contracts = list(dict.fromkeys(["passed", *(c for r in rules for c in r.contracts), *games]))
+    contracts = skat_order(["passed", *(c for r in rules for c in r.contracts), *games])
     declarable = [c for c in contracts if any(c in r.contracts and r.contracts[c].declarer for r in rules)]
     def decl(c):
         return c["declared"]
@@ -220,9 +237,15 @@ def metrics_for(rules: Sequence, games: Sequence[str] = ()) -> list[Metric]:
 def row_matrix(metrics: Sequence[Metric], rows: Sequence[dict]) -> tuple[np.ndarray, np.ndarray]:
     """``(num, den)`` of ``rows`` (one ruleset), each ``(metrics, deals)``:
     every metric at once over the rows' :class:`Columns`."""
-    c, ones = Columns(rows), np.ones(len(rows), np.int64)
-    num = np.array([m.num(c) for m in metrics], dtype=np.int64).reshape(len(metrics), len(rows))
-    den = np.array([ones if m.den is None else m.den(c) for m in metrics], dtype=np.int64).reshape(len(metrics), len(rows))
+    return column_matrix(metrics, Columns(rows), len(rows))
+
+
+def column_matrix(metrics: Sequence[Metric], c: dict, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(num, den)`` of ``n`` deals' columns ``c`` (:class:`Columns`, or
+    :class:`~skatcore.sim.outcome_rows.Facts`), each ``(metrics, deals)``."""
+    ones = np.ones(n, np.int64)
+    num = np.array([m.num(c) for m in metrics], dtype=np.int64).reshape(len(metrics), n)
+    den = np.array([ones if m.den is None else m.den(c) for m in metrics], dtype=np.int64).reshape(len(metrics), n)
     return num, den
 
 
@@ -238,18 +261,27 @@ class Tally:
 
     def add(self, start: int, rows: Sequence[Sequence[dict]]) -> None:
         """Deals ``start, start+1, ...``: ``rows[side][k]`` is deal ``start+k`` under ruleset ``side``."""
-        k = len(rows[0])
+        self.add_columns(start, [Columns(side) for side in rows], len(rows[0]))
+
+    def add_columns(self, start: int, columns: Sequence[dict], k: int) -> None:
+        """Deals ``start .. start+k-1`` as each ruleset's :class:`Columns` (or
+        columns alike: :mod:`skatcore.sim.outcome_rows`), in ``columns[side]``."""
         if not k:
             return
-        mats = [row_matrix(self.metrics, side) for side in rows]
-        weights = poisson_weights(self.seed, start, start + k, self.replicates) if self.ratios else None
+        mats = [column_matrix(self.metrics, side, k) for side in columns]
+        ratios = []
         for j, m in enumerate(self.metrics):
             num = np.stack([mats[s][0][j] for s in range(self.sides)])
             if m.closed:
                 self.means[m.key].add(num)
             else:
-                den = np.stack([mats[s][1][j] for s in range(self.sides)])
-                self.ratios[m.key].add(self.seed, start, num, den, weights)
+                ratios.append((self.ratios[m.key], num, np.stack([mats[s][1][j] for s in range(self.sides)])))
+        if ratios:  # every ratio's replicates at once: each deal's weights drawn once (stats.RatioBoot)
+            values = np.concatenate([part for _, num, den in ratios for part in (num, den)])
+            sums = replicate_sums(self.seed, start, values, self.replicates)
+            for r, (boot, num, den) in enumerate(ratios):
+                at = 2 * self.sides * r
+                boot.add_sums(num, den, sums[at:at + self.sides], sums[at + self.sides:at + 2 * self.sides])
         self.n += k
 
     def __getstate__(self):  # the metrics' functions stay behind: a merged tally needs only the sums

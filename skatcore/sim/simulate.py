@@ -45,6 +45,7 @@ from skatcore.errors import InputError, printable
 from skatcore.model import SEATS
 from skatcore.rules.compiler import CompiledRules, get_rules
 from skatcore.sim.fastpath import compiled_outcomes, declined, whole
+from skatcore.sim.outcomes import skat_order
 from skatcore.sim.play import all_passed, play, seeded_deal  # noqa: F401 (play: a public name of one deal)
 from skatcore.sim.sheet import SESSION_DEALS, Sheet
 from skatcore.sim.workers import dask_workers, map_chunks  # noqa: F401 (dask_workers: compare's, as before)
@@ -219,13 +220,13 @@ class Stats:
             "ruleset": self.ruleset,
             "players": list(self.slots),
             "deals": self.deals,
-            "contract_mix": {g: _r(c / n) for g, c in sorted(self.games.items(), key=lambda kv: (-kv[1], kv[0]))},
+            "contract_mix": {g: _r(self.games[g] / n) for g in skat_order(self.games)},
             "declarer_games": dgames,
             "win_rate": _r(wins / dgames) if dgames else None,
-            "win_rate_by_contract": {g: _r(self.wins[g] / c) for g, c in sorted(declarer_games.items())},
+            "win_rate_by_contract": {g: _r(self.wins[g] / declarer_games[g]) for g in skat_order(declarer_games)},
             "hand_rate": _r(sum(self.hand.values()) / dgames) if dgames else None,
             "mean_value": _r(sum(self.value.values()) / dgames) if dgames else None,
-            "mean_value_by_contract": {g: _r(self.value[g] / c) for g, c in sorted(declarer_games.items())},
+            "mean_value_by_contract": {g: _r(self.value[g] / declarer_games[g]) for g in skat_order(declarer_games)},
             "mean_abs_entry": _r(self.abs_entries / n),
             "all_pass_rate": _r(self.all_pass / n),
             "overbid_rate": _r(self.overbid / dgames) if dgames else None,
@@ -449,14 +450,28 @@ def run_with_progress(refs, deals, seed, slots, jobs, dask=None) -> list[Stats]:
 
 
 def print_table(title: str | None, columns: Sequence[str], rows: Iterable[Sequence[str]], file=None) -> None:
+    """A table as wide as the terminal (``COLUMNS`` where set; 200 columns into a file or pipe).  Where a
+    cell must wrap, a rule separates every row: a label's second line never reads as a row of its own
+    (``classic points / 36`` over ``deals (without Bock)``, which looked like the row ``deals``)."""
+    import os
+
     from rich.console import Console
     from rich.table import Table
     from rich.text import Text
 
+    out = file or sys.stdout
+    width = None if out.isatty() or os.environ.get("COLUMNS", "").isdigit() else 200  # rich reads COLUMNS itself
+    console = Console(file=out, width=width)
     # plain text, not markup (a value such as [schneider, schwarz]), escaped: names and values come from files
-    table = Table(title=title and Text(printable(title)), show_lines=False)
-    for i, c in enumerate(columns):
-        table.add_column(Text(printable(c)), justify="left" if i == 0 else "right")
-    for r in rows:
-        table.add_row(*(Text(printable(str(c))) for c in r))
-    Console(file=file or sys.stdout, width=200 if not (file or sys.stdout).isatty() else None).print(table)
+    cells = [[Text(printable(str(c))) for c in r] for r in rows]
+
+    def table(lines: bool, header: bool = True) -> Table:
+        made = Table(title=title and Text(printable(title)) if header else None, show_lines=lines, show_header=header)
+        for i, c in enumerate(columns):
+            made.add_column(Text(printable(c)), justify="left" if i == 0 else "right")
+        for r in cells:
+            made.add_row(*r)
+        return made
+
+    wrapped = len(console.render_lines(table(False, header=False), pad=False)) > len(cells) + 2  # + the two borders
+    console.print(table(wrapped))

@@ -196,6 +196,28 @@ def openspiel_figures(seconds: float) -> dict:
             "openspiel_python_api_deals_per_s": round(timed(python_api, seconds))}
 
 
+def compare_figures(seconds: float, pair: tuple[str, str] = ("official", "texas")) -> dict:
+    """``compare_vs_simulate_cpu``: CPU of ``skat compare`` of ``pair`` on
+    ``10,000 x seconds`` deals over that of ``skat simulate`` of each ruleset
+    on the same deals (``--jobs 1``, in this process after a warm-up; issue
+    39 asks <= 1.3 at 100,000 deals: ``tools/compare_cost.py``)."""
+    from skatcore.sim.compare import compare
+    from skatcore.sim.simulate import run
+
+    deals = max(1000, round(10_000 * seconds))
+    for ref in pair:
+        run([ref], 1000, 1)
+    compare(list(pair), 1000, 1)
+    t0 = time.process_time()
+    for ref in pair:
+        run([ref], deals, 1)
+    t1 = time.process_time()
+    compare(list(pair), deals, 1)
+    t2 = time.process_time()
+    return {"compare_vs_simulate_cpu": round((t2 - t1) / (t1 - t0), 2), "compare_vs_simulate_deals": deals,
+            "compare_vs_simulate_rulesets": list(pair)}
+
+
 def warm(ref: str = "official", log: Callable[[str], None] | None = print) -> dict:
     """Compile every numba part once (``skat bench --warm``), so that numba's
     cache holds it and no later command waits for a compile: CPU seconds of

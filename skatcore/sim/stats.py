@@ -19,7 +19,8 @@ Two kinds of statistic:
 
 Everything is accumulated as exact integer sums (:class:`MeanSums`,
 :class:`RatioBoot`) so chunking never changes a digit; :class:`Interval`
-is the answer.  ``skat compare`` and ``skat duel`` both use this module.
+is the answer.  The replicates' sums are drawn in numba
+(:func:`replicate_sums`: NumPy's very draws, no weights' matrix).  ``skat compare`` and ``skat duel`` both use this module.
 """
 
 from __future__ import annotations
@@ -158,9 +159,10 @@ def poisson_weights(seed: int, start: int, stop: int, replicates: int = REPLICAT
 
 def percentile_interval(estimate: float | None, replicates: np.ndarray, n: int) -> Interval:
     """The 2.5% and 97.5% percentiles of the replicate estimates (NaN ones,
-    replicates without data, left out)."""
+    replicates without data, left out); none from a single deal or game, whose
+    resamples can only repeat it (as the closed form gives none from one)."""
     reps = replicates[~np.isnan(replicates)]
-    if estimate is None or len(reps) < 2:
+    if estimate is None or len(reps) < 2 or n < 2:
         return Interval(estimate, None, None, n, "bootstrap")
     tail = (1 - LEVEL) / 2 * 100
     low, high = np.percentile(reps, [tail, 100 - tail])
@@ -179,6 +181,22 @@ def ratio_diff_ci(num_a, den_a, num_b, den_b, seed: int, start: int = 0,
     boot = RatioBoot(2, replicates)
     boot.add(seed, start, np.array([num_a, num_b], dtype=float), np.array([den_a, den_b], dtype=float))
     return boot.diff(0, 1)
+
+
+def replicate_sums(seed: int, start: int, values, replicates: int = REPLICATES) -> np.ndarray:
+    """``values @ poisson_weights(seed, start, start + k, replicates)``, exact
+    int64 ``(rows, replicates)``, of ``(rows, k)`` integer values (column ``j``:
+    deal ``start + j``): drawn in numba (:mod:`skatcore.sim.bootstrap`, the
+    same integers without the weights' matrix), by NumPy where its JIT is off."""
+    from numba import config
+
+    values = np.asarray(values, dtype=np.int64)
+    # numba.config sets its options from the environment at import: no stub declares them
+    if config.DISABLE_JIT or not values.size:  # type: ignore[attr-defined]
+        return weighted_sums(values, poisson_weights(seed, start, start + values.shape[1], replicates))
+    from skatcore.sim.bootstrap import replicate_sums as compiled
+
+    return compiled(seed, start, values, replicates)
 
 
 _WEIGHTED: list[Callable[[np.ndarray, np.ndarray], np.ndarray]] = []
@@ -226,15 +244,24 @@ class RatioBoot:
         self.boot_den = np.zeros((self.sides, self.replicates), dtype=np.int64)
 
     def add(self, seed: int, start: int, num: np.ndarray, den: np.ndarray, weights: np.ndarray | None = None) -> None:
-        """Deals ``start..start+k-1``: ``num``/``den`` are ``(sides, k)`` integer-valued."""
-        k = num.shape[1]
-        w = poisson_weights(seed, start, start + k, self.replicates) if weights is None else weights
-        num, den, w = (a if a.dtype == np.int64 else np.rint(a).astype(np.int64) for a in (num, den, w))
-        self.n += k
+        """Deals ``start..start+k-1``: ``num``/``den`` are ``(sides, k)`` integer-valued;
+        ``weights`` (``(k, replicates)``) as :func:`poisson_weights` draws them when not given."""
+        num, den = (a if a.dtype == np.int64 else np.rint(a).astype(np.int64) for a in (num, den))
+        if weights is None:
+            sums = replicate_sums(seed, start, np.concatenate([num, den]), self.replicates)
+            self.add_sums(num, den, sums[:self.sides], sums[self.sides:])
+        else:
+            w = weights if weights.dtype == np.int64 else np.rint(weights).astype(np.int64)
+            self.add_sums(num, den, weighted_sums(num, w), weighted_sums(den, w))
+
+    def add_sums(self, num: np.ndarray, den: np.ndarray, boot_num: np.ndarray, boot_den: np.ndarray) -> None:
+        """Deals with ``(sides, k)`` ``num``/``den`` and their replicate sums
+        ``(sides, replicates)`` (``num @ weights``, :func:`skatcore.sim.bootstrap.replicate_sums`)."""
+        self.n += num.shape[1]
         self.num += num.sum(axis=1)
         self.den += den.sum(axis=1)
-        self.boot_num += weighted_sums(num, w)
-        self.boot_den += weighted_sums(den, w)
+        self.boot_num += boot_num
+        self.boot_den += boot_den
 
     def merge(self, other: RatioBoot) -> RatioBoot:
         self.n += other.n

@@ -405,6 +405,34 @@ def test_scaffold_installs_and_its_tests_pass(tmp_path):
         subprocess.run([*pip, "uninstall", "--quiet", "--yes", dist], capture_output=True, text=True, env=env)
 
 
+@pytest.mark.parametrize("kind", ["value", "card-points", "win-condition"])
+def test_each_kind_of_scaffold_passes_its_own_vectors_and_tests(kind, tmp_path, monkeypatch):
+    """`skat plugin new --kind K` without installing it: the plugin class
+    under its ruleset's parameters passes the package's vectors (real deals
+    counted by hand) and its parameter test (the install is tested above)."""
+    import importlib
+
+    from skatcore.rules.reading import read_yaml
+
+    name = f"my-{kind}"
+    assert main(["plugin", "new", name, "--dir", str(tmp_path / "p"), "--kind", kind]) == 0
+    snake = name.replace("-", "_")
+    monkeypatch.syspath_prepend(str(tmp_path / "p" / "src"))
+    monkeypatch.syspath_prepend(str(tmp_path / "p" / "tests"))
+    module = importlib.import_module(f"skat_{snake}")
+    cls = next(v for k, v in vars(module).items() if isinstance(v, type) and k.lower() == snake.replace("_", ""))
+    params = read_yaml(tmp_path / "p" / "src" / f"skat_{snake}" / f"{snake}.yaml")["plugins"][snake]
+    rules = compile_with("official", {snake: (cls, params)})
+    outcomes = check_vectors(tmp_path / "p" / "tests" / "vectors" / f"{snake}.yaml", rules)
+    assert len(outcomes) == 3
+    tests = importlib.import_module(f"test_{snake}")
+    tests.test_parameter(compile_with, score)
+
+
+def test_scaffold_refuses_an_unknown_kind(capsys):
+    assert "invalid choice: 'trick'" in one_line_error(capsys, "plugin", "new", "g20", "--kind", "trick")
+
+
 # ---------------------------------------------------------------------------
 # docs/writing-plugins.md works as written
 # ---------------------------------------------------------------------------
@@ -420,13 +448,17 @@ def _guide_files() -> dict[str, str]:
 
 def test_the_guides_house_rules_work_as_written(tmp_path, capsys):
     files = _guide_files()
-    assert set(files) == {"house.py", "house.yaml", "house-vectors.yaml", "test_house.py", "late-kontra.yaml"}
+    assert set(files) == {"house.py", "house.yaml", "house-vectors.yaml", "test_house.py", "late-kontra.yaml",
+                          "cardhouse.py", "black-jacks.yaml", "last-trick.yaml", "black-jacks-vectors.yaml",
+                          "last-trick-vectors.yaml"}
     for name, text in files.items():
         write(tmp_path / name, text)
     assert main(["validate", str(tmp_path / "house.yaml")]) == 0
     assert "valid ruleset 'house' (4 plugins, 6 contracts)" in capsys.readouterr().out
     assert main(["validate", str(tmp_path / "late-kontra.yaml")]) == 0  # section 10: Kontra until the second trick
     check_vectors(tmp_path / "house-vectors.yaml", tmp_path / "house.yaml")
+    for rule in ("black-jacks", "last-trick"):  # section 11: a card-point rule and a win condition
+        assert len(check_vectors(tmp_path / f"{rule}-vectors.yaml", tmp_path / f"{rule}.yaml")) == 3
     proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_house.py"],
                           capture_output=True, text=True, cwd=tmp_path)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-2000:]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -105,9 +106,10 @@ def test_a_two_player_record_names_its_two_players(capsys, tmp_path):
     straw = tmp_path / "straw.yaml"
     straw.write_text(yaml.safe_dump({"format": "skat-deal/1", "ruleset": "strohmann",
                                      **{k: first[k] for k in ("hands", "skat", "aside", "bidding", "game", "play")}}))
-    rc, out, _ = solve(capsys, str(straw))
-    assert rc == 0 and out == f"{straw}: not solved: cards in a pile or in stacks, or tricks of two: the double-dummy " \
-                              "solver plays three hands whose cards may all be played\n"
+    rc, out, err = solve(capsys, str(straw))
+    assert rc == 2 and out == ""  # a deal it cannot solve is no result: one line, the reason (issue 36)
+    assert err == f"skat: error: {straw}: not solved: cards in a pile or in stacks, or tricks of two: the " \
+                  "double-dummy solver plays three hands whose cards may all be played\n"
 
 
 def test_plain_letters_where_the_output_cannot_show_suit_symbols():
@@ -217,7 +219,7 @@ def test_iss_sample_invariants(capsys):
     play; the value after the last trick is the points taken, which the
     scorer reports too."""
     rc, out, _ = solve(capsys, str(SAMPLE), "--json")
-    assert rc == 0
+    assert rc == 2  # three games have no play to solve (test_several_games_say_how_many_were_not_solved)
     results = [json.loads(line) for line in out.splitlines()]
     main(["score", str(SAMPLE), "--json"])
     scores = {s["id"]: s for s in map(json.loads, capsys.readouterr()[0].splitlines())}
@@ -267,5 +269,77 @@ def test_several_files_each_solved_with_its_own_record_and_rules(tmp_path, capsy
         rc, out, _ = solve(capsys, str(SAMPLE), "--json")
         sgf = [json.loads(line) for line in out.splitlines()]
         rc, out, _ = solve(capsys, str(SAMPLE), str(made), str(lost), "--json")
-        assert rc == 0
+        assert rc == 2  # the sample holds games without play
         assert [json.loads(line) for line in out.splitlines()] == [*sgf, *alone]
+
+
+# -- a game it cannot solve (issue 36, R6) -------------------------------------------------
+
+PASSED = """\
+format: skat-deal/1
+ruleset: official
+hands:
+  forehand:   [C7, C8, C9, S7, S8, S9, H7, H8, H9, D7]
+  middlehand: [CA, CK, CQ, CJ, CT, SA, SK, SQ, SJ, ST]
+  rearhand:   [HA, HK, HQ, HJ, HT, DA, DK, DQ, DJ, DT]
+skat: [D9, D8]
+bidding: [pass, pass, pass]
+"""
+
+
+@pytest.mark.parametrize("json_flag", [(), ("--json",)])
+def test_one_deal_it_cannot_solve_is_exit_2_with_the_reason(tmp_path, capsys, json_flag):
+    """Everybody passed: nothing to solve.  One line on stderr naming the file and why, nothing on stdout."""
+    f = tmp_path / "passed.yaml"
+    f.write_text(PASSED)
+    rc, out, err = solve(capsys, str(f), *json_flag)
+    assert (rc, out, err) == (2, "", f"skat: error: {f}: not solved: no game was played\n")
+
+
+@pytest.mark.skipif(SAMPLE is None, reason="ISS sample not found")
+def test_one_iss_game_it_cannot_solve_names_the_game(tmp_path, capsys):
+    line = next(x for x in SAMPLE.read_text(encoding="utf-8").splitlines() if "ID[756788]" in x)
+    f = tmp_path / "one.sgf"
+    f.write_text(line + "\n", encoding="utf-8")
+    rc, out, err = solve(capsys, str(f))
+    assert (rc, out, err) == (2, "", f"skat: error: {f}: ISS game 756788: not solved: no game was played\n")
+
+
+def test_several_games_all_solved_is_exit_0(tmp_path, capsys):
+    made, lost = tmp_path / "made.yaml", tmp_path / "lost.yaml"
+    made.write_text(NULL_RECORD.format(c1="C7", c2="CA"))
+    lost.write_text(NULL_RECORD.format(c1="CA", c2="C7"))
+    for flag in ((), ("--json",)):
+        rc, out, err = solve(capsys, str(made), str(lost), *flag)
+        assert rc == 0 and err == "" and out
+
+
+@pytest.mark.parametrize("json_flag", [(), ("--json",)])
+def test_several_games_say_how_many_were_not_solved(tmp_path, capsys, json_flag):
+    """Every game is still answered in order (solved, or ``not solved`` and why), then one line on stderr:
+    how many of how many were not solved, which; exit 2.  The games not solved are the ones the record
+    shows no play for: counted from the records themselves."""
+    made, passed = tmp_path / "made.yaml", tmp_path / "passed.yaml"
+    made.write_text(NULL_RECORD.format(c1="C7", c2="CA"))
+    passed.write_text(PASSED)
+    files = [str(made), str(passed), str(made)]
+    if SAMPLE is not None:
+        files.append(str(SAMPLE))
+    rc, out, err = solve(capsys, *files, *json_flag)
+    assert rc == 2
+    if json_flag:
+        results = [json.loads(line) for line in out.splitlines()]
+        ids = [r["id"] for r in results if not r["solved"]]
+        assert ids[0] == str(passed) and all(r["reason"] for r in results if not r["solved"])
+    else:
+        lines = [x for x in out.splitlines() if x.startswith((str(made), str(passed))) or ": not solved: " in x]
+        assert lines[1] == f"{passed}: not solved: no game was played"
+        ids = [x.split(": not solved: ")[0] for x in out.splitlines() if ": not solved: " in x]
+    games = 3
+    if SAMPLE is not None:  # no game to solve: all passed (R[passed]), or no declarer in the server's result (d:-1)
+        sgf = SAMPLE.read_text(encoding="utf-8").splitlines()
+        no_game = [re.search(r"ID\[(\d+)\]", x).group(1) for x in sgf if "R[passed]" in x or "R[d:-1 " in x]
+        assert ids[1:] == no_game and len(no_game) == 3
+        games += len(sgf)
+    assert err == (f"skat: error: {len(ids)} of {games} games not solved: {', '.join(ids)} "
+                   f"(each one's {'reason' if json_flag else 'line'} says why)\n")

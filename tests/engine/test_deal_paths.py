@@ -2,8 +2,9 @@
 declarer's moves without the general questions, the legal cards from
 tables, checked declarations kept, GameFacts built at once) against its
 general paths, move by move: random action sequences, legal and not, under
-every shipped ruleset, a trick hook and a 36-card deck must give the same
-states, legal actions, views, errors, facts and results.  The reference is
+every shipped ruleset, a trick hook, a 36-card deck and card points by hook
+must give the same states, legal actions, views, errors, facts and results.
+The reference is
 :class:`Straight`: the same Deal through the general path of every move,
 the legal cards computed from the card order's tables directly and the
 declarer's cards counted from the tricks, as before the short paths.  The
@@ -113,6 +114,7 @@ def _sixes():
 RULES = {name: get_rules(name) for name in sorted(shipped_rulesets())}
 RULES["trick hook"] = compile_with("official", plugins={"abstains": Abstains})
 RULES["sechserskat"] = compile_with("official", plugins={"sechserskat": _sixes()})
+RULES["card points"] = compile_with("pub", {"card_points": ("card_points", {"last_trick": 10, "skat": "last_trick"})})
 SETTINGS = settings(deadline=None, max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 
 
@@ -227,12 +229,12 @@ def test_game_facts_are_built_as_their_constructor_builds_them(points, dtricks, 
     contract, d = rules.contracts["grand"], Declaration("grand", hand=True)
     facts = make_facts(rules, contract, d, bid=bid, declarer=1, matadors=matadors, declarer_points=points,
                        declarer_tricks=None if dtricks < 0 else dtricks, defender_tricks=None if ftricks < 0 else ftricks,
-                       last_trick=(1, 2, 3), last_trick_winner=2)
+                       last_trick=(1, 2, 3), last_trick_winner=2, skat=(4, 5))
     th = rules.thresholds
     assert facts == GameFacts(contract, d, bid, 1, matadors, points, dtricks, ftricks, made_points=points >= th.win,
                               defenders_schneider=points >= th.schneider, declarer_schneider=points < th.out_of_schneider,
                               defenders_schwarz=ftricks == 0, declarer_schwarz=dtricks == 0, last_trick=(1, 2, 3),
-                              last_trick_winner=2)
+                              last_trick_winner=2, raw_points=points, thresholds=th, skat=(4, 5))
     assert list(vars(facts)) == [f.name for f in fields(GameFacts)]
 
 

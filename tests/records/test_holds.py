@@ -344,3 +344,22 @@ def test_compare_counts_them_apart_in_the_table_the_json_and_the_report(house, t
     assert f"lasttrick: ended by a claim ({lasttrick['lacking']['ended by a claim']})" in page
     claims = [why for why in lasttrick["unscored"] if why.startswith("ended by a claim: ")]  # the table's column
     assert len(claims) == 1 and re.fullmatch(r"ended by a claim: reads last_trick_winner \(house\.py:\d+\)", claims[0])
+
+
+def test_a_card_point_rule_refuses_exactly_the_games_ended_early(tmp_path, official):
+    """The built-in black jacks (skat_card_points, asked per trick) read the
+    tricks of every suit and grand game: those ended early are refused with
+    the reason, a null (no card points) and every game played out are scored."""
+    path = tmp_path / "jacks.yaml"
+    path.write_text("name: jacks\nextends: official\nplugins:\n  card_points: {black_jacks: 10}\n", encoding="utf-8")
+    got = _outcomes(str(path))
+    refused = _refused_for_lacking(got)
+    assert set(refused) == {i for i in EARLY if TEXT[i][2] != "N"}
+    for i, exc in refused.items():
+        _assert_reason_names_what_it_lacks(i, exc, "reads tricks (card_points.py:")
+    scored = [i for i, o in enumerate(got) if i not in refused and not isinstance(o, Exception) and o.multiplier]
+    for i in scored:  # the cards' count is official's; the black jacks counted for their taker
+        extra, declarer = got[i].extra["card_points"], got[i].to_json()["declarer"]
+        given = sum(it["points"] if it["seat"] == declarer else -it["points"] for it in extra["items"])
+        assert extra["raw"] == official[i].declarer_points and got[i].declarer_points == extra["raw"] + given
+    assert len(scored) >= 10

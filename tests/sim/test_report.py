@@ -183,7 +183,8 @@ def test_results_come_before_the_rules_and_the_forest_has_every_difference():
 
 def test_the_report_at_1400px_in_a_browser(browser):
     """The key figures fit 1,400 px with every cell on one line, start on the
-    first screen, the forest plot within two; the screenshot refreshes docs/img/ with SKAT_SCREENSHOTS=docs/img."""
+    first screen, the forest plot soon after the second; the screenshot refreshes docs/img/ with
+    SKAT_SCREENSHOTS=docs/img.  Four rulesets at 1,280 px: tests/sim/test_layout.py."""
     names = ("official", "texas", "pub")
     rules = [get_rules(n) for n in names]
     result = compare(names, 72, 1)
@@ -208,7 +209,8 @@ def test_the_report_at_1400px_in_a_browser(browser):
         top = page.evaluate("""id => document.getElementById(id).getBoundingClientRect().top""", "key-figures")
         forest = page.evaluate("document.querySelector('svg.forest').getBoundingClientRect().top")
         rules_at = page.evaluate("""id => document.getElementById(id).getBoundingClientRect().top""", "rules")
-        assert top < 900 and forest < 2 * 900 < rules_at
+        # "In short" lists every significant win rate, points and mix difference (issue 36): the forest a little lower
+        assert top < 900 and forest < 2.25 * 900 < rules_at
         screenshot(page, "compare-report.png", full_page=True,
                         clip={"x": 0, "y": 0, "width": 1400, "height": 1800})
     finally:

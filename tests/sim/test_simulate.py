@@ -341,7 +341,7 @@ def test_bench_json_last_line_has_the_figures(capsys):
     figures = json.loads(out.strip().splitlines()[-1])
     assert figures["random_deals_per_s"] > 0 and figures["heuristic_deals_per_s"] > 0
     assert figures["random_compiled_deals_per_s"] > figures["random_deal_loop_deals_per_s"] > 0
-    assert figures["numba_compile_s"] > 0 and figures["help_cpu_s"] > 0
+    assert figures["numba_compile_s"] > 0 and figures["help_cpu_s"] > 0 and figures["compare_vs_simulate_cpu"] > 0
     assert figures["score_json_records_per_s"] > 0 and figures["score_yaml_records_per_s"] > 0
     assert figures["score_iss_games_per_s"] > 0
     assert figures["solver_declared_exact_ms_max"] > 0 and figures["solver_random_61_ms_median"] > 0

@@ -102,3 +102,17 @@ def test_paired_interval_contains_its_estimate_and_is_antisymmetric(pairs):
     ci, back = paired_ci(a, b), paired_ci(b, a)
     assert ci.low <= ci.estimate <= ci.high
     assert back.estimate == pytest.approx(-ci.estimate) and back.low == pytest.approx(-ci.high)
+
+
+@pytest.mark.parametrize("seed", [1, 7, 2024])
+def test_one_game_behind_a_rate_gives_no_interval(seed):
+    """One declarer game under each side (a spades game won here, lost there,
+    among games of other contracts): every resample repeats it, so the
+    bootstrap would say [-100, -100] pp, "significant"; from one game there
+    is no interval, as the closed form gives none from one deal."""
+    den = [0, 1, 0, 0]
+    iv = ratio_diff_ci([0, 1, 0, 0], den, [0, 0, 0, 0], den, seed=seed)
+    assert iv.estimate == -1.0 and iv.n == 1
+    assert iv.low is None and iv.high is None and not iv.significant
+    two = ratio_diff_ci([1, 1, 0], [1, 1, 0], [0, 1, 0], [1, 1, 0], seed=seed)  # two games: an interval
+    assert two.n == 2 and two.low is not None and two.low <= two.estimate <= two.high

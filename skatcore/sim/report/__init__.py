@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import TypedDict
 
 from skatcore.errors import InputError
-from skatcore.sim.compare import Comparison, diff_parts, figure, finding_text, shown
-from skatcore.sim.outcomes import GROUPS, Metric
+from skatcore.sim.compare import Comparison, diff_parts, diff_text, figure, shown
+from skatcore.sim.outcomes import GROUPS, Metric, skat_order
 from skatcore.sim.report.charts import COLORS, HUMAN, _bins, bar_chart, esc, forest_plot, nice_ticks, score_edges
 from skatcore.sim.report.pins import pins_html
 from skatcore.sim.report.words import HUMAN_MIX, HUMAN_SOURCE, METHODS, TERMS, Provenance, explain
@@ -31,17 +31,20 @@ h1 { font-size: 1.5em; margin: 0 0 .2em; } h2 { font-size: 1.2em; margin: 1.2em 
 h3 { font-size: 1em; margin: 0 0 .2em; }
 p.sub { color: #555; margin: 0 0 .6em; }
 ol.short { margin: .3em 0; padding-left: 1.6em; } ol.short li { margin: .1em 0; }
-span.tag { display: inline-block; min-width: 12.5em; color: #666; font-size: .85em; }
+div.short section { flex: 1 1 22em; }
 p.then { margin: .5em 0 .2em; color: #555; }
 .grid { display: flex; flex-wrap: wrap; gap: .4em 2.2em; align-items: flex-start; }
+div.scroll { overflow-x: auto; max-width: 100%; min-width: 0; }
 table { border-collapse: collapse; margin: .3em 0; font-variant-numeric: tabular-nums; font-size: .9em; }
-th, td { padding: .12em .5em; border-bottom: 1px solid #e3e3e3; text-align: right; white-space: nowrap; }
+th, td { padding: .12em .4em; border-bottom: 1px solid #e3e3e3; text-align: right; white-space: nowrap; }
 th:first-child, tr th { text-align: left; font-weight: normal; }
 thead th { font-weight: 600; border-bottom: 1.5px solid #888; }
 caption { text-align: left; font-weight: 600; padding-bottom: .2em; }
 td.iv { text-align: left; color: #555; } td.ns, td.ns + td.iv { color: #707070; }
-small.n { color: #6b6b6b; font-size: .8em; margin-left: .3em; }
+small.n { color: #6b6b6b; font-size: .75em; margin-left: .25em; white-space: nowrap; }
 table.words td, table.words th { text-align: left; white-space: normal; } table.words thead th { white-space: nowrap; }
+table.key tbody th { white-space: normal; min-width: 7em; }
+dd { overflow-wrap: anywhere; }
 svg { max-width: 100%; height: auto; display: block; margin: .6em 0; }
 svg .t { font: 600 13px sans-serif; } svg .a { font: 11px sans-serif; fill: #444; } svg .l { font: 12px sans-serif; fill: #222; }
 svg .v { font: 11px sans-serif; fill: #222; } svg .v.ns { fill: #707070; }
@@ -102,18 +105,25 @@ differences; <em>ns</em> (grey, open marks) marks an interval that contains 0. s
 
 
 def _in_short(result: Comparison) -> str:
-    """The significant findings: play and scores first, then what the rules table states (game values)."""
-    items: dict[bool, list[str]] = {True: [], False: []}
-    for name, m, iv in result.findings():
-        items[m.group != "values"].append(f'<li><span class="tag">{esc(GROUPS[m.group])}</span>'
-                                          f'{esc(finding_text(name, m, iv, result.names[0]))}</li>')
-    if not any(items.values()):
+    """The significant findings, a column per compared ruleset: the win rate, the points, the contract mix
+    and the clearest others (:meth:`Comparison.findings`), then the game values the rules mostly set outright."""
+    base = result.names[0]
+    found = result.findings()
+    if not found:
         return "<p>No difference is significant at 95% (deal more, or <code>--until-ci</code>).</p>"
-    play = f'<ol class="short">{"".join(items[True])}</ol>' if items[True] else \
-        "<p>No effect on play or scores is significant at 95%.</p>"
-    values = (f'<p class="then">Game values, which the rules that differ mostly set outright:</p>'
-              f'<ol class="short" start="{len(items[True]) + 1}">{"".join(items[False])}</ol>') if items[False] else ""
-    return play + values
+    columns = []
+    for name in result.names[1:]:
+        items: dict[bool, list[str]] = {True: [], False: []}
+        for n, m, iv in found:
+            if n == name:
+                items[m.group != "values"].append(f"<li>{esc(m.label)} {esc(diff_text(iv, m))} "
+                                                  f'<small class="n">n {iv.n:,}</small></li>')
+        play = (f'<ol class="short">{"".join(items[True])}</ol>' if items[True] else
+                "<p>No effect on play or scores is significant at 95%.</p>")
+        values = (f'<p class="then">Game values (the rules that differ mostly set them outright):</p>'
+                  f'<ol class="short">{"".join(items[False])}</ol>') if items[False] else ""
+        columns.append(f"<section><h3>{esc(name)} − {esc(base)}</h3>{play}{values}</section>")
+    return f'<div class="grid short">{"".join(columns)}</div>'
 
 
 def _key_table(result: Comparison, group: str, rows) -> str:
@@ -132,8 +142,8 @@ def _key_table(result: Comparison, group: str, rows) -> str:
             ns = "" if d.significant or d.estimate is None else ' class="ns"'
             cells += f'<td{ns}>{est}</td><td class="iv">{interval}{" ns" if ns else ""}</td>'
         body.append(f'<tr><th title="{esc(explain(m))}">{esc(m.label)}</th>{cells}</tr>')
-    return (f'<table class="key"><caption>{esc(GROUPS[group])}</caption><thead><tr><th></th>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table>')
+    return (f'<div class="scroll"><table class="key"><caption>{esc(GROUPS[group])}</caption>'
+            f'<thead><tr><th></th>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>')
 
 
 def _unit(m: Metric) -> tuple[str, float]:
@@ -181,10 +191,10 @@ def _interval_chart(result: Comparison, keys: Sequence[tuple[str, str]], title: 
 
 
 def family_mix(result: Comparison, rules) -> dict[str, list[float]]:
-    """Each ruleset's contract mix by kind, shares of all deals: passed, grand,
-    suit, null, each family played without declarer (Ramsch), other."""
+    """Each ruleset's contract mix by kind, shares of all deals: grand, suit,
+    null, other, each family played without declarer (Ramsch), passed."""
     kinds = (*HUMAN_MIX, *dict.fromkeys(c.family for r in rules for c in r.contracts.values() if not c.declarer))
-    out: dict[str, list[float]] = {k: [0.0] * len(result.names) for k in (*kinds, "other")}
+    out: dict[str, list[float]] = {k: [0.0] * len(result.names) for k in skat_order((*kinds, "other"))}
     for m in result.metrics:
         if m.key.startswith("contract_mix."):
             game = m.key.split(".", 1)[1]
@@ -206,7 +216,7 @@ def _charts(result: Comparison, rules, bots: bool) -> list[str]:
     names, size = result.names, _Size(width=600, height=300)
     share = {m.key: [result.tally.value(m, i).estimate or 0.0 for i in range(len(names))]
              for m in result.metrics if m.key.startswith("contract_mix.")}
-    mix_keys = sorted((k for k, v in share.items() if any(v)), key=lambda k: -max(share[k]))
+    mix_keys = [k for k, v in share.items() if any(v)]  # in the order of the key figures: grand ... passed
     charts = [_interval_chart(result, [(k, k.split(".", 1)[1]) for k in mix_keys],
                               "Contract mix (share of all deals, 95% intervals)", True, **size)]
     kinds = family_mix(result, rules)
@@ -295,7 +305,8 @@ def _html_table(columns, rows, words: bool = False) -> str:
     """A table, the first column the row's name; ``words``: cells of text, left-aligned (not figures)."""
     head = "".join(f"<th>{esc(c)}</th>" for c in columns)
     body = "\n".join(f"<tr><th>{esc(r[0])}</th>{''.join(f'<td>{esc(c)}</td>' for c in r[1:])}</tr>" for r in rows)
-    return f'<table{" class=words" if words else ""}><thead><tr>{head}</tr></thead><tbody>\n{body}\n</tbody></table>'
+    return (f'<div class="scroll"><table{" class=words" if words else ""}><thead><tr>{head}</tr></thead><tbody>\n'
+            f'{body}\n</tbody></table></div>')
 
 
 def write_html(path: str, result: Comparison, differ, slots: Sequence[str] | None, games=None, rules=None,

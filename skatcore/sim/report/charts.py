@@ -41,15 +41,30 @@ def _tick_label(v: float, ticks: list[float], percent: bool) -> str:
     return f"{v:g}"
 
 
+#: the width of a character of the axis and legend text (11 px sans-serif), a little more than most fonts
+#: give, so that a label's room is never too small; the angle of the category labels
+CHAR, TILT = 6.6, math.radians(35)
+
+
 def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[float | None]]], title: str,
               percent: bool = False, width: int = 760, height: int = 300,
               errors: Sequence[Sequence[tuple[float, float] | None]] | None = None,
               colors: Sequence[str] | None = None) -> str:
     """A grouped bar chart as an inline ``<svg>``: round axis ticks, and
-    ``errors[j][i]`` (low, high) drawn as an error bar on bar ``i`` of series ``j``."""
+    ``errors[j][i]`` (low, high) drawn as an error bar on bar ``i`` of series ``j``.
+    The category labels (tilted) and the legend (in as many lines as it needs)
+    get the room they take: the chart grows below its ``height`` rather than cut one off."""
     colors = colors or [COLORS[j % len(COLORS)] for j in range(len(series))]
-    left, right, top, bottom = 56, 12, 28, 70
-    plot_w, plot_h = width - left - right, height - top - bottom
+    n = max(1, len(categories))
+    longest = CHAR * max((len(str(c)) for c in categories), default=0)
+    reach_x, reach_y = longest * math.cos(TILT), longest * math.sin(TILT) + 11 * math.cos(TILT)
+    right, top = 12, 28
+    # the first label ends at the middle of its group and reaches back reach_x: the left margin holds it
+    left = max(56.0, (reach_x + 4 - (width - right) / (2 * n)) / (1 - 1 / (2 * n)))
+    legend = _legend_lines([name for name, _ in series], width - 4)
+    plot_w, plot_h = width - left - right, height - top - 70
+    bottom = 14 + reach_y + 10 + 16 * len(legend)
+    height = math.ceil(top + plot_h + bottom)
     ends = [v for _, vals in series for v in vals if v is not None]
     ends += [e for errs in errors or () for pair in errs if pair for e in pair]
     ticks = nice_ticks(min([*ends, 0]), max([*ends, 0]))
@@ -61,10 +76,10 @@ def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[fl
            f'<text x="{width / 2}" y="16" text-anchor="middle" class="t">{esc(title)}</text>']
     for v in ticks:
         yy = y(v)
-        out.append(f'<line x1="{left}" x2="{width - right}" y1="{yy:.1f}" y2="{yy:.1f}" class="g"/>')
-        out.append(f'<text x="{left - 6}" y="{yy + 4:.1f}" text-anchor="end" class="a">{_tick_label(v, ticks, percent)}</text>')
-    out.append(f'<line x1="{left}" x2="{width - right}" y1="{y(0):.1f}" y2="{y(0):.1f}" class="z"/>')
-    n = max(1, len(categories))
+        out.append(f'<line x1="{left:.1f}" x2="{width - right}" y1="{yy:.1f}" y2="{yy:.1f}" class="g"/>')
+        out.append(f'<text x="{left - 6:.1f}" y="{yy + 4:.1f}" text-anchor="end" class="a">'
+                   f'{_tick_label(v, ticks, percent)}</text>')
+    out.append(f'<line x1="{left:.1f}" x2="{width - right}" y1="{y(0):.1f}" y2="{y(0):.1f}" class="z"/>')
     group = plot_w / n
     bw = group * 0.8 / max(1, len(series))
     for i, cat in enumerate(categories):
@@ -86,15 +101,30 @@ def bar_chart(categories: Sequence[str], series: Sequence[tuple[str, Sequence[fl
                 cap = min(4, bw / 3)
                 out.append(f'<path d="M{cx:.1f} {lo:.1f}V{hi:.1f}M{cx - cap:.1f} {lo:.1f}H{cx + cap:.1f}'
                            f'M{cx - cap:.1f} {hi:.1f}H{cx + cap:.1f}" class="e"/>')
-        out.append(f'<text x="{x0 + group * 0.4:.1f}" y="{top + plot_h + 14}" text-anchor="end" class="a" '
-                   f'transform="rotate(-35 {x0 + group * 0.4:.1f} {top + plot_h + 14})">{esc(cat)}</text>')
-    lx = left
-    for j, (name, _) in enumerate(series):
-        out.append(f'<rect x="{lx}" y="{height - 14}" width="10" height="10" fill="{colors[j]}"/>')
-        out.append(f'<text x="{lx + 14}" y="{height - 5}" class="a">{esc(name)}</text>')
-        lx += 18 + 7 * len(name) + 20
+        at, below = x0 + group * 0.4, top + plot_h + 14
+        out.append(f'<text x="{at:.1f}" y="{below}" text-anchor="end" class="a" '
+                   f'transform="rotate(-35 {at:.1f} {below})">{esc(cat)}</text>')
+    for k, line in enumerate(legend):
+        ly = height - 16 * (len(legend) - 1 - k)
+        for j, lx in line:
+            out.append(f'<rect x="{lx:.0f}" y="{ly - 14}" width="10" height="10" fill="{colors[j]}"/>')
+            out.append(f'<text x="{lx + 14:.0f}" y="{ly - 5}" class="a">{esc(series[j][0])}</text>')
     out.append("</svg>")
     return "\n".join(out)
+
+
+def _legend_lines(names: Sequence[str], width: float) -> list[list[tuple[int, float]]]:
+    """The legend's entries (index, x) line by line: a square, the name, a gap; a new line where the next would not fit."""
+    lines: list[list[tuple[int, float]]] = [[]]
+    x = 4.0
+    for j, name in enumerate(names):
+        room = 14 + CHAR * len(name)
+        if lines[-1] and x + room > width:
+            lines.append([])
+            x = 4.0
+        lines[-1].append((j, x))
+        x += room + 20
+    return lines
 
 
 def _bins(counter: Counter, edges: list[int]) -> list[int]:
@@ -130,8 +160,10 @@ def forest_plot(title: str, rows: Sequence[tuple[str, Sequence[tuple[str, Interv
     open circle when not (ns), and ``text`` at the right."""
     line, top, bottom = 17, 26, 26
     lines = [(label, k == 0, colour, iv, text) for label, marks in rows for k, (colour, iv, text) in enumerate(marks)]
-    label_w = min(300, 16 + 6.4 * max((len(label) for label, *_ in lines), default=0))  # about 6.4 px a character at 12 px
-    text_w = 150
+    # the labels (12 px) at the left, the figures (11 px) at the right, the plot at least 200 px between them
+    label_w = 14 + CHAR * 12 / 11 * max((len(label) for label, *_ in lines), default=0)
+    text_w = 10 + CHAR * max((len(text) for *_, text in lines), default=0)
+    width = math.ceil(max(width, label_w + 200 + text_w))
     x0, x1 = label_w, width - text_w
     ends = [scale * v for *_, iv, _ in lines for v in (iv.estimate, iv.low, iv.high) if v is not None]
     ticks = nice_ticks(min([*ends, 0]), max([*ends, 0]), count=4)
@@ -140,7 +172,7 @@ def forest_plot(title: str, rows: Sequence[tuple[str, Sequence[tuple[str, Interv
     height = top + line * len(lines) + bottom
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" width="{width}" height="{height}" '
            f'role="img" aria-label="{esc(title)}" class="forest">',
-           f'<text x="0" y="14" class="t">{esc(title)}</text>']
+           f'<text x="2" y="14" class="t">{esc(title)}</text>']
     axis = top + line * len(lines) + 4
     for v in ticks:
         out.append(f'<line x1="{x(v):.1f}" x2="{x(v):.1f}" y1="{top - 4}" y2="{axis}" class="g"/>')
@@ -151,7 +183,7 @@ def forest_plot(title: str, rows: Sequence[tuple[str, Sequence[tuple[str, Interv
         if first:
             if k:
                 out.append(f'<line x1="0" x2="{width}" y1="{y - line / 2:.1f}" y2="{y - line / 2:.1f}" class="r"/>')
-            out.append(f'<text x="0" y="{y + 4:.1f}" class="l">{esc(label)}</text>')
+            out.append(f'<text x="2" y="{y + 4:.1f}" class="l">{esc(label)}</text>')
         if iv.estimate is None:
             continue
         cx = x(scale * iv.estimate)
@@ -162,7 +194,7 @@ def forest_plot(title: str, rows: Sequence[tuple[str, Sequence[tuple[str, Interv
                 f'<circle cx="{cx:.1f}" cy="{y:.1f}" r="3.2" fill="#fff" stroke="{colour}" stroke-width="1.4">')
         tag = "rect" if iv.significant else "circle"
         out.append(f"{mark}<title>{esc(f'{label}: {text}')}</title></{tag}>")
-        out.append(f'<text x="{width - text_w + 8}" y="{y + 4:.1f}" class="{"v" if iv.significant else "v ns"}">'
+        out.append(f'<text x="{width - text_w + 6:.1f}" y="{y + 4:.1f}" class="{"v" if iv.significant else "v ns"}">'
                    f'{esc(text)}</text>')
     out.append("</svg>")
     return "\n".join(out)
