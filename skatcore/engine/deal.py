@@ -17,7 +17,7 @@ from itertools import repeat
 from operator import itemgetter
 from typing import TYPE_CHECKING, Any, overload
 
-from skatcore.cards import CARD_NAMES, cards_in, mask_of, name
+from skatcore.cards import cards_in, mask_of, name
 from skatcore.engine.actions import (
     HOLD,
     PASS,
@@ -82,7 +82,7 @@ def deal_cards(seed: int | random.Random | None = None, deck: Deck | None = None
 
 
 _CARDS32 = range(32)
-_BIT = tuple(1 << c for c in range(len(CARD_NAMES))).__getitem__  # card id -> its bit
+_NONE_PLAYED: frozenset[str] = frozenset()
 # positions in the shuffled deck of each seat's cards: 3 each, 2 to the skat, 4 each, 3 each
 _PACKETS = tuple(tuple(range(3 * s, 3 * s + 3)) + tuple(range(11 + 4 * s, 15 + 4 * s)) + tuple(range(23 + 3 * s, 26 + 3 * s))
                  for s in range(3))
@@ -119,20 +119,16 @@ class Deal(Moves, Seating, Bidding, TrickPlay, DealFacts):
                  aside: Sequence[int] = (), played: Iterable[str] = ()) -> None:
         self._lay = lay = rules.cache.get(LAYOUT) or layout(rules)
         masks = []
-        try:  # mask_of of each hand and the skat, summed in C (a bit a card id; a duplicate carries, caught below)
-            for h in (*hands, skat):
-                if h and min(h) < 0:
-                    raise ValueError
-                masks.append(sum(map(_BIT, h)))
-        except (IndexError, TypeError, ValueError):  # no card ids: mask_of says so as it always did
-            masks = [mask_of(h) for h in (*hands, skat)]
+        for h in (*hands, skat):  # mask_of, inline
+            m = 0
+            for c in h:
+                m |= 1 << c
+            masks.append(m)
         self.skat = m = masks.pop()
         self.hands = masks
-        # as many cards as the deck deals, each once, making up the deck (Layout.mask)
+        # as many cards as the deck deals, making up the deck: every card once (Layout.mask)
         if len(hands) != 3 or len(skat) != lay.skat or len(aside) != lay.aside \
                 or (len(hands[0]), len(hands[1]), len(hands[2])) != lay.sizes \
-                or (masks[0].bit_count(), masks[1].bit_count(), masks[2].bit_count()) != lay.sizes \
-                or m.bit_count() != lay.skat \
                 or masks[0] | masks[1] | masks[2] | m | (mask_of(aside) if aside else 0) != lay.mask:
             _check_cards([list(h) for h in hands], list(skat), rules.deck, list(aside))  # says what is wrong
         self.rules = rules
@@ -178,7 +174,7 @@ class Deal(Moves, Seating, Bidding, TrickPlay, DealFacts):
         self._result: ScoreResult | None = None
         self.aside_to: str | None = None  # whom the cards laid aside counted for, once scored (Facts.facts)
         # contract families the player who declares now declared earlier in the series (Series.once_each)
-        self.played = frozenset(played)
+        self.played = frozenset(played) if played != () else _NONE_PLAYED
         self.step = None  # the running Step, while phase is STEP
         self.state: dict[str, Any] = {}  # per-step state, by step name
         self.marks: dict[str, Any] = {}  # what steps showed every seat (SeatView.marks) and scoring reads (facts.marks)
@@ -301,13 +297,6 @@ class Deal(Moves, Seating, Bidding, TrickPlay, DealFacts):
         if not (self._lay.first_card and self._run_steps("first_card")):
             self._begin_tricks()
 
-    def _declare(self, d: Declaration) -> None:
-        if d.hand == self.picked_up:
-            raise InputError("a hand game cannot be declared after picking up the skat" if d.hand
-                             else "the skat was not picked up: declare a hand game")
-        if self.declarer is None:
-            raise InputError("nobody has won the bidding, so nobody declares")
-        self.declare(self.declarer, d)
 
 
 def _check_cards(hands: Sequence[Sequence[int]], skat: Sequence[int], deck: Deck = STANDARD_DECK,

@@ -45,10 +45,12 @@ class DealFacts(DealState):
                               declarer_points=outcome.get("declarer_points", 0),
                               declarer_tricks=outcome.get("declarer_tricks"), defender_tricks=None)
         points = self.trick_points[decl]
-        skat = self.skat
-        while skat:  # the skat's points count for the declarer
+        skat, in_skat = self.skat, []
+        while skat:  # the skat's cards, lowest first, and their points for the declarer
             low = skat & -skat
-            points += pts[low.bit_length() - 1]
+            c = low.bit_length() - 1
+            in_skat.append(c)
+            points += pts[c]
             skat ^= low
         dtricks = self.tricks_won[decl]
         ftricks = sum(self.tricks_won) - dtricks
@@ -72,13 +74,14 @@ class DealFacts(DealState):
         if tricks and tricks[-1].winner is None:
             tricks = tricks[:-1]
         last_won = tricks[-1] if tricks else None
-        return self.rules.adjusted(make_facts(
+        facts = make_facts(
             self.rules, self.contract, self.declaration,
             bid=self.bid, declarer=decl, matadors=self.table.matadors(all_cards),
             declarer_points=points, declarer_tricks=dtricks, defender_tricks=ftricks,
             last_trick=tuple(last_won.cards) if last_won else (), last_trick_winner=last_won.winner if last_won else None,
-            tricks=tuple(tricks), skat=tuple(cards_in(self.skat)),
-        ))
+            tricks=tuple(tricks), skat=tuple(in_skat),
+        )
+        return self.rules.adjusted(facts) if self.rules.card_points else facts
 
     def declarer_cards(self) -> int:
         """The cards matadors are counted from (A6, B4): the declarer's cards as

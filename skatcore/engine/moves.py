@@ -252,7 +252,13 @@ class Moves(DealState):
             else:
                 self.phase = Phase.DECLARE
         elif isinstance(action, Declare):
-            self._declare(action.declaration)
+            d = action.declaration
+            if d.hand == self.picked_up:
+                raise InputError("a hand game cannot be declared after picking up the skat" if d.hand
+                                 else "the skat was not picked up: declare a hand game")
+            if self.declarer is None:
+                raise InputError("nobody has won the bidding, so nobody declares")
+            self.declare(self.declarer, d)
         elif isinstance(action, PickUp):
             self.route = "pickup"
             self.take_skat(seat)
@@ -288,11 +294,13 @@ class Discards(Sequence[Discard]):
     def __getitem__(self, i: int | slice) -> Discard | list[Discard]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(len(self)))]
+        n = self._n
+        size = n * (n - 1) // 2
         if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
+            i += size
+        if not 0 <= i < size:
             raise IndexError(i)
-        a, n = 0, self._n
+        a = 0
         while i >= n - 1 - a:  # row a holds the pairs (a, a+1 .. n-1)
             i -= n - 1 - a
             a += 1
