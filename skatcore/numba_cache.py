@@ -9,76 +9,21 @@ answer with no error.  Importing this module puts locators first in numba's
 list that, for skatcore's own files only, stamp the cache with the file and
 every skatcore module it imports, directly or through others.  Each compiled
 module imports it before its first ``@njit``.
+
+It also makes a cache miss wait for a compile in another process, and a
+compile say so on a terminal (:mod:`skatcore.warmup`).
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
-import re
 from pathlib import Path
 
-from numba.core import caching
+from numba.core import caching, event
 
-PACKAGE = Path(__file__).resolve().parent
+from skatcore import warmup
+from skatcore.cache_stamp import PACKAGE, sources, stamp
 
-
-# import statements anywhere in a file (a regular expression: parsing every file took ~10 times as long)
-_FROM = re.compile(r"^[ \t]*from[ \t]+(\.*)([\w.]*)[ \t]+import[ \t]+(\([^)]*\)|[^\n]*)", re.M)
-_IMPORT = re.compile(r"^[ \t]*import[ \t]+([^\n]*)", re.M)
-
-
-@functools.cache
-def _imports(path: Path, package: Path) -> frozenset[Path]:
-    """The files of ``package``'s modules that the module at ``path`` imports
-    (``from .x import``, ``from . import x``, ``from skatcore.x import``,
-    ``import skatcore.x``), wherever in the file."""
-    text = path.read_text(encoding="utf-8")
-    found: set[Path] = set()
-    for dots, module, names in _FROM.findall(text):
-        parts = module.split(".") if module else []
-        if dots:
-            base = path.parent
-            for _ in range(len(dots) - 1):
-                base = base.parent
-        elif parts and parts[0] == package.name:
-            base = package.parent
-        else:
-            continue
-        target = base.joinpath(*parts)
-        found.add(target.with_name(target.name + ".py"))
-        for name in re.sub(r"#[^\n]*", "", names).strip("()").split(","):
-            if name.split():  # a module of the package, else a name its __init__ defines
-                module = target / f"{name.split()[0]}.py"
-                found.add(module if module.is_file() else target / "__init__.py")
-    for line in _IMPORT.findall(text):
-        for name in line.split("#")[0].split(","):
-            parts = name.split()[0].split(".") if name.split() else []
-            if parts and parts[0] == package.name:
-                target = package.parent.joinpath(*parts)
-                found.update((target.with_name(target.name + ".py"), target / "__init__.py"))
-    return frozenset(p for p in found if p.is_file() and p.resolve().is_relative_to(package))
-
-
-def sources(path: Path, package: Path = PACKAGE) -> list[Path]:
-    """The module at ``path`` and every module of ``package`` it imports, directly or not."""
-    seen = {path}
-    todo = [path]
-    while todo:
-        for p in _imports(todo.pop(), package):
-            if p not in seen:
-                seen.add(p)
-                todo.append(p)
-    return sorted(seen)
-
-
-@functools.cache
-def stamp(path: Path, package: Path = PACKAGE) -> str:
-    """A hash of the sources (:func:`sources`) of the module at ``path``."""
-    h = hashlib.sha256()
-    for p in sources(path, package):
-        h.update(str(p.relative_to(package)).encode() + b"\0" + p.read_bytes() + b"\0")
-    return h.hexdigest()
+__all__ = ["LOCATORS", "PACKAGE", "sources", "stamp"]
 
 
 class _Stamped:
@@ -102,3 +47,37 @@ LOCATORS: list[type] = [type(f"Stamped{base.__name__}", (_Stamped, base), {})
 
 if not any(issubclass(c, _Stamped) for c in caching.CacheImpl._locator_classes):
     caching.CacheImpl._locator_classes[:0] = LOCATORS  # type: ignore[assignment]
+
+
+# One process compiles skatcore's functions at a time (skatcore.warmup): a miss waits for the
+# process that holds the lock and loads what it saved, or takes the lock for the compile that follows.
+_load_overload = caching.FunctionCache.load_overload
+
+
+def _load_or_wait(self, sig, target_context):
+    found = _load_overload(self, sig, target_context)
+    if found is None and isinstance(self._impl.locator, _Stamped):
+        return warmup.claim(lambda: _load_overload(self, sig, target_context), self._py_func.__module__ or "")
+    return found
+
+
+class _Compiling(event.Listener):
+    """The outermost compile (numba compiles what a function calls inside
+    its own): the line on the screen while it runs, the lock let go after."""
+
+    depth = 0
+
+    def on_start(self, ev):
+        self.depth += 1
+        if self.depth == 1:
+            warmup.compiling(getattr(ev.data["dispatcher"].py_func, "__module__", "") or "")
+
+    def on_end(self, ev):
+        self.depth -= 1
+        if self.depth == 0:
+            warmup.compiled()
+
+
+if getattr(caching.FunctionCache.load_overload, "__name__", "") != _load_or_wait.__name__:
+    caching.FunctionCache.load_overload = _load_or_wait  # type: ignore[method-assign]
+    event.register("numba:compile", _Compiling())

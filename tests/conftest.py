@@ -1,8 +1,13 @@
 """Fixtures shared by every test folder: ``browser`` (headless Chromium, tests/browser.py)."""
 
+import os
+
 import pytest
 
 pytest_plugins = ["browser"]
+
+# no background compile started by the commands the tests run (skatcore/warmup.py); tests/test_warmup.py asks for it
+os.environ.setdefault("SKAT_NO_WARM", "1")
 
 
 @pytest.fixture(autouse=True)

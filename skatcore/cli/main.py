@@ -37,6 +37,10 @@ def _main(argv: list[str] | None) -> int:
         args.argv = list(sys.argv[1:] if argv is None else argv)  # as typed: a report's provenance names it
         if not getattr(args, "func", None):  # bad input: one line on stderr, not the help on stdout
             raise InputError("expected a command: rulesets, rules, validate or score (see skat --help)")
+        if not getattr(args, "warm", False):  # skat bench --warm compiles in the foreground
+            from skatcore.warmup import start
+
+            start()  # numba's cache, once per machine, in the background (skatcore/warmup.py)
         with trusting(args.trust):
             return args.func(args) or 0
     except SystemExit as exc:  # --help/--version: main(argv) returns the status instead of exiting

@@ -153,12 +153,12 @@ def cmd_compare(args) -> int:
 def cmd_bench(args) -> int:
     from skatcore.rules.compiler import get_rules
     from skatcore.sim.bench import SOLVER_POSITIONS, bench, solver_figures
-    from skatcore.sim.speed import warm
+    from skatcore.sim.warming import run as warm
 
     log = None if args.json else print
     positions = SOLVER_POSITIONS if args.solver_positions is None else args.solver_positions
     if args.warm:
-        figures = warm(args.ruleset, log)
+        figures = warm(args.ruleset, log)  # after the warm-up's if one runs, and noted as the warm-up notes
     elif args.solver_only:
         figures = solver_figures(get_rules(args.ruleset), positions, log)
     else:

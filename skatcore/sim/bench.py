@@ -21,6 +21,8 @@
 * ``numba_compile_s``, ``score_{json,yaml}_records_per_s``,
   ``score_iss_games_per_s``, ``help_cpu_s``, ``compare_vs_simulate_cpu`` and, with ``compare_openspiel``,
   ``openspiel_cpp_rollouts_per_s``: see :mod:`skatcore.sim.speed`.
+* ``warmup_cpu_s``, ``warmup_wall_s`` - the last background compile of
+  numba's cache (:mod:`skatcore.warmup`), when its note is there.
 * ``solver_{declared,random}_{exact,61}_ms_{median,p90,p99,max}`` and
   ``solver_{declared,random}_nodes_per_s`` - the double-dummy solver
   (:mod:`skatcore.bots.solver`) on ``solver_positions`` opening 30-card
@@ -45,7 +47,7 @@ from collections.abc import Callable
 
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.simulate import run_chunk
-from skatcore.sim.speed import (  # issue 39 P3: the Deal loop, beside OpenSpiel's
+from skatcore.sim.speed import (
     compile_figures,
     deal_vs_openspiel,
     openspiel_figures,
@@ -53,6 +55,7 @@ from skatcore.sim.speed import (  # issue 39 P3: the Deal loop, beside OpenSpiel
     score_figures,
     startup_figures,
     timed,
+    warmup_figures,
 )
 
 SOLVER_POSITIONS = 40  # openings of each kind the solver is timed on
@@ -108,11 +111,14 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
     out.update(solver_figures(rules, solver_positions, log))
     out.update(score_figures(rules, seconds))
     out.update(startup_figures())
+    out.update(warmup_figures())
     if log:
         for fmt in ("json", "yaml"):
             log(f"skat score, {fmt.upper()} records:       {out[f'score_{fmt}_records_per_s']:>8} records/s")
         log(f"skat score, ISS .sgf games:      {out['score_iss_games_per_s']:>8} games/s")
         log(f"skat --help:                     {out['help_cpu_s']:>8} s CPU (python -c pass {out['python_pass_cpu_s']} s)")
+        if "warmup_cpu_s" in out:
+            log(f"last background compile:         {out['warmup_cpu_s']:>8} s CPU ({out['warmup_wall_s']} s wall)")
     if compare_openspiel:
         out.update(openspiel_figures(seconds))
         cpp = out.get("openspiel_cpp_rollouts_per_s")

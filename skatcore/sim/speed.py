@@ -19,7 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 
 from skatcore.cards import names
@@ -264,18 +264,23 @@ def compare_figures(seconds: float, pair: tuple[str, str] = ("official", "texas"
             "compare_vs_simulate_rulesets": list(pair)}
 
 
-def warm(ref: str = "official", log: Callable[[str], None] | None = print) -> dict:
-    """Compile every numba part once (``skat bench --warm``), so that numba's
-    cache holds it and no later command waits for a compile: CPU seconds of
-    each part (a second call only loads the cache)."""
+def warm(ref: str = "official", log: Callable[[str], None] | None = print, only: Collection[str] | None = None) -> dict:
+    """Compile every numba part once (``skat bench --warm``, the background
+    warm-up of :mod:`skatcore.warmup`), or the parts named in ``only``, so that
+    numba's cache holds them and no later command waits for a compile: CPU
+    seconds of each part (a second call only loads the cache)."""
+    import numpy as np
+
     from skatcore.bots.heuristic.compiled import play_heuristic
     from skatcore.bots.solver import Position, Solver
     from skatcore.engine.compiled import Unsupported, play_random
     from skatcore.records.iss_fast import score_lines
     from skatcore.sim.dealing import seeded_deals
+    from skatcore.sim.stats import ratio_diff_ci
 
     rules = get_rules(ref)
     official = get_rules("official")
+    ones = np.ones(3, np.int64)
 
     def solver():
         for name, goal in (("grand", "points"), ("null", "tricks")):
@@ -283,12 +288,16 @@ def warm(ref: str = "official", log: Callable[[str], None] | None = print) -> di
             pos = Position((0b111 << 8, 0b111 << 16, 0b111 << 24), 0, ())
             s.value(pos), s.reaches(pos, 1), s.card_values(pos), s.card_values(pos, 1)
 
-    parts = {"compiled engine": lambda: play_random(rules, 10, 1),
+    parts = {"dealing": lambda: seeded_deals(1, 0, 10),
+             "compiled engine": lambda: play_random(rules, 10, 1),
              "compiled heuristic": lambda: play_heuristic(rules, seeded_deals(1, 0, 10)),
+             "bootstrap": lambda: ratio_diff_ci(ones, ones, ones, ones, 1),
              "double-dummy solver": solver,
              "ISS replay": lambda: score_lines([iss_line(d, k) for k, d in enumerate(_deals(official, 3))], official)}
     out = {}
     for name, part in parts.items():
+        if only is not None and name not in only:
+            continue
         t0 = time.process_time()
         try:
             part()
@@ -298,3 +307,15 @@ def warm(ref: str = "official", log: Callable[[str], None] | None = print) -> di
         if log:
             log(f"{name + ':':<22}{out[name]:>6} s CPU")
     return out
+
+
+def warmup_figures() -> dict:
+    """The last background warm-up's own CPU and wall seconds, from its note
+    (:mod:`skatcore.warmup`; what it compiled, not what it found in the
+    cache).  A new machine's first commands: ``tools/first_run.py``."""
+    from skatcore.warmup import note
+
+    last = note()
+    if not last.get("ok") or last.get("only") or "cpu_s" not in last:
+        return {}
+    return {"warmup_cpu_s": last["cpu_s"], "warmup_wall_s": last["wall_s"]}

@@ -68,7 +68,7 @@ def test_bench_solver_only_and_warm(capsys):
     assert json.loads(capsys.readouterr().out.strip().splitlines()[-1]) == {}
     assert main(["bench", "--warm", "--json"]) == 0
     figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert set(figures) == {"compiled engine", "compiled heuristic", "double-dummy solver", "ISS replay"}
+    assert set(figures) == {"dealing", "compiled engine", "compiled heuristic", "double-dummy solver", "ISS replay", "bootstrap"}
 
 
 def test_bench_refuses_a_bad_position_count(capsys):
