@@ -12,6 +12,8 @@ from skatcore.engine.state import DealState
 from skatcore.errors import InputError
 from skatcore.model import FOREHAND, REARHAND, SEATS
 
+_SKAT = Phase.SKAT  # Phase.X asks the Enum class's __getattr__ hook each time
+
 
 class Bidding(DealState):
     """Part of :class:`~skatcore.engine.deal.Deal`: bidding, up to the declarer's skat or all passed."""
@@ -84,7 +86,7 @@ class Bidding(DealState):
     def _bidding_won(self, seat: int) -> None:
         self.declarer = seat
         self.to_move = seat
-        self.phase = Phase.SKAT
+        self.phase = _SKAT
 
     def _all_passed(self) -> None:
         if self.rules.all_pass == "throw_in":

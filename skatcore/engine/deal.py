@@ -83,6 +83,7 @@ def deal_cards(seed: int | random.Random | None = None, deck: Deck | None = None
 
 _CARDS32 = range(32)
 _NONE_PLAYED: frozenset[str] = frozenset()
+_BIDDING = Phase.BIDDING  # Phase.X asks the Enum class's __getattr__ hook each time
 # positions in the shuffled deck of each seat's cards: 3 each, 2 to the skat, 4 each, 3 each
 _PACKETS = tuple(tuple(range(3 * s, 3 * s + 3)) + tuple(range(11 + 4 * s, 15 + 4 * s)) + tuple(range(23 + 3 * s, 26 + 3 * s))
                  for s in range(3))
@@ -145,7 +146,7 @@ class Deal(Moves, Seating, Bidding, TrickPlay, DealFacts):
         if not lay.plain:
             self._arrange(rules.table.seats)
         self.original_skat = tuple(skat)
-        self.phase = Phase.BIDDING
+        self.phase = _BIDDING
         self.done = False  # a plain attribute: read once per move by every driver loop
         self._legal_mask: int | None = None  # playable cards of the player to move, once computed
         self.history: list[tuple[int, Action]] = []

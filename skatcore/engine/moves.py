@@ -49,7 +49,8 @@ if TYPE_CHECKING:
     from skatcore.engine.steps import Step
     from skatcore.model import Declaration
 
-_PLAY, _BIDDING = Phase.PLAY, Phase.BIDDING
+# the phases as constants: Phase.X asks the Enum class's __getattr__ hook each time
+_PLAY, _BIDDING, _SKAT, _DISCARD, _DECLARE = Phase.PLAY, Phase.BIDDING, Phase.SKAT, Phase.DISCARD, Phase.DECLARE
 _new_trick = object.__new__
 _BITS = tuple(1 << c for c in range(64))  # card -> its bit
 _CARD = attrgetter("card")
@@ -92,13 +93,13 @@ class Moves(DealState):
             return self._lay.bids.get(self.bid) or bids_above(self.rules.ladder, self.bid)
         if self.step is not None:  # a running step, whatever kind of decision it asks for
             return self.step.legal(self._deal)
-        if p is Phase.SKAT:
+        if p is _SKAT:
             if not self._lay.skat_offers:
                 return [PICK_UP, PLAY_HAND]
             return [PICK_UP, PLAY_HAND, *self._offers()]
-        if p is Phase.DISCARD and self.to_move is not None:
+        if p is _DISCARD and self.to_move is not None:
             return self.discard_options(self.to_move)
-        if p is Phase.DECLARE:
+        if p is _DECLARE:
             key = ("declare", self.route, self.bid)
             options = self.rules.cache.get(key)
             if options is None:
@@ -205,7 +206,7 @@ class Moves(DealState):
             return
         if _DECLARER_ACTIONS.get(type(action)) is p and self.step is None and seat is not None:
             if type(action) is PlayHand:  # what _apply_other does for them, without asking every kind
-                self.route, self.phase = "hand", Phase.DECLARE
+                self.route, self.phase = "hand", _DECLARE
             else:
                 self._declarer_acts(seat, action)
             self.history.append((seat, action))
@@ -250,7 +251,7 @@ class Moves(DealState):
             if self.declaration is not None:  # declared before taking the skat (a step's route)
                 self.start_play(self.declaration.game)
             else:
-                self.phase = Phase.DECLARE
+                self.phase = _DECLARE
         elif isinstance(action, Declare):
             d = action.declaration
             if d.hand == self.picked_up:
@@ -262,10 +263,10 @@ class Moves(DealState):
         elif isinstance(action, PickUp):
             self.route = "pickup"
             self.take_skat(seat)
-            self.phase = Phase.DISCARD
+            self.phase = _DISCARD
         else:
             self.route = "hand"
-            self.phase = Phase.DECLARE
+            self.phase = _DECLARE
 
 
 # the declarer's actions whose phase alone says what they do (no step running)

@@ -10,6 +10,8 @@ from skatcore.engine.view import Trick
 from skatcore.errors import InputError
 from skatcore.model import FOREHAND, SEATS, Declaration
 
+_PLAY, _DONE = Phase.PLAY, Phase.DONE  # Phase.X asks the Enum class's __getattr__ hook each time
+
 
 def call_open(rules, c, made, declaration: Declaration, role: str) -> bool:
     """Whether the table call ``c`` is open to ``role`` (``declarer`` or
@@ -30,7 +32,7 @@ class TrickPlay(DealState):
 
     def _begin_tricks(self) -> None:
         """The first trick, or after a step between tricks the next one."""
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         if not self.tricks:
             self._held = self.hands[self.declarer] if self.declarer is not None else 0  # for declarer_cards()
             self._trick = Trick(FOREHAND, self._cards)
@@ -213,5 +215,5 @@ class TrickPlay(DealState):
 
     def _finish(self) -> None:
         self.done = True
-        self.phase = Phase.DONE
+        self.phase = _DONE
         self.to_move = None
