@@ -246,13 +246,7 @@ class Moves(DealState):
 
     def _declarer_acts(self, seat: int, action: Action) -> None:
         """The declarer picks up the skat or plays hand, discards, declares."""
-        if isinstance(action, Discard):
-            self.put_away(seat, action.cards)
-            if self.declaration is not None:  # declared before taking the skat (a step's route)
-                self.start_play(self.declaration.game)
-            else:
-                self.phase = _DECLARE
-        elif isinstance(action, Declare):
+        if isinstance(action, Declare):  # the commonest first (an action is one kind only)
             d = action.declaration
             if d.hand == self.picked_up:
                 raise InputError("a hand game cannot be declared after picking up the skat" if d.hand
@@ -260,6 +254,12 @@ class Moves(DealState):
             if self.declarer is None:
                 raise InputError("nobody has won the bidding, so nobody declares")
             self.declare(self.declarer, d)
+        elif isinstance(action, Discard):
+            self.put_away(seat, action.cards)
+            if self.declaration is not None:  # declared before taking the skat (a step's route)
+                self.start_play(self.declaration.game)
+            else:
+                self.phase = _DECLARE
         elif isinstance(action, PickUp):
             self.route = "pickup"
             self.take_skat(seat)
