@@ -8,8 +8,9 @@ rulesets) is played inline, with the legal cards as a bitmask the tables of
 :mod:`skatcore.engine.layout` turn into actions; a bid, yes or pass, and the
 declarer's pickup, discard and declaration skip the questions of the general
 path (:meth:`Moves._apply_other`), which takes everything else and says why
-an action is not possible.  Both give the same states and errors (the tests
-drive the previous implementation beside this one).
+an action is not possible.  Both give the same states and errors
+(tests/engine/test_deal_paths.py drives the general path beside the short
+ones, move by move).
 """
 
 from __future__ import annotations

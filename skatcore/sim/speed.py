@@ -221,12 +221,12 @@ def openspiel_deal_loop(game, rng: random.Random) -> Callable[[], int]:
     return step
 
 
-def deal_vs_openspiel(rules, seconds: float, turns: int = 3) -> dict:
+def deal_vs_openspiel(rules, seconds: float, turns: int = 5) -> dict:
     """``random_deal_loop_vs_openspiel_python_api``: random full deals per CPU
     second through Deal over those through OpenSpiel's skat (its Python API),
-    timed by turns (``turns`` each, ``seconds / turns`` a turn) so that both
-    see the same load: the median of the turns' ratios, and each side's
-    median (``..._turns_deals_per_s``).  Empty without OpenSpiel."""
+    timed by turns (``turns`` each, ``seconds / 2`` a turn) so that both see
+    the same load: the median of the turns' ratios, and each side's median
+    (``..._turns_deals_per_s``).  Empty without OpenSpiel."""
     try:
         import pyspiel
     except ImportError:
@@ -235,8 +235,8 @@ def deal_vs_openspiel(rules, seconds: float, turns: int = 3) -> dict:
     theirs = openspiel_deal_loop(pyspiel.load_game("skat"), random.Random(1))
     a, b = [], []
     for _ in range(turns):
-        a.append(timed(ours, seconds / turns))
-        b.append(timed(theirs, seconds / turns))
+        a.append(timed(ours, seconds / 2))
+        b.append(timed(theirs, seconds / 2))
     return {"random_deal_loop_turns_deals_per_s": round(statistics.median(a)),
             "openspiel_python_api_turns_deals_per_s": round(statistics.median(b)),
             "random_deal_loop_vs_openspiel_python_api": round(statistics.median(x / y for x, y in zip(a, b, strict=True)), 2)}
