@@ -110,7 +110,7 @@ class Moves(DealState):
         return []
 
     # (helpers, so that legal_actions and apply keep ``self`` a plain local: a closure over it costs every call)
-    def _offers(self) -> list:
+    def _offers(self) -> list[Any]:
         """What the ``"skat"`` steps offer beside picking up and playing hand."""
         deal = self._deal
         return [a for s in self.rules.steps_at["skat"] for a in s.offers(deal)]
