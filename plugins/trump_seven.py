@@ -12,9 +12,10 @@ lets the DJ take the last trick instead, as Spitze counts the DJ as a
 grand's lowest trump.  Null has no trumps and Ramsch no trump suit: not
 applicable.
 
-Rulesets with this plugin are played through ``Deal`` (the compiled engines
-refuse them, see ``skat_trick_winner``); the expert player's double-dummy
-search still assumes the card order.
+The hook reads only the contract, its card order, the trick's cards and
+whether it is the last: the compiled engines, the double-dummy solver and
+the expert player read its answers from a table
+(:mod:`skatcore.engine.trick_table`).
 """
 
 from __future__ import annotations

@@ -523,12 +523,19 @@ def skat_trick_winner(contract: Contract, order: CardOrder, cards: tuple[int, ..
     Called by :class:`~skatcore.engine.deal.Deal` once per finished trick,
     and only in a ruleset where some plugin implements it (compiling notes
     that as ``CompiledRules.trick_hook``; other rulesets never pay for it).
-    It may read only its arguments: the trick, never the hands.  Such a
-    ruleset takes the exact path everywhere: the compiled engines refuse it
-    (:class:`~skatcore.engine.compiled.Unsupported`) and simulations,
-    comparisons and ISS replays play its deals through ``Deal``.  The
-    ``expert`` player's double-dummy search still assumes the card order
-    (``skat solve`` declines such deals).  A real game re-scored under it
+    It may read only its arguments: the trick, never the hands, no global
+    that can change, no clock or random number, no state kept between calls.
+    The compiled engines, the compiled ISS replay, the double-dummy solver
+    (``skat solve``) and the ``expert`` player then read its answers from a
+    table built when the ruleset is compiled
+    (:mod:`skatcore.engine.trick_table`): every trick of three cards per
+    contract, and per trick number, leader or declarer only where its code
+    reads them (read ``last`` rather than ``number`` for a rule about the last
+    trick).  A hook whose code reads more (:mod:`skatcore.engine.trick_probe`
+    checks), raises or answers wrongly for some trick is not tabulated: its
+    ruleset plays through ``Deal`` (the compiled engines say why,
+    :class:`~skatcore.engine.compiled.Unsupported`) and ``skat solve``
+    declines it.  A real game re-scored under it
     must replay under it: an ISS game whose play goes on from a trick the
     plugin gave another player is refused naming that trick, and one that
     ended before its last trick (a claim, a concession, a player gone) is

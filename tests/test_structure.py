@@ -151,3 +151,14 @@ def test_modules_and_classes_are_small(name, path):
         if isinstance(node, ast.ClassDef):
             size = node.end_lineno - node.lineno + 1
             assert size <= MAX_CLASS_LINES, f"{name}: class {node.name} has {size} lines (at most {MAX_CLASS_LINES}): split it"
+
+
+def test_test_files_have_unique_names():
+    """The tests are collected without packages (rootdir imports): two test
+    files of one name in two folders stop the whole run at collection."""
+    tests = Path(__file__).resolve().parent
+    seen: dict[str, list[str]] = {}
+    for path in tests.rglob("test_*.py"):
+        seen.setdefault(path.name, []).append(str(path.relative_to(tests)))
+    twice = {name: paths for name, paths in seen.items() if len(paths) > 1}
+    assert not twice, twice

@@ -8,7 +8,7 @@ The record files are made once, by this checkout (``skatcore.sim.speed``'s
 random deals as JSON and YAML deal records and as an ISS archive); then, for
 each round, a child process per checkout scores them in turn - this one,
 the other, alternately, so that other work on the machine slows both alike -
-each with its own code on ``PYTHONPATH``, one warm-up pass and then
+each with its own code (and its own plugins and rulesets) on ``PYTHONPATH``, one warm-up pass and then
 ``--seconds`` of CPU time.  Prints each checkout's median rate per format
 and this one's over the other's.
 """
@@ -74,8 +74,19 @@ def make_files(folder: Path, n: int, iss_games: int) -> dict[str, tuple[list[str
     return out
 
 
-def rate(checkout: Path, files: list[str], count: int, seconds: float) -> float:
-    env = {**os.environ, "PYTHONPATH": str(checkout)}
+def shim(checkout: Path, folder: Path) -> Path:
+    """A folder naming the checkout's plugins and rulesets as the installed
+    packages do (``skatcore_plugins``, ``skatcore_rulesets``): the editable
+    install would otherwise give every checkout this one's."""
+    out = folder / f"shim-{abs(hash(str(checkout)))}"
+    out.mkdir()
+    for name, source in (("skatcore_plugins", "plugins"), ("skatcore_rulesets", "rulesets")):
+        (out / name).symlink_to(checkout / source, target_is_directory=True)
+    return out
+
+
+def rate(checkout: Path, files: list[str], count: int, seconds: float, shims: dict[Path, Path]) -> float:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(checkout), str(shims[checkout])))}
     proc = subprocess.run([sys.executable, "-c", _CHILD, json.dumps(files), str(count), str(seconds)],
                           env=env, capture_output=True, text=True, cwd=checkout)
     if proc.returncode:
@@ -97,11 +108,12 @@ def main(argv=None) -> int:
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         inputs = make_files(Path(tmp), args.records, args.iss_games)
+        shims = {checkout: shim(checkout, Path(tmp)) for checkout in (ROOT, other)}
         rates: dict[tuple[str, str], list[float]] = {}
         for _ in range(args.rounds):
             for fmt, (files, count) in inputs.items():
                 for name, checkout in (("this", ROOT), ("other", other)):
-                    rates.setdefault((fmt, name), []).append(rate(checkout, files, count, args.seconds))
+                    rates.setdefault((fmt, name), []).append(rate(checkout, files, count, args.seconds, shims))
     result = {}
     for fmt in inputs:
         this, that = (statistics.median(rates[fmt, n]) for n in ("this", "other"))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from skatcore.bots.solver import Position, Solver
+from skatcore.bots.solver import Position, Solver, TrickRule, trick_rule
 from skatcore.cards import CARD_NAMES, cards_in
 from skatcore.model import SEATS
 from skatcore.model.game import Contract
@@ -41,13 +41,14 @@ class Goal:
     contract: Contract
     table: TrickTable
     declarer: int
+    rule: TrickRule | None = None  # who takes a trick where a plugin decides it
     solver: Solver = field(init=False)
 
     def __post_init__(self):
         if self.contract.goal == "card_points":
-            self.solver = Solver(self.table, self.declarer, "points")
+            self.solver = Solver(self.table, self.declarer, "points", rule=self.rule)
         elif self.contract.goal == "no_trick":
-            self.solver = Solver(self.table, self.declarer, "tricks", invert=True)
+            self.solver = Solver(self.table, self.declarer, "tricks", invert=True, rule=self.rule)
         else:
             raise NotSolvable(f"a {self.contract.label} has no declarer: no double-dummy value to give")
 
@@ -82,20 +83,25 @@ def analyse(deal) -> dict:
         who, which card, from, to, how much was given away), ``played``
         (the value actually reached), ``complete`` (whether every card was
         played) and ``target`` (the value that wins: 61 points, or 0 tricks).
-    :raises NotSolvable: a deal without declarer, or without play, or under a
-        ruleset whose plugin decides trick winners.
+    :raises NotSolvable: a deal without declarer, or without play, under a
+        ruleset whose plugin decides trick winners in a way no table can hold
+        (:mod:`skatcore.engine.trick_table`: the solver plays one that can),
+        or a game whose card points a house rule changes (``skat_card_points``).
     """
     if deal.contract is None or (deal.declarer is None and deal.contract.declarer):
         raise NotSolvable("no game was played")
     if deal.settled or not deal.tricks:
         raise NotSolvable("settled before the first card")
-    if deal.rules.trick_hook:  # its positions would follow another trick winner than the deal did
-        raise NotSolvable("a plugin decides trick winners (skat_trick_winner): the double-dummy solver knows only "
-                          "the card order")
     if len(deal.rules.deck.seats) != 3 or any(p.arrangement != "hand" for p in deal.rules.table.seats):
         raise NotSolvable("cards in a pile or in stacks, or tricks of two: the double-dummy solver plays three hands "
                           "whose cards may all be played")
-    goal = Goal(deal.contract, deal.table, deal.declarer)
+    if deal.rules.card_points and deal.contract.goal == "card_points":  # its values would leave them out
+        names = ", ".join(r.name for r in deal.rules.card_points)
+        raise NotSolvable(f"card-point rules ({names}): the double-dummy solver counts the cards' points only")
+    rule = trick_rule(deal.rules, deal.contract.name, deal.declarer)
+    if isinstance(rule, str):  # the deal's positions would follow other trick winners than the solver's
+        raise NotSolvable(f"{rule}: the double-dummy solver plays a trick-winner rule only from its table")
+    goal = Goal(deal.contract, deal.table, deal.declarer, rule)
     table = deal.table
     hands = list(deal.hands)
     for t in deal.tricks:
@@ -109,7 +115,7 @@ def analyse(deal) -> dict:
         for c in t.cards:
             seat, before, before_taken = pos.to_move, pos, taken
             trick = (*pos.trick, c)
-            pos, winner = pos.play(c, table)
+            pos, winner = pos.play(c, table, rule)
             if winner is not None:
                 taken += goal.gained(trick, winner)
             after = taken + goal.value(pos) if pos.hands != (0, 0, 0) else taken

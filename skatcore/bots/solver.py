@@ -52,7 +52,7 @@ import numpy as np
 from . import solver_kernel as kernel
 from . import solver_table
 from .solver_kernel import MAX_DEPTH
-from .solver_moves import ABOVE, CLASS, FOLLOW, POWER, ROWS, RUFF, SAME, STRENGTH, TRUMPS
+from .solver_moves import ABOVE, CLASS, EQUAL, FOLLOW, OUTER, POWER, ROWS, RUFF, SAME, STRENGTH, TRUMPS, WROW
 from .solver_table import GROUP_CARDS, MAX_GROUPS, NC, POINTS, TT_BUCKETS
 
 
@@ -96,6 +96,8 @@ class Flat:
             ruffs = [self.mask(sum(1 << c for c in range(NC) if in_class[c])) & ~t[CLASS, k] for k in range(5)]
         t[RUFF, :5] = ruffs
         t[RUFF, TRUMPS] = self._trumps(table, ruffs)
+        t[OUTER] = self.outer
+        t[EQUAL] = t[ABOVE]
         self.T = t
         by_value: dict[int, int] = {}
         for c in range(NC):
@@ -176,6 +178,83 @@ def flat_table(table) -> Flat:
     return hit[1]
 
 
+_NO_RULE = np.zeros((0, 0), dtype=np.int8)
+
+
+def _split(lo: int, size: int, alike_of: list[int]) -> list[tuple[int, int]]:
+    """A run of equal cards (solver ids ``lo ..``) cut into runs whose cards a rule treats alike, pairwise."""
+    runs, start = [], lo
+    for i in range(lo + 1, lo + size + 1):
+        if i == lo + size or any(not alike_of[i] >> j & 1 for j in range(start, i)):
+            if i - start > 1:
+                runs.append((start, i - start))
+            start = i
+    return runs
+
+
+@dataclass(frozen=True)
+class TrickRule:
+    """Who takes a trick where a plugin decides it (``skat_trick_winner``),
+    for one contract and declarer: ``wins[rows[trick, leader]]`` is the
+    table of :mod:`skatcore.engine.trick_table` (the index of the winning
+    card, by the trick's card ids), ``trick`` 0-based."""
+
+    wins: np.ndarray
+    rows: np.ndarray
+    alike: np.ndarray  # [a, b]: cards a and b, equal in the card order, are equal under the rule too
+
+    def index(self, trick: tuple[int, ...], left: int, leader: int) -> int:
+        """The winning card's index in ``trick``, ``left`` cards left in the hands after it."""
+        row = self.rows[9 - left // 3, leader]
+        return int(self.wins[row, (trick[0] << 10) | (trick[1] << 5) | trick[2]])
+
+
+def trick_rule(rules, game: str, declarer: int | None) -> TrickRule | str | None:
+    """The plugin's trick winners in ``game`` (``None``: the card order
+    decides), or why they cannot be tabulated (then no solver plays them)."""
+    if not rules.trick_hook:
+        return None
+    from skatcore.engine.trick_table import trick_wins
+
+    key = ("solver_trick_rule", game, declarer)
+    if key not in rules.cache:
+        wins = trick_wins(rules)
+        if isinstance(wins, str):
+            return wins
+        c = wins.contracts.index(game)
+        d = wins.declarer[0 if declarer is None else declarer + 1]
+        rows = np.array([[wins.row[c, wins.number[t] + wins.leader[lead] + d] for lead in range(3)] for t in range(10)],
+                        dtype=np.int64)
+        rules.cache[key] = TrickRule(wins.wins, rows, _alike(wins.wins[np.unique(rows)], rules.tricks[game]))
+    return rules.cache[key]
+
+
+def _alike(wins: np.ndarray, table) -> np.ndarray:
+    """``[a, b]``: whether every trick the rule (its table's rows ``wins``)
+    gives against the card order goes alike with cards ``a`` and ``b``
+    swapped.  Two such cards of a class with no card between them still in
+    play are then one choice under the rule as under the card order (the
+    solver's equal cards)."""
+    from skatcore.engine.trick_table import C0, C1, C2, SLOT, SLOTS, _order_winners
+
+    order = np.zeros(SLOTS, np.int8)
+    order[SLOT] = _order_winners(table)
+    got = wins[:, SLOT]
+    moved = got != order[SLOT][None, :]
+    alike = np.zeros((NC, NC), np.bool_)
+    for k in range(5):
+        members = [c for c in range(32) if table.follow[c] == k and table.class_mask[k] >> c & 1]
+        for i, a in enumerate(members):
+            for b in members[i + 1:]:
+                swap = np.arange(32)
+                swap[a], swap[b] = b, a
+                other = (swap[C0] << 10) | (swap[C1] << 5) | swap[C2]  # each trick's slot with a and b swapped
+                swapped = wins[:, other]
+                m = moved | (swapped != order[other][None, :])
+                alike[a, b] = alike[b, a] = bool((got[m] == swapped[m]).all())
+    return alike
+
+
 @dataclass(frozen=True)
 class Position:
     """Cards still to be played: ``hands`` (three bitmasks, by seat), the
@@ -204,15 +283,18 @@ class Position:
         f = hand & table.class_mask[table.follow[self.trick[0]]]
         return f or hand
 
-    def play(self, card: int, table) -> tuple[Position, int | None]:
-        """The position after ``card``, and the seat that won the trick it completed (or None)."""
+    def play(self, card: int, table, rule: TrickRule | None = None) -> tuple[Position, int | None]:
+        """The position after ``card``, and the seat that won the trick it
+        completed (or None): by the card order, or by a plugin's ``rule``."""
         hands = list(self.hands)
         hands[self.to_move] &= ~(1 << card)
         left = (hands[0], hands[1], hands[2])
         trick = (*self.trick, card)
         if len(trick) < 3:
             return Position(left, self.leader, trick), None
-        winner = (self.leader + table.winner_index(trick)) % 3
+        i = table.winner_index(trick) if rule is None else \
+            rule.index(trick, sum(h.bit_count() for h in left), self.leader)
+        winner = (self.leader + i) % 3
         return Position(left, winner, ()), winner
 
 
@@ -249,21 +331,38 @@ class Solver:
     :param node_limit: give up a search after this many nodes (0: never):
         :meth:`reaches` then answers False and :attr:`aborted` counts it,
         :meth:`card_values` answers 2 (unknown) for that card.
+    :param rule: who takes a trick where a plugin decides it
+        (:func:`trick_rule`).  Cards adjacent in the card order are then no
+        longer equal (the seven of trumps may take the last trick), nor is a
+        card nobody can beat a sure winner: the search drops equal cards,
+        like positions and sure-winner bounds, and tries every card.
     """
 
-    def __init__(self, table, declarer: int, goal: str = "points", invert: bool = False, node_limit: int = 0):
+    def __init__(self, table, declarer: int, goal: str = "points", invert: bool = False, node_limit: int = 0,
+                 rule: TrickRule | None = None):
         if goal not in ("points", "tricks"):
             raise ValueError(f"goal {goal!r}: expected 'points' or 'tricks'")
         self.table = table
         self.flat = flat_table(table)
         self.T = self.flat.T
+        self.rule = rule
+        self.W = _NO_RULE
         self.declarer, self.goal, self.invert = declarer, goal, invert
         groups = self.flat.groups[goal][:MAX_GROUPS]
         # like positions (see solver_table._like_bounds): only where card points count; a run left out of
         # either key keeps its cards' own bits there (a finer key, as sound)
         like = self.flat.groups["tricks"][:MAX_GROUPS - len(groups)] if goal == "points" else []
-        self.cfg = np.array([declarer, int(invert), int(goal == "tricks"), 0, node_limit, len(groups), len(like)],
-                            dtype=np.int64)
+        if rule is not None:  # equal cards only where the rule treats them alike; no like positions
+            self.W, like = rule.wins, []
+            self.T = t = self.T.copy()
+            alike_of = [sum(1 << j for j in range(NC) if rule.alike[self.flat.outer[i], self.flat.outer[j]])
+                        for i in range(NC)]
+            t[SAME] = [int(t[SAME, i]) & alike_of[i] for i in range(NC)]
+            t[EQUAL] = [int(t[ABOVE, i]) & alike_of[i] for i in range(NC)]
+            t[WROW, :30] = rule.rows.ravel()
+            groups = [run for lo, size in groups for run in _split(lo, size, alike_of)]
+        self.cfg = np.array([declarer, int(invert), int(goal == "tricks"), 0, node_limit, len(groups), len(like),
+                             int(rule is not None)], dtype=np.int64)
         # the equal cards' canonical subsets (see solver_table.learn), by the seats the cards were seen with
         self.canon = np.zeros((MAX_GROUPS, 2 + (1 << GROUP_CARDS)), dtype=np.int64)
         if groups or like:
@@ -304,19 +403,23 @@ class Solver:
 
     def reaches(self, pos: Position, need: int) -> bool:
         """Whether the declarer's side takes at least ``need`` more from ``pos``."""
-        return bool(kernel.search(self.T, self.cfg, self.canon, *self._args(pos), need - 1, need, self.live(pos),
+        return bool(kernel.search(self.T, self.W, self.cfg, self.canon, *self._args(pos), need - 1, need, self.live(pos),
                                   _Shared.tt, self.moves, 0, self.stats) >= need)
 
     def value(self, pos: Position) -> int:
         """What the declarer's side takes from ``pos`` under best play by all."""
-        return int(kernel.value(self.T, self.cfg, self.canon, *self._args(pos), self.live(pos),
+        return int(kernel.value(self.T, self.W, self.cfg, self.canon, *self._args(pos), self.live(pos),
                                 _Shared.tt, self.moves, 0, self.stats))
+
+    def play(self, pos: Position, card: int) -> tuple[Position, int | None]:
+        """``pos.play`` by this solver's trick winners."""
+        return pos.play(card, self.table, self.rule)
 
     def card_values(self, pos: Position, need: int | None = None) -> dict[int, int]:
         """For every legal card of the player to move: with ``need``, 1 if the
         declarer's side then still takes ``need`` more (else 0, or 2 when the
         node limit cut the search short); without, the exact amount it takes."""
         out = np.full(NC, -1, dtype=np.int64)
-        kernel.root(self.T, self.cfg, self.canon, *self._args(pos), 0 if need is None else need, self.live(pos),
+        kernel.root(self.T, self.W, self.cfg, self.canon, *self._args(pos), 0 if need is None else need, self.live(pos),
                     need is None, _Shared.tt, self.moves, self.stats, out)
         return self.flat.spread(pos, pos.legal(self.table), out)

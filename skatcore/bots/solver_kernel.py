@@ -17,8 +17,8 @@ from .solver_moves import (
     _quick,
     _sure_trumps,
     _three_tricks,
-    _trick_winner,
     _two_tricks,
+    _winner,
 )
 from .solver_table import (
     _CARDS,
@@ -43,7 +43,7 @@ MAX_DEPTH = 40
 
 
 @njit(cache=True)
-def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, moves, depth, stats):
+def search(T, W, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, moves, depth, stats):
     """What the declarer's side takes from this position, searched in the
     window (``alpha``, ``beta``): ``ntr`` cards ``t0``, ``t1`` of the trick
     led by ``leader`` are down; ``live`` is what is still to be taken.
@@ -53,7 +53,9 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
     ``beta = need`` asks whether the side takes ``need`` (a null window).
 
     An alpha-beta, iterative (an explicit stack in ``moves``' rows from
-    ``depth`` on) so that a node costs no function call."""
+    ``depth`` on) so that a node costs no function call.  ``W``: the trick
+    winners of a plugin that decides them (no rows: the card order; see
+    :func:`~skatcore.bots.solver_moves._winner`), ``cfg[7]`` then 1: no sure-winner bounds."""
     declarer, invert, tricks_goal, tag, limit, ngroups, nlike = cfg[0], cfg[1], cfg[2], cfg[3], cfg[4], cfg[5], cfg[6]
     F = np.empty((MAX_DEPTH, 18), dtype=np.int64)
     d = depth
@@ -89,10 +91,10 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                     rem = hands[0] | hands[1] | hands[2]
                     ncards = _popcount(rem)
                     if ncards == 3:
-                        r = _last_trick(T, hands[0], hands[1], hands[2], leader, declarer, invert, tricks_goal)
+                        r = _last_trick(T, W, hands[0], hands[1], hands[2], leader, declarer, invert, tricks_goal)
                         settled = True
                     elif ncards == 6:
-                        r = _two_tricks(T, hands[0], hands[1], hands[2], leader, declarer, invert, tricks_goal, a, b)
+                        r = _two_tricks(T, W, hands[0], hands[1], hands[2], leader, declarer, invert, tricks_goal, a, b)
                         settled = True
                     else:
                         key = F[d, _F_KEY]  # from the third hand's fetch ahead, else 0
@@ -106,7 +108,7 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                             _prefetch(tt, _bucket(like))
                         F[d, _F_KEY], F[d, _F_SLOT], F[d, _F_REM], F[d, _F_LIKE] = key, base, rem, 0
                         sure_lo, sure_hi = 0, live
-                        if tricks_goal == 0 and invert == 0 and ncards > 9:
+                        if tricks_goal == 0 and invert == 0 and ncards > 9 and cfg[7] == 0:
                             # sure winners: the leader's, and both sides' top trumps (Ramsch and null: a
                             # seat may not want them); worked out while the buckets are on their way (not
                             # for three tricks: solved in the wider window, fewer nodes above them)
@@ -150,7 +152,8 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                             a, b = max(a, lo), min(b, hi)
                             if ncards == 9:
                                 # three tricks left: solved directly, its bound kept like a searched one's
-                                r = _three_tricks(T, hands[0], hands[1], hands[2], leader, declarer, invert, tricks_goal, a, b)
+                                r = _three_tricks(T, W, hands[0], hands[1], hands[2], leader, declarer, invert,
+                                                  tricks_goal, a, b)
                                 settled = True
                                 bounds = _store(tt, base, key, tag, a, b, live, r, -1)
                                 if F[d, _F_LIKE] != 0:
@@ -175,8 +178,8 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
                     if _popcount(rest) > 7:
                         for j in range(n):
                             c = moves[d, j]
-                            w = _MOD3[leader + _trick_winner(T, t0, t1, c)]
                             crem = rest ^ (np.int64(1) << c)
+                            w = _MOD3[leader + _winner(T, W, _popcount(crem), t0, t1, c, leader)]
                             child = position_key(canon, ngroups, nlike, crem, w, tag, False)
                             moves[d, 16 + j] = child  # (the ordering's scores are spent): the child's key
                             _prefetch(tt, _bucket(child))
@@ -239,7 +242,7 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
             F[e, _F_T1] = c
         else:
             t0, t1 = F[d, _F_T0], F[d, _F_T1]
-            w = _MOD3[leader + _trick_winner(T, t0, t1, c)]
+            w = _MOD3[leader + _winner(T, W, _popcount(hands[0] | hands[1] | hands[2]), t0, t1, c, leader)]
             weight = 1
             if tricks_goal == 0:
                 weight = T[POINTS, t0] + T[POINTS, t1] + T[POINTS, c]
@@ -256,7 +259,7 @@ def search(T, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, mov
 
 
 @njit(cache=True)
-def value(T, cfg, canon, hands, t0, t1, ntr, leader, live, tt, moves, depth, stats):
+def value(T, W, cfg, canon, hands, t0, t1, ntr, leader, live, tt, moves, depth, stats):
     """The exact amount the declarer's side takes: null-window searches from
     the top down, each probe one below the upper bound the last one found
     (skipping a point: a probe that succeeds is then at most one below the
@@ -271,7 +274,7 @@ def value(T, cfg, canon, hands, t0, t1, ntr, leader, live, tt, moves, depth, sta
     aborted = stats[1]
     while lo < hi:
         need = min(hi, max(lo + 1, hi - 1))
-        g = search(T, cfg, canon, hands, t0, t1, ntr, leader, need - 1, need, live, tt, moves, depth, stats)
+        g = search(T, W, cfg, canon, hands, t0, t1, ntr, leader, need - 1, need, live, tt, moves, depth, stats)
         if stats[1] != aborted:
             break  # over the node limit: no answer (the caller sees it counted), lo still a lower bound
         if g >= need:
@@ -282,7 +285,7 @@ def value(T, cfg, canon, hands, t0, t1, ntr, leader, live, tt, moves, depth, sta
 
 
 @njit(cache=True)
-def root(T, cfg, canon, hands, t0, t1, ntr, leader, need, live, exact, tt, moves, stats, out):
+def root(T, W, cfg, canon, hands, t0, t1, ntr, leader, need, live, exact, tt, moves, stats, out):
     """For each card the player to move may play, ``out[card]`` = whether the
     declarer's side then takes ``need`` more (0/1), or with ``exact`` how much
     it takes; cards equivalent to a searched one get no entry."""
@@ -300,18 +303,18 @@ def root(T, cfg, canon, hands, t0, t1, ntr, leader, need, live, exact, tt, moves
         elif ntr == 1:
             a1 = c
         else:
-            w = _MOD3[leader + _trick_winner(T, t0, t1, c)]
+            w = _MOD3[leader + _winner(T, W, _popcount(hands[0] | hands[1] | hands[2]), t0, t1, c, leader)]
             weight = 1
             if cfg[2] == 0:
                 weight = T[POINTS, t0] + T[POINTS, t1] + T[POINTS, c]
             credit = weight if (w == cfg[0]) != (cfg[1] == 1) else 0
             nt, nl, nlive = np.int64(0), w, live - weight
         if exact:
-            out[c] = credit + value(T, cfg, canon, hands, a0, a1, nt, nl, nlive, tt, moves, one, stats)
+            out[c] = credit + value(T, W, cfg, canon, hands, a0, a1, nt, nl, nlive, tt, moves, one, stats)
         else:
             aborted = stats[1]
             need_c = need - credit
-            out[c] = 1 if search(T, cfg, canon, hands, a0, a1, nt, nl, need_c - 1, need_c, nlive, tt, moves, one,
+            out[c] = 1 if search(T, W, cfg, canon, hands, a0, a1, nt, nl, need_c - 1, need_c, nlive, tt, moves, one,
                                   stats) >= need_c else 0
             if stats[1] != aborted:
                 out[c] = 2  # unknown: the node budget ran out

@@ -21,7 +21,10 @@ STRENGTH = 5          # 5 rows: strength of each card in a trick led with class 
 CLASS = 10            # cols 0..4: the mask of class k
 RUFF = 11             # cols 0..4: the cards outside class k that beat all of it when k is led (trumps)
 TRUMPS = 5            # RUFF's col 5: the trumps, if they beat all else in any trick in the same order (else 0)
-ROWS = 12
+WROW = 12             # where a plugin decides trick winners: col 3 * trick + leader, the row of its table W
+OUTER = 13            # each solver id's card id (W is by card ids)
+EQUAL = 14            # the cards of the same class that may stand for it where only tricks count (ABOVE, less
+ROWS = 15             # those a plugin deciding trick winners tells apart; SAME likewise where points count)
 
 
 @njit(cache=True, inline="always")
@@ -33,6 +36,18 @@ def _trick_winner(T, c0, c1, c2):
     if b > d:
         return 1
     return 2
+
+
+@njit(cache=True, inline="always")
+def _winner(T, W, nleft, c0, c1, c2, leader):
+    """The index of the card that takes the trick ``c0 c1 c2`` led by
+    ``leader``, ``nleft`` cards left in the hands after it: by the table
+    ``W`` of a plugin that decides trick winners
+    (:mod:`skatcore.engine.trick_table`, no rows: the card order)."""
+    if W.shape[0] == 0:
+        return _trick_winner(T, c0, c1, c2)
+    r = T[WROW, 3 * (9 - nleft // 3) + leader]
+    return np.int64(W[r, (T[OUTER, c0] << 10) | (T[OUTER, c1] << 5) | T[OUTER, c2]])
 
 
 @njit(cache=True, inline="always")
@@ -85,7 +100,7 @@ def _seat(h0, h1, h2, s):
 def _equivalent_above(T, live, hand, c, same):
     """Whether ``hand`` also holds the next stronger card of ``c``'s class
     still in play (``live``) and it is equal to ``c`` (row ``same``: of the
-    same card points, or ``ABOVE`` where only tricks count): then ``c`` need
+    same card points, or ``EQUAL`` where only tricks count): then ``c`` need
     not be searched."""
     above = live & T[ABOVE, c]
     return above & -above & hand & T[same, c] != 0
@@ -134,7 +149,7 @@ def _moves(T, h0, h1, h2, t0, t1, ntr, leader, declarer, invert, tricks_goal, ou
             third = _seat(h0, h1, h2, q)
             third_beats = third & T[ABOVE, t0] != 0 or (third & T[CLASS, lead_k] == 0 and third & T[RUFF, lead_k] != 0)
             mate_third = (q == declarer) == (p == declarer)
-    same = ABOVE if tricks_goal == 1 else SAME  # (in tricks, points do not matter)
+    same = EQUAL if tricks_goal == 1 else SAME  # (in tricks, points do not matter)
     n = 0
     rest = legal
     while rest != 0:  # weakest first; ties end up strongest first
@@ -240,21 +255,21 @@ def _sure_trumps(T, h0, h1, h2, side):
 
 
 @njit(cache=True, inline="always")
-def _taken(T, leader, declarer, invert, tricks_goal, c0, c1, c2):
-    """The trick ``c0``, ``c1``, ``c2`` led by ``leader``: who wins it, and
-    what the declarer's side takes in it (its card points, or 1 trick)."""
-    w = _MOD3[leader + _trick_winner(T, c0, c1, c2)]
+def _taken(T, W, nleft, leader, declarer, invert, tricks_goal, c0, c1, c2):
+    """The trick ``c0``, ``c1``, ``c2`` led by ``leader`` (``nleft`` cards left
+    after it): who wins it, and what the declarer's side takes in it (its card points, or 1 trick)."""
+    w = _MOD3[leader + _winner(T, W, nleft, c0, c1, c2, leader)]
     if (w == declarer) == (invert == 1):
         return w, 0
     return w, 1 if tricks_goal == 1 else T[POINTS, c0] + T[POINTS, c1] + T[POINTS, c2]
 
 
 @njit(cache=True, inline="always")
-def _last_trick(T, h0, h1, h2, leader, declarer, invert, tricks_goal):
+def _last_trick(T, W, h0, h1, h2, leader, declarer, invert, tricks_goal):
     """What the declarer's side takes in the last trick: one card each, no choice left."""
     c0 = _card(_seat(h0, h1, h2, leader))
     c1, c2 = _card(_seat(h0, h1, h2, _MOD3[leader + 1])), _card(_seat(h0, h1, h2, _MOD3[leader + 2]))
-    return _taken(T, leader, declarer, invert, tricks_goal, c0, c1, c2)[1]
+    return _taken(T, W, 0, leader, declarer, invert, tricks_goal, c0, c1, c2)[1]
 
 
 @njit(cache=True, inline="always")
@@ -266,7 +281,7 @@ def _fold(maximise, best, a, b, v):
 
 
 @njit(cache=True, inline="always")
-def _two_tricks(T, hand0, hand1, hand2, leader, declarer, invert, tricks_goal, alpha, beta):
+def _two_tricks(T, W, hand0, hand1, hand2, leader, declarer, invert, tricks_goal, alpha, beta):
     """What the declarer's side takes in the last two tricks under best play,
     searched in the window (``alpha``, ``beta``) and fail-soft like the
     search: an alpha-beta over the at most 2 x 2 x 2 ways to play the first
@@ -299,14 +314,14 @@ def _two_tricks(T, hand0, hand1, hand2, leader, declarer, invert, tricks_goal, a
                 b2bit = m2 & -m2
                 m2 ^= b2bit
                 c2 = _card(b2bit)
-                w, v = _taken(T, leader, declarer, invert, tricks_goal, c0, c1, c2)
+                w, v = _taken(T, W, 3, leader, declarer, invert, tricks_goal, c0, c1, c2)
                 # the last trick: the one card each has left, the winner leads
                 d0, d1, d2 = _card(h0 ^ b0bit), _card(h1 ^ b1bit), _card(h2 ^ b2bit)
                 if w == s1:
                     d0, d1, d2 = d1, d2, d0
                 elif w == s2:
                     d0, d1, d2 = d2, d0, d1
-                v += _taken(T, w, declarer, invert, tricks_goal, d0, d1, d2)[1]
+                v += _taken(T, W, 0, w, declarer, invert, tricks_goal, d0, d1, d2)[1]
                 best2, a2, b2 = _fold(max2, best2, a2, b2, v)
             best1, a1, b1 = _fold(max1, best1, a1, b1, best2)
         best0, a0, b0 = _fold(max0, best0, a0, b0, best1)
@@ -314,7 +329,7 @@ def _two_tricks(T, hand0, hand1, hand2, leader, declarer, invert, tricks_goal, a
 
 
 @njit(cache=True)
-def _three_tricks(T, hand0, hand1, hand2, leader, declarer, invert, tricks_goal, alpha, beta):
+def _three_tricks(T, W, hand0, hand1, hand2, leader, declarer, invert, tricks_goal, alpha, beta):
     """What the declarer's side takes in the last three tricks, searched in
     the window (``alpha``, ``beta``) and fail-soft like the search: an
     alpha-beta over the first trick's plays (at most 3 x 3 x 3), each
@@ -324,7 +339,7 @@ def _three_tricks(T, hand0, hand1, hand2, leader, declarer, invert, tricks_goal,
     h0, h1, h2 = _seat(hand0, hand1, hand2, leader), _seat(hand0, hand1, hand2, s1), _seat(hand0, hand1, hand2, s2)
     max0, max1, max2 = leader == declarer, s1 == declarer, s2 == declarer
     live = h0 | h1 | h2
-    same = ABOVE if tricks_goal == 1 else SAME
+    same = EQUAL if tricks_goal == 1 else SAME
     best0 = -1 if max0 else 1 << 20
     a0, b0 = alpha, beta
     m0 = h0
@@ -353,14 +368,14 @@ def _three_tricks(T, hand0, hand1, hand2, leader, declarer, invert, tricks_goal,
                 c2 = _card(x2)
                 if _equivalent_above(T, live, h2, c2, same):
                     continue
-                w, v = _taken(T, leader, declarer, invert, tricks_goal, c0, c1, c2)
+                w, v = _taken(T, W, 6, leader, declarer, invert, tricks_goal, c0, c1, c2)
                 # the hands left by seat: the leader's, the next seat's and the one after's, turned back
                 r0, r1, r2 = h0 ^ x0, h1 ^ x1, h2 ^ x2
                 if leader == 1:
                     r0, r1, r2 = r2, r0, r1
                 elif leader == 2:
                     r0, r1, r2 = r1, r2, r0
-                v += _two_tricks(T, r0, r1, r2, w, declarer, invert, tricks_goal, a2 - v, b2 - v)
+                v += _two_tricks(T, W, r0, r1, r2, w, declarer, invert, tricks_goal, a2 - v, b2 - v)
                 best2, a2, b2 = _fold(max2, best2, a2, b2, v)
             best1, a1, b1 = _fold(max1, best1, a1, b1, best2)
         best0, a0, b0 = _fold(max0, best0, a0, b0, best1)

@@ -46,9 +46,12 @@ from skatcore.engine.probe import SHEET_KEY, VALUE_KEY, Reads, describe, recordi
 from skatcore.engine.scoring import make_facts
 from skatcore.model import SEATS, STANDARD_DECK, Declaration, RamschFacts, ScoreResult
 
-from . import kernel
+from . import kernel, trick_table
+from .trick_table import trick_wins
 
 _ROUTES = ("pickup", "hand")
+#: where the trick-winner table's arrays sit in :attr:`EngineTables.arrays` (:mod:`.trick_table`)
+TRICK_ARRAYS = slice(11, 16)
 
 
 class Unsupported(Exception):
@@ -142,7 +145,7 @@ def _build(rules) -> EngineTables | Unsupported:
     hands_back = bool(rules.steps)  # all at "all_passed" (_unsupported): those deals stop as if thrown in
     all_pass = cidx[rules.all_pass] if rules.all_pass != "throw_in" and not hands_back else -1
     arrays = (np.array(_PACKETS, np.int64), np.array(rules.ladder, np.int64), bool(rules.skip_bidding), all_pass,
-              kind, follow, class_mask, strength, points, trumps, n_trumps,
+              kind, follow, class_mask, strength, points, trumps, n_trumps, *trick_table.kernel_arrays(rules, contracts),
               route_start, route_end, opt_contract, null_value, base, factor,
               value, mult, won, point_class, mat_offset)
     return EngineTables(contracts, options, arrays, rules.custom_sheet, tuple(reps), hands_back, own_facts, why)
@@ -153,12 +156,18 @@ def _kind(contract) -> int:
 
 
 def _unsupported(rules) -> str | None:
+    why = _not_modelled(rules)
+    if why is None and rules.trick_hook:  # the kernel reads the hook's answers from a table, where one can be built
+        wins = trick_wins(rules)
+        return wins if isinstance(wins, str) else None
+    return why
+
+
+def _not_modelled(rules) -> str | None:
     if rules.deck != STANDARD_DECK:
         return f"a {len(rules.deck.cards)}-card deck"
     if not rules.table.plain:
         return "seats not played from their own hand"
-    if rules.trick_hook:  # the kernel takes tricks by the card order alone
-        return "a plugin decides trick winners (skat_trick_winner)"
     during = [s.name for s in rules.steps if s.at in ("trick", "last_trick")]
     if during:
         return f"flow steps during the play ({', '.join(during)})"

@@ -92,6 +92,18 @@ def trick_winner(c, leader, trick, follow, strength, points):
 
 
 @njit(cache=True)
+def taker(c, t, leader, decl, trick, follow, strength, points, wins, win_row, win_number, win_leader, win_decl):
+    """:func:`trick_winner` of trick ``t`` (0-based) where a plugin decides
+    trick winners: its table (:mod:`skatcore.engine.trick_table`; none, of
+    no rows, leaves it to the card order)."""
+    if wins.shape[0] == 0:
+        return trick_winner(c, leader, trick, follow, strength, points)
+    r = win_row[c, win_number[t] + win_leader[leader] + win_decl[decl + 1]]
+    w = (leader + wins[r, (trick[0] << 10) | (trick[1] << 5) | trick[2]]) % 3
+    return w, points[c, trick[0]] + points[c, trick[1]] + points[c, trick[2]]
+
+
+@njit(cache=True)
 def part_over(part, survivor, bid_idx):
     """After a pass ends part ``part`` of the bidding (1: middlehand asks
     forehand, 2: rearhand asks the survivor) with ``survivor`` left: the next
@@ -118,6 +130,7 @@ def take_trick(w, p, pts0, pts1, pts2, won0, won1, won2):
 def play_deals(seed, start, n,
                packets, ladder, skip_bidding, all_pass,
                kind, follow, class_mask, strength, points, trumps, n_trumps,
+               wins, win_row, win_number, win_leader, win_decl,
                route_start, route_end, opt_contract, opt_null_value, opt_base, opt_factor,
                table_value, table_mult, table_won, point_class, mat_offset,
                deck, calls, discard, plays,
@@ -220,7 +233,7 @@ def play_deals(seed, start, n,
         held = hands[decl] | skat if decl >= 0 else 0  # the declarer's cards with the skat, for matadors
         leader, n_played, pts0, pts1, pts2, won0, won1, won2 = 0, 0, 0, 0, 0, 0, 0, 0
         last = -1
-        for _t in range(10):
+        for t in range(10):
             for j in range(3):
                 seat = (leader + j) % 3
                 hand = hands[seat]
@@ -234,7 +247,7 @@ def play_deals(seed, start, n,
                 trick[j] = card
                 plays[i, n_played] = card
                 n_played += 1
-            w, p = trick_winner(c, leader, trick, follow, strength, points)
+            w, p = taker(c, t, leader, decl, trick, follow, strength, points, wins, win_row, win_number, win_leader, win_decl)
             pts0, pts1, pts2, won0, won1, won2 = take_trick(w, p, pts0, pts1, pts2, won0, won1, won2)
             leader = last = w
             if kind[c] == NULL and w == decl:  # a null declarer's first trick ends the deal

@@ -13,7 +13,10 @@ it is, so every message for a bad game stays its own.
 
 The lean path needs a ruleset the compiled engine plays (32 cards, bidding,
 no flow steps) that throws in when all pass; for another, every game goes
-through ``Deal``.  The facts scored here have no tricks: a game whose
+through ``Deal``.  Where a plugin decides trick winners, the kernel reads
+its table (:mod:`skatcore.engine.trick_table`); a game whose record goes on
+from a trick the plugin gave another seat, or that ends before its last
+trick, goes through ``Deal``, which says why it cannot be scored.  The facts scored here have no tricks: a game whose
 scoring reads them (a house rule about the last trick,
 :func:`skatcore.engine.probe.reads_play`) goes through ``Deal`` too, which
 refuses it where the record ends before the last trick
@@ -65,7 +68,7 @@ def _tables(rules) -> _Tables | None:
 
 
 def _build(rules) -> _Tables | None:
-    from skatcore.engine.compiled import Unsupported, engine_tables
+    from skatcore.engine.compiled import TRICK_ARRAYS, Unsupported, engine_tables
 
     if rules.skip_bidding or rules.all_pass != "throw_in":
         return None
@@ -88,7 +91,7 @@ def _build(rules) -> _Tables | None:
     # the facts here have no tricks: where a plugin's scoring might read them (it did for some key of the
     # compiled tables, a sheet hook is there, or a declaration the tables never asked about), each game is checked
     probe = bool(t.why) or t.sheet or any(d is not None and d not in t.options for d in declared)
-    return _Tables((np.array(table, np.int64), t.arrays[1], *t.arrays[4:9]), declared, probe)
+    return _Tables((np.array(table, np.int64), t.arrays[1], *t.arrays[4:9], *t.arrays[TRICK_ARRAYS]), declared, probe)
 
 
 def _declaration(rules, game: str, hand: bool, ouvert: bool, schneider: bool, schwarz: bool):

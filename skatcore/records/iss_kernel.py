@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from skatcore import numba_cache  # noqa: F401 (the cache of the functions below stamped with their imports)
-from skatcore.engine.kernel import NULL, _popcount, trick_winner
+from skatcore.engine.kernel import NULL, _popcount, taker
 
 # move codes: cards are 0..31, a bid is BID + value
 Y, P, S, RE, SC, HIDDEN, SHOWN, DISCARD, ANNOUNCE = 32, 33, 34, 35, 36, 37, 38, 39, 40
@@ -140,7 +140,7 @@ def _token(text, p, e, server, extra):
 
 @njit(cache=True)
 def check_games(n, text, starts, declarations, ladder, kind, follow, class_mask, strength, points,
-                status, declarer, bid, declared, concession, dpoints, dtricks, ftricks, held,
+                wins, win_row, win_number, win_leader, win_decl, status, declarer, bid, declared, concession, dpoints, dtricks, ftricks, held,
                 resigned, n_resigned, claim_stands, gone):
     """Replay games ``0 .. n-1``, game ``i`` the text of its ``MV[...]`` in
     ``text[starts[i]:starts[i+1]]`` (ASCII codes, int64); ``status[i]`` OK or FALLBACK.
@@ -161,7 +161,7 @@ def check_games(n, text, starts, declarations, ladder, kind, follow, class_mask,
     extra = np.zeros(5, np.int64)
     for i in range(n):
         status[i] = _one(i, text, starts[i], starts[i + 1], declarations, ladder, kind, follow, class_mask, strength,
-                         points, declarer, bid, declared, concession, dpoints, dtricks, ftricks, held,
+                         points, wins, win_row, win_number, win_leader, win_decl, declarer, bid, declared, concession, dpoints, dtricks, ftricks, held,
                          resigned, n_resigned, claim_stands, gone, deck, hands, trick, won, pts, extra)
 
 
@@ -209,7 +209,7 @@ def _put_away(hands, decl, a, b):
 
 @njit(cache=True)
 def _one(i, text, p, end, declarations, ladder, kind, follow, class_mask, strength, points,
-         declarer, bid, declared, concession, dpoints, dtricks, ftricks, held,
+         wins, win_row, win_number, win_leader, win_decl, declarer, bid, declared, concession, dpoints, dtricks, ftricks, held,
          resigned, n_resigned, claim_stands, gone, deck, hands, trick, won, pts, extra):
     n_resigned[i], gone[i], claim_stands[i], declared[i] = 0, -1, False, -1
     # -- the deal: `w c1.c2...c32` -------------------------------------------------
@@ -321,7 +321,8 @@ def _one(i, text, p, end, declarations, ladder, kind, follow, class_mask, streng
             if pos < 3:
                 to_move = (w + 1) % 3
                 continue
-            winner, got = trick_winner(c, leader, trick, follow, strength, points)
+            winner, got = taker(c, n_tricks, leader, decl, trick, follow, strength, points,
+                                wins, win_row, win_number, win_leader, win_decl)
             pts[winner] += got
             won[winner] += 1
             n_tricks += 1
@@ -422,6 +423,8 @@ def _one(i, text, p, end, declarations, ladder, kind, follow, class_mask, streng
         by, phase = BY_DECLARER, _DONE  # decided: the server ends the game (A8)
     if phase != _DONE:
         return FALLBACK
+    if wins.shape[0] > 0 and decl >= 0 and hands[0] | hands[1] | hands[2]:
+        return FALLBACK  # ended early where a plugin decides trick winners: Deal says whether it can be scored
     declarer[i], bid[i], concession[i] = decl, b, by
     if decl >= 0:
         _facts(i, decl, c, skat, by, pos, deck, hands, trick, won, pts, kind, points, dpoints, dtricks, ftricks, held)

@@ -137,7 +137,7 @@ def test_compiled_search_matches_its_source():
         for search in (kernel.search, kernel.search.py_func):
             stats = np.zeros(2, dtype=np.int64)
             s.new_deal()
-            won = search(s.T, s.cfg, s.canon, *s._args(pos), need - 1, need, s.live(pos), mod._Shared.tt, s.moves, 0,
+            won = search(s.T, s.W, s.cfg, s.canon, *s._args(pos), need - 1, need, s.live(pos), mod._Shared.tt, s.moves, 0,
                          stats)
             runs.append((int(won), int(stats[0])))
         assert runs[0] == runs[1], (contract, pos)
@@ -147,8 +147,8 @@ def test_compiled_search_matches_its_source():
 def test_the_search_counts_no_references_in_its_loops():
     """An array handed to a compiled helper inside the search's loop made
     numba count references to it there (atomic operations; 9.5% of the
-    CPU): the search's LLVM code takes one reference to each of its six
-    arrays on entry and none in its loops (compiled afresh: the cache keeps
+    CPU): the search's LLVM code takes one reference to each of its eight
+    arrays on entry (W: a plugin's trick winners) and none in its loops (compiled afresh: the cache keeps
     no LLVM code)."""
     import re
 
@@ -161,10 +161,10 @@ def test_the_search_counts_no_references_in_its_loops():
     pos = ending(rules, random.Random(1), 4)
     s = Solver(rules.tricks["grand"], 0)
     fresh = numba.njit(kernel.search.py_func)
-    fresh(s.T, s.cfg, s.canon, *s._args(pos), 24, 25, s.live(pos), mod._Shared.tt, s.moves, 0, s.stats)
+    fresh(s.T, s.W, s.cfg, s.canon, *s._args(pos), 24, 25, s.live(pos), mod._Shared.tt, s.moves, 0, s.stats)
     llvm = fresh.inspect_llvm(fresh.signatures[0])
     body = re.search(r"define [^\n]*@_ZN8skatcore\w*solver_kernel6search[^\n]*\{(.*?)\n\}", llvm, re.S).group(1)
-    assert body.count("call void @NRT_incref") == 6
+    assert body.count("call void @NRT_incref") == 8
 
 
 def test_runs_without_jit():
@@ -199,7 +199,7 @@ def test_every_bound_the_search_answers_holds(seed, case, tricks, played, need):
     s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
     want = minimax(table, pos, declarer, tricks_goal, invert)
     stats = np.zeros(2, dtype=np.int64)
-    g = int(kernel.search(s.T, s.cfg, s.canon, *s._args(pos), need - 1, need, s.live(pos), mod._Shared.tt, s.moves,
+    g = int(kernel.search(s.T, s.W, s.cfg, s.canon, *s._args(pos), need - 1, need, s.live(pos), mod._Shared.tt, s.moves,
                           0, stats))
     assert (want >= g) if g >= need else (want <= g < need)
     assert s.value(pos) == want
@@ -323,7 +323,7 @@ def _ending_case(seed: int, case, tricks: int):
     s = Solver(table, declarer, "tricks" if tricks_goal else "points", invert=invert)
     hands, _, _, _, leader = s._args(pos)
     want = minimax(table, pos, declarer, tricks_goal, invert)
-    return want, (s.T, *hands, leader, declarer, int(invert), int(tricks_goal)), rng
+    return want, (s.T, s.W, *hands, leader, declarer, int(invert), int(tricks_goal)), rng
 
 
 @settings(max_examples=80, deadline=None)

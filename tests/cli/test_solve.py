@@ -343,3 +343,17 @@ def test_several_games_say_how_many_were_not_solved(tmp_path, capsys, json_flag)
         games += len(sgf)
     assert err == (f"skat: error: {len(ids)} of {games} games not solved: {', '.join(ids)} "
                    f"(each one's {'reason' if json_flag else 'line'} says why)\n")
+
+
+def test_a_game_whose_card_points_a_house_rule_changes_is_not_solved(tmp_path, capsys):
+    """The solver counts the cards' points; under the black jacks (+10 for both
+    in one trick) its values would be wrong, so it says so, exit 2."""
+    rules = tmp_path / "bj.yaml"
+    rules.write_text("name: bj\ndescription: official, and the black jacks\nextends: official\n"
+                     "plugins:\n  card_points: {black_jacks: 10}\n", encoding="utf-8")
+    game = Path(__file__).resolve().parent.parent / "records" / "iss-13577.sgf"
+    rc, out, err = solve(capsys, "--ruleset", str(rules), str(game))
+    assert (rc, out) == (2, "")
+    assert err.endswith("ISS game 13577: not solved: card-point rules (black_jacks): the double-dummy solver counts "
+                        "the cards' points only\n")
+    assert solve(capsys, str(game))[0] == 0  # the same game under the official rules is solved

@@ -1,6 +1,7 @@
 """Rules about trick play in Deal: skat_trick_winner asked per trick, steps
 between tricks ("trick", "last_trick"), table calls open beyond trick 1
-(TableCall.until_trick) - and the compiled engines refusing all three."""
+(TableCall.until_trick) - and the compiled engines refusing the last two,
+and a trick-winner rule whose answers they cannot tabulate."""
 
 from __future__ import annotations
 
@@ -36,6 +37,18 @@ class Abstains:
 
 
 ABSTAINS = compile_with("official", plugins={"abstains": Abstains})
+MOOD = {"sevens": False}  # a house rule's switch that can change between deals
+
+
+class Moody:
+    """Reads a global that can change: its answers cannot be tabulated (skatcore.engine.trick_probe)."""
+
+    @hookimpl
+    def skat_trick_winner(self, cards):
+        return 0 if MOOD["sevens"] and all(c % 8 == 7 for c in cards) else None
+
+
+MOODY = compile_with("official", plugins={"moody": Moody})
 
 
 def random_deal(rules, seed: int) -> Deal:
@@ -243,12 +256,13 @@ def test_until_trick_is_checked(tmp_path):
 
 
 @pytest.mark.parametrize(("which", "reason"), [
-    ("abstains", r"a plugin decides trick winners \(skat_trick_winner\)"),
+    ("moody", r"a plugin decides trick winners \(skat_trick_winner\), and its code reads the global MOOD, a dict "
+              r"that can change \(test_trick_rules.py:\d+\)"),
     ("stepped", r"flow steps during the play \(knock, count\)"),
     ("late", r"table calls beyond the first trick \(kontra until trick 2\)"),
 ])
 def test_engine_tables_refuse_with_the_reason(which, reason, late_kontra):
-    rules = {"abstains": ABSTAINS, "stepped": STEPPED, "late": late_kontra}[which]
+    rules = {"moody": MOODY, "stepped": STEPPED, "late": late_kontra}[which]
     with pytest.raises(Unsupported, match=reason):
         engine_tables(rules, hand_back=True)
 
@@ -257,7 +271,7 @@ def test_simulate_falls_back_to_deal(late_kontra, tmp_path):
     from skatcore.sim.fastpath import compiled
     from skatcore.sim.simulate import run
 
-    assert compiled([OFFICIAL, ABSTAINS, STEPPED, late_kontra], ("heuristic",) * 3) == [0]
+    assert compiled([OFFICIAL, ABSTAINS, MOODY, STEPPED, late_kontra], ("heuristic",) * 3) == [0, 1]
     (tmp_path / "seven.yaml").write_text("extends: official\nplugins:\n  trump_seven: {}\n")
     stats = run([str(tmp_path / "seven.yaml"), "official"], deals=MIN_DEALS, seed=1)  # big enough for the compiled path
     assert [s.deals for s in stats] == [MIN_DEALS, MIN_DEALS]

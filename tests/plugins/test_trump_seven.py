@@ -1,6 +1,6 @@
 """The seven of trumps takes the last trick (docs/rules/house-rules.md#b14), and
-what a ruleset using skat_trick_winner costs elsewhere: the compiled engines
-step aside, the bots play it through Deal, a plugin's failure is one line."""
+a ruleset using skat_trick_winner elsewhere: the compiled engines read it
+from a table, the bots play it, a plugin's failure is one line."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from cli_checks import refused
 
 from skatcore.cards import parse_card
 from skatcore.cli.main import main
-from skatcore.engine.compiled import Unsupported, engine_tables
+from skatcore.engine.compiled import engine_tables
 from skatcore.engine.deal import PASS, PICK_UP, PLAYS, Bid, Deal, Declare, Discard
 from skatcore.model import Declaration
 from skatcore.records.deal import score_record
@@ -79,10 +79,18 @@ def test_grand_with_the_lowest_jack(tmp_path):
     assert rules.trick_winner("grand", cards("CJ DJ SJ"), 3, 0, 1) == 0
 
 
-def test_the_compiled_engines_step_aside(rules):
-    with pytest.raises(Unsupported, match=r"a plugin decides trick winners \(skat_trick_winner\)"):
-        engine_tables(rules, hand_back=True)
-    assert not get_rules("official").trick_hook and rules.trick_hook
+def test_the_compiled_engines_read_it_from_a_table(rules):
+    """The hook reads the contract, its order, the cards and whether the trick
+    is the last: tabulated (skatcore.engine.trick_table), the compiled engines play it."""
+    from skatcore.engine.trick_table import trick_wins
+
+    engine_tables(rules, hand_back=True)
+    wins = trick_wins(rules)
+    assert wins.reads == ("last",) and rules.trick_hook and not get_rules("official").trick_hook
+    diamonds = wins.contracts.index("diamonds")
+    last = example(rules).tricks[-1]
+    assert wins.index(diamonds, 9, last.leader, 1, last.cards) == 0  # the worked example: D7 takes D7 DT HK
+    assert wins.index(diamonds, 8, last.leader, 1, last.cards) == 1  # not the last trick: DT
 
 
 def test_a_record_replays_and_scores_under_the_rule(rules):
@@ -138,9 +146,10 @@ def test_a_failing_plugin_is_one_line_exit_2(tmp_path, monkeypatch, capsys, plug
             says, "bad.yaml")
 
 
-def test_the_solver_declines(rules):
-    from skatcore.bots.analysis import NotSolvable, analyse
+def test_the_solver_plays_it(rules):
+    """analyse() (skat solve) follows the rule: the worked example's last trick goes to the seven."""
+    from skatcore.bots.analysis import analyse
 
-    with pytest.raises(NotSolvable, match="skat_trick_winner"):
-        analyse(example(rules))
+    got = analyse(example(rules))
+    assert (got["played"], got["complete"], got["tricks"][-1]["winner"]) == (47, True, "forehand")
     assert analyse(example(get_rules("official")))["played"] == 61

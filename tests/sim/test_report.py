@@ -184,7 +184,7 @@ def test_results_come_before_the_rules_and_the_forest_has_every_difference():
 def test_the_report_at_1400px_in_a_browser(browser):
     """The key figures fit 1,400 px with every cell on one line, start on the
     first screen, the forest plot soon after the second; the screenshot refreshes docs/img/ with
-    SKAT_SCREENSHOTS=docs/img.  Four rulesets at 1,280 px: tests/sim/test_layout.py."""
+    SKAT_SCREENSHOTS=docs/img.  Four rulesets at 1,280 px: tests/sim/test_report_layout.py."""
     names = ("official", "texas", "pub")
     rules = [get_rules(n) for n in names]
     result = compare(names, 72, 1)

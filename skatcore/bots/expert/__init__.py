@@ -18,7 +18,7 @@ from skatcore.bots.expert.votes import Decision, Layout, Votes, credit, most_poi
 from skatcore.bots.expert.worlds import Knowledge, all_equivalent, sample
 from skatcore.bots.heuristic import HeuristicPlayer
 from skatcore.bots.heuristic.play import PLAY_CARD
-from skatcore.bots.solver import Position, Solver
+from skatcore.bots.solver import Position, Solver, TrickRule, trick_rule
 from skatcore.cards import cards_in
 from skatcore.engine.deal import Phase, SeatView
 from skatcore.rules.compiler import CompiledRules
@@ -105,15 +105,23 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         return super().act(view)
 
     # -- card play ---------------------------------------------------------------
-    def _solver(self, table, seat: int, goal: str) -> Solver:
+    def _solver(self, table, seat: int, goal: str, rule: TrickRule | None = None) -> Solver:
         """A solver for one layout (its transposition table serves every
-        question about that layout: the vote and the tie-break)."""
+        question about that layout: the vote and the tie-break); ``rule``:
+        who takes a trick where a plugin decides it."""
         new = self._memory.solver
         if goal == "card_points":
-            return new(table, seat, "points", False, self.nodes)
+            return new(table, seat, "points", False, self.nodes, rule)
         if goal == "no_trick":  # the declarer maximises the others' tricks
-            return new(table, seat, "tricks", True, self.nodes)
-        return new(table, seat, "points", True, 0)  # fewest points: the others take them (exact, no limit)
+            return new(table, seat, "tricks", True, self.nodes, rule)
+        return new(table, seat, "points", True, 0, rule)  # fewest points: the others take them (exact, no limit)
+
+    def _trick_rule(self, game: str, declarer: int | None) -> TrickRule | str | None:
+        """Who takes a trick in ``game`` where a plugin decides it (``str``: why no solver can play it)."""
+        key = ("solver_trick_rule", game, declarer)
+        if key not in self.rules.cache:
+            self.rules.cache[key] = trick_rule(self.rules, game, declarer)
+        return self.rules.cache[key]
 
     def _pimc(self, view: SeatView) -> int:
         fallback = self._play(view)  # the heuristic's card: tie-breaker and fallback (keeps its state current)
@@ -126,11 +134,16 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             self.counters["fallback_moves"] += 1
             self.last = Decision("fallback")
             return fallback
+        rule = self._trick_rule(game, view.declarer)
+        if isinstance(rule, str):  # a plugin decides trick winners and no table holds them
+            self.counters["fallback_moves"] += 1
+            self.last = Decision("fallback")
+            return fallback
         table = self.rules.tricks[game]
         kn = Knowledge.of(view, table, self.rules.deck)
         legal = sum(1 << a.card for a in view.legal)
         live = self.rules.deck.mask & ~(kn.played[0] | kn.played[1] | kn.played[2]) | sum(1 << c for c in kn.trick)
-        if all_equivalent(table, legal, live, goal != "no_trick"):
+        if rule is None and all_equivalent(table, legal, live, goal != "no_trick"):
             self.counters["equivalent_moves"] += 1  # no layout can tell the cards apart
             self.last = Decision("equivalent")
             return fallback
@@ -162,7 +175,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
                 if world is None:
                     break
                 hands, skat = world
-                solver = self._solver(table, me if declarer is None else declarer, goal)
+                solver = self._solver(table, me if declarer is None else declarer, goal, rule)
                 k = Kept((hands[0] | gone[0], hands[1] | gone[1], hands[2] | gone[2]), skat, solver)
             n += 1
             layouts.append(k)

@@ -59,7 +59,7 @@ from dataclasses import dataclass
 from typing import ClassVar  # loaded already: the engine's dataclasses import it
 
 from skatcore.bots.heuristic.tables import BIT, NULL_GAP, _p, cards_in
-from skatcore.bots.solver import Position, Solver
+from skatcore.bots.solver import Position, Solver, trick_rule
 from skatcore.engine.deal import PASS, PICK_UP, PLAY_HAND, Bid, Declare, Discard, Hold, SeatView
 from skatcore.engine.scoring import fold_multiplier, make_facts
 
@@ -154,7 +154,7 @@ class ContractJudge:
         got = self._cache.get(key)
         if got is not None:
             return got
-        solver = self._bid_solver(cand.g.table, seat, goal)
+        solver = self._bid_solver(cand.g.table, seat, goal, cand.g.name)
         hands = [0, 0, 0]
         hands[seat] = mine
         hands[(seat + 1) % 3], hands[(seat + 2) % 3] = opponents
@@ -169,13 +169,16 @@ class ContractJudge:
         self._cache[key] = got
         return got
 
-    def _bid_solver(self, table, seat: int, goal: str) -> Solver:
-        """The solver of the bidding's questions, with its own node budget (``BID_NODES``)."""
+    def _bid_solver(self, table, seat: int, goal: str, game: str) -> Solver:
+        """The solver of the bidding's questions, with its own node budget (``BID_NODES``), playing
+        ``game``'s trick winners (a plugin's where it decides them and a table holds them)."""
         key = ("bid-solver", id(table), seat, goal)
         s = self._cache.get(key)
         if s is None:
+            rule = trick_rule(self.rules, game, seat) if self.rules.trick_hook else None
             s = self._cache[key] = Solver(table, seat, "points" if goal == "card_points" else "tricks",
-                                          invert=goal == "no_trick", node_limit=self.BID_NODES[goal])
+                                          invert=goal == "no_trick", node_limit=self.BID_NODES[goal],
+                                          rule=None if isinstance(rule, str) else rule)
         return s
 
     def _schneider_gain(self, cand, matadors: int) -> int:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from skatcore.bots.expert.worlds import Knowledge, consistent
-from skatcore.bots.solver import Solver
+from skatcore.bots.solver import Solver, TrickRule
 from skatcore.engine.deal import SeatView
 
 
@@ -51,20 +51,21 @@ class DealMemory:
     evidence: dict[tuple, float] = field(default_factory=dict)
     spare: dict[tuple, list[Solver]] = field(default_factory=dict)  # solvers of layouts dropped, by their set-up
 
-    def solver(self, table, declarer: int, goal: str, invert: bool, node_limit: int) -> Solver:
+    def solver(self, table, declarer: int, goal: str, invert: bool, node_limit: int,
+               rule: TrickRule | None = None) -> Solver:
         """A solver for a new layout: one of a layout dropped, its transposition
         entries forgotten (:meth:`~skatcore.bots.solver.Solver.new_deal`), else a new one."""
-        spare = self.spare.get((id(table), declarer, goal, invert, node_limit))
+        spare = self.spare.get((id(table), declarer, goal, invert, node_limit, id(rule)))
         if spare:
             solver = spare.pop()
             solver.new_deal()
             return solver
-        return Solver(table, declarer, goal, invert, node_limit)
+        return Solver(table, declarer, goal, invert, node_limit, rule)
 
     def _drop(self, layouts: list[Kept]) -> None:
         for k in layouts:
             s = k.solver
-            self.spare.setdefault((id(s.table), s.declarer, s.goal, s.invert, int(s.cfg[4])), []).append(s)
+            self.spare.setdefault((id(s.table), s.declarer, s.goal, s.invert, int(s.cfg[4]), id(s.rule)), []).append(s)
 
     def start(self, view: SeatView, kn: Knowledge, goal: str, keep: bool = True) -> list[Kept]:
         """The kept layouts that fit ``kn`` (called at each card decision):

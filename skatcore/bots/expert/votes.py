@@ -59,7 +59,7 @@ def most_points(table, positions: list[Layout], tied: list[int], maximise: bool,
     gets more), or once one card leads by more than the layouts left could
     change (each by at most the points still out); cards no layout can tell
     apart (``live``: the cards still in play) are searched once."""
-    groups = _equivalent_groups(table, tied, live, True)
+    groups = _equivalent_groups(table, tied, live, True, bool(positions) and positions[0].solver.rule is not None)
     if len(groups) == 1:
         return tied
     # at least one search's node limit (``nodes``); no node limit, no budget
@@ -111,7 +111,7 @@ def reaches(solver: Solver, pos: Position, need: int, cards: list[int] | None) -
     if cards is None or len(cards) == pos.legal(table).bit_count():
         return solver.card_values(pos, need)
     out: dict[int, int] = {}
-    for group in _equivalent_groups(table, cards, pos.cards, solver.goal == "points"):
+    for group in _equivalent_groups(table, cards, pos.cards, solver.goal == "points", solver.rule is not None):
         after, taken = _after(solver, pos, group[0])
         aborted = solver.aborted
         got = solver.reaches(after, need - taken)
@@ -120,9 +120,11 @@ def reaches(solver: Solver, pos: Position, need: int, cards: list[int] | None) -
     return out
 
 
-def _equivalent_groups(table, cards: list[int], live: int, points: bool) -> list[list[int]]:
+def _equivalent_groups(table, cards: list[int], live: int, points: bool, ruled: bool = False) -> list[list[int]]:
     """``cards`` in runs that are one choice (see :func:`all_equivalent`; ``live``: the cards still
     in play), by follow class and strength."""
+    if ruled:  # a plugin decides trick winners: no card equals its neighbour in the card order
+        return [[c] for c in cards]
     groups: list[list[int]] = []
     for c in sorted(cards, key=lambda c: (table.follow[c], table.strength[table.follow[c]][c])):
         if groups and all_equivalent(table, (1 << c) | (1 << groups[-1][-1]), live, points):
@@ -135,7 +137,7 @@ def _equivalent_groups(table, cards: list[int], live: int, points: bool) -> list
 def _after(solver: Solver, pos: Position, card: int) -> tuple[Position, int]:
     """The position after ``card``, and what the solver's side took in the
     trick it completed (card points, or a trick when tricks count)."""
-    after, winner = pos.play(card, solver.table)
+    after, winner = solver.play(pos, card)
     if winner is None or (winner == solver.declarer) == solver.invert:
         return after, 0
     return after, 1 if solver.goal == "tricks" else sum(solver.table.points[x] for x in (*pos.trick, card))

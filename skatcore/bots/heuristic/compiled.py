@@ -38,6 +38,7 @@ from skatcore.engine.tricks import call_open
 
 _FAMILY = {"suit": kernel.SUIT, "grand": kernel.GRAND, "null": kernel.NULLF}
 _WHEN = {"pre": kernel.PRE, "post": kernel.POST, "hand": kernel.HAND}
+_GOALS = ("card_points", "no_trick", "fewest_points")  # kernel.last_to_trick's goal codes
 
 
 @dataclass(frozen=True)
@@ -97,7 +98,8 @@ def _build(rules, coef) -> HeuristicTables:
          np.array([cidx[c.d.game] for c in cands], np.int64), np.array([c.d.ouvert for c in cands], np.bool_),
          np.array([c.lost for c in cands], np.int64), np.array([c.base or 0 for c in cands], np.int64),
          np.array([values(c.d) for c in cands], np.int64).reshape(len(cands), width), cand_end,
-         np.array(_GRAND_JACKS), float(GRAND_FORE))
+         np.array(_GRAND_JACKS), float(GRAND_FORE),
+         np.array([_GOALS.index(rules.contracts[c].goal) for c in contracts], np.int64))
     opts = tables.options
     fam = [info.games[d.game].family for d in opts]
     D = (np.array([not (d.schneider or d.schwarz or (d.ouvert and f != "null")) and f in _FAMILY

@@ -31,7 +31,7 @@ from skatcore.engine.kernel import (
     part_over,
     score_deal,
     take_trick,
-    trick_winner,
+    taker,
 )
 
 SUIT, GRAND, NULLF = 0, 1, 2        # heuristic families (3: none it judges)
@@ -223,7 +223,7 @@ def _null_pair(held, null_t):
 def discard(held, bid, fore, H, points, power, follow, class_mask):
     """Discarding._discard: (the two cards as a mask, the contract they were chosen for)."""
     (hfam, _hstd, _side_t, _grand_t, _trumpx_t, null_t, _len_bonus, coef, bonus, trumps, n_trumps, mat_offset,
-     cand_c, cand_ouvert, cand_lost, cand_base, cand_value, cand_end, _jacks_t, _grand_fore) = H
+     cand_c, cand_ouvert, cand_lost, cand_base, cand_value, cand_end, _jacks_t, _grand_fore, _goal) = H
     s1, s2, n1, n2 = -1, -1, 0, 0  # the two suit games with the most trumps (a stable sort)
     for q in range(cand_end[0]):
         c = cand_c[q]
@@ -297,9 +297,44 @@ def declare(hand, known, bid, lo, hi, plan, fore, H, D, opt_contract, opt_null_v
 
 
 @njit(cache=True)
+def last_to_trick(c, me, decl, leader, legal, trick, wins, r, strength, follow, points, power, goal):
+    """CardPlay._last_to_trick: the last card to a trick whose winner a
+    plugin decides (row ``r`` of its table ``wins``), the card that serves the seat's
+    goal best, or -1 where the plugin agrees with the card order for every
+    legal card.  ``goal``: 0 card points, 1 no trick, 2 fewest points."""
+    led = follow[c, trick[0]]
+    s0, s1 = strength[c, led, trick[0]], strength[c, led, trick[1]]
+    pts = points[c, trick[0]] + points[c, trick[1]]
+    base = (trick[0] << 10) | (trick[1] << 5)
+    differs = False
+    best, b_good, b_taken, b_power = -1, 0, 0, 0
+    rest = legal
+    while rest:
+        card = _lowest(rest)
+        rest &= rest - 1
+        i = wins[r, base | card]
+        s2 = strength[c, led, card]
+        differs = differs or i != (0 if s0 > s1 and s0 > s2 else 1 if s1 > s2 else 2)
+        w = (leader + i) % 3
+        if goal == 1:
+            good = (w == decl) != (me == decl)  # the declarer ducks, the defenders make him take it
+        elif goal == 2 or decl < 0:
+            good = w != me
+        else:
+            good = (w == decl) == (me == decl)
+        taken = pts + points[c, card] if goal == 0 else 0
+        taken = taken if good else -taken
+        g = 1 if good else 0  # the best: good, then most taken (least given), then the lowest power; the first of equals
+        if best < 0 or g > b_good or (g == b_good and (taken > b_taken or (taken == b_taken and power[c, card] < b_power))):
+            best, b_good, b_taken, b_power = card, g, taken, power[c, card]
+    return best if differs else -1
+
+
+@njit(cache=True)
 def play_deals(hands_in, skat_in, H, D, power, higher, lower,
                packets, ladder, skip_bidding, all_pass,
                kind, follow, class_mask, strength_t, points, trumps, n_trumps,
+               wins, win_row, win_number, win_leader, win_decl,
                route_start, route_end, opt_contract, opt_null_value, opt_base, opt_factor,
                table_value, table_mult, table_won, point_class, mat_offset,
                deck, calls, discards, plays,
@@ -382,7 +417,7 @@ def play_deals(hands_in, skat_in, H, D, power, higher, lower,
             followed[k] = -1
         leader, n_played, pts0, pts1, pts2, won0, won1, won2 = 0, 0, 0, 0, 0, 0, 0, 0
         played, last = 0, -1
-        for _t in range(10):
+        for t in range(10):
             for j in range(3):
                 seat = (leader + j) % 3
                 hand = hands[seat]
@@ -391,9 +426,14 @@ def play_deals(hands_in, skat_in, H, D, power, higher, lower,
                     follows = hand & class_mask[c, follow[c, trick[0]]]
                     if follows:
                         legal = follows
+                card = -1
                 if legal & (legal - 1) == 0:  # one legal card: nobody is asked
                     card = _lowest(legal)
-                else:
+                elif j == 2 and wins.shape[0] > 0:  # a plugin decides who takes the trick
+                    card = last_to_trick(c, seat, decl, leader, legal, trick, wins,
+                                         win_row[c, win_number[t] + win_leader[leader] + win_decl[decl + 1]],
+                                         strength_t, follow, points, power, H[20][c])
+                if card < 0:
                     unseen = 0xFFFFFFFF & ~played & ~hand
                     if seat == decl:
                         unseen &= ~put
@@ -417,7 +457,7 @@ def play_deals(hands_in, skat_in, H, D, power, higher, lower,
             led = follow[c, trick[0]]
             if decl >= 0 and followed[led] < 0:
                 followed[led] = 1 if follow[c, trick[(decl - leader) % 3]] == led else 0
-            w, p = trick_winner(c, leader, trick, follow, strength_t, points)
+            w, p = taker(c, t, leader, decl, trick, follow, strength_t, points, wins, win_row, win_number, win_leader, win_decl)
             pts0, pts1, pts2, won0, won1, won2 = take_trick(w, p, pts0, pts1, pts2, won0, won1, won2)
             leader = last = w
             if kind[c] == NULL and w == decl:  # a null declarer's first trick ends the deal
