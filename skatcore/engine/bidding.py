@@ -12,9 +12,13 @@ from skatcore.engine.state import DealState
 from skatcore.errors import InputError
 from skatcore.model import FOREHAND, REARHAND, SEATS
 
+_SKAT = Phase.SKAT  # Phase.X asks the Enum class's __getattr__ hook each time
+
 
 class Bidding(DealState):
     """Part of :class:`~skatcore.engine.deal.Deal`: bidding, up to the declarer's skat or all passed."""
+
+    __slots__ = ()
 
     def set_declarer(self, seat: int, bid: int) -> None:
         """Skip the bidding (a record that gives only ``declarer`` and ``bid``)."""
@@ -55,7 +59,7 @@ class Bidding(DealState):
             self._part_over(survivor=self.answerer)
             return
         v = action.value
-        if v not in self.rules.ladder:
+        if v not in self._lay.ladder:
             raise InputError(f"{v} is not a game value on the bid ladder of {self.rules.name} (next: {_next_on(self.rules.ladder, v)})")
         if v <= self.bid:
             raise InputError(f"bid {v} must exceed {self.bid}")
@@ -82,7 +86,7 @@ class Bidding(DealState):
     def _bidding_won(self, seat: int) -> None:
         self.declarer = seat
         self.to_move = seat
-        self.phase = Phase.SKAT
+        self.phase = _SKAT
 
     def _all_passed(self) -> None:
         if self.rules.all_pass == "throw_in":

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from itertools import repeat
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any, overload
 
-from skatcore.cards import cards_in, mask_of, name, names
+from skatcore.cards import cards_in, mask_of, name
 from skatcore.engine.actions import (
     HOLD,
     PASS,
@@ -37,10 +39,12 @@ from skatcore.engine.actions import (
     PlayHand,
     Unseen,
 )
-from skatcore.engine.bidding import Bidding, bids_above
+from skatcore.engine.bidding import Bidding
 from skatcore.engine.facts import DealFacts
+from skatcore.engine.layout import LAYOUT, layout
+from skatcore.engine.moves import Discards, Moves
 from skatcore.engine.seating import Seating
-from skatcore.engine.tricks import PLAYS_BY_BYTE, TrickPlay
+from skatcore.engine.tricks import TrickPlay
 from skatcore.engine.view import SeatView, Trick
 from skatcore.errors import InputError
 from skatcore.model import FOREHAND, MIDDLEHAND, SEATS, STANDARD_DECK, Deck, Declaration, ScoreResult
@@ -71,17 +75,22 @@ def deal_cards(seed: int | random.Random | None = None, deck: Deck | None = None
     rng = seed if isinstance(seed, random.Random) else random.Random(seed)
     if deck is not None and deck is not STANDARD_DECK and deck != STANDARD_DECK:
         return deck.deal(rng)
-    r = rng.random
-    cards = sorted(range(32), key=lambda _: r())  # a uniform shuffle, faster than rng.shuffle
-    return [[cards[i] for i in packet] for packet in _PACKETS], cards[9:11]
+    keys = list(map(type(rng).random, repeat(rng, 32)))  # rng.random() 32 times: a uniform shuffle by random keys
+    cards = sorted(_CARDS32, key=keys.__getitem__)
+    g0, g1, g2 = _PACKET_CARDS
+    return [list(g0(cards)), list(g1(cards)), list(g2(cards))], cards[9:11]
 
 
+_CARDS32 = range(32)
+_NONE_PLAYED: frozenset[str] = frozenset()
+_BIDDING = Phase.BIDDING  # Phase.X asks the Enum class's __getattr__ hook each time
 # positions in the shuffled deck of each seat's cards: 3 each, 2 to the skat, 4 each, 3 each
 _PACKETS = tuple(tuple(range(3 * s, 3 * s + 3)) + tuple(range(11 + 4 * s, 15 + 4 * s)) + tuple(range(23 + 3 * s, 26 + 3 * s))
                  for s in range(3))
+_PACKET_CARDS = tuple(itemgetter(*p) for p in _PACKETS)
 
 
-class Deal(Seating, Bidding, TrickPlay, DealFacts):
+class Deal(Moves, Seating, Bidding, TrickPlay, DealFacts):
     """A deal under compiled rules, from the first bid to the last trick.
 
     ``Deal(rules, hands, skat)`` takes the three hands (forehand first) and
@@ -97,38 +106,47 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
     A seat whose cards lie in stacks or a pile (:class:`~skatcore.model.SeatPlan`)
     holds in ``hands`` only its open cards; the rest is turned up in play.
 
-    Its jobs live in one module each: :class:`~skatcore.engine.seating.Seating`
+    Its jobs live in one module each: :class:`~skatcore.engine.moves.Moves`
+    (``legal_actions`` and ``apply``), :class:`~skatcore.engine.seating.Seating`
     (who plays and sees a seat), :class:`~skatcore.engine.bidding.Bidding`,
     :class:`~skatcore.engine.tricks.TrickPlay` (tricks, table calls,
     concessions) and :class:`~skatcore.engine.facts.DealFacts` (facts and
     score); this class runs the skat, the declaration and the flow steps.
     """
 
+    __slots__ = ()  # DealState's
+
     def __init__(self, rules: CompiledRules, hands: Sequence[Sequence[int]], skat: Sequence[int],
                  aside: Sequence[int] = (), played: Iterable[str] = ()) -> None:
-        self.hands = [mask_of(h) for h in hands]
-        deck = rules.deck
-        sizes = [deck.hand if s in deck.seats else 0 for s in range(3)]
-        if len(hands) != 3 \
-                or any(len(h) != n or m.bit_count() != n for h, m, n in zip(hands, self.hands, sizes, strict=True)) \
-                or len(skat) != deck.skat or len(aside) != deck.aside \
-                or (self.hands[0] | self.hands[1] | self.hands[2] | mask_of(skat) | mask_of(aside)) != deck.mask:
-            _check_cards([list(h) for h in hands], list(skat), deck, list(aside))  # says what is wrong
+        self._lay = lay = rules.cache.get(LAYOUT) or layout(rules)
+        masks = []
+        for h in (*hands, skat):  # mask_of, inline
+            m = 0
+            for c in h:
+                m |= 1 << c
+            masks.append(m)
+        self.skat = m = masks.pop()
+        self.hands = masks
+        # as many cards as the deck deals, making up the deck: every card once (Layout.mask)
+        if len(hands) != 3 or len(skat) != lay.skat or len(aside) != lay.aside \
+                or (len(hands[0]), len(hands[1]), len(hands[2])) != lay.sizes \
+                or masks[0] | masks[1] | masks[2] | m | (mask_of(aside) if aside else 0) != lay.mask:
+            _check_cards([list(h) for h in hands], list(skat), rules.deck, list(aside))  # says what is wrong
         self.rules = rules
-        self.dealt = tuple(tuple(h) for h in hands)
+        self.dealt = tuple(map(tuple, hands))
         self.aside = tuple(aside)
-        seats = deck.seats
-        self.play_only(seats)
-        plans = rules.table.seats
-        self._silent = tuple(s not in seats or not plans[s].bids for s in range(3))  # pass without being asked
-        self._persons = tuple(s for s in seats if plans[s].controller == "own")  # who calls and concedes
+        # play_only(deck.seats), worked out once per ruleset
+        self.in_play, self._k, self._fast3, self._next = lay.in_play, lay.k, lay.fast3, lay.next
+        self._quick = lay.quick  # apply() plays a card inline (Moves.apply)
+        self._silent = lay.silent  # pass without being asked
+        self._silent_bidders = lay.any_silent
+        self._persons = lay.persons  # who calls and concedes
         self.beneath: dict[int, int] = {}  # stacks: card -> the card under it, turned up when it is played
         self.piles: dict[int, list[int]] = {}  # piles: seat -> face-down cards, top first
-        if not rules.table.plain:
-            self._arrange(plans)
-        self.skat = mask_of(skat)
+        if not lay.plain:
+            self._arrange(rules.table.seats)
         self.original_skat = tuple(skat)
-        self.phase = Phase.BIDDING
+        self.phase = _BIDDING
         self.done = False  # a plain attribute: read once per move by every driver loop
         self._legal_mask: int | None = None  # playable cards of the player to move, once computed
         self.history: list[tuple[int, Action]] = []
@@ -147,6 +165,8 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
         self.to_move: int | None = MIDDLEHAND
         # play
         self.tricks: list[Trick] = []
+        self._trick: Trick | None = None  # the trick in progress: tricks[-1] while phase is PLAY
+        self._cards: list[int] = []  # its cards
         self.trick_points = [0, 0, 0]
         self.tricks_won = [0, 0, 0]
         self.conceded: set[int] = set()
@@ -155,7 +175,7 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
         self._result: ScoreResult | None = None
         self.aside_to: str | None = None  # whom the cards laid aside counted for, once scored (Facts.facts)
         # contract families the player who declares now declared earlier in the series (Series.once_each)
-        self.played = frozenset(played)
+        self.played = frozenset(played) if played != () else _NONE_PLAYED
         self.step = None  # the running Step, while phase is STEP
         self.state: dict[str, Any] = {}  # per-step state, by step name
         self.marks: dict[str, Any] = {}  # what steps showed every seat (SeatView.marks) and scoring reads (facts.marks)
@@ -163,9 +183,10 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
         self._pending: list[Step] | None = None  # steps still to run between the tricks just played
         if rules.skip_bidding:  # every deal goes the all-pass way (e.g. every deal a Ramsch)
             self._all_passed()
-        else:
+        elif lay.start:
             self._run_steps("start")
-        self._skip_silent()
+        if lay.any_silent:
+            self._skip_silent()
 
     # -- queries -------------------------------------------------------------
     @property
@@ -180,99 +201,6 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
         card played, the declarer's cards in an ouvert game,
         and what the steps showed (``marks``), and its own discards - never other hands or the skat."""
         return SeatView(self, seat, self.legal_actions() if self.to_move == seat else ())
-
-    def legal_actions(self) -> Sequence[Action]:
-        """What the player to move may do now (concessions aside, see :class:`Concede`)."""
-        p = self.phase
-        if p is _PLAY:
-            m = self._legal_mask = self._playable()  # _play reuses it when this card comes back
-            return PLAYS_BY_BYTE[0][m & 255] + PLAYS_BY_BYTE[1][m >> 8 & 255] + \
-                PLAYS_BY_BYTE[2][m >> 16 & 255] + PLAYS_BY_BYTE[3][m >> 24]
-        if p is Phase.BIDDING:
-            if self.bidding_part == 3:
-                return (Bid(self.rules.min_bid), PASS)
-            if self.awaiting_answer:
-                return (HOLD, PASS)
-            return bids_above(self.rules.ladder, self.bid)
-        if self.step is not None:  # a running step, whatever kind of decision it asks for
-            return self.step.legal(self)
-        if p is Phase.SKAT:
-            return [PICK_UP, PLAY_HAND, *(a for s in self.rules.steps_at["skat"] for a in s.offers(self))]
-        if p is Phase.DISCARD and self.to_move is not None:
-            return self.discard_options(self.to_move)
-        if p is Phase.DECLARE:
-            key = ("declare", self.route, self.bid)
-            options = self.rules.cache.get(key)
-            if options is None:
-                options = self.rules.cache[key] = tuple(Declare(d) for d in self._declarations())
-            return options
-        return []
-
-    def _declarations(self) -> list[Declaration]:
-        rules = self.rules
-        return [d for d in rules.options[self.route]
-                if not rules.contracts[d.game].no_trick or rules.contracts[d.game].fixed[(d.hand, d.ouvert)] >= self.bid]
-
-    def discard_options(self, seat: int, forbidden: int = 0) -> Sequence[Discard]:
-        """Every way ``seat`` may put the skat's number of cards away, none of
-        the ``forbidden`` cards (a mask)."""
-        allowed = tuple(cards_in(self.hands[seat] & ~forbidden))
-        k = len(self.original_skat)  # a deck's skat size (Sechserskat: 3)
-        if k == 2:
-            return Discards(allowed)
-        from itertools import combinations
-
-        return [Discard(c) for c in combinations(allowed, k)]
-
-    # -- transitions ---------------------------------------------------------
-    def apply(self, action: Action) -> None:
-        """Perform ``action`` for the player to move; InputError if illegal."""
-        p = self.phase
-        seat = self.to_move
-        if p is _PLAY and type(action) is Play and seat is not None:  # the hot path: 30 of ~40 moves of a deal
-            self._play(action.card)
-            self.history.append((seat, action))
-            return
-        seat = action.seat if isinstance(action, (Concede, Call)) else seat
-        if seat is None:  # nobody is to move: the deal is over
-            raise InputError(f"{action} is not possible now ({self._expected()})")
-        if isinstance(action, Concede):
-            self._concede(action.seat)
-        elif isinstance(action, Call):
-            self._call(action)
-        elif p is Phase.PLAY and isinstance(action, Play):
-            self._play(action.card)
-        elif p is Phase.BIDDING and isinstance(action, (Bid, Hold, Pass)):
-            self._bid(action)
-            self._skip_silent()
-        elif self.step is not None:
-            step = self.step
-            n = len(self.history)
-            step.apply(self, action)
-            if step.hides(action):
-                self.hidden.add(n)
-        elif p is Phase.SKAT and isinstance(action, (PickUp, PlayHand)):
-            self.route = "pickup" if isinstance(action, PickUp) else "hand"
-            if self.route == "pickup":
-                self.take_skat(seat)
-                self.phase = Phase.DISCARD
-            else:
-                self.phase = Phase.DECLARE
-        elif p is Phase.SKAT and (offering := next((s for s in self.rules.steps_at["skat"] if action in s.offers(self)),
-                                                   None)):
-            self._enter(offering)
-            offering.apply(self, action)
-        elif p is Phase.DISCARD and isinstance(action, Discard):
-            self.put_away(seat, action.cards)
-            if self.declaration is not None:  # declared before taking the skat (a step's route)
-                self.start_play(self.declaration.game)
-            else:
-                self.phase = Phase.DECLARE
-        elif p is Phase.DECLARE and isinstance(action, Declare):
-            self._declare(action.declaration)
-        else:
-            raise InputError(f"{action} is not possible now ({self._expected()})")
-        self.history.append((seat, action))
 
     # -- the step API: how steps move a deal on -------------------------------
     def take_skat(self, seat: int) -> None:
@@ -302,8 +230,14 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
         """``seat`` declares ``d`` (checked; ``route`` names a step's own
         route, see :meth:`CompiledRules.check_declaration`) and play starts."""
         self.declarer = seat
-        self.declaration = self.rules.check_declaration(d, self.bid, route)
-        self.start_play(self.declaration.game)
+        key = (id(d), self.bid, route)
+        checked = self._lay.checked.get(key)
+        if checked is None or checked[0] is not d:
+            checked = (d, self.rules.check_declaration(d, self.bid, route))
+            if self._lay.offered.get(id(d)) is d:  # one legal_actions() offers: kept by the ruleset, checked once
+                self._lay.checked[key] = checked
+        self.declaration = checked[1]
+        self.start_play(checked[1].game)
 
     def bid_again(self) -> None:
         """The bidding starts over (a step after all passed: the players bid once more)."""
@@ -319,6 +253,7 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
         self._k = len(seats)  # cards per trick
         at = self.rules.steps_at
         self._fast3 = self._k == 3 and not (self.rules.trick_hook or at["trick"] or at["last_trick"])
+        self._quick = self._fast3 and self.rules.table.plain
         self._next = tuple(seats[(seats.index(s) + 1) % len(seats)] if s in seats else s for s in range(3))
 
     def end_step(self, then: Phase = Phase.PLAY) -> None:
@@ -355,56 +290,14 @@ class Deal(Seating, Bidding, TrickPlay, DealFacts):
     def start_play(self, game: str) -> None:
         """Play ``game`` (declared, or without declarer): the steps waiting for
         the first card run first."""
-        self.contract = self.rules.contract(game)
-        self.table = self.rules.tricks[game]
+        g = self._lay.games.get(game)
+        if g is None:
+            self.rules.contract(game)  # says that there is no such contract
+        self.contract, self.table, self._follow, self._strength, self._points, self._no_trick = g  # type: ignore[misc]
         self.step = None
-        if not self._run_steps("first_card"):
+        if not (self._lay.first_card and self._run_steps("first_card")):
             self._begin_tricks()
 
-    def _declare(self, d: Declaration) -> None:
-        if d.hand == self.picked_up:
-            raise InputError("a hand game cannot be declared after picking up the skat" if d.hand
-                             else "the skat was not picked up: declare a hand game")
-        if self.declarer is None:
-            raise InputError("nobody has won the bidding, so nobody declares")
-        self.declare(self.declarer, d)
-
-
-_PLAY = Phase.PLAY
-
-
-class Discards(Sequence[Discard]):
-    """The legal discards (every pair of the cards allowed), built lazily:
-    66 Discard objects per pickup would cost more than the rest of the deal."""
-
-    __slots__ = ("_n", "cards")
-
-    def __init__(self, cards: tuple[int, ...]):
-        self.cards = cards
-        self._n = len(cards)
-
-    def __len__(self) -> int:
-        return self._n * (self._n - 1) // 2
-
-    @overload
-    def __getitem__(self, i: int) -> Discard: ...
-    @overload
-    def __getitem__(self, i: slice) -> list[Discard]: ...
-    def __getitem__(self, i: int | slice) -> Discard | list[Discard]:
-        if isinstance(i, slice):
-            return [self[j] for j in range(*i.indices(len(self)))]
-        if i < 0:
-            i += len(self)
-        if not 0 <= i < len(self):
-            raise IndexError(i)
-        a, n = 0, self._n
-        while i >= n - 1 - a:  # row a holds the pairs (a, a+1 .. n-1)
-            i -= n - 1 - a
-            a += 1
-        return Discard((self.cards[a], self.cards[a + 1 + i]))
-
-    def __repr__(self) -> str:
-        return f"Discards({names(self.cards)})"
 
 
 def _check_cards(hands: Sequence[Sequence[int]], skat: Sequence[int], deck: Deck = STANDARD_DECK,

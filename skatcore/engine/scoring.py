@@ -7,6 +7,9 @@ from skatcore.engine.probe import unwatch, watch
 from skatcore.errors import InputError
 from skatcore.model import SEATS, Contract, Declaration, GameFacts, RamschFacts, ScoreResult, null_label
 
+_FOREHAND, _MIDDLEHAND, _REARHAND = SEATS  # the sheet's seat names, in order
+_new, _set = object.__new__, object.__setattr__
+
 
 def make_facts(rules, contract: Contract, declaration: Declaration, *, bid: int, declarer: int, matadors: int,
                declarer_points: int, declarer_tricks: int | None, defender_tricks: int | None,
@@ -18,27 +21,31 @@ def make_facts(rules, contract: Contract, declaration: Declaration, *, bid: int,
     (:func:`skatcore.engine.card_points.adjusted`)."""
     th = rules.thresholds
     made, schneider, schneidered = card_points.lines(th, declarer_points)
-    return GameFacts(
-        contract=contract,
-        declaration=declaration,
-        bid=bid,
-        declarer=declarer,
-        matadors=matadors,
-        declarer_points=declarer_points,
-        declarer_tricks=declarer_tricks if declarer_tricks is not None else -1,
-        defender_tricks=defender_tricks if defender_tricks is not None else -1,
-        made_points=made,
-        defenders_schneider=schneider,
-        declarer_schneider=schneidered,
-        defenders_schwarz=defender_tricks == 0,
-        declarer_schwarz=declarer_tricks == 0,
-        last_trick=last_trick,
-        last_trick_winner=last_trick_winner,
-        tricks=tricks,
-        raw_points=declarer_points,
-        thresholds=th,
-        skat=skat,
-    )
+    facts = _new(GameFacts)  # GameFacts(...) with every field, at once: its frozen __init__ sets them one by one
+    _set(facts, "__dict__", {
+        "contract": contract,
+        "declaration": declaration,
+        "bid": bid,
+        "declarer": declarer,
+        "matadors": matadors,
+        "declarer_points": declarer_points,
+        "declarer_tricks": declarer_tricks if declarer_tricks is not None else -1,
+        "defender_tricks": defender_tricks if defender_tricks is not None else -1,
+        "made_points": made,
+        "defenders_schneider": schneider,
+        "declarer_schneider": schneidered,
+        "defenders_schwarz": defender_tricks == 0,
+        "declarer_schwarz": declarer_tricks == 0,
+        "last_trick": last_trick,
+        "last_trick_winner": last_trick_winner,
+        "tricks": tricks,
+        "seats": 3,
+        "raw_points": declarer_points,
+        "card_points": (),
+        "thresholds": th,
+        "skat": skat,
+    })
+    return facts
 
 
 def fold_multiplier(items, facts: GameFacts) -> tuple[int, list[tuple[str, int]], list[str]]:
@@ -51,23 +58,30 @@ def fold_multiplier(items, facts: GameFacts) -> tuple[int, list[tuple[str, int]]
         n = item.count(facts)
         if not n:
             continue
-        multiplier = multiplier * n if item.factor else multiplier + n
-        label = item.label(facts) if callable(item.label) else item.label
+        label = item.label
+        if callable(label):
+            label = label(facts)
+        if item.factor:
+            multiplier *= n
+            parts.append(f"{label} -> {multiplier}")
+        else:
+            multiplier += n
+            parts.append(f"{label} {multiplier}")
         counted.append((label, n))
-        parts.append(f"{label} -> {multiplier}" if item.factor else f"{label} {multiplier}")
     return multiplier, counted, parts
 
 
-def _valued(rules, facts: GameFacts) -> tuple[int, int | None, list[tuple[str, int]], str]:
+def _valued(rules, facts: GameFacts) -> tuple[int, int | None, list[tuple[str, int]], str, int]:
     """The game value of ``facts``, its multiplier (``None``: a fixed value,
-    null), the items that counted and how it was counted."""
+    null), the items that counted, how it was counted and the base value (0: null)."""
     c, d = facts.contract, facts.declaration
     if c.no_trick:
         value = c.fixed[(d.hand, d.ouvert)]
-        return value, None, [], f"{null_label(d.hand, d.ouvert)} {value}"
+        return value, None, [], f"{null_label(d.hand, d.ouvert)} {value}", 0
     multiplier, items, parts = fold_multiplier(rules.multiplier_items, facts)
     base = rules.base_value(d)
-    return base * multiplier, multiplier, items, f"{', '.join(parts)}; {multiplier} x {c.label} {base} = {base * multiplier}"
+    value = base * multiplier
+    return value, multiplier, items, f"{', '.join(parts)}; {multiplier} x {c.label} {base} = {value}", base
 
 
 def game_value(rules, declaration: Declaration, matadors: int) -> tuple[int, str]:
@@ -78,7 +92,7 @@ def game_value(rules, declaration: Declaration, matadors: int) -> tuple[int, str
     contract = rules.contracts[declaration.game]
     facts = make_facts(rules, contract, declaration, bid=0, declarer=0, matadors=matadors,
                        declarer_points=rules.thresholds.win, declarer_tricks=None, defender_tricks=None)
-    value, _, _, head = _valued(rules, facts)
+    value, _, _, head, _ = _valued(rules, facts)
     return value, head
 
 
@@ -86,17 +100,21 @@ def score_game(rules, facts: GameFacts) -> ScoreResult:
     if rules.card_points:  # the house rules' card points, before anything is judged (from the raw count)
         facts = card_points.adjusted(rules, facts)
     c, d = facts.contract, facts.declaration
-    value, multiplier, items, head = _valued(rules, facts)
+    value, multiplier, items, head, base = _valued(rules, facts)
     if facts.card_points:
         head = f"{card_points.text(facts)}; {head}"
-    if c.no_trick:
+    no_trick = multiplier is None  # _valued's null
+    if no_trick:
         won = facts.declarer_tricks == 0
         overbid = False
         failed = "" if won else "declarer took a trick"
         lost_value = value
     else:
-        base = rules.base_value(d)
-        failed = next((w.reason.format(facts=facts) for w in rules.win_conditions if not w.check(facts)), "")
+        failed = ""
+        for w in rules.win_conditions:  # the first that fails says why
+            if not w.check(facts):
+                failed = w.reason.format(facts=facts)
+                break
         overbid = value < facts.bid
         won = not failed and not overbid
         lost_value = -(-facts.bid // base) * base if overbid else value
@@ -109,27 +127,19 @@ def score_game(rules, facts: GameFacts) -> ScoreResult:
         tail = f" < bid {facts.bid}: overbid, lost {factor} x {lost_value} = {score}"
     else:
         tail = f": {failed}, lost {factor} x {lost_value} = {score}" if factor != 1 else f": {failed}, lost {score}"
-    result = ScoreResult(
-        ruleset=rules.name,
-        game=c.name,
-        declarer=facts.declarer,
-        bid=facts.bid,
-        hand=d.hand,
-        won=won,
-        overbid=overbid,
-        matadors=facts.matadors if c.valued_by_multiplier else None,
-        multiplier=multiplier,
-        value=value,
-        score=score,
-        scores={},
-        declarer_points=facts.declarer_points if not c.no_trick else None,
-        explanation=head + tail,
-        items=items,
-    )
-    if rules.card_points and not c.no_trick:
+    # by position (ruleset, game, declarer, bid, hand, won, overbid, matadors, multiplier, value, score, scores,
+    # declarer_points, explanation, items): fifteen keywords cost the dataclass about a microsecond more per deal
+    result = ScoreResult(rules.name, c.name, facts.declarer, facts.bid, d.hand, won, overbid,
+                         facts.matadors if c.valued_by_multiplier else None, multiplier, value, score, {},
+                         facts.declarer_points if not no_trick else None, head + tail, items)
+    if rules.card_points and not no_trick:
         result.extra["card_points"] = card_points.to_json(facts)
-    _enter(rules, result, facts, {facts.declarer: score})
-    result.score = result.scores[SEATS[facts.declarer]]
+    if rules.custom_sheet:
+        _enter(rules, result, facts, {facts.declarer: score})
+        result.score = result.scores[SEATS[facts.declarer]]
+    else:  # what _enter makes of the declarer's entry alone
+        result.scores = {_FOREHAND: 0, _MIDDLEHAND: 0, _REARHAND: 0}
+        result.scores[SEATS[facts.declarer]] = score
     return result
 
 
@@ -139,7 +149,7 @@ def _enter(rules, result: ScoreResult, facts, entries: dict[int, int]) -> None:
         entries = rules.call_hook("skat_sheet_entries", result=result, facts=facts, entries=entries)
         if watched:
             unwatch(result)
-    result.scores = {SEATS[i]: entries.get(i, 0) for i in range(3)}
+    result.scores = {_FOREHAND: entries.get(0, 0), _MIDDLEHAND: entries.get(1, 0), _REARHAND: entries.get(2, 0)}
 
 
 def score_without_declarer(rules, facts: RamschFacts) -> ScoreResult:

@@ -11,6 +11,8 @@ from skatcore.engine.state import DealState
 class Seating(DealState):
     """Part of :class:`~skatcore.engine.deal.Deal`: the table's seats."""
 
+    __slots__ = ()
+
     def _arrange(self, plans) -> None:
         for s in self.rules.deck.seats:
             plan, dealt = plans[s], self.dealt[s]

@@ -2,15 +2,20 @@
 
 ``Deal`` is built from one class per job (seating, bidding, tricks, facts);
 each reads attributes ``Deal.__init__`` sets and methods another part
-defines.  They are declared here once, for the type checker only: at run
-time this class adds nothing (no values, no methods, no slots)."""
+defines.  They are declared here once, for the type checker and as the
+deal's slots (a deal reads them on every move; a ``__dict__`` of its ~60
+attributes costs more to fill and to read).  Other attributes may still be
+set on a deal: they go to its ``__dict__``."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from skatcore.engine.actions import Action, Phase
+    from collections.abc import Iterable
+
+    from skatcore.engine.actions import Action, Call, Phase
+    from skatcore.engine.layout import Layout
     from skatcore.engine.steps import Step
     from skatcore.engine.view import Trick
     from skatcore.model import Contract, Declaration, ScoreResult
@@ -21,6 +26,7 @@ class DealState:
     """Attributes of a deal, as ``Deal.__init__`` documents them."""
 
     rules: CompiledRules
+    _lay: Layout  # what every deal of the ruleset shares
     dealt: tuple[tuple[int, ...], ...]
     aside: tuple[int, ...]
     hands: list[int]  # card masks by seat
@@ -54,6 +60,15 @@ class DealState:
     _k: int
     _next: tuple[int, ...]
     _fast3: bool
+    _quick: bool
+    _held: int  # the declarer's cards when the first trick began
+    _cards: list[int]
+    _trick: Trick | None
+    _follow: tuple[int, ...]
+    _strength: tuple[tuple[int, ...], ...]
+    _points: tuple[int, ...]
+    _no_trick: bool
+    _silent_bidders: bool
     _legal_mask: int | None
     tricks: list[Trick]
     trick_points: list[int]
@@ -70,6 +85,8 @@ class DealState:
     marks: dict[str, Any]
     _pending: list[Step] | None
 
+    __slots__ = (*__annotations__, "__dict__", "__weakref__")
+
     if TYPE_CHECKING:  # what one part calls on another
         def start_play(self, game: str) -> None: ...
         def controller(self, seat: int) -> int | None: ...
@@ -81,3 +98,12 @@ class DealState:
         def _finish(self) -> None: ...
         def _skip_silent(self) -> None: ...
         def _all_passed(self) -> None: ...
+        def _bid(self, action: Action) -> None: ...
+        def _part_over(self, survivor: int) -> None: ...
+        def _play(self, c: int) -> None: ...
+        def _call(self, action: Call) -> None: ...
+        def _concede(self, seat: int) -> None: ...
+        def declare(self, seat: int, d: Declaration, route: str | None = None) -> None: ...
+        def _expected(self) -> str: ...
+        def take_skat(self, seat: int) -> None: ...
+        def put_away(self, seat: int, cards: Iterable[int]) -> None: ...

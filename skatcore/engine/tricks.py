@@ -4,16 +4,13 @@ decided game, table calls (Kontra ...) and concessions."""
 from __future__ import annotations
 
 from skatcore.cards import CARD_NAMES, cards_in, name, names
-from skatcore.engine.actions import PLAYS, Bid, Call, Hold, Pass, Phase, Play
+from skatcore.engine.actions import Bid, Call, Hold, Pass, Phase, Play
 from skatcore.engine.state import DealState
 from skatcore.engine.view import Trick
 from skatcore.errors import InputError
 from skatcore.model import FOREHAND, SEATS, Declaration
 
-# the Play actions of the cards set in one byte of a hand mask, per byte position
-# (the last position covers 12 bits: cards 24..35, the sixes of a 36-card deck included)
-PLAYS_BY_BYTE = tuple(tuple(tuple(PLAYS[8 * k + i] for i in range(12 if k == 3 else 8) if b >> i & 1)
-                            for b in range(4096 if k == 3 else 256)) for k in range(4))
+_PLAY, _DONE = Phase.PLAY, Phase.DONE  # Phase.X asks the Enum class's __getattr__ hook each time
 
 
 def call_open(rules, c, made, declaration: Declaration, role: str) -> bool:
@@ -31,15 +28,20 @@ def call_open(rules, c, made, declaration: Declaration, role: str) -> bool:
 class TrickPlay(DealState):
     """Part of :class:`~skatcore.engine.deal.Deal`: the tricks, table calls and concessions."""
 
+    __slots__ = ()
+
     def _begin_tricks(self) -> None:
         """The first trick, or after a step between tricks the next one."""
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         if not self.tricks:
-            self.tricks.append(Trick(leader=FOREHAND))
+            self._held = self.hands[self.declarer] if self.declarer is not None else 0  # for declarer_cards()
+            self._trick = Trick(FOREHAND, self._cards)
+            self.tricks.append(self._trick)
             self.to_move = FOREHAND
         elif not self._between_tricks():  # the steps waiting between these tricks are over
             leader = self.tricks[-1].winner
-            self.tricks.append(Trick(leader=leader))
+            self._trick = Trick(leader, self._new_cards())
+            self.tricks.append(self._trick)
             self.to_move = leader
 
     def _between_tricks(self) -> bool:
@@ -59,14 +61,16 @@ class TrickPlay(DealState):
         self._pending = None
         return False
 
+    def _new_cards(self) -> list[int]:
+        self._cards = []
+        return self._cards
+
     def _playable(self) -> int:
         hand = self.hands[self.to_move]
         trick = self.tricks[-1].cards
         if not trick:
             return hand
-        t = self.table
-        follow = hand & t.class_mask[t.follow[trick[0]]]
-        return follow or hand
+        return hand & self._follow[trick[0]] or hand
 
     def _play(self, c: int) -> None:
         seat = self.to_move
@@ -119,7 +123,8 @@ class TrickPlay(DealState):
         if len(self.tricks) == self.rules.deck.hand or (self.contract.no_trick and winner == self.declarer):
             self._finish()
         elif self._fast3 or not self._between_tricks():
-            self.tricks.append(Trick(leader=winner))
+            self._trick = Trick(winner, self._new_cards())
+            self.tricks.append(self._trick)
             self.to_move = winner
 
     @property
@@ -210,5 +215,5 @@ class TrickPlay(DealState):
 
     def _finish(self) -> None:
         self.done = True
-        self.phase = Phase.DONE
+        self.phase = _DONE
         self.to_move = None

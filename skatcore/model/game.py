@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
@@ -129,12 +130,12 @@ class Declaration:
     def __post_init__(self) -> None:
         object.__setattr__(self, "declarations", MappingProxyType(dict(self.declarations)))
 
-    @property
+    @cached_property  # read by every score and its explanation; the fields are frozen
     def announced(self) -> frozenset[str]:
         return frozenset(a for a in ANNOUNCEMENTS if getattr(self, a))
 
 
-@dataclass
+@dataclass(slots=True)  # read and written on every card a deal plays
 class Trick:
     """One trick of a deal, as the facts list them (``GameFacts.tricks``,
     ``RamschFacts.played``) and a seat sees them.

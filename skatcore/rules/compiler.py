@@ -109,10 +109,10 @@ class TrickTable:
         """Signed matadors of the declarer's cards incl. skat: +N with, -N without."""
         if not self.trumps:
             return 0
-        holds_top = bool(cards_mask >> self.trumps[0] & 1)
+        holds_top = cards_mask >> self.trumps[0] & 1  # 1 or 0
         n = 0
         for c in self.trumps:
-            if bool(cards_mask >> c & 1) != holds_top:
+            if cards_mask >> c & 1 != holds_top:
                 break
             n += 1
         return n if holds_top else -n

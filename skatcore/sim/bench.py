@@ -14,6 +14,10 @@
 * ``heuristic_compiled_deals_per_s`` - the same table through the compiled
   heuristic (:mod:`skatcore.sim.fastpath`), as ``skat simulate`` runs it
   (a ruleset the compiled engine does not play: the Python path again).
+* ``random_deal_loop_vs_openspiel_python_api`` (with ``compare_openspiel``) -
+  the Deal loop over random full deals of OpenSpiel's skat (C++) through
+  its Python API, the two timed by turns in the same run
+  (:func:`~skatcore.sim.speed.deal_vs_openspiel`).
 * ``numba_compile_s``, ``score_{json,yaml}_records_per_s``,
   ``score_iss_games_per_s``, ``help_cpu_s``, ``compare_vs_simulate_cpu`` and, with ``compare_openspiel``,
   ``openspiel_cpp_rollouts_per_s``: see :mod:`skatcore.sim.speed`.
@@ -41,12 +45,13 @@ import platform
 import random
 from collections.abc import Callable
 
-from skatcore.engine.deal import Deal, deal_cards
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.simulate import run_chunk
 from skatcore.sim.speed import (
     compile_figures,
+    deal_vs_openspiel,
     openspiel_figures,
+    random_deal_loop,
     score_figures,
     startup_figures,
     timed,
@@ -62,16 +67,7 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
     rng = random.Random(1)
     out: dict = {"ruleset": rules.name}
 
-    def deal_loop(n=500):
-        for _ in range(n):
-            d = Deal(rules, *deal_cards(rng, rules.deck))
-            while not d.done:
-                legal = d.legal_actions()
-                d.apply(legal[int(rng.random() * len(legal))])
-            d.result()
-        return n
-
-    out["random_deal_loop_deals_per_s"] = round(timed(deal_loop, seconds))
+    out["random_deal_loop_deals_per_s"] = round(timed(random_deal_loop(rules, rng), seconds))
     if log:
         log(f"random players, Deal loop:       {out['random_deal_loop_deals_per_s']:>8} deals/s")
     try:
@@ -134,6 +130,10 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
                 f"{out.get('compiled_vs_openspiel_cpp', '-')}x")
         elif log:
             log(f"OpenSpiel: {out['openspiel']}")
+        out.update(deal_vs_openspiel(rules, seconds))
+        if log and "random_deal_loop_vs_openspiel_python_api" in out:
+            log(f"Deal loop vs OpenSpiel's Python API, by turns: {out['random_deal_loop_vs_openspiel_python_api']}x "
+                f"({out['random_deal_loop_turns_deals_per_s']} against {out['openspiel_python_api_turns_deals_per_s']} deals/s)")
     out["python"] = platform.python_version()
     out["cpus"] = os.cpu_count()
     return out

@@ -14,6 +14,7 @@ import json
 import os
 import random
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -22,7 +23,7 @@ from collections.abc import Callable, Collection
 from pathlib import Path
 
 from skatcore.cards import names
-from skatcore.engine.deal import Bid, Declare, Hold, Pass, PickUp, Play
+from skatcore.engine.deal import Bid, Deal, Declare, Hold, Pass, PickUp, Play, deal_cards
 from skatcore.records.iss import GAME_LETTERS
 from skatcore.records.stream import FAST_ISS_BYTES
 from skatcore.records.writer import deal_record
@@ -180,7 +181,32 @@ def openspiel_figures(seconds: float) -> dict:
         bot.step(dealt())
         return sims
 
-    def python_api():
+    return {"openspiel_cpp_rollouts_per_s": round(timed(rollouts, seconds)),
+            "openspiel_python_api_deals_per_s": round(timed(openspiel_deal_loop(game, rng), seconds))}
+
+
+def random_deal_loop(rules, rng: random.Random) -> Callable[..., int]:
+    """``step(n)`` for :func:`timed`: ``n`` random full deals through
+    :class:`~skatcore.engine.deal.Deal` (each action drawn uniformly from
+    ``legal_actions()``: bidding, skat, the tricks), each scored."""
+
+    def step(n: int = 500) -> int:
+        for _ in range(n):
+            d = Deal(rules, *deal_cards(rng, rules.deck))
+            while not d.done:
+                legal = d.legal_actions()
+                d.apply(legal[int(rng.random() * len(legal))])
+            d.result()
+        return n
+
+    return step
+
+
+def openspiel_deal_loop(game, rng: random.Random) -> Callable[[], int]:
+    """``step()``: one random full deal of OpenSpiel's skat through its
+    Python API (the deal's chance nodes too; its engine is C++)."""
+
+    def step() -> int:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -192,8 +218,28 @@ def openspiel_figures(seconds: float) -> dict:
         state.returns()
         return 1
 
-    return {"openspiel_cpp_rollouts_per_s": round(timed(rollouts, seconds)),
-            "openspiel_python_api_deals_per_s": round(timed(python_api, seconds))}
+    return step
+
+
+def deal_vs_openspiel(rules, seconds: float, turns: int = 5) -> dict:
+    """``random_deal_loop_vs_openspiel_python_api``: random full deals per CPU
+    second through Deal over those through OpenSpiel's skat (its Python API),
+    timed by turns (``turns`` each, ``seconds / 2`` a turn) so that both see
+    the same load: the median of the turns' ratios, and each side's median
+    (``..._turns_deals_per_s``).  Empty without OpenSpiel."""
+    try:
+        import pyspiel
+    except ImportError:
+        return {}
+    ours = random_deal_loop(rules, random.Random(1))
+    theirs = openspiel_deal_loop(pyspiel.load_game("skat"), random.Random(1))
+    a, b = [], []
+    for _ in range(turns):
+        a.append(timed(ours, seconds / 2))
+        b.append(timed(theirs, seconds / 2))
+    return {"random_deal_loop_turns_deals_per_s": round(statistics.median(a)),
+            "openspiel_python_api_turns_deals_per_s": round(statistics.median(b)),
+            "random_deal_loop_vs_openspiel_python_api": round(statistics.median(x / y for x, y in zip(a, b, strict=True)), 2)}
 
 
 def compare_figures(seconds: float, pair: tuple[str, str] = ("official", "texas")) -> dict:

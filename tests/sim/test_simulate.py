@@ -345,8 +345,10 @@ def test_bench_json_last_line_has_the_figures(capsys):
     assert figures["score_json_records_per_s"] > 0 and figures["score_yaml_records_per_s"] > 0
     assert figures["score_iss_games_per_s"] > 0
     assert figures["solver_declared_exact_ms_max"] > 0 and figures["solver_random_61_ms_median"] > 0
-    # OpenSpiel is measured when importable, else the bench says it is not installed
+    # OpenSpiel is measured when importable (and Deal's loop by turns beside it), else the bench says it is not installed
     assert figures.get("openspiel_cpp_rollouts_per_s", 0) > 0 or "not installed" in figures["openspiel"]
+    if "openspiel_cpp_rollouts_per_s" in figures:
+        assert figures["random_deal_loop_vs_openspiel_python_api"] > 0 and figures["random_deal_loop_turns_deals_per_s"] > 0
 
 
 def test_bench_deal_records_score_like_the_deals():
