@@ -42,7 +42,16 @@ def screenshot(page, name: str, **options) -> Path:
     ``SKAT_SCREENSHOTS`` (``SKAT_SCREENSHOTS=docs/img`` refreshes the
     pictures the docs show), else into a temporary folder, so that a plain
     test run leaves the work tree as it was."""
+    from playwright.sync_api import Error
+
     folder = Path(os.environ.get("SKAT_SCREENSHOTS") or Path(tempfile.gettempdir()) / "skat-screenshots")
     folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / name), **options)
+    page.wait_for_load_state()  # a click that posts a form: not in the middle of the next page's load
+    try:
+        page.screenshot(path=str(folder / name), **options)
+    except Error as exc:  # Chromium refuses a capture while a page is swapped in, more often on a busy machine
+        if "Unable to capture screenshot" not in str(exc):
+            raise
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(folder / name), **options)
     return folder / name
