@@ -38,7 +38,7 @@ def browser() -> Iterator:
 
 
 def screenshot(page, name: str, **options) -> Path:
-    """Take the screenshot ``name`` of ``page``: into the folder named by
+    """Take the screenshot ``name`` of ``page`` (a page or a locator): into the folder named by
     ``SKAT_SCREENSHOTS`` (``SKAT_SCREENSHOTS=docs/img`` refreshes the
     pictures the docs show), else into a temporary folder, so that a plain
     test run leaves the work tree as it was."""
@@ -46,12 +46,13 @@ def screenshot(page, name: str, **options) -> Path:
 
     folder = Path(os.environ.get("SKAT_SCREENSHOTS") or Path(tempfile.gettempdir()) / "skat-screenshots")
     folder.mkdir(parents=True, exist_ok=True)
-    page.wait_for_load_state()  # a click that posts a form: not in the middle of the next page's load
+    owner = getattr(page, "page", page)  # a Locator's page, or the page
+    owner.wait_for_load_state()  # a click that posts a form: not in the middle of the next page's load
     try:
         page.screenshot(path=str(folder / name), **options)
     except Error as exc:  # Chromium refuses a capture while a page is swapped in, more often on a busy machine
         if "Unable to capture screenshot" not in str(exc):
             raise
-        page.wait_for_timeout(500)
+        owner.wait_for_timeout(500)
         page.screenshot(path=str(folder / name), **options)
     return folder / name
