@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from seven_takes import SevenTakes  # tests/seven_takes.py
 
 from skatcore.bots.solver import Position, Solver, trick_rule
 from skatcore.cards import parse_card
@@ -20,17 +21,6 @@ from skatcore.rules.trust import trusting
 from skatcore.testing import compile_with
 
 SEVENLAST = Path(__file__).resolve().parents[2] / "examples" / "house-sevenlast" / "house-sevenlast.yaml"
-
-
-class SevenTakes:
-    """In a suit game the seven of trumps takes any trick it is in."""
-
-    @hookimpl
-    def skat_trick_winner(self, contract, order, cards):
-        if contract.family == "suit":
-            seven = next(parse_card(t) for t in order.trumps if t[1] == "7")
-            return cards.index(seven) if seven in cards else None
-        return None
 
 
 class LeaderTakesLast:

@@ -12,9 +12,8 @@ import re
 from pathlib import Path
 
 import pytest
+from seven_takes import SevenTakes  # tests/seven_takes.py
 
-from skatcore.cards import parse_card
-from skatcore.hookspecs import hookimpl
 from skatcore.records import iss_fast, iss_kernel
 from skatcore.records.iss import score_line
 from skatcore.rules.compiler import get_rules
@@ -54,17 +53,6 @@ def test_real_and_random_games_score_as_through_deal(rules):
     parsed = [iss_fast._parse(line) for line in lines[len(REAL):]]
     status = iss_fast._replay([p for p in parsed if p], t)["status"]
     assert status.count(iss_kernel.OK) >= len(played) - 5
-
-
-class SevenTakes:
-    """In a suit game the seven of trumps takes any trick it is in."""
-
-    @hookimpl
-    def skat_trick_winner(self, contract, order, cards):
-        if contract.family == "suit":
-            seven = next(parse_card(t) for t in order.trumps if t[1] == "7")
-            return cards.index(seven) if seven in cards else None
-        return None
 
 
 @pytest.mark.parametrize("which", ["sevenlast", "seven_takes"])
