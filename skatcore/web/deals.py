@@ -21,33 +21,43 @@ from skatcore.web import entry as form_entry
 from skatcore.web import failures
 from skatcore.web.i18n import refusal_words
 from skatcore.web.pages import Config, lang_of, message, render, words
-from skatcore.web.sheets import LABELS, _body, _check_deal, _entry, _label, _seats, _sheet, _snapshot, posted
+from skatcore.web.sheets import (
+    LABELS,
+    check_deal,
+    deal_list,
+    entry_form,
+    field_label,
+    posted,
+    scored,
+    seats_of,
+    visible_sheet,
+)
 
 
 def _fields(form, snap: live.Snapshot, n: int | None = None) -> dict:
     """The ``skat sheet add`` fields of a posted deal form (for deal ``n``, or the next deal)."""
     st = snap.session.state
-    seats = {player: seat for seat, player in _seats(st, n).items()}
+    seats = {player: seat for seat, player in seats_of(st, n).items()}
     return form_entry.fields_of_form(form, seats, tricks=st.rules.deck.hand)
 
 
 def _entered(raw: dict):
     """``enter(session)`` for :func:`sheet_live.add`: the fields as a deal on the session."""
-    deal = deal_from_fields(raw, name=_label)
+    deal = deal_from_fields(raw, name=field_label)
 
     def enter(session):
-        return add_entry(session, deal, raw, name=_label)
+        return add_entry(session, deal, raw, name=field_label)
     return enter
 
 
 @posted
 def preview(request: Request, form) -> Response:
     """The count of the deal as typed, before it is saved ("with 1, game 2 ...")."""
-    _, path = _sheet(request)
+    _, path = visible_sheet(request)
     n = request.path_params.get("n")
-    snap = _snapshot(path)
+    snap = scored(path)
     if n is not None:
-        _check_deal(snap, n)
+        check_deal(snap, n)
     raw = _fields(form, snap, n)
     raw.pop("id", None)
     if todo := form_entry.missing(raw):  # not a refusal yet: what is still to tap
@@ -71,7 +81,7 @@ def _edit(raw: dict, n: int):
     from skatcore.records import sheet_store as store
     from skatcore.records.session_edit import deal_at, edited
 
-    new = deal_from_fields(raw, name=_label)
+    new = deal_from_fields(raw, name=field_label)
 
     def change(records, before):
         deal_at(records, n)
@@ -83,8 +93,8 @@ def _edit(raw: dict, n: int):
 @failures.saving
 @posted
 def save(request: Request, form) -> Response:
-    name, path = _sheet(request)
-    raw = _fields(form, _snapshot(path))
+    name, path = visible_sheet(request)
+    raw = _fields(form, scored(path))
     config: Config = request.app.state.config
     _ = words(request)["_"]
     try:
@@ -111,7 +121,7 @@ def _say(request: Request, exc: InputError, raw: dict | None = None, n: int | No
     has it, and never the server's file."""
     at = f"deals[{n - 1}]" if n else None
     if at and raw is not None and exc.path and exc.path.startswith(at):
-        exc = in_fields(InputError(exc.message, path=exc.path[len(at):].lstrip(".") or None), raw, name=_label)
+        exc = in_fields(InputError(exc.message, path=exc.path[len(at):].lstrip(".") or None), raw, name=field_label)
     elif exc.path and (later := re.match(r"deals\[(\d+)\]", exc.path)):
         exc = InputError(exc.message, path=f"deal {int(later[1]) + 1}")
     if exc.path == "N":  # the CLI's argument: the deal the page is about
@@ -125,9 +135,9 @@ def _say(request: Request, exc: InputError, raw: dict | None = None, n: int | No
 
 def _after(request: Request, name: str, path: Path, saved: str | None = None) -> Response:
     """After a change: the fresh list and an empty form (htmx swaps both)."""
-    snap = _snapshot(path)
-    oob = _body(request, name, snap, summary=True).replace('<div id="sheet"', '<div id="sheet" hx-swap-oob="true"', 1)
-    return render(request, "_after.html", body=oob, entry=_entry(request, name, snap, saved=saved))
+    snap = scored(path)
+    oob = deal_list(request, name, snap, summary=True).replace('<div id="sheet"', '<div id="sheet" hx-swap-oob="true"', 1)
+    return render(request, "_after.html", body=oob, entry=entry_form(request, name, snap, saved=saved))
 
 
 @failures.saving
@@ -136,7 +146,7 @@ def correct(request: Request, form) -> Response:
     from skatcore.records import sheet_store as store
     from skatcore.records.session_edit import voided
 
-    name, path = _sheet(request)
+    name, path = visible_sheet(request)
     n = request.path_params["n"]
     tag = str(form.get("tag", "")) or None
     config: Config = request.app.state.config
@@ -149,8 +159,8 @@ def correct(request: Request, form) -> Response:
             def change(records, before):
                 return voided(records, before, n, store.now(), reason)
         else:
-            snap = _snapshot(path)
-            _check_deal(snap, n)
+            snap = scored(path)
+            check_deal(snap, n)
             raw = _fields(form, snap, n)
             raw.pop("id", None)
             change = _edit(raw, n)
@@ -167,7 +177,7 @@ def correct(request: Request, form) -> Response:
 @failures.saving
 @posted
 def undo(request: Request, form) -> Response:
-    name, path = _sheet(request)
+    name, path = visible_sheet(request)
     try:
         live.undo(path, failures.whole(form.get("last"), 1, 10**6, "last"))
     except InputError as exc:

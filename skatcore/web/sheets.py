@@ -48,7 +48,7 @@ _lists: dict[tuple[str, str, str, bool], str] = {}
 _locks: dict[str, threading.Lock] = {}
 
 
-def _label(field: str) -> str:
+def field_label(field: str) -> str:
     return LABELS.get(field, field)
 
 
@@ -94,7 +94,7 @@ def _code_of(request: Request, name: str, path: Path) -> str:
     return code
 
 
-def _sheet(request: Request) -> tuple[str, Path]:
+def visible_sheet(request: Request) -> tuple[str, Path]:
     """The sheet of the request, if this device may see it (else 404: a
     device without the code learns nothing, not even that it exists)."""
     config: Config = request.app.state.config
@@ -109,7 +109,7 @@ def _sheet(request: Request) -> tuple[str, Path]:
     return name, path
 
 
-def _snapshot(path: Path, version: str | None = None) -> live.Snapshot:
+def scored(path: Path, version: str | None = None) -> live.Snapshot:
     """The sheet scored, once per version however many devices ask at once."""
     with _locks.setdefault(str(path), threading.Lock()):
         try:
@@ -175,28 +175,28 @@ def join_qr(url: str) -> str:
 
 
 def sheet_page(request: Request) -> Response:
-    name, path = _sheet(request)
-    snap = _snapshot(path)
+    name, path = visible_sheet(request)
+    snap = scored(path)
     config: Config = request.app.state.config
     code = _code_of(request, name, path)
     join_url = f"{config.base_url}/j/{code}"
     return render(request, "sheet.html", name=name, snap=snap, code=code, join_url=join_url, join_qr=join_qr(join_url),
-                  summary=_summary(request, name, snap), body=_body(request, name, snap), entry=_entry(request, name, snap))
+                  summary=_summary(request, name, snap), body=deal_list(request, name, snap), entry=entry_form(request, name, snap))
 
 
 def body(request: Request) -> Response:
     """The live list; ``?v=`` the version the device shows: 204 if unchanged."""
-    name, path = _sheet(request)
+    name, path = visible_sheet(request)
     try:
         v = live.version(path)
     except InputError as exc:
         raise Problem(409, message(exc)) from None
     if request.query_params.get("v") == v:
         return Response(status_code=204)
-    return Response(_body(request, name, _snapshot(path, v), summary=True), media_type="text/html")
+    return Response(deal_list(request, name, scored(path, v), summary=True), media_type="text/html")
 
 
-def _body(request: Request, name: str, snap: live.Snapshot, summary: bool = False) -> str:
+def deal_list(request: Request, name: str, snap: live.Snapshot, summary: bool = False) -> str:
     """The list of deals (``#sheet``, what every device polls), with
     ``summary`` the totals and the next deal as an out-of-band swap too."""
     key = (str(snap.path), snap.version, lang_of(request), summary)
@@ -218,7 +218,7 @@ def _sheet_context(name: str, snap: live.Snapshot) -> dict:
     from skatcore.records.session_edit import history_lines
 
     res, st = snap.result, snap.result.state
-    seated = _seats(st).values()
+    seated = seats_of(st).values()
     rows = [{"n": line.index, "declarer": line.declarer, "label": line.label, "won": line.result.won,
              "passed": line.result.game == "passed", "calls": line.result.extra.get("calls") or [],
              "value": line.result.value if line.result.declarer is not None and not line.void else "",
@@ -234,7 +234,7 @@ def _summary(request: Request, name: str, snap: live.Snapshot) -> str:
     return env.get_template("_summary.html").render(**_sheet_context(name, snap), **words(request))
 
 
-def _seats(st, n: int | None = None) -> dict[str, str]:
+def seats_of(st, n: int | None = None) -> dict[str, str]:
     """Seat -> player of deal ``n``, or of the next deal."""
     from skatcore.engine.table import people, seating
 
@@ -244,14 +244,14 @@ def _seats(st, n: int | None = None) -> dict[str, str]:
     return {seat: st.players[i] for seat, i in seating(len(st.players), st.dealer, people(st.rules)).items()}
 
 
-def _entry(request: Request, name: str, snap: live.Snapshot, n: int | None = None, error: str | None = None,
+def entry_form(request: Request, name: str, snap: live.Snapshot, n: int | None = None, error: str | None = None,
            values: dict | None = None, saved: str | None = None) -> str:
     """The deal form: a new deal, or (``n``) a correction of deal ``n``."""
     st = snap.session.state
     offer = form_entry.offer(st.rules, bidding=bool(n) or snap.result.outlook.bidding)
     if n is None and offer.ramsch_only:  # a Ramsch round, or every deal a Ramsch
         values = {"game": "ramsch", **(values or {})}
-    seats = _seats(st, n)
+    seats = seats_of(st, n)
     declarers = [(p, p not in seats.values()) for p in st.players]
     return env.get_template("_entry.html").render(
         name=name, offer=offer, declarers=declarers, seats=list(seats.items()), matadors=form_entry.MATADORS,
@@ -262,31 +262,31 @@ def _entry(request: Request, name: str, snap: live.Snapshot, n: int | None = Non
         next_n=len(snap.deals) + 1, dealer=st.players[st.dealer], saved=saved, **words(request))
 
 
-def _check_deal(snap: live.Snapshot, n: int) -> None:
+def check_deal(snap: live.Snapshot, n: int) -> None:
     if not 1 <= n <= len(snap.deals):
         raise Problem(404, "no deal {n} (the sheet has {count})", n=n, count=len(snap.deals))
 
 
 def deal_page(request: Request) -> Response:
     """One deal: its count, its history, and the forms to correct or void it."""
-    name, path = _sheet(request)
+    name, path = visible_sheet(request)
     n = request.path_params["n"]
-    snap = _snapshot(path)
-    _check_deal(snap, n)
+    snap = scored(path)
+    check_deal(snap, n)
     line = next(x for x in snap.result.state.sheet_lines if x.index == n)
     from skatcore.records.session_edit import history_lines
 
     record = snap.deals[n - 1][1]
     return render(request, "deal.html", name=name, line=line, n=n, history=history_lines([line])[1:],
-                  entry=_entry(request, name, snap, n=n, values=form_entry.values_of_record(record, line.declarer)),
+                  entry=entry_form(request, name, snap, n=n, values=form_entry.values_of_record(record, line.declarer)),
                   tag=live.deal_tag(record))
 
 
 def export(request: Request) -> Response:
     """The sheet as a session record (YAML, JSON) or its lines as CSV."""
-    name, path = _sheet(request)
+    name, path = visible_sheet(request)
     kind = request.path_params["kind"]
-    snap = _snapshot(path)
+    snap = scored(path)
     if kind == "csv":
         text = _csv(snap)
     elif kind == "json":
@@ -306,8 +306,8 @@ def _csv(snap: live.Snapshot) -> str:
 
 def json_sheet(request: Request) -> Response:
     """The scored sheet as ``skat sheet show --json`` prints it."""
-    _, path = _sheet(request)
-    return Response(json_text(_snapshot(path).result.to_json()), media_type="application/json")
+    _, path = visible_sheet(request)
+    return Response(json_text(scored(path).result.to_json()), media_type="application/json")
 
 
 routes = [
