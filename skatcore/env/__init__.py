@@ -1,0 +1,9 @@
+"""Skat for game-AI research under any ruleset (docs/env.md).
+
+``skatcore.env.encoding`` numbers every decision of a deal and encodes what a
+seat may see (numpy only); ``skatcore.env.skat_v0`` is a PettingZoo AEC
+environment and ``SkatSingleAgent`` a Gymnasium one against skatcore's bots,
+both needing the ``env`` extra (``pip install skatcore[env]``), imported only
+when used.
+"""
+
