@@ -51,7 +51,8 @@ from skatcore.engine.actions import (
     Phase,
     Play,
 )
-from skatcore.model import Declaration
+from skatcore.engine.moves import Discards
+from skatcore.model import SEATS, Declaration
 
 _PLAY = Phase.PLAY
 
@@ -115,6 +116,7 @@ class ActionCatalogue:
         # card id -> its position in the deck, and a hand mask's play indices in three lookups (as Deal's PLAYS_A/B/C)
         self.position = {c: i for i, c in enumerate(self.cards)}
         self._card_of = {self.put_away_base + i: c for i, c in enumerate(self.cards)}
+        self._kept: dict[int, tuple[Any, tuple[int, ...]]] = {}  # id(engine's tuple) -> (it, its indices)
         self._tables = [self._mask_table(lo, 11) for lo in range(0, max(self.cards) + 1, 11)]
         self._three = len(self._tables) <= 3
         self._tables += [[()] * 2048] * (3 - len(self._tables))
@@ -179,15 +181,28 @@ class ActionCatalogue:
         legal = deal.legal_actions()
         if deal.phase is _PLAY and legal and type(legal[0]) is Play:
             return list(self.play_indices(deal._legal_mask))
-        out: list[int] = []
-        cards: set[int] = set()
-        for a in legal:
-            if type(a) is Discard:
-                if all(c in a.cards for c in chosen):
+        if type(legal) is Discards:  # every pair of the cards allowed
+            base, pos = self.put_away_base, self.position
+            return [base + pos[c] for c in legal.cards if c not in chosen]
+        if chosen:
+            cards: set[int] = set()
+            for a in legal:
+                if type(a) is Discard and all(c in a.cards for c in chosen):
                     cards.update(c for c in a.cards if c not in chosen)
-            elif not chosen:
+            return sorted(self.put_away(c) for c in cards)
+        kept = self._kept.get(id(legal))
+        if kept is not None and kept[0] is legal:  # a sequence the engine keeps (the bids, the declarations)
+            return list(kept[1])
+        out: list[int] = []
+        cards = set()
+        for a in legal:
+            if type(a) is Discard or type(a) is Discards:
+                cards.update(a.cards)
+            else:
                 out.append(self.index(a))
         out += sorted(self.put_away(c) for c in cards)
+        if type(legal) is tuple and len(self._kept) < 4096:
+            self._kept[id(legal)] = (legal, tuple(out))
         return out
 
     def mask(self, deal, chosen: Sequence[int] = ()) -> np.ndarray:
@@ -202,7 +217,7 @@ class Turns:
     person who decides for it), ``legal()`` indices and ``apply(i)``.  See
     the module docs for discards, seats nobody plays and table calls."""
 
-    __slots__ = ("_calls", "_k", "answering", "asked", "catalogue", "chosen", "deal", "plain")
+    __slots__ = ("_calls", "_k", "_legal", "answering", "asked", "catalogue", "chosen", "deal", "plain")
 
     def __init__(self, catalogue: ActionCatalogue, deal) -> None:
         self.catalogue, self.deal = catalogue, deal
@@ -212,6 +227,7 @@ class Turns:
         self._calls = bool(deal.rules.calls)
         self._k = catalogue.skat_size
         self.plain = deal.rules.table.plain
+        self._legal: list[int] | None = None  # legal(), until the next apply
         self._forced()
 
     @property
@@ -230,16 +246,27 @@ class Turns:
         return self.deal.controller(seat)
 
     def legal(self) -> list[int]:
+        """The indices the actor may choose now (the same list until the next :meth:`apply`)."""
+        out = self._legal
+        if out is not None:
+            return out
         deal, cat = self.deal, self.catalogue
-        if self.answering is not None:
-            return [*(cat.index(c) for c in deal.legal_calls(self.answering)), cat.pass_index]
-        out = cat.legal_indices(deal, self.chosen)
-        if self._calls and deal.phase is _PLAY and not deal.done:
-            out += [cat.index(c) for c in deal.legal_calls(deal.to_move)]
+        if deal.done and self.answering is None:
+            out = []
+        elif self.answering is not None:
+            out = [*(cat.index(c) for c in deal.legal_calls(self.answering)), cat.pass_index]
+        else:
+            out = cat.legal_indices(deal, self.chosen)
+            if self._calls and deal.phase is _PLAY:
+                out += [cat.index(c) for c in deal.legal_calls(deal.to_move)]
+        self._legal = out
         return out
 
     def apply(self, i: int) -> None:
-        """Make decision ``i`` for the actor (an illegal one: InputError from the deal, or ValueError)."""
+        """Make decision ``i`` for the actor; ValueError if it is not legal now."""
+        if i not in (self._legal if self._legal is not None else self.legal()):
+            raise ValueError(self.illegal(i))
+        self._legal = None
         deal, cat = self.deal, self.catalogue
         if self.answering is not None:
             seat = self.answering
@@ -252,16 +279,12 @@ class Turns:
             return
         card = cat.card_put_away(i)
         if card is not None:
-            if i not in cat.legal_indices(deal, self.chosen):
-                raise ValueError(f"cannot {cat.describe(i)} now")
             chosen = (*self.chosen, card)
             if len(chosen) < self._k:
                 self.chosen = chosen
                 return
             self.chosen = ()
             deal.apply(Discard(tuple(sorted(chosen))))
-        elif self.chosen:
-            raise ValueError(f"put away {self._k - len(self.chosen)} more card(s) first, not {cat.describe(i)}")
         else:
             a = cat.action(i, deal.to_move)
             deal.apply(a)
@@ -270,6 +293,16 @@ class Turns:
                 self.answering = self._answerer()
                 return
         self._forced()
+
+    def illegal(self, i) -> str:
+        """Why ``i`` is not a legal decision now, in one line."""
+        cat = self.catalogue
+        what = cat.describe(i) if isinstance(i, int) and 0 <= i < cat.size else f"action {i!r} (expected 0..{cat.size - 1})"
+        if self.actor is None:
+            return f"{what}: the deal is over"
+        if self.chosen:
+            return f"{what} is not possible now: put away {self._k - len(self.chosen)} more card(s)"
+        return f"{what} is not possible now ({SEATS[self.actor]} to decide)"
 
     def _answerer(self) -> int | None:
         """The next person who may answer the last call and was not asked yet."""
