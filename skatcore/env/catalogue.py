@@ -294,6 +294,25 @@ class Turns:
                 return
         self._forced()
 
+    def apply_action(self, action: Any) -> None:
+        """Make the engine's ``action`` for the actor (a player's whole
+        :class:`Discard`, a :class:`Call` by its seat); ``PASS`` while
+        answering a call says nothing.  InputError if the deal refuses it."""
+        if self.chosen:
+            raise ValueError(f"put away {self._k - len(self.chosen)} more card(s) first, not {action}")
+        self._legal = None
+        deal = self.deal
+        if self.answering is not None and type(action) is not Call:
+            self.asked.add(self.answering)
+        else:
+            deal.apply(action)
+            if type(action) is Call:
+                self.asked = {action.seat}
+            elif self.answering is None:
+                self._forced()
+                return
+        self.answering = self._answerer()
+
     def illegal(self, i) -> str:
         """Why ``i`` is not a legal decision now, in one line."""
         cat = self.catalogue
