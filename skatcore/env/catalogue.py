@@ -344,3 +344,13 @@ class Turns:
 
 __all__ = ["ActionCatalogue", "Turns", "declaration_key"]
 
+
+
+def sections_table(catalogue: ActionCatalogue) -> str:
+    """The catalogue's sections as a Markdown table (docs/env.md shows the official ruleset's)."""
+    rows = ["| section | indices | e.g. |", "|---|---|---|"]
+    for key, where in catalogue.sections.items():
+        span = f"{where.start}-{where.stop - 1}" if len(where) else "none"
+        example = f"`{catalogue.describe(where.start)}`" if len(where) else ""
+        rows.append(f"| `{key}` | {span} | {example} |")
+    return "\n".join(rows) + "\n"

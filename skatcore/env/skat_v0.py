@@ -69,17 +69,16 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     attribute forwarding (``__getattr__`` twice per attribute, eight
     attributes a move) cost more than the deal's own move."""
 
-    def last(self, observe: bool = True):
-        if not self._has_reset:
-            return super().last(observe)  # PettingZoo's error
-        return self.env.last(observe)
-
     def step(self, action: Any) -> None:
         if self._has_reset and self.env.agents:
             self._has_updated = True
             self.env.step(action)
         else:
             super().step(action)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        self.last = self.env.last  # type: ignore[method-assign]  # reset once: last() is the env's own
 
     def agent_iter(self, max_iter: int = 2**63):
         if not self._has_reset:
@@ -252,6 +251,24 @@ class raw_env(AECEnv):
             self.agent_selection = self._agent_of[person]
         if self.render_mode == "human":
             self.render()
+
+    def last(self, observe: bool = True) -> tuple:
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
+
+    def _was_dead_step(self, action: Any) -> None:
+        """PettingZoo's, for the one way agents end here: all at once, when the deal is over."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        for d in (self.terminations, self.truncations, self.rewards, self._cumulative_rewards, self.infos):
+            del d[agent]
+        self.agents.remove(agent)
+        if self.agents:
+            self.agent_selection = self.agents[0]
+        for a in self.rewards:
+            self.rewards[a] = 0
 
     def _finish(self) -> None:
         """The deal is over: each person's reward, every agent terminated."""
