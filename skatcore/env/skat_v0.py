@@ -78,7 +78,7 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         super().reset(seed=seed, options=options)
-        self.last = self.env.last  # type: ignore[method-assign]  # reset once: last() is the env's own
+        self.last = self.env.last  # reset once: last() is the env's own
 
     def agent_iter(self, max_iter: int = 2**63):
         if not self._has_reset:
