@@ -96,6 +96,7 @@ def _shown_cards(enc: ObservationEncoder, obs: dict) -> set[int]:
 def test_random_play_indexes_every_decision_and_hides_what_it_should(ruleset, seed):
     rules = get_rules(ruleset)
     cat, enc = ActionCatalogue(rules), ObservationEncoder(rules)
+    cold = ObservationEncoder(rules, cat)  # encodes every observation from the start of the deal
     rng = random.Random(seed)
     hands, skat, *aside = deal_cards(rng, rules.deck)
     deal = Deal(rules, hands, skat, *aside)
@@ -113,6 +114,8 @@ def test_random_play_indexes_every_decision_and_hides_what_it_should(ruleset, se
         for p in persons:
             own = {c for who, a in deal.history if who == p and isinstance(a, Discard) for c in a.cards}
             obs = enc.dict(deal, p, turns)
+            cold._memo.clear()
+            assert np.array_equal(enc.encode(deal, p, turns), cold.encode(deal, p, turns))  # carried on = from scratch
             leaked = _shown_cards(enc, obs) & _hidden_from(deal, p, own)
             assert not leaked, (p, sorted(leaked))
             assert obs["acting"][0] == (p == turns.person)
