@@ -147,7 +147,7 @@ def test_a_plugin_step_with_its_own_actions_plays_through_the_catalogue():
     step = rules.steps_at["first_card"][0]
     step.actions = lambda rules: []  # a step that offers actions it does not list
     try:
-        with pytest.raises(ValueError, match="Step.actions"):
+        with pytest.raises(ValueError, match=r"Step\.actions"):
             c = ActionCatalogue(rules)
             for _ in range(30):
                 turns = Turns(c, Deal(rules, *deal_cards(rng)))
