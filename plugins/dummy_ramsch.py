@@ -76,6 +76,9 @@ class SwapWithDummy(Step):
         self.take_turns(deal, [s for s in deal.in_play if s != DUMMY])  # forehand first
         deal.marks[SWAPPED] = ()
 
+    def actions(self, rules):
+        return [KEEP]
+
     def legal(self, deal):
         if len(_face_down(deal)) < 4:
             return [KEEP]

@@ -246,6 +246,10 @@ class PushStep(Step):
         deal.marks["declined"] = ()
         deal.to_move = FOREHAND
 
+    def actions(self, rules):
+        return [PICK_UP, *([PUSH_BLIND] if self.blind else []), PASS,
+                *([Declare(Declaration(self.instead, hand=True))] if self.instead else [])]
+
     def legal(self, deal):
         st = deal.state[self.name]
         instead = [Declare(Declaration(self.instead, hand=True))] if self.instead else []

@@ -102,6 +102,11 @@ class TurnUpStep(Step):
     def offers(self, deal):
         return (TURN_UP,)
 
+    def actions(self, rules):
+        games = dict.fromkeys(g for allowed in self.contracts.values() for g in allowed)
+        return [TURN_UP, FIRST_CARD, SECOND_CARD,
+                *(Declare(Declaration(g, False, declarations={self.key: route})) for route in ("first", "second") for g in games)]
+
     def enter(self, deal) -> None:
         deal.state[self.name] = "turn"
 

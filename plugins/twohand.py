@@ -195,6 +195,9 @@ class NonDealerAnnounces(Step):
         deal.declarer = deal.to_move = FOREHAND
         deal.phase = Phase.DECLARE
 
+    def actions(self, rules):
+        return [Declare(d) for d in rules.options["hand"]]
+
     def legal(self, deal):
         options = deal.rules.cache.get(self.name)
         if options is None:

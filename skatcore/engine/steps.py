@@ -137,6 +137,14 @@ class Step:
         """What the player to move may do in this step now."""
         return ()
 
+    def actions(self, rules) -> Sequence[Any]:
+        """Every action of its own this step may ever offer or list under
+        ``rules`` (beyond bids, yes, pass, pick up, hand, discards and the
+        ruleset's declarations), e.g. for a fixed action numbering
+        (:mod:`skatcore.env.encoding`).  A :class:`Declare` it may list is
+        given here too when the ruleset's options do not hold it."""
+        return ()
+
     def apply(self, deal: Deal, action: Any) -> None:
         """Do ``action`` for ``deal.to_move``, or raise
         :class:`~skatcore.errors.InputError` saying why it is not possible.
