@@ -91,20 +91,30 @@ def games(paths) -> list[tuple[str, int, Any]]:
     return out
 
 
-def per_game(records, factory, seeds, ruleset: str = "official") -> list[Counts]:
-    """Each game's agreement by kind, summed over ``seeds`` (the agreement tool's seed for the line: seed + n)."""
+def per_game(records, factory, seeds, ruleset: str = "official", cache: dict | None = None, key: str = "") -> list[Counts]:
+    """Each game's agreement by kind, summed over ``seeds`` (the agreement tool's seed for the line: seed + n);
+    ``cache``: the counts of one game and seed already played, by ``key``, game id and seed."""
     rules = get_rules(ruleset)
     out = []
-    for _, n, record in records:
+    for gid, n, record in records:
         hits, total = Counter(), Counter()
         for seed in seeds:
-            try:
-                for kinds, mine, theirs in iss_agreement.decisions(record, rules, factory, seed + n):
-                    for k in kinds:
-                        total[k] += 1
-                        hits[k] += mine == theirs
-            except NotScorable:
-                break
+            name = f"{key}|{gid}|{seed}"
+            if cache is None or name not in cache:
+                one: dict = {k: [0, 0] for k in KINDS}
+                try:
+                    for kinds, mine, theirs in iss_agreement.decisions(record, rules, factory, seed + n):
+                        for k in kinds:
+                            one[k][0] += mine == theirs
+                            one[k][1] += 1
+                except NotScorable:
+                    pass
+                if cache is None:
+                    cache = {}
+                cache[name] = one
+            for k, (h, t) in cache[name].items():
+                hits[k] += h
+                total[k] += t
         out.append({k: (hits[k], total[k]) for k in KINDS})
     return out
 
@@ -184,6 +194,7 @@ def main(argv=None) -> int:
                     f"(default: {iss_agreement.DATA}/*.sgf)")
     ap.add_argument("--heldout", nargs="*", default=None, help=f"held-out ISS games (default: {HELDOUT}; none: no files)")
     ap.add_argument("--ruleset", default="official")
+    ap.add_argument("--cache", default=None, help="a JSON file of the counts already played (same code, same games)")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args(argv)
     try:
@@ -192,12 +203,17 @@ def main(argv=None) -> int:
         base = resolve_player(args.player)
         factories = [patched(base, parse(v)) for v in args.variants]
         sample, others = games(paths), games(held_paths)
-        table = [per_game(sample, f, args.seeds, args.ruleset) for f in factories]
-        held = [per_game(others, f, args.seeds, args.ruleset) for f in factories] if others else None
-    except InputError as e:
+        cache = json.loads(Path(args.cache).read_text("utf-8")) if args.cache and Path(args.cache).is_file() else {}
+        table, held = [], []
+        for v, f in zip(args.variants, factories, strict=True):
+            table.append(per_game(sample, f, args.seeds, args.ruleset, cache, f"{args.player}|{v}"))
+            held.append(per_game(others, f, args.seeds, args.ruleset, cache, f"{args.player}|{v}"))
+            if args.cache:
+                Path(args.cache).write_text(json.dumps(cache), "utf-8")
+    except (InputError, ValueError, OSError) as e:
         print(f"iss_logo: {e}", file=sys.stderr)
         return 2
-    out = report(args.variants, table, held)
+    out = report(args.variants, table, held if others else None)
     out.update(player=args.player, seeds=args.seeds, games=len(sample), heldout_games=len(others))
     if args.json:
         json.dump(out, sys.stdout, indent=1)

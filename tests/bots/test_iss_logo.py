@@ -78,3 +78,12 @@ def test_variants_parse_and_a_bad_one_is_an_input_error():
     with pytest.raises(InputError, match="LEAD_SLACK=x"):
         tool.parse("LEAD_SLACK=x")
     assert tool.main(["--variants", "worlds", "--files", str(ROOT / "tests/data/iss/heldout.sgf"), "--heldout"]) == 2
+
+
+def test_counts_in_the_cache_are_not_played_again():
+    tool = _tool()
+    games = [("541932", 0, parse_sgf(GAME_1))]
+    cache = {"x|541932|1": {k: [1, 2] for k in tool.KINDS}}
+    assert tool.per_game(games, FirstCard, [1], cache=cache, key="x")[0]["all"] == (1, 2)  # as cached
+    played = tool.per_game(games, Recorded, [2], cache=cache, key="x")[0]["all"]
+    assert played[0] == played[1] > 15 and cache["x|541932|2"]["all"] == [played[0], played[1]]
