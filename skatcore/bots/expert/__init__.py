@@ -81,6 +81,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     DECLARER_WORLDS = 0  # layouts per card decision of the declarer (0: ``worlds``)
     DEFENDER_WORLDS = 0  # of a defender (0: ``worlds``)
     HEURISTIC_FIRST = 0  # 1: the heuristic's card among the level ones before the expected card points
+    FOLLOW_RULES = 1  # 0: a defender's discard, second hand low and smear rules skipped (the heuristic's card)
     LEAD_SCHNEIDER = 0  # 1: the schneider vote on a defender's lead too (0: his lead rules stand)
 
     def __init__(self, rules: CompiledRules, seed: int | None = None, worlds: int = 10, ms: float | None = None,
@@ -264,7 +265,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
                 return tied[0], "points", level
         if t is not None:
             return min(tied, key=lambda c: lead_key(g, t, c)), "lead_key", level
-        follow = self._defender_follows(view, kn, g) if positions else None
+        follow = self._defender_follows(view, kn, g) if positions and self.FOLLOW_RULES else None
         if follow == "discard":  # void, the partner not winning: keep the long suits, get void in a short one
             return min(tied, key=lambda c: discard_key(g, view.hand, c)), "discard", level
         if follow == "second":  # second hand low: no points onto the partner's card before the declarer has played
