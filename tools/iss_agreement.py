@@ -7,7 +7,7 @@ decisions with more than one legal card: all of them, the opening lead (the
 first card of the game), and the defenders' leads after the first trick.
 Games that cannot be replayed under the ruleset (a player left before the
 game was declared, ...) are skipped and counted.  ``--breakdown`` adds the
-agreement by role and place in the trick and, for a player that tells how
+agreement by role, place in the trick and player account and, for a player that tells how
 it chose (the expert's ``last``), why it differed: the layouts' votes put
 the player's card below another, or left it level and a tie-break chose.
 
@@ -26,7 +26,7 @@ from pathlib import Path
 
 from skatcore.bots import resolve_player
 from skatcore.engine.deal import Deal, Phase
-from skatcore.errors import InputError
+from skatcore.errors import InputError, printable
 from skatcore.records.iss import _CARD, NotScorable, _Replay, _step, parse_sgf
 from skatcore.rules import get_rules
 
@@ -56,7 +56,7 @@ def decisions(record, rules, factory, seed: int, detail: list | None = None):
                     kinds.append("defender_leads")
                 theirs = _CARD[move.token]
                 if detail is not None:
-                    detail.append(_row(view, bots[seat], chosen, theirs, len(legal)))
+                    detail.append(_row(view, bots[seat], chosen, theirs, len(legal)) | {"account": record.players[seat]})
                 yield kinds, chosen, theirs
         elif move.who is not None and move.who == seat and not deal.done and deal.phase is not Phase.PLAY:
             bots[seat].act(deal.view(seat))  # the bot sees its other decisions too (it may plan its play there)
@@ -78,10 +78,10 @@ def _row(view, bot, mine: int, theirs: int, choices: int) -> dict:
 
 
 def breakdown(rows: list[dict]) -> dict:
-    """Agreement by role and place in the trick, and the disagreements by
+    """Agreement by role, place in the trick and account, and the disagreements by
     how the bot chose and whether the votes left the player's card level."""
     out: dict = {}
-    for key in ("role", "place", "how"):
+    for key in ("role", "place", "how", "account"):
         c, h = Counter(), Counter()
         for r in rows:
             c[r[key]] += 1
@@ -131,7 +131,7 @@ def main(argv=None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--ruleset", default="official")
     ap.add_argument("--json", action="store_true")
-    ap.add_argument("--breakdown", action="store_true", help="agreement by role, place and how the bot chose")
+    ap.add_argument("--breakdown", action="store_true", help="agreement by role, place, how the bot chose and account")
     args = ap.parse_args(argv)
     paths = args.files if args.files else sorted(DATA.glob("*.sgf"))
     results = []
@@ -150,7 +150,7 @@ def main(argv=None) -> int:
         print(f"{r['player']:<24}{cells}")
     for r in results:
         for key, parts in r.get("breakdown", {}).items():
-            print(f"{r['player']} by {key}: " + ", ".join(f"{k} {v}" for k, v in parts.items()))
+            print(f"{r['player']} by {key}: " + ", ".join(f"{printable(k)} {v}" for k, v in parts.items()))  # accounts: the file's
     return 0
 
 

@@ -318,3 +318,16 @@ def test_discards_and_smears_keep_to_their_rules(game, cards):
     length = {c: (hand & g.class_mask[g.follow[c]]).bit_count() for c in side}
     assert length[d] == min(length.values())
     assert g.points[min(cards, key=lambda c: smear_key(g, c))] == max(g.points[c] for c in cards)
+
+
+def test_iss_agreement_breakdown_by_account(tmp_path):
+    """``--breakdown`` counts each account's decisions: the three of GAME_1 add up to all of them."""
+    path = tmp_path / "one.sgf"
+    path.write_text(GAME_1 + "\n", encoding="utf-8")
+    tool = _tool()
+    rows: list = []
+    out = tool.agreement([path], "tests.bots.test_expert_defence:Recorded", 1, detail=rows)
+    by = tool.breakdown(rows)["account"]
+    assert set(by) == {"zoot", "kermit", "foo"}
+    assert sum(int(v.split("/")[1]) for v in by.values()) == out["all"]["decisions"]
+    assert all(v.split("/")[0] == v.split("/")[1] for v in by.values())  # the record's own cards agree everywhere

@@ -192,3 +192,35 @@ def test_a_game_won_or_lost_in_every_layout_is_played_on_for_schneider():
     assert schneider_votes(lost, 1.0, layouts, [0], True, RULES.thresholds, player._reaches) == {ca: 0.0, c7: 0.0}
     apart = defaultdict(float, {ca: 1.0, c7: 0.5})
     assert schneider_votes(apart, 1.0, layouts, [70], True, RULES.thresholds, player._reaches) is apart
+
+
+class HeuristicFirst(ExpertPlayer):
+    """The heuristic's card before the expected card points; remembers that card."""
+
+    HEURISTIC_FIRST = 1
+
+    def _play(self, view):
+        self.heuristic_card = super()._play(view)
+        return self.heuristic_card
+
+
+def test_heuristic_first_plays_the_heuristics_card_where_the_votes_leave_it_level():
+    """With ``HEURISTIC_FIRST`` (a variant tools/iss_logo.py compares), wherever the
+    votes leave the heuristic's card level (a defender's lead aside: his rules
+    come first) it is played, by that step, before any points are counted."""
+    checked = 0
+    for seed in (3, 4):
+        deal = Deal(RULES, *deal_cards(random.Random(seed)))
+        players = [HeuristicFirst(RULES, seed=s, worlds=4, bid_worlds=2) for s in range(3)]
+        while not deal.done:
+            view = deal.view(deal.to_move)
+            p = players[deal.to_move]
+            action = p.act(view)
+            last = p.last
+            lead = not view.trick and view.declarer is not None and view.seat != view.declarer
+            if deal.phase is Phase.PLAY and len(view.legal) > 1 and last.scores and len(last.tied) > 1 and not lead \
+                    and deal.declaration.game != "null" and p.heuristic_card in last.tied:
+                assert (action.card, last.how) == (p.heuristic_card, "heuristic")
+                checked += 1
+            deal.apply(action)
+    assert checked > 0

@@ -80,6 +80,9 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     SCHNEIDER = 1  # 1: where every layout wins (or loses) whatever the card, vote on schneider next
     DECLARER_WORLDS = 0  # layouts per card decision of the declarer (0: ``worlds``)
     DEFENDER_WORLDS = 0  # of a defender (0: ``worlds``)
+    HEURISTIC_FIRST = 0  # 1: the heuristic's card among the level ones before the expected card points
+    FOLLOW_RULES = 1  # 0: a defender's discard, second hand low and smear rules skipped (the heuristic's card)
+    LEAD_SCHNEIDER = 0  # 1: the schneider vote on a defender's lead too (0: his lead rules stand)
 
     def __init__(self, rules: CompiledRules, seed: int | None = None, worlds: int = 10, ms: float | None = None,
                  bid_worlds: int = 6, nodes: int = 20_000, evidence: int = 6, keep: int = 0):
@@ -215,7 +218,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         self._memory.keep(layouts + kept)  # kept layouts this decision did not need are as good for the next
         self.counters["pimc_moves"] += 1
         self.counters["worlds"] += n
-        if goal == "card_points" and self.SCHNEIDER and not lead:  # a defender's lead: his rules stand
+        if goal == "card_points" and self.SCHNEIDER and (not lead or self.LEAD_SCHNEIDER):  # a defender's lead: his rules stand
             again = schneider_votes(scores, mass, positions, haves, me == declarer, self.rules.thresholds, self._reaches)
             self.counters["schneider_votes"] += again is not scores
             scores = again
@@ -254,13 +257,15 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             tied = [c for c in tied if lead_class(g, t, c) == first]
             if len(tied) == 1:
                 return tied[0], "lead_rule", level
+        if self.HEURISTIC_FIRST and t is None and fallback in tied:
+            return fallback, "heuristic", level
         if positions:
             tied = most_points(table, positions, tied, view.seat == view.declarer, live, self.nodes, self.POINT_LAYOUTS)
             if len(tied) == 1:
                 return tied[0], "points", level
         if t is not None:
             return min(tied, key=lambda c: lead_key(g, t, c)), "lead_key", level
-        follow = self._defender_follows(view, kn, g) if positions else None
+        follow = self._defender_follows(view, kn, g) if positions and self.FOLLOW_RULES else None
         if follow == "discard":  # void, the partner not winning: keep the long suits, get void in a short one
             return min(tied, key=lambda c: discard_key(g, view.hand, c)), "discard", level
         if follow == "second":  # second hand low: no points onto the partner's card before the declarer has played
@@ -272,10 +277,8 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         return min(tied, key=lambda c: cheapest_key(g, c)), "cheapest", level
 
     def _defender_follows(self, view, kn: Knowledge, g) -> str | None:
-        """``"smear"`` for a defender last to a trick his partner wins,
-        ``"discard"`` for one who cannot follow a trick the partner is not
-        winning, ``"second"`` for one following the partner's lead with
-        the declarer still to play (None: anything else)."""
+        """``"smear"``: a defender last to a trick his partner wins; ``"discard"``: one who cannot follow a
+        trick the partner is not winning; ``"second"``: one following the partner's lead, the declarer to play."""
         trick = view.trick
         if not trick or view.declarer is None or view.seat == view.declarer:
             return None
@@ -287,9 +290,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         follows = any(g.follow[a.card] == led for a in view.legal)
         if not partner_wins and not follows:
             return "discard"
-        if partner_wins and follows and len(trick) == 1:
-            return "second"
-        return None
+        return "second" if partner_wins and follows and len(trick) == 1 else None
 
     @staticmethod
     def _reaches(solver: Solver, pos: Position, need: int, cards: list[int] | None) -> dict[int, int]:
