@@ -22,7 +22,16 @@ from skatcore.sim.fastpath import MIN_DEALS, compiled, compiled_outcomes, declin
 from skatcore.sim.outcome_rows import OutcomeRows
 from skatcore.sim.outcomes import Columns, Metric, Tally, deal_row, metrics_for, settling
 from skatcore.sim.sheet import Sheet
-from skatcore.sim.simulate import Stats, _portable, check_args, dask_workers, map_chunks, rules_of, seeded_deal, spans
+from skatcore.sim.simulate import (
+    Stats,
+    check_args,
+    dask_workers,
+    map_chunks,
+    portable_ref,
+    rules_of,
+    seeded_deal,
+    spans,
+)
 from skatcore.sim.stats import Interval
 
 #: what "In short" lists of every ruleset whenever it is significant, in this order (a metric key's test)
@@ -194,7 +203,7 @@ def compare(refs: Sequence[str], deals: int, seed: int, slots: Sequence[str] = (
     after every chunk; ``on_rows(rows)`` gets the rows in deal order;
     ``on_round(result)`` after each round of ``--until-ci`` (``result.deals`` played)."""
     check_args(refs, deals, jobs, slots)
-    refs, slots = tuple(_portable(r) for r in refs), tuple(slots)
+    refs, slots = tuple(portable_ref(r) for r in refs), tuple(slots)
     rules = [get_rules(r) for r in refs]
     result = Comparison([r.name for r in rules], metrics_for(rules), [Stats(r.name, slots) for r in rules],
                         Tally(metrics_for(rules), len(rules), seed), seed)

@@ -328,7 +328,7 @@ def run(refs: Sequence[str], deals: int, seed: int, slots: Sequence[str] = ("heu
     :class:`Stats` per ruleset.  ``progress(n)`` is called with the number
     of deals finished by each chunk."""
     check_args(refs, deals, jobs, slots)
-    refs = tuple(_portable(r) for r in refs)
+    refs = tuple(portable_ref(r) for r in refs)
     slots = tuple(slots)
     tasks = [(refs, slots, seed, a, b) for a, b in chunks(deals, jobs if not dask else 64, chunk_size)]
     total = [Stats(get_rules(r).name, slots) for r in refs]
@@ -340,7 +340,7 @@ def run(refs: Sequence[str], deals: int, seed: int, slots: Sequence[str] = ("heu
     return total
 
 
-def _portable(ref: str) -> str:
+def portable_ref(ref: str) -> str:
     """A ruleset file as an absolute path, so workers elsewhere find it."""
     from pathlib import Path
 

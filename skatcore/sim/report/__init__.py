@@ -16,7 +16,7 @@ from typing import TypedDict
 from skatcore.errors import InputError
 from skatcore.sim.compare import Comparison, diff_parts, diff_text, figure, shown
 from skatcore.sim.outcomes import GROUPS, Metric, skat_order
-from skatcore.sim.report.charts import COLORS, HUMAN, _bins, bar_chart, esc, forest_plot, nice_ticks, score_edges
+from skatcore.sim.report.charts import COLORS, HUMAN, bar_chart, binned, esc, forest_plot, nice_ticks, score_edges
 from skatcore.sim.report.pins import pins_html
 from skatcore.sim.report.words import HUMAN_MIX, HUMAN_SOURCE, METHODS, TERMS, Provenance, explain
 from skatcore.sim.simulate import PATH_WORDS
@@ -234,7 +234,7 @@ def _charts(result: Comparison, rules, bots: bool) -> list[str]:
     if result.stats:
         edges = score_edges(result.stats)
         labels = [f"{a}..{b - 1}" for a, b in pairwise(edges)]
-        dist = [(st.ruleset, [n / (sum(st.declarer_scores.values()) or 1) for n in _bins(st.declarer_scores, edges)])
+        dist = [(st.ruleset, [n / (sum(st.declarer_scores.values()) or 1) for n in binned(st.declarer_scores, edges)])
                 for st in result.stats]
         charts.append(bar_chart(labels, dist, "Declarer's sheet entry per declarer game (tails in the end bins)",
                                 percent=True, **size))

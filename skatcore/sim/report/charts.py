@@ -127,7 +127,8 @@ def _legend_lines(names: Sequence[str], width: float) -> list[list[tuple[int, fl
     return lines
 
 
-def _bins(counter: Counter, edges: list[int]) -> list[int]:
+def binned(counter: Counter, edges: list[int]) -> list[int]:
+    """How many of ``counter``'s values fall in each bin between ``edges`` (the outer bins take what lies beyond)."""
     out = [0] * (len(edges) - 1)
     for v, n in counter.items():
         v = min(max(v, edges[0]), edges[-1] - 1)
