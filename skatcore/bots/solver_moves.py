@@ -61,9 +61,8 @@ def _judged(T, W, nleft, c0, c1, c2, leader):
         return _trick_winner(T, c0, c1, c2), np.int64(0)
     r = T[WROW, 3 * (9 - nleft // 3) + leader]
     x = np.int64(W[r, (T[OUTER, c0] << 10) | (T[OUTER, c1] << 5) | T[OUTER, c2]])
-    if nleft == 0:  # the last trick: the end of the deal's points, by its taker
-        return x & 3, (x >> 2) + T[ENDS, _MOD3[leader + (x & 3)]]
-    return x & 3, x >> 2
+    end = T[ENDS, _MOD3[leader + (x & 3)]]  # read whatever the trick (no branch around it: numba would count references)
+    return x & 3, (x >> 2) + (end if nleft == 0 else 0)  # the last trick: the end of the deal's points, by its taker
 
 
 @njit(cache=True, inline="always")
