@@ -267,11 +267,13 @@ def skat_card_points() -> Iterable[CardPointRule]:
     and those deals are scored on their own facts, replayed through
     ``Deal``.  Deals without declarer (Ramsch) are always scored so.  The
     ISS replay scores a game played to its last trick on facts with its
-    tricks.  A record without the play it reads (a summary, an ISS game
-    ended by a claim) is refused with the reason, never scored on tricks
-    it lacks.  The solver (``skat solve``) and the expert do not count
-    them yet: ``skat solve`` declines such a game, the expert plays by the
-    cards' points.
+    tricks.  The double-dummy solver (``skat solve``) and the ``expert``
+    count the tables' points in a suit or grand game (an end rule only by
+    who takes the last trick and the skat); ``skat solve`` declines a game
+    whose rules they cannot hold, or that swing it by more than ~67 card
+    points, with the reason.  A record without the play it reads (a
+    summary, an ISS game ended by a claim) is refused with the reason,
+    never scored on tricks it lacks.
 
     :returns: :class:`~skatcore.model.CardPointRule` objects.
 

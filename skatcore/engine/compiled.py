@@ -72,11 +72,17 @@ class EngineTables:
     hands_back: bool = False             # deals where all pass are left to Deal (a step takes over)
     own_facts: np.ndarray | None = None  # (option, matadors, point class, schwarz class) not tabulated
     why: str | None = None               # why a key is not tabulated (the first found)
+    replays: bool = False                # deals without declarer are scored on their own facts (card points)
 
     @property
     def keep(self) -> bool:
         """Whether the bidding must be kept: some deals may be replayed to be scored on their own facts."""
-        return self.sheet or bool(self.why)
+        return self.sheet or bool(self.why) or self.replays
+
+    @property
+    def own_why(self) -> str:
+        """Why deals are scored on their own facts ("": none are)."""
+        return self.why or ("card points by house rules in a deal without declarer" if self.replays else "")
 
 
 def engine_tables(rules, hand_back: bool = False) -> EngineTables:
@@ -150,7 +156,8 @@ def _build(rules) -> EngineTables | Unsupported:
               kind, follow, class_mask, strength, points, trumps, n_trumps, *trick_table.kernel_arrays(rules, contracts),
               *card_table.kernel_arrays(rules, contracts), route_start, route_end, opt_contract, null_value, base, factor,
               value, mult, won, point_class, mat_offset)
-    return EngineTables(contracts, options, arrays, rules.custom_sheet, tuple(reps), hands_back, own_facts, why)
+    return EngineTables(contracts, options, arrays, rules.custom_sheet, tuple(reps), hands_back, own_facts, why,
+                        bool(rules.card_points) and all_pass >= 0)
 
 
 def _kind(contract) -> int:

@@ -195,6 +195,16 @@ def test_the_compiled_engines_give_deal_rows(name):
                 assert o.brief(i).declarer_points == want.declarer_points
 
 
+def test_deals_without_declarer_are_replayed_without_being_asked_to_keep_the_bidding():
+    """Texas plays a Ramsch when all pass: its card points are scored on each deal's own facts,
+    replayed from the bidding the engine keeps for it."""
+    rules = RULESETS["the last trick, texas"]()
+    heur = play_heuristic(rules, seeded_deals(8, 0, 300), 8, 0, hand_back=True)
+    ramsch = [i for i in range(300) if heur.declarer[i] < 0 and heur.contract[i] >= 0]
+    assert ramsch and heur.own_facts[ramsch].all()
+    assert_same_as_deal(rules, heur, ramsch)
+
+
 @settings(deadline=None, max_examples=8)
 @given(st.integers(0, 2**31), st.sampled_from(["40 for an ace", "-40 for an ace"]))
 def test_points_beyond_the_deck_are_judged_as_deal_judges_them(seed, name):
