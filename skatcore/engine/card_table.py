@@ -23,8 +23,9 @@ Which parts of a key a rule reads is noted call by call (recording facts,
 :mod:`skatcore.engine.probe`, and a trick and list of tricks that note what
 is looked at): a call that did not read a part answers alike for every value
 of it, so the keys are walked by :func:`explore` as a decision tree - the
-black jacks take 29,760 calls a contract, "the skat to whoever takes the
-last trick" ~25,000 (the skat is read only where a defender took it).  That
+black jacks take 29,761 calls (~0.15 s; the contract is never read), "the
+skat to whoever takes the last trick" 32,848 (~0.35 s: the skat is read
+only where a defender took the last trick), "10 for the last trick" 37.  That
 the answers depend on nothing else is checked as for a trick-winner table
 (:func:`skatcore.engine.trick_probe.answers_alone`).  A rule that fails any
 of this leaves the card points to each deal's own facts (the compiled
@@ -52,7 +53,6 @@ from skatcore.engine.trick_probe import answers_alone
 from skatcore.engine.trick_table import C0, C1, C2, SLOT, SLOTS, TRICKS, _order_winners
 from skatcore.model import SEATS, STANDARD_DECK, Declaration, GameFacts, Trick
 
-HOOK = "skat_card_points"
 #: the end table's key: declarer, the last trick's taker, the declarer's tricks (0-10), the skat (lo << 5 | hi)
 END_SHAPE = (3, 3, TRICKS + 1, 1 << 10)
 END_SIZE = int(np.prod(END_SHAPE))
@@ -414,7 +414,9 @@ def _fill_end(leaves, table: np.ndarray, valued: list[str]) -> None:
 def _fill(leaves, table, valued, full, value, slot) -> list:
     """Add the leaves that set every part ``full`` at once (``value(answer,
     declarer)`` at ``slot(parts)``); the others, for the caller (a trick's: all slots)."""
-    rest, at, add = [], [[] for _ in range(len(valued) + 1)], [[] for _ in range(len(valued) + 1)]
+    rest: list = []
+    at: list[list[int]] = [[] for _ in range(len(valued) + 1)]  # by contract, the last: every contract
+    add: list[list[int]] = [[] for _ in range(len(valued) + 1)]
     for assigned, got in leaves:
         if not got:
             continue

@@ -106,10 +106,8 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
 
     # -- card play ---------------------------------------------------------------
     def _solver(self, table, seat: int, goal: str, rule: TrickRule | None = None, skat: int | None = None) -> Solver:
-        """A solver for one layout (its transposition table serves every
-        question about that layout: the vote and the tie-break); ``rule``:
-        who takes a trick where a plugin decides it, and what house rules'
-        card points add (the ``skat`` of the layout: where they count it)."""
+        """A solver for one layout (its transposition table serves every question about that layout: the vote
+        and the tie-break); ``rule``: trick winners and card points by house rules (by the layout's ``skat``)."""
         new = self._memory.solver
         if goal == "card_points":
             return new(table, seat, "points", False, self.nodes, rule, skat)
