@@ -21,8 +21,10 @@ points 70 - 10 for the black jacks (middlehand) = 60").
 A deal that did not reach its last trick (conceded) gets no points for the
 last trick or the skat: nobody took it.  These rules read the tricks, so a
 ruleset with them scores a deal from its cards: a summary record (its
-outcome only) is refused, and the compiled engines score each deal on its
-own facts.
+outcome only) is refused.  Each reads only what the compiled engines'
+tables key on (:mod:`skatcore.engine.card_table`: a trick's cards; the last
+trick's taker, the tricks taken, the skat), so those play such a ruleset
+at full speed.
 """
 
 from __future__ import annotations

@@ -253,13 +253,27 @@ def skat_card_points() -> Iterable[CardPointRule]:
     its ``winner`` the seat that took it) and the facts; its ``end`` gets
     the facts, any field.  Both are also asked on facts without tricks (a
     summary, the compiled engines' tables): answer those without failing.
-    *On each path:* ``Deal`` adds them on every scored deal; the compiled
-    engines ask them on recording facts per key (:mod:`skatcore.engine.probe`):
-    a rule that reads the tricks, or gives the declarer points (the lines
-    are then judged on the exact points), cannot be tabulated, and those
-    deals are scored on their own facts, replayed through ``Deal``.  A
-    record without the play it reads (a summary, an ISS game ended by a
-    claim) is refused with the reason, never scored on tricks it lacks.
+    *On each path:* ``Deal`` adds them on every scored deal.  The compiled
+    engines (random, heuristic) tabulate them when the ruleset is compiled
+    (:mod:`skatcore.engine.card_table`): a ``trick`` rule over the trick's
+    cards and the contract (an int, to the trick's taker), an ``end`` rule
+    over the contract, the declarer, the last trick's taker (``tricks[-1].winner``
+    or ``last_trick_winner``), the tricks each side took and the skat - each
+    asked only for the parts of the key it reads, and checked to answer
+    from its arguments alone.  A rule that reads more (the trick's leader
+    or taker, the declarer in a ``trick`` rule, any trick but the last,
+    the declaration ...), gives a ``trick``'s points to another seat than
+    its taker, or fails the check, is not tabulated: the reason is shown
+    and those deals are scored on their own facts, replayed through
+    ``Deal``.  Deals without declarer (Ramsch) are always scored so.  The
+    ISS replay scores a game played to its last trick on facts with its
+    tricks.  The double-dummy solver (``skat solve``) and the ``expert``
+    count the tables' points in a suit or grand game (an end rule only by
+    who takes the last trick and the skat); ``skat solve`` declines a game
+    whose rules they cannot hold, or that swing it by more than ~67 card
+    points, with the reason.  A record without the play it reads (a
+    summary, an ISS game ended by a claim) is refused with the reason,
+    never scored on tricks it lacks.
 
     :returns: :class:`~skatcore.model.CardPointRule` objects.
 

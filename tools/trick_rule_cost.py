@@ -1,6 +1,7 @@
-"""What a trick-winner rule costs a comparison (issue 37, A4).
+"""What a house rule - a trick-winner or a card-point rule - costs a comparison (issue 37, A4 and item 3).
 
     python tools/trick_rule_cost.py examples/house-sevenlast/house-sevenlast.yaml --against ../main
+    python tools/trick_rule_cost.py examples/house-cardpoints.yaml --against ../main
     python tools/trick_rule_cost.py RULESET [--deals 100000] [--repeats 3] [--jobs 2] [--against CHECKOUT]
 
 CPU seconds (user + system, the workers' included) and the largest resident

@@ -41,12 +41,13 @@ class Goal:
     contract: Contract
     table: TrickTable
     declarer: int
-    rule: TrickRule | None = None  # who takes a trick where a plugin decides it
+    rule: TrickRule | None = None  # who takes a trick where a plugin decides it, what house rules' card points add
+    skat: int | None = None  # where house rules count it at the end
     solver: Solver = field(init=False)
 
     def __post_init__(self):
         if self.contract.goal == "card_points":
-            self.solver = Solver(self.table, self.declarer, "points", rule=self.rule)
+            self.solver = Solver(self.table, self.declarer, "points", rule=self.rule, skat=self.skat)
         elif self.contract.goal == "no_trick":
             self.solver = Solver(self.table, self.declarer, "tricks", invert=True, rule=self.rule)
         else:
@@ -67,8 +68,13 @@ class Goal:
         live = self.solver.live(pos)
         return {c: live - v for c, v in got.items()}
 
-    def gained(self, trick: tuple[int, ...], winner: int) -> int:
-        """What a finished trick adds to the declarer's count."""
+    def gained(self, trick: tuple[int, ...], winner: int, left: int = 0, leader: int = 0) -> int:
+        """What a finished trick (led by ``leader``, ``left`` cards left in
+        the hands after it) adds to the declarer's count: with the house
+        rules' card points where they count (:class:`~skatcore.bots.solver.TrickRule`)."""
+        if self.contract.goal == "card_points" and self.rule is not None and self.rule.offset:
+            return self.rule.counted(trick, left, leader, self.declarer, sum(self.table.points[c] for c in trick),
+                                     self.skat)
         if winner != self.declarer:
             return 0
         return sum(self.table.points[c] for c in trick) if self.contract.goal == "card_points" else 1
@@ -86,7 +92,8 @@ def analyse(deal) -> dict:
     :raises NotSolvable: a deal without declarer, or without play, under a
         ruleset whose plugin decides trick winners in a way no table can hold
         (:mod:`skatcore.engine.trick_table`: the solver plays one that can),
-        or a game whose card points a house rule changes (``skat_card_points``).
+        or a game whose card points house rules change beyond what the
+        solver counts (``skat_card_points``: :mod:`skatcore.bots.solver_rule`).
     """
     if deal.contract is None or (deal.declarer is None and deal.contract.declarer):
         raise NotSolvable("no game was played")
@@ -95,13 +102,11 @@ def analyse(deal) -> dict:
     if len(deal.rules.deck.seats) != 3 or any(p.arrangement != "hand" for p in deal.rules.table.seats):
         raise NotSolvable("cards in a pile or in stacks, or tricks of two: the double-dummy solver plays three hands "
                           "whose cards may all be played")
-    if deal.rules.card_points and deal.contract.goal == "card_points":  # its values would leave them out
-        names = ", ".join(r.name for r in deal.rules.card_points)
-        raise NotSolvable(f"card-point rules ({names}): the double-dummy solver counts the cards' points only")
     rule = trick_rule(deal.rules, deal.contract.name, deal.declarer)
-    if isinstance(rule, str):  # the deal's positions would follow other trick winners than the solver's
-        raise NotSolvable(f"{rule}: the double-dummy solver plays a trick-winner rule only from its table")
-    goal = Goal(deal.contract, deal.table, deal.declarer, rule)
+    if isinstance(rule, str):  # the deal's positions would follow other trick winners or points than the solver's
+        raise NotSolvable(rule if "card points" in rule else
+                          f"{rule}: the double-dummy solver plays a trick-winner rule only from its table")
+    goal = Goal(deal.contract, deal.table, deal.declarer, rule, deal.skat)
     table = deal.table
     hands = list(deal.hands)
     for t in deal.tricks:
@@ -117,7 +122,7 @@ def analyse(deal) -> dict:
             trick = (*pos.trick, c)
             pos, winner = pos.play(c, table, rule)
             if winner is not None:
-                taken += goal.gained(trick, winner)
+                taken += goal.gained(trick, winner, sum(h.bit_count() for h in pos.hands), before.leader)
             after = taken + goal.value(pos) if pos.hands != (0, 0, 0) else taken
             if after != value:
                 # a card that kept the value: the others the player could have played, as the solver values them

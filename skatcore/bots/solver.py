@@ -52,7 +52,8 @@ import numpy as np
 from . import solver_kernel as kernel
 from . import solver_table
 from .solver_kernel import MAX_DEPTH
-from .solver_moves import ABOVE, CLASS, EQUAL, FOLLOW, OUTER, POWER, ROWS, RUFF, SAME, STRENGTH, TRUMPS, WROW
+from .solver_moves import ABOVE, CLASS, ENDS, EQUAL, FOLLOW, OUTER, POWER, ROWS, RUFF, SAME, STRENGTH, TRUMPS, WROW
+from .solver_rule import TrickRule, _split, trick_rule  # noqa: F401 (trick_rule: for the solver's callers)
 from .solver_table import GROUP_CARDS, MAX_GROUPS, NC, POINTS, TT_BUCKETS
 
 
@@ -98,6 +99,7 @@ class Flat:
         t[RUFF, TRUMPS] = self._trumps(table, ruffs)
         t[OUTER] = self.outer
         t[EQUAL] = t[ABOVE]
+        t[ENDS] = 0
         self.T = t
         by_value: dict[int, int] = {}
         for c in range(NC):
@@ -181,80 +183,6 @@ def flat_table(table) -> Flat:
 _NO_RULE = np.zeros((0, 0), dtype=np.int8)
 
 
-def _split(lo: int, size: int, alike_of: list[int]) -> list[tuple[int, int]]:
-    """A run of equal cards (solver ids ``lo ..``) cut into runs whose cards a rule treats alike, pairwise."""
-    runs, start = [], lo
-    for i in range(lo + 1, lo + size + 1):
-        if i == lo + size or any(not alike_of[i] >> j & 1 for j in range(start, i)):
-            if i - start > 1:
-                runs.append((start, i - start))
-            start = i
-    return runs
-
-
-@dataclass(frozen=True)
-class TrickRule:
-    """Who takes a trick where a plugin decides it (``skat_trick_winner``),
-    for one contract and declarer: ``wins[rows[trick, leader]]`` is the
-    table of :mod:`skatcore.engine.trick_table` (the index of the winning
-    card, by the trick's card ids), ``trick`` 0-based."""
-
-    wins: np.ndarray
-    rows: np.ndarray
-    alike: np.ndarray  # [a, b]: cards a and b, equal in the card order, are equal under the rule too
-
-    def index(self, trick: tuple[int, ...], left: int, leader: int) -> int:
-        """The winning card's index in ``trick``, ``left`` cards left in the hands after it."""
-        row = self.rows[9 - left // 3, leader]
-        return int(self.wins[row, (trick[0] << 10) | (trick[1] << 5) | trick[2]])
-
-
-def trick_rule(rules, game: str, declarer: int | None) -> TrickRule | str | None:
-    """The plugin's trick winners in ``game`` (``None``: the card order
-    decides), or why they cannot be tabulated (then no solver plays them)."""
-    if not rules.trick_hook:
-        return None
-    from skatcore.engine.trick_table import trick_wins
-
-    key = ("solver_trick_rule", game, declarer)
-    if key not in rules.cache:
-        wins = trick_wins(rules)
-        if isinstance(wins, str):
-            return wins
-        c = wins.contracts.index(game)
-        d = wins.declarer[0 if declarer is None else declarer + 1]
-        rows = np.array([[wins.row[c, wins.number[t] + wins.leader[lead] + d] for lead in range(3)] for t in range(10)],
-                        dtype=np.int64)
-        rules.cache[key] = TrickRule(wins.wins, rows, _alike(wins.wins[np.unique(rows)], rules.tricks[game]))
-    return rules.cache[key]
-
-
-def _alike(wins: np.ndarray, table) -> np.ndarray:
-    """``[a, b]``: whether every trick the rule (its table's rows ``wins``)
-    gives against the card order goes alike with cards ``a`` and ``b``
-    swapped.  Two such cards of a class with no card between them still in
-    play are then one choice under the rule as under the card order (the
-    solver's equal cards)."""
-    from skatcore.engine.trick_table import C0, C1, C2, SLOT, SLOTS, _order_winners
-
-    order = np.zeros(SLOTS, np.int8)
-    order[SLOT] = _order_winners(table)
-    got = wins[:, SLOT]
-    moved = got != order[SLOT][None, :]
-    alike = np.zeros((NC, NC), np.bool_)
-    for k in range(5):
-        members = [c for c in range(32) if table.follow[c] == k and table.class_mask[k] >> c & 1]
-        for i, a in enumerate(members):
-            for b in members[i + 1:]:
-                swap = np.arange(32)
-                swap[a], swap[b] = b, a
-                other = (swap[C0] << 10) | (swap[C1] << 5) | swap[C2]  # each trick's slot with a and b swapped
-                swapped = wins[:, other]
-                m = moved | (swapped != order[other][None, :])
-                alike[a, b] = alike[b, a] = bool((got[m] == swapped[m]).all())
-    return alike
-
-
 @dataclass(frozen=True)
 class Position:
     """Cards still to be played: ``hands`` (three bitmasks, by seat), the
@@ -335,11 +263,15 @@ class Solver:
         (:func:`trick_rule`).  Cards adjacent in the card order are then no
         longer equal (the seven of trumps may take the last trick), nor is a
         card nobody can beat a sure winner: the search drops equal cards,
-        like positions and sure-winner bounds, and tries every card.
+        like positions and sure-winner bounds, and tries every card.  The
+        rule also holds the card points house rules add to a trick (its
+        values are then the declarer's count with them).
+    :param skat: the skat (a mask), where house rules count it at the end
+        (the skat to whoever takes the last trick).
     """
 
     def __init__(self, table, declarer: int, goal: str = "points", invert: bool = False, node_limit: int = 0,
-                 rule: TrickRule | None = None):
+                 rule: TrickRule | None = None, skat: int | None = None):
         if goal not in ("points", "tricks"):
             raise ValueError(f"goal {goal!r}: expected 'points' or 'tricks'")
         self.table = table
@@ -347,6 +279,7 @@ class Solver:
         self.T = self.flat.T
         self.rule = rule
         self.W = _NO_RULE
+        self.off = rule.offset if rule is not None else 0  # what the values count over the declarer's points
         self.declarer, self.goal, self.invert = declarer, goal, invert
         groups = self.flat.groups[goal][:MAX_GROUPS]
         # like positions (see solver_table._like_bounds): only where card points count; a run left out of
@@ -360,6 +293,7 @@ class Solver:
             t[SAME] = [int(t[SAME, i]) & alike_of[i] for i in range(NC)]
             t[EQUAL] = [int(t[ABOVE, i]) & alike_of[i] for i in range(NC)]
             t[WROW, :30] = rule.rows.ravel()
+            t[ENDS, :3] = rule.last(declarer, skat)
             groups = [run for lo, size in groups for run in _split(lo, size, alike_of)]
         self.cfg = np.array([declarer, int(invert), int(goal == "tricks"), 0, node_limit, len(groups), len(like),
                              int(rule is not None)], dtype=np.int64)
@@ -368,14 +302,17 @@ class Solver:
         if groups or like:
             self.canon[:len(groups) + len(like), :2] = groups + like
         self.owner = np.full(NC, -1, dtype=np.int64)
-        self.new_deal()
+        self.new_deal(skat)
         self.moves = np.zeros((MAX_DEPTH, 32), dtype=np.int64)
         self.stats = np.zeros(64, dtype=np.int64)
 
-    def new_deal(self) -> None:
-        """Forget the transposition table (call when the cards change hands)."""
+    def new_deal(self, skat: int | None = None) -> None:
+        """Forget the transposition table (call when the cards change hands;
+        ``skat``: the new deal's, where house rules count it at the end)."""
         self.cfg[3] = _Shared.take()
         self.owner[:] = -1
+        if self.rule is not None and self.rule.ends is not None:
+            self.T[ENDS, :3] = self.rule.last(self.declarer, skat)
 
     @property
     def nodes(self) -> int:
@@ -401,15 +338,20 @@ class Solver:
         cards = pos.cards
         return sum(v * (cards & m).bit_count() for v, m in self.flat.by_value)
 
+    def _live(self, pos: Position) -> int:
+        """The most the search counts from ``pos``: with house rules' card points, the offset twice over."""
+        return self.live(pos) + 2 * self.off
+
     def reaches(self, pos: Position, need: int) -> bool:
         """Whether the declarer's side takes at least ``need`` more from ``pos``."""
-        return bool(kernel.search(self.T, self.W, self.cfg, self.canon, *self._args(pos), need - 1, need, self.live(pos),
+        need += self.off
+        return bool(kernel.search(self.T, self.W, self.cfg, self.canon, *self._args(pos), need - 1, need, self._live(pos),
                                   _Shared.tt, self.moves, 0, self.stats) >= need)
 
     def value(self, pos: Position) -> int:
         """What the declarer's side takes from ``pos`` under best play by all."""
-        return int(kernel.value(self.T, self.W, self.cfg, self.canon, *self._args(pos), self.live(pos),
-                                _Shared.tt, self.moves, 0, self.stats))
+        return int(kernel.value(self.T, self.W, self.cfg, self.canon, *self._args(pos), self._live(pos),
+                                _Shared.tt, self.moves, 0, self.stats)) - self.off
 
     def play(self, pos: Position, card: int) -> tuple[Position, int | None]:
         """``pos.play`` by this solver's trick winners."""
@@ -420,6 +362,7 @@ class Solver:
         declarer's side then still takes ``need`` more (else 0, or 2 when the
         node limit cut the search short); without, the exact amount it takes."""
         out = np.full(NC, -1, dtype=np.int64)
-        kernel.root(self.T, self.W, self.cfg, self.canon, *self._args(pos), 0 if need is None else need, self.live(pos),
-                    need is None, _Shared.tt, self.moves, self.stats, out)
-        return self.flat.spread(pos, pos.legal(self.table), out)
+        kernel.root(self.T, self.W, self.cfg, self.canon, *self._args(pos), (0 if need is None else need) + self.off,
+                    self._live(pos), need is None, _Shared.tt, self.moves, self.stats, out)
+        got = self.flat.spread(pos, pos.legal(self.table), out)
+        return {c: v - self.off for c, v in got.items()} if need is None and self.off else got

@@ -12,6 +12,7 @@ from numba import njit
 from skatcore import numba_cache  # noqa: F401 (the cache of the functions below stamped with their imports)
 
 from .solver_moves import (
+    _judged,
     _last_trick,
     _moves,
     _quick,
@@ -242,7 +243,8 @@ def search(T, W, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, 
             F[e, _F_T1] = c
         else:
             t0, t1 = F[d, _F_T0], F[d, _F_T1]
-            w = _MOD3[leader + _winner(T, W, _popcount(hands[0] | hands[1] | hands[2]), t0, t1, c, leader)]
+            k, extra = _judged(T, W, _popcount(hands[0] | hands[1] | hands[2]), t0, t1, c, leader)
+            w = _MOD3[leader + k]
             weight = 1
             if tricks_goal == 0:
                 weight = T[POINTS, t0] + T[POINTS, t1] + T[POINTS, c]
@@ -250,10 +252,10 @@ def search(T, W, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, 
             F[e, _F_LEADER] = w
             F[e, _F_KEY] = moves[d, 16 + i]  # its key, worked out above (one of <= 6 cards reads none)
             F[e, _F_LIVE] -= weight
-            if (w == declarer) != (invert == 1):
-                F[e, _F_CREDIT] = weight
-                F[e, _F_ALPHA] -= weight
-                F[e, _F_BETA] -= weight
+            credit = weight + extra if (w == declarer) != (invert == 1) else -extra  # extra: house rules' points
+            F[e, _F_CREDIT] = credit
+            F[e, _F_ALPHA] -= credit
+            F[e, _F_BETA] -= credit
         d = e
         entering = True
 
@@ -303,11 +305,12 @@ def root(T, W, cfg, canon, hands, t0, t1, ntr, leader, need, live, exact, tt, mo
         elif ntr == 1:
             a1 = c
         else:
-            w = _MOD3[leader + _winner(T, W, _popcount(hands[0] | hands[1] | hands[2]), t0, t1, c, leader)]
+            k, extra = _judged(T, W, _popcount(hands[0] | hands[1] | hands[2]), t0, t1, c, leader)
+            w = _MOD3[leader + k]
             weight = 1
             if cfg[2] == 0:
                 weight = T[POINTS, t0] + T[POINTS, t1] + T[POINTS, c]
-            credit = weight if (w == cfg[0]) != (cfg[1] == 1) else 0
+            credit = weight + extra if (w == cfg[0]) != (cfg[1] == 1) else -extra
             nt, nl, nlive = np.int64(0), w, live - weight
         if exact:
             out[c] = credit + value(T, W, cfg, canon, hands, a0, a1, nt, nl, nlive, tt, moves, one, stats)

@@ -24,7 +24,9 @@ TRUMPS = 5            # RUFF's col 5: the trumps, if they beat all else in any t
 WROW = 12             # where a plugin decides trick winners: col 3 * trick + leader, the row of its table W
 OUTER = 13            # each solver id's card id (W is by card ids)
 EQUAL = 14            # the cards of the same class that may stand for it where only tricks count (ABOVE, less
-ROWS = 15             # those a plugin deciding trick winners tells apart; SAME likewise where points count)
+                      # those a plugin deciding trick winners tells apart; SAME likewise where points count)
+ENDS = 15             # cols 0-2: what house rules add to the last trick by its taker (solver_rule.TrickRule)
+ROWS = 16
 
 
 @njit(cache=True, inline="always")
@@ -47,7 +49,20 @@ def _winner(T, W, nleft, c0, c1, c2, leader):
     if W.shape[0] == 0:
         return _trick_winner(T, c0, c1, c2)
     r = T[WROW, 3 * (9 - nleft // 3) + leader]
-    return np.int64(W[r, (T[OUTER, c0] << 10) | (T[OUTER, c1] << 5) | T[OUTER, c2]])
+    return np.int64(W[r, (T[OUTER, c0] << 10) | (T[OUTER, c1] << 5) | T[OUTER, c2]]) & 3
+
+
+@njit(cache=True, inline="always")
+def _judged(T, W, nleft, c0, c1, c2, leader):
+    """:func:`_winner`, and the card points house rules add to the trick
+    (``W``'s entries above the index, :func:`skatcore.bots.solver.trick_rule`):
+    for the declarer's side where it takes the trick, against it where not."""
+    if W.shape[0] == 0:
+        return _trick_winner(T, c0, c1, c2), np.int64(0)
+    r = T[WROW, 3 * (9 - nleft // 3) + leader]
+    x = np.int64(W[r, (T[OUTER, c0] << 10) | (T[OUTER, c1] << 5) | T[OUTER, c2]])
+    end = T[ENDS, _MOD3[leader + (x & 3)]]  # read whatever the trick (no branch around it: numba would count references)
+    return x & 3, (x >> 2) + (end if nleft == 0 else 0)  # the last trick: the end of the deal's points, by its taker
 
 
 @njit(cache=True, inline="always")
@@ -258,10 +273,11 @@ def _sure_trumps(T, h0, h1, h2, side):
 def _taken(T, W, nleft, leader, declarer, invert, tricks_goal, c0, c1, c2):
     """The trick ``c0``, ``c1``, ``c2`` led by ``leader`` (``nleft`` cards left
     after it): who wins it, and what the declarer's side takes in it (its card points, or 1 trick)."""
-    w = _MOD3[leader + _winner(T, W, nleft, c0, c1, c2, leader)]
+    i, extra = _judged(T, W, nleft, c0, c1, c2, leader)
+    w = _MOD3[leader + i]
     if (w == declarer) == (invert == 1):
-        return w, 0
-    return w, 1 if tricks_goal == 1 else T[POINTS, c0] + T[POINTS, c1] + T[POINTS, c2]
+        return w, -extra
+    return w, (1 if tricks_goal == 1 else T[POINTS, c0] + T[POINTS, c1] + T[POINTS, c2]) + extra
 
 
 @njit(cache=True, inline="always")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from skatcore.engine.probe import note, replaced
+from skatcore.engine.probe import note, replaced, tabled
 from skatcore.errors import InputError
 from skatcore.model import SEATS, CardPointItem, GameFacts, RamschFacts, Thresholds
 
@@ -33,7 +33,7 @@ def adjusted(rules, facts: GameFacts) -> GameFacts:
     """``facts`` with the card points of ``rules``' card-point rules: the
     items, ``declarer_points`` and the lines from the raw points plus the
     declarer's items.  Facts of a null game (no card points) as they are."""
-    if not rules.card_points or facts.contract.no_trick:
+    if not rules.card_points or facts.contract.no_trick or tabled(facts):
         return facts
     raw = facts.raw_points if facts.raw_points is not None else facts.declarer_points
     if facts.card_points or facts.declarer_points != raw:  # already adjusted: start from the cards' count

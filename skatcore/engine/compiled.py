@@ -11,7 +11,8 @@ into arrays once per compiled ruleset (:func:`engine_tables`).
 Scoring stays the ruleset's: the multiplier, value and win of every
 (declaration, matadors, card-point class, schwarz class) are asked from
 ``rules.score`` when the tables are built - the card-point classes are those
-of the ruleset's thresholds.  Sheet entries of a ruleset with its own
+of the ruleset's thresholds, judged on the card points with the house
+rules' (:mod:`.card_table`, added by the kernel).  Sheet entries of a ruleset with its own
 ``skat_sheet_entries`` and deals without declarer (Ramsch) are scored by
 ``rules.score`` once per distinct outcome.  Each of these answers is asked
 on recording facts (:mod:`skatcore.engine.probe`): where a plugin's scoring
@@ -46,12 +47,13 @@ from skatcore.engine.probe import SHEET_KEY, VALUE_KEY, Reads, describe, recordi
 from skatcore.engine.scoring import make_facts
 from skatcore.model import SEATS, STANDARD_DECK, Declaration, RamschFacts, ScoreResult
 
-from . import kernel, trick_table
+from . import card_table, kernel, trick_table
 from .trick_table import trick_wins
 
 _ROUTES = ("pickup", "hand")
 #: where the trick-winner table's arrays sit in :attr:`EngineTables.arrays` (:mod:`.trick_table`)
 TRICK_ARRAYS = slice(11, 16)
+CARD_ARRAYS = slice(16, 19)  # and the card-point tables' (:mod:`.card_table`)
 
 
 class Unsupported(Exception):
@@ -70,11 +72,17 @@ class EngineTables:
     hands_back: bool = False             # deals where all pass are left to Deal (a step takes over)
     own_facts: np.ndarray | None = None  # (option, matadors, point class, schwarz class) not tabulated
     why: str | None = None               # why a key is not tabulated (the first found)
+    replays: bool = False                # deals without declarer are scored on their own facts (card points)
 
     @property
     def keep(self) -> bool:
         """Whether the bidding must be kept: some deals may be replayed to be scored on their own facts."""
-        return self.sheet or bool(self.why)
+        return self.sheet or bool(self.why) or self.replays
+
+    @property
+    def own_why(self) -> str:
+        """Why deals are scored on their own facts ("": none are)."""
+        return self.why or ("card points by house rules in a deal without declarer" if self.replays else "")
 
 
 def engine_tables(rules, hand_back: bool = False) -> EngineTables:
@@ -122,7 +130,8 @@ def _build(rules) -> EngineTables | Unsupported:
                            for o in options], np.int64)
     base = np.array([rules.base_value(o) if kind[cidx[o.game]] == kernel.VALUED else 1 for o in options], np.int64)
     factor = np.array([rules.lost_factor_of(o) for o in options], np.int64)
-    point_class, reps = _point_classes(rules.thresholds)
+    cards = card_table.card_tables(rules) if rules.card_points else None
+    point_class, reps = card_table.point_classes(rules.thresholds, every=isinstance(cards, card_table.CardTables))
     mat_offset = int(n_trumps.max())
     shape = (max(1, len(options)), 2 * mat_offset + 1, 8, 3)
     value, mult, won = np.zeros(shape, np.int64), np.zeros(shape, np.int64), np.zeros(shape, np.bool_)
@@ -140,15 +149,15 @@ def _build(rules) -> EngineTables | Unsupported:
                     why = why or f"the score of {d.game} {got}"
                     continue
                 value[cell], mult[cell], won[cell] = got.value, got.multiplier, bool(got.won)
-    if rules.card_points and why is None:  # a deal without declarer is scored on its own facts then (_sheet)
-        why = f"card points by house rules ({', '.join(r.name for r in rules.card_points)})"
+    why = cards if isinstance(cards, str) else why  # the deals' own facts then, also without declarer (_sheet)
     hands_back = bool(rules.steps)  # all at "all_passed" (_unsupported): those deals stop as if thrown in
     all_pass = cidx[rules.all_pass] if rules.all_pass != "throw_in" and not hands_back else -1
     arrays = (np.array(_PACKETS, np.int64), np.array(rules.ladder, np.int64), bool(rules.skip_bidding), all_pass,
               kind, follow, class_mask, strength, points, trumps, n_trumps, *trick_table.kernel_arrays(rules, contracts),
-              route_start, route_end, opt_contract, null_value, base, factor,
+              *card_table.kernel_arrays(rules, contracts), route_start, route_end, opt_contract, null_value, base, factor,
               value, mult, won, point_class, mat_offset)
-    return EngineTables(contracts, options, arrays, rules.custom_sheet, tuple(reps), hands_back, own_facts, why)
+    return EngineTables(contracts, options, arrays, rules.custom_sheet, tuple(reps), hands_back, own_facts, why,
+                        bool(rules.card_points) and all_pass >= 0)
 
 
 def _kind(contract) -> int:
@@ -187,25 +196,6 @@ def _not_modelled(rules) -> str | None:
     return None
 
 
-def _point_classes(th):
-    """``point_class[p]`` for declarer points 0..120 (win / schneider lines),
-    and per (schwarz class, point class) one sample (points, declarer tricks)
-    of the class: 0 neither side schwarz, 1 the declarer took no trick (at
-    most the skat's 22 points), 2 the defenders took none.  One is enough:
-    a key is tabulated only where its scoring read nothing finer
-    (:mod:`skatcore.engine.probe`)."""
-    def cls(p):
-        return (p >= th.win) + 2 * (p >= th.schneider) + 4 * (p < th.out_of_schneider)
-
-    point_class = np.array([cls(p) for p in range(121)], np.int64)
-    reps = []
-    for sc, (lo, hi), tricks in ((0, (0, 120), (1, 9)), (1, (0, 22), (0,)), (2, (120, 120), (10,))):
-        for pc in sorted({cls(p) for p in range(lo, hi + 1)}):
-            ps = [p for p in range(lo, hi + 1) if cls(p) == pc]
-            reps.append((sc, pc, (ps[0], tricks[0])))
-    return point_class, reps
-
-
 def _tabulated(rules, d: Declaration, sample: tuple[int, int], key, **given) -> ScoreResult | str:
     """The result of ``d`` scored on recording facts at ``sample`` (points,
     declarer tricks) of a card-point class, or why it cannot be tabulated
@@ -213,7 +203,7 @@ def _tabulated(rules, d: Declaration, sample: tuple[int, int], key, **given) -> 
     function that reads only the key answers alike for every deal of it),
     or an error on a summary."""
     p, dt = sample
-    reads = Reads()
+    reads = Reads(tabled=card_table.tabled(rules))
     facts = make_facts(rules, rules.contracts[d.game], d, declarer_points=p, declarer_tricks=dt,
                        defender_tricks=10 - dt, **given)
     try:
@@ -366,22 +356,22 @@ def _sheet(rules, tables: EngineTables, out: Outcomes) -> None:
     outcome cannot be tabulated are scored on their own facts."""
     rows = np.nonzero(out.declarer >= 0)[0]
     own = np.zeros(out.n, np.bool_)  # deals to score on their own facts
-    point_class = tables.arrays[-2]
+    pc = tables.arrays[-2][np.clip(out.declarer_points[rows], 0, 120)]  # house rules' card points: as score_deal clamps
     dt = out.declarer_tricks[rows].astype(np.int64)
     sc = np.where(dt == 0, 1, np.where(out.tricks_won[rows].sum(axis=1) == dt, 2, 0))
     if tables.why:
-        cells = (out.option[rows], out.matadors[rows] + tables.arrays[-1], point_class[out.declarer_points[rows]], sc)
+        cells = (out.option[rows], out.matadors[rows] + tables.arrays[-1], pc, sc)
         own[rows] = tables.own_facts[cells]
     if out.said:
         _said_entries(rules, tables, out, own)
         unsaid = ~np.isin(rows, list(out.said))
-        rows, sc = rows[unsaid], sc[unsaid]
+        rows, sc, pc = rows[unsaid], sc[unsaid], pc[unsaid]
     if not tables.sheet:
         out.scores[rows, out.declarer[rows]] = out.score[rows]
     elif len(rows):
         # one code per (option, matadors, point class, schwarz class, bid, declarer)
         code = out.option[rows].astype(np.int64)
-        for digit, size in ((out.matadors[rows] + 64, 128), (point_class[out.declarer_points[rows]], 8), (sc, 3),
+        for digit, size in ((out.matadors[rows] + 64, 128), (pc, 8), (sc, 3),
                             (out.bid[rows], 1 << 15), (out.declarer[rows], 3)):
             code = code * size + digit
         unique, where = np.unique(code, return_inverse=True)
@@ -449,7 +439,8 @@ def _said_entries(rules, tables, out: Outcomes, own: np.ndarray) -> None:
     for i, said in out.said.items():
         dt = int(out.declarer_tricks[i])
         sc = 1 if dt == 0 else 2 if int(out.tricks_won[i].sum()) == dt else 0
-        key = (int(out.option[i]), int(out.matadors[i]), int(point_class[out.declarer_points[i]]), sc, int(out.bid[i]),
+        pc = int(point_class[min(max(int(out.declarer_points[i]), 0), 120)])  # as score_deal clamps
+        key = (int(out.option[i]), int(out.matadors[i]), pc, sc, int(out.bid[i]),
                int(out.declarer[i]), tuple(name for _, name in said))
         if key not in memo:
             memo[key] = _said_result(rules, tables, key)

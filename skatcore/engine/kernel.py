@@ -130,7 +130,7 @@ def take_trick(w, p, pts0, pts1, pts2, won0, won1, won2):
 def play_deals(seed, start, n,
                packets, ladder, skip_bidding, all_pass,
                kind, follow, class_mask, strength, points, trumps, n_trumps,
-               wins, win_row, win_number, win_leader, win_decl,
+               wins, win_row, win_number, win_leader, win_decl, cp_trick, cp_end, cp_row,
                route_start, route_end, opt_contract, opt_null_value, opt_base, opt_factor,
                table_value, table_mult, table_won, point_class, mat_offset,
                deck, calls, discard, plays,
@@ -253,21 +253,55 @@ def play_deals(seed, start, n,
             if kind[c] == NULL and w == decl:  # a null declarer's first trick ends the deal
                 break
         score_deal(i, c, o, decl, b, held, skat, last, pts0, pts1, pts2, won0, won1, won2,
-                   kind, points, trumps, n_trumps, opt_null_value, opt_base, opt_factor,
+                   kind, follow, strength, points, trumps, n_trumps, opt_null_value, opt_base, opt_factor,
+                   wins, win_row, win_number, win_leader, win_decl, cp_trick, cp_end, cp_row,
                    table_value, table_mult, table_won, point_class, mat_offset,
-                   won, overbid, value, score, multiplier, matadors,
+                   plays, won, overbid, value, score, multiplier, matadors,
                    declarer_points, declarer_tricks, trick_points, tricks_won, skat_mask, last_winner)
 
 
 @njit(cache=True)
+def card_gain(c, decl, dt, last, skat, played, follow, strength, points,
+              wins, win_row, win_number, win_leader, win_decl, cp_trick, cp_end, cp_row):
+    """What the house rules' card points change of the declarer's in a suit
+    or grand game played to its last trick (``played``: its 30 cards in
+    play order): per trick what :mod:`skatcore.engine.card_table` gives its
+    taker (for the declarer, against him for a defender), and at the end
+    the change for the declarer, the last trick's taker ``last``, the
+    declarer's tricks ``dt`` and the ``skat``.  0 without such tables."""
+    g = 0
+    r = cp_row[c, 0]
+    if r >= 0:
+        trick = np.zeros(3, np.int64)
+        leader = 0
+        for t in range(10):
+            trick[0], trick[1], trick[2] = played[3 * t], played[3 * t + 1], played[3 * t + 2]
+            w, _ = taker(c, t, leader, decl, trick, follow, strength, points, wins, win_row, win_number, win_leader,
+                         win_decl)
+            n = cp_trick[r, (trick[0] << 10) | (trick[1] << 5) | trick[2]]
+            g += n if w == decl else -n
+            leader = w
+    r = cp_row[c, 1]
+    if r >= 0:
+        lo = _lowest(skat)
+        hi = _lowest(skat & (skat - 1))
+        g += cp_end[r, ((decl * 3 + last) * 11 + dt) * 1024 + (lo << 5 | hi)]
+    return g
+
+
+@njit(cache=True)
 def score_deal(i, c, o, decl, b, held, skat, last, pts0, pts1, pts2, won0, won1, won2,
-               kind, points, trumps, n_trumps, opt_null_value, opt_base, opt_factor,
+               kind, follow, strength, points, trumps, n_trumps, opt_null_value, opt_base, opt_factor,
+               wins, win_row, win_number, win_leader, win_decl, cp_trick, cp_end, cp_row,
                table_value, table_mult, table_won, point_class, mat_offset,
-               won, overbid, value, score, multiplier, matadors,
+               plays, won, overbid, value, score, multiplier, matadors,
                declarer_points, declarer_tricks, trick_points, tricks_won, skat_mask, last_winner):
     """Row ``i`` of the outputs from a played deal: contract ``c``, option
     ``o``, declarer ``decl`` (-1: none) at bid ``b``, ``held`` the declarer's
-    cards with the skat (matadors), ``skat`` what lies in the skat at the end."""
+    cards with the skat (matadors), ``skat`` what lies in the skat at the end.
+    The declarer's card points are with the house rules' (:func:`card_gain`);
+    the lines' class of points beyond 0..120 is that of 0 or 120
+    (:mod:`skatcore.engine.card_table` tabulates only lines within)."""
     trick_points[i, 0], trick_points[i, 1], trick_points[i, 2] = pts0, pts1, pts2
     tricks_won[i, 0], tricks_won[i, 1], tricks_won[i, 2] = won0, won1, won2
     skat_mask[i], last_winner[i] = skat, last
@@ -281,6 +315,9 @@ def score_deal(i, c, o, decl, b, held, skat, last, pts0, pts1, pts2, won0, won1,
         x &= x - 1
     dt = tricks_won[i, decl]
     ft = won0 + won1 + won2 - dt
+    if kind[c] == VALUED and cp_row.shape[0] and (cp_row[c, 0] >= 0 or cp_row[c, 1] >= 0):
+        dp += card_gain(c, decl, dt, last, skat, plays[i], follow, strength, points,
+                        wins, win_row, win_number, win_leader, win_decl, cp_trick, cp_end, cp_row)
     declarer_points[i], declarer_tricks[i] = dp, dt
     m = 0
     if n_trumps[c]:
@@ -297,7 +334,7 @@ def score_deal(i, c, o, decl, b, held, skat, last, pts0, pts1, pts2, won0, won1,
         multiplier[i] = -1
     else:
         sc = 1 if dt == 0 else 2 if ft == 0 else 0
-        cell = (o, m + mat_offset, point_class[dp], sc)
+        cell = (o, m + mat_offset, point_class[min(max(dp, 0), 120)], sc)
         v = table_value[cell]
         multiplier[i] = table_mult[cell]
         ok = table_won[cell] and v >= b

@@ -59,6 +59,7 @@ class Reads:
     sheet: dict[str, str] = field(default_factory=dict)
     result: dict[str, str] = field(default_factory=dict)
     phase: str = "score"
+    tabled: bool = False  # the facts' card points are a table's: the card-point rules are not asked (card_table)
 
     def note(self, name: str, frame, of_result: bool = False) -> None:
         """``name`` read by the code of ``frame`` (nothing if that is the core's)."""
@@ -136,6 +137,13 @@ def note(facts, name: str, fn) -> None:
     code = getattr(getattr(fn, "__func__", fn), "__code__", None)
     if code is not None and name not in reads.score:
         reads.score[name] = f"{os.path.basename(code.co_filename)}:{code.co_firstlineno}"
+
+
+def tabled(facts) -> bool:
+    """Whether ``facts`` are recording for a table that holds the house
+    rules' card points itself (:mod:`skatcore.engine.card_table`): their
+    ``declarer_points`` are the class's, the rules are not asked."""
+    return type(facts) is _RecordingFacts and object.__getattribute__(facts, "_reads").tabled
 
 
 def watch(result: ScoreResult, facts) -> bool:

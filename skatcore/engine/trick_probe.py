@@ -59,31 +59,49 @@ def impure(rules, impls, sample: list) -> str | None:
     (house.py:12)"``), or None; see the module's text.  ``sample``: the keys
     to ask again, each ``(arguments, cards, the card order's winner, the
     table's answer)``."""
-    rng = np.random.default_rng(20240537)
     hook = rules.pm.hook.skat_trick_winner
+
+    def ask(key):
+        base, cards, w, _ = key
+        answer = hook(**base, cards=cards, winner=w)
+        return w if answer is None else answer
+
+    def where(key):
+        base, cards, _, _ = key
+        return f"{' '.join(name(c) for c in cards)} (trick {base['number']} of {base['contract'].name})"
+
+    fns = [getattr(i.function, "__func__", i.function) for i in impls]
+    return answers_alone([(k, k[3]) for k in sample], ask, where, fns, [type(i.plugin) for i in impls])
+
+
+def answers_alone(sample: list, ask, where, fns, classes: list[type]) -> str | None:
+    """Why functions ``fns`` (of plugin ``classes``) cannot be trusted to
+    answer from their arguments alone, or None: each ``(key, expected)`` of
+    ``sample`` asked again (``ask(key)``, in a shuffled order, under the
+    profiler) must answer ``expected``; then what their code reads (see the
+    module's text).  ``where(key)`` names a key in the reason."""
+    rng = np.random.default_rng(20240537)
     seen = _Seen()
     sys.setprofile(seen.event)
     try:
         for k in rng.permutation(len(sample)):
-            base, cards, w, expected = sample[k]
+            key, expected = sample[k]
             try:
-                answer = hook(**base, cards=cards, winner=w)
+                answer = ask(key)
             except Exception as exc:
                 return f"raises {type(exc).__name__} when asked again"
             if seen.why:
                 break
-            if (w if answer is None else answer) != expected:
-                return (f"answers {' '.join(name(c) for c in cards)} (trick {base['number']} of "
-                        f"{base['contract'].name}) differently when asked again: it reads more than its arguments")
+            if answer != expected:
+                return f"answers {where(key)} differently when asked again: it reads more than its arguments"
     finally:
         sys.setprofile(None)
     if seen.why:
         return seen.why
-    for impl in impls:
-        fn = getattr(impl.function, "__func__", impl.function)
+    for fn in fns:
         if getattr(fn, "__code__", None) is not None:
             seen.code.setdefault(fn.__code__, fn.__globals__)
-    return _reads(seen.code, [type(i.plugin) for i in impls])
+    return _reads(seen.code, classes)
 
 
 class _Seen:

@@ -20,7 +20,11 @@ trick, goes through ``Deal``, which says why it cannot be scored.  The facts sco
 scoring reads them (a house rule about the last trick,
 :func:`skatcore.engine.probe.reads_play`) goes through ``Deal`` too, which
 refuses it where the record ends before the last trick
-(:mod:`skatcore.records.holds`): the two paths cannot differ there.
+(:mod:`skatcore.records.holds`): the two paths cannot differ there.  Under
+house rules that count card points (``skat_card_points``) the kernel keeps
+the play, and a game played to its last trick is scored on facts with its
+tricks and skat as ``Deal`` gives them (the rules and the explanation's
+items as there); a game that ended before goes through ``Deal``.
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ import numpy as np
 from skatcore.engine.probe import reads_play
 from skatcore.engine.scoring import make_facts
 from skatcore.errors import InputError
-from skatcore.model import SEATS, Declaration
+from skatcore.model import SEATS, Declaration, Trick
 from skatcore.records import iss_kernel as K
 from skatcore.records.iss import (
     GAME_LETTERS,
@@ -51,13 +55,15 @@ _SPLIT_TAG = methodcaller("split", "[", 1)
 _CONCESSION = (None, "declarer", "defenders")
 _GONE = ("timed out", "left")
 _OUTPUTS = ("status", "declarer", "bid", "declared", "concession", "points", "dtricks", "ftricks", "held",
-            "resigned", "n_resigned", "claim_stands", "gone")
+            "resigned", "n_resigned", "claim_stands", "gone", "played", "takers", "skat")
+_WIDE = {"resigned": 4, "played": 30, "takers": 10}  # outputs of a row per game
 
 
 class _Tables(NamedTuple):
     arrays: tuple          # the kernel's table arguments
     declarations: list     # by the kernel's announcement key: the declaration as checked, or None
     probe: bool            # whether a game's scoring may read the play (then such a game goes through Deal)
+    play: bool = False     # the facts carry the play (house rules' card points read it, as in Deal)
 
 
 def _tables(rules) -> _Tables | None:
@@ -91,7 +97,8 @@ def _build(rules) -> _Tables | None:
     # the facts here have no tricks: where a plugin's scoring might read them (it did for some key of the
     # compiled tables, a sheet hook is there, or a declaration the tables never asked about), each game is checked
     probe = bool(t.why) or t.sheet or any(d is not None and d not in t.options for d in declared)
-    return _Tables((np.array(table, np.int64), t.arrays[1], *t.arrays[4:9], *t.arrays[TRICK_ARRAYS]), declared, probe)
+    return _Tables((np.array(table, np.int64), t.arrays[1], *t.arrays[4:9], *t.arrays[TRICK_ARRAYS]), declared, probe,
+                   bool(rules.card_points))
 
 
 def _declaration(rules, game: str, hand: bool, ouvert: bool, schneider: bool, schwarz: bool):
@@ -147,9 +154,23 @@ def _replay(games: list, t: _Tables) -> dict:
     text = b"".join(mv for _, mv in games)
     starts = np.zeros(n + 1, np.int64)
     np.cumsum([len(mv) for _, mv in games], out=starts[1:])
-    out = {k: np.zeros((n, 4) if k == "resigned" else n, np.int64) for k in _OUTPUTS}
+    out = {k: np.zeros((n, _WIDE[k] if t.play or k == "resigned" else 0) if k in _WIDE else n, np.int64)
+           for k in _OUTPUTS}
     K.check_games(n, np.frombuffer(text, np.uint8).astype(np.int64), starts, *t.arrays, *out.values())
     return {k: v.tolist() for k, v in out.items()}
+
+
+def _play(o: dict, j: int) -> dict:
+    """Game ``j``'s play as ``DealFacts.facts`` gives it: the tricks taken, the last one, the skat (lowest first)."""
+    tricks, leader, cards = [], 0, o["played"][j]
+    for k, w in enumerate(o["takers"][j]):
+        if w < 0:
+            break
+        tricks.append(Trick(leader, cards[3 * k:3 * k + 3], w))
+        leader = w
+    skat = o["skat"][j]
+    return {"tricks": tuple(tricks), "last_trick": tuple(tricks[-1].cards) if tricks else (),
+            "last_trick_winner": tricks[-1].winner if tricks else None, "skat": tuple(c for c in range(32) if skat >> c & 1)}
 
 
 def _scored(record: IssRecord, o: dict, j: int, rules, t: _Tables) -> tuple[dict, str] | None:
@@ -164,10 +185,13 @@ def _scored(record: IssRecord, o: dict, j: int, rules, t: _Tables) -> tuple[dict
     if decl < 0:
         return scored(record, rules, None, "", None)
     d = t.declarations[o["declared"][j]]
+    play = _play(o, j) if t.play else {}
     facts = make_facts(rules, rules.contracts[d.game], d, bid=o["bid"][j], declarer=decl,
                        matadors=rules.tricks[d.game].matadors(o["held"][j]), declarer_points=o["points"][j],
-                       declarer_tricks=o["dtricks"][j], defender_tricks=o["ftricks"][j])
-    if t.probe and reads_play(rules, facts):
+                       declarer_tricks=o["dtricks"][j], defender_tricks=o["ftricks"][j], **play)
+    if t.play and o["concession"][j]:
+        return None  # ended before its last trick: Deal says whether the house rules' card points can be counted
+    if t.probe and not t.play and reads_play(rules, facts):
         return None
     gone = o["gone"][j]
     how = ending(f"{SEATS[gone // 2]} {_GONE[gone % 2]}" if gone >= 0 else "",

@@ -141,7 +141,7 @@ def _token(text, p, e, server, extra):
 @njit(cache=True)
 def check_games(n, text, starts, declarations, ladder, kind, follow, class_mask, strength, points,
                 wins, win_row, win_number, win_leader, win_decl, status, declarer, bid, declared, concession, dpoints, dtricks, ftricks, held,
-                resigned, n_resigned, claim_stands, gone):
+                resigned, n_resigned, claim_stands, gone, played, takers, skat_out):
     """Replay games ``0 .. n-1``, game ``i`` the text of its ``MV[...]`` in
     ``text[starts[i]:starts[i+1]]`` (ASCII codes, int64); ``status[i]`` OK or FALLBACK.
 
@@ -151,7 +151,9 @@ def check_games(n, text, starts, declarations, ladder, kind, follow, class_mask,
     announced.  Outputs: the facts of the finished deal (declarer -1: thrown
     in), ``declared`` the announcement's index into ``declarations``
     (flattened), and how it ended: resignations in order, a claim that
-    stood, ``gone`` seat * 2 + (1 if left else 0), or -1.
+    stood, ``gone`` seat * 2 + (1 if left else 0), or -1.  Where ``played``
+    has columns (30), the play too: the cards in order, each trick's taker
+    (``takers``, -1: not taken) and the skat at the end (``skat_out``).
     """
     deck = np.zeros(32, np.int64)
     hands = np.zeros(3, np.int64)
@@ -162,7 +164,8 @@ def check_games(n, text, starts, declarations, ladder, kind, follow, class_mask,
     for i in range(n):
         status[i] = _one(i, text, starts[i], starts[i + 1], declarations, ladder, kind, follow, class_mask, strength,
                          points, wins, win_row, win_number, win_leader, win_decl, declarer, bid, declared, concession, dpoints, dtricks, ftricks, held,
-                         resigned, n_resigned, claim_stands, gone, deck, hands, trick, won, pts, extra)
+                         resigned, n_resigned, claim_stands, gone, played, takers, skat_out, deck, hands, trick, won, pts,
+                         extra)
 
 
 @njit(cache=True)
@@ -210,8 +213,12 @@ def _put_away(hands, decl, a, b):
 @njit(cache=True)
 def _one(i, text, p, end, declarations, ladder, kind, follow, class_mask, strength, points,
          wins, win_row, win_number, win_leader, win_decl, declarer, bid, declared, concession, dpoints, dtricks, ftricks, held,
-         resigned, n_resigned, claim_stands, gone, deck, hands, trick, won, pts, extra):
+         resigned, n_resigned, claim_stands, gone, played, takers, skat_out, deck, hands, trick, won, pts, extra):
     n_resigned[i], gone[i], claim_stands[i], declared[i] = 0, -1, False, -1
+    play = played.shape[1] > 0
+    if play:
+        played[i, :] = -1
+        takers[i, :] = -1
     # -- the deal: `w c1.c2...c32` -------------------------------------------------
     while p < end and text[p] == _SPACE:
         p += 1
@@ -317,6 +324,8 @@ def _one(i, text, p, end, declarations, ladder, kind, follow, class_mask, streng
                     return FALLBACK
             hands[w] = hand ^ bit
             trick[pos] = m
+            if play:
+                played[i, 3 * n_tricks + pos] = m
             pos += 1
             if pos < 3:
                 to_move = (w + 1) % 3
@@ -325,6 +334,8 @@ def _one(i, text, p, end, declarations, ladder, kind, follow, class_mask, streng
                                 wins, win_row, win_number, win_leader, win_decl)
             pts[winner] += got
             won[winner] += 1
+            if play:
+                takers[i, n_tricks] = winner
             n_tricks += 1
             pos = 0
             if n_tricks == 10 or (kind[c] == NULL and winner == decl):
@@ -426,6 +437,8 @@ def _one(i, text, p, end, declarations, ladder, kind, follow, class_mask, streng
     if wins.shape[0] > 0 and decl >= 0 and hands[0] | hands[1] | hands[2]:
         return FALLBACK  # ended early where a plugin decides trick winners: Deal says whether it can be scored
     declarer[i], bid[i], concession[i] = decl, b, by
+    if play:
+        skat_out[i] = skat
     if decl >= 0:
         _facts(i, decl, c, skat, by, pos, deck, hands, trick, won, pts, kind, points, dpoints, dtricks, ftricks, held)
     return OK

@@ -66,7 +66,7 @@ class Played:
     def of_outcome(cls, out, j: int) -> Played:
         own = bool(out.own_facts[j])
         return cls(out.brief(j), bool(out.bid[j] == 0), outcomes=out, row=j, path="own_facts" if own else "compiled",
-                   why=out.tables.why or "" if own else "")
+                   why=out.tables.own_why if own else "")
 
     @property
     def declarations(self) -> dict:

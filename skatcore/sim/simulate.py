@@ -150,7 +150,7 @@ class Stats:
         n = len(out)
         own = int(out.own_facts.sum())
         self.played_as("compiled", "", n - own)
-        self.played_as("own_facts", out.tables.why or "", own)
+        self.played_as("own_facts", out.tables.own_why, own)
         self.deals += n
         self.people = len(persons)
         self.all_pass += int((out.bid == 0).sum())

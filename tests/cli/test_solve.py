@@ -345,15 +345,22 @@ def test_several_games_say_how_many_were_not_solved(tmp_path, capsys, json_flag)
                    f"(each one's {'reason' if json_flag else 'line'} says why)\n")
 
 
-def test_a_game_whose_card_points_a_house_rule_changes_is_not_solved(tmp_path, capsys):
-    """The solver counts the cards' points; under the black jacks (+10 for both
-    in one trick) its values would be wrong, so it says so, exit 2."""
-    rules = tmp_path / "bj.yaml"
-    rules.write_text("name: bj\ndescription: official, and the black jacks\nextends: official\n"
-                     "plugins:\n  card_points: {black_jacks: 10}\n", encoding="utf-8")
+def test_a_game_under_card_point_rules_is_solved_unless_they_count_more_than_the_solver(tmp_path, capsys):
+    """The solver counts house rules' card points from their tables
+    (tests/bots/test_solver_card_points.py checks the values); 120 for the
+    last trick and the skat to its taker swing a game by up to 142 points,
+    more than its table holds: not solved, with the reason, exit 2."""
     game = Path(__file__).resolve().parent.parent / "records" / "iss-13577.sgf"
-    rc, out, err = solve(capsys, "--ruleset", str(rules), str(game))
-    assert (rc, out) == (2, "")
-    assert err.endswith("ISS game 13577: not solved: card-point rules (black_jacks): the double-dummy solver counts "
-                        "the cards' points only\n")
+    for name, params, rc_want in (("bj", "{black_jacks: 10, skat: last_trick}", 0), ("big", "{last_trick: 120, skat: last_trick}", 2)):
+        rules = tmp_path / f"{name}.yaml"
+        rules.write_text(f"name: {name}\ndescription: official, and card points\nextends: official\n"
+                         f"plugins:\n  card_points: {params}\n", encoding="utf-8")
+        rc, out, err = solve(capsys, "--ruleset", str(rules), str(game))
+        assert rc == rc_want
+        if rc:  # 120 and the skat's points (at most 22) for the last trick
+            got = re.search(r"ISS game 13577: not solved: house rules' card points of up to (\d+) a deal: more than "
+                            r"the double-dummy solver counts\n$", err)
+            assert out == "" and got and 120 <= int(got.group(1)) <= 142
+        else:
+            assert out.startswith("13577: clubs by Madmax (middlehand): ")
     assert solve(capsys, str(game))[0] == 0  # the same game under the official rules is solved

@@ -212,9 +212,15 @@ def test_two_plugins_naming_one_rule_is_an_error():
 # -- every path -----------------------------------------------------------------------
 
 
-def test_the_compiled_engines_may_not_tabulate_a_rule_that_reads_the_tricks():
-    tables = engine_tables(BLACK_JACKS)
-    assert "reads tricks (card_points.py:" in tables.why and tables.own_facts.any()
+def test_the_compiled_engines_tabulate_the_shipped_rules_and_not_one_reading_every_trick():
+    """The shipped rules read a trick's cards, or the last trick's taker and the skat: tables
+    (skatcore.engine.card_table); a rule that reads every trick is left to each deal's facts."""
+    for rules in (BLACK_JACKS, LAST_TRICK):
+        tables = engine_tables(rules)
+        assert tables.why is None and not tables.own_facts.any()
+    tables = engine_tables(compile_with("official", {"bonus": Bonus}))
+    assert tables.why.startswith("card points by house rules (bonus, which reads declarer_points (test_card_points.py:")
+    assert tables.own_facts.any()
     assert engine_tables(OFFICIAL).why is None
 
 
@@ -227,22 +233,28 @@ class KeyOnly:
         return [CardPointRule("grand5", "for the grand", end=lambda f: dict.fromkeys(range(3), 5) if f.contract.family == "grand" else {})]
 
 
-def test_points_that_move_the_count_are_never_tabulated_even_from_the_key():
-    """61 and 64 card points are one key (won, no schneider): -5 loses the one, not the other.
-    So a rule that moves the declarer's count is not tabulated, though it reads only the key."""
-    tables = engine_tables(compile_with("official", {"house": KeyOnly}))
-    assert tables.why.startswith("the score of grand reads declarer_points (test_card_points.py:")
-    assert tables.own_facts.any()
+def test_points_that_move_the_count_are_tabulated_from_the_key():
+    """61 and 64 card points are one class of the lines (won, no schneider): -5 loses the one,
+    not the other.  The kernels add the table's points before the class is looked up, so a rule
+    that moves the declarer's count from the key is tabulated, and the rows are Deal's."""
+    rules = compile_with("official", {"house": KeyOnly})
+    tables = engine_tables(rules)
+    assert tables.why is None and not tables.own_facts.any()
+    out = play_random(rules, 300, seed=4, keep=True)
+    assert_same_as_deal(rules, out, range(300))
+    grands = [i for i in range(300) if out.game(i) == "grand"]
+    assert grands and all(out.declarer_points[i] == out.replay(i).facts().raw_points - 5 for i in grands)
 
 
 @pytest.mark.parametrize("rules", [BLACK_JACKS, LAST_TRICK, compile_with("texas", {"b": ("card_points", {"black_jacks": 10,
                                                                                                           "last_trick": 10})}),
-                                   compile_with("ramsch", {"b": ("card_points", {"black_jacks": 10})})],
-                         ids=["black-jacks", "last-trick", "texas-with-ramsch", "ramsch"])
+                                   compile_with("ramsch", {"b": ("card_points", {"black_jacks": 10})}),
+                                   compile_with("official", {"bonus": Bonus})],
+                         ids=["black-jacks", "last-trick", "texas-with-ramsch", "ramsch", "untabulated"])
 def test_compiled_engines_give_deal_rows(rules):
     out = play_random(rules, 200, seed=9, keep=True)
     assert_same_as_deal(rules, out, range(200))
-    heur = play_heuristic(rules, seeded_deals(2, 0, 200), 2, 0, hand_back=True)
+    heur = play_heuristic(rules, seeded_deals(2, 0, 200), 2, 0, keep=True, hand_back=True)
     rows = [i for i in range(200) if not heur.unfinished[i]]
     assert_same_as_deal(rules, heur, rows)
     for i in rows:  # the per-deal rows' card points are the adjusted ones

@@ -108,13 +108,12 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         return super().act(view)
 
     # -- card play ---------------------------------------------------------------
-    def _solver(self, table, seat: int, goal: str, rule: TrickRule | None = None) -> Solver:
-        """A solver for one layout (its transposition table serves every
-        question about that layout: the vote and the tie-break); ``rule``:
-        who takes a trick where a plugin decides it."""
+    def _solver(self, table, seat: int, goal: str, rule: TrickRule | None = None, skat: int | None = None) -> Solver:
+        """A solver for one layout (its transposition table serves every question about that layout: the vote
+        and the tie-break); ``rule``: trick winners and card points by house rules (by the layout's ``skat``)."""
         new = self._memory.solver
         if goal == "card_points":
-            return new(table, seat, "points", False, self.nodes, rule)
+            return new(table, seat, "points", False, self.nodes, rule, skat)
         if goal == "no_trick":  # the declarer maximises the others' tricks
             return new(table, seat, "tricks", True, self.nodes, rule)
         return new(table, seat, "points", True, 0, rule)  # fewest points: the others take them (exact, no limit)
@@ -152,6 +151,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             return fallback
         me, declarer = view.seat, view.declarer
         win = self.rules.thresholds.win
+        given = _given(view, table, rule) if rule is not None and rule.offset else 0  # house rules' card points so far
         kept = self._memory.start(view, kn, goal, self.keep)  # the last decision's layouts that still fit, solved first
         weights = self._weights(view, kn, table)
         scores: Votes = defaultdict(float)  # weighted by how likely the bidding makes each layout
@@ -178,7 +178,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
                 if world is None:
                     break
                 hands, skat = world
-                solver = self._solver(table, me if declarer is None else declarer, goal, rule)
+                solver = self._solver(table, me if declarer is None else declarer, goal, rule, skat)
                 k = Kept((hands[0] | gone[0], hands[1] | gone[1], hands[2] | gone[2]), skat, solver)
             n += 1
             layouts.append(k)
@@ -189,7 +189,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             one: Votes = defaultdict(float)
             positions.append(Layout(pos, w, solver, solver.nodes))
             if goal == "card_points":
-                have = kn.declarer_points + sum(table.points[c] for c in cards_in(skat))
+                have = kn.declarer_points + sum(table.points[c] for c in cards_in(skat)) + given
                 haves.append(have)
                 credit(one, self._reaches(solver, pos, win - have, contenders), me == declarer)
             elif goal == "no_trick":  # the defenders take every trick: the null is made
@@ -326,3 +326,13 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         """How plausible a world's hands are given how far each player bid
         (:func:`~skatcore.bots.expert.inference.bid_weights`, by the heuristic's limit)."""
         return bid_weights(view, self._limit, self.rules.ladder, self.rules.deck.hand, self.BID_MISFIT)
+
+
+def _given(view: SeatView, table, rule: TrickRule) -> int:
+    """What house rules' card points gave the declarer in the tricks taken so far (against him: a defender's)."""
+    given, left = 0, 30
+    for leader, cards, winner in view.tricks:
+        left -= 3
+        points = sum(table.points[c] for c in cards)
+        given += rule.counted(tuple(cards), left, leader, view.declarer, points) - (points if winner == view.declarer else 0)
+    return given

@@ -171,11 +171,12 @@ class ContractJudge:
 
     def _bid_solver(self, table, seat: int, goal: str, game: str) -> Solver:
         """The solver of the bidding's questions, with its own node budget (``BID_NODES``), playing
-        ``game``'s trick winners (a plugin's where it decides them and a table holds them)."""
+        ``game``'s trick winners (a plugin's where it decides them and a table holds them) and
+        counting the card points house rules add to a trick (not those of the end: the skat is a guess here)."""
         key = ("bid-solver", id(table), seat, goal)
         s = self._cache.get(key)
         if s is None:
-            rule = trick_rule(self.rules, game, seat) if self.rules.trick_hook else None
+            rule = trick_rule(self.rules, game, seat) if self.rules.trick_hook or self.rules.card_points else None
             s = self._cache[key] = Solver(table, seat, "points" if goal == "card_points" else "tricks",
                                           invert=goal == "no_trick", node_limit=self.BID_NODES[goal],
                                           rule=None if isinstance(rule, str) else rule)

@@ -52,15 +52,16 @@ class DealMemory:
     spare: dict[tuple, list[Solver]] = field(default_factory=dict)  # solvers of layouts dropped, by their set-up
 
     def solver(self, table, declarer: int, goal: str, invert: bool, node_limit: int,
-               rule: TrickRule | None = None) -> Solver:
-        """A solver for a new layout: one of a layout dropped, its transposition
-        entries forgotten (:meth:`~skatcore.bots.solver.Solver.new_deal`), else a new one."""
+               rule: TrickRule | None = None, skat: int | None = None) -> Solver:
+        """A solver for a new layout (its ``skat``: where house rules count it):
+        one of a layout dropped, its transposition entries forgotten
+        (:meth:`~skatcore.bots.solver.Solver.new_deal`), else a new one."""
         spare = self.spare.get((id(table), declarer, goal, invert, node_limit, id(rule)))
         if spare:
             solver = spare.pop()
-            solver.new_deal()
+            solver.new_deal(skat)
             return solver
-        return Solver(table, declarer, goal, invert, node_limit, rule)
+        return Solver(table, declarer, goal, invert, node_limit, rule, skat)
 
     def _drop(self, layouts: list[Kept]) -> None:
         for k in layouts:
