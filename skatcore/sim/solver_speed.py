@@ -146,11 +146,10 @@ def time_openings(openings: list[Opening], tick: Callable[[], None] | None = Non
             "nodes_per_s": round(nodes / cpu) if cpu > 0 else 0, "positions": len(openings)}
 
 
-SOLVER_MODULES = ("solver.py", "solver_kernel.py", "solver_moves.py", "solver_table.py")
 
 
 def load_solver_from(checkout: str):
-    """The solver of another checkout (its ``skatcore/bots/solver*.py``) as
+    """The solver of another checkout (its ``skatcore/bots/solver*.py``, however many modules it has) as
     a package of its own beside this one's, so that one process can time
     both: copied to a temporary directory (numba compiles it there afresh)."""
     import importlib
@@ -161,7 +160,8 @@ def load_solver_from(checkout: str):
 
     src = Path(checkout) / "skatcore" / "bots"
     texts = {}
-    for name in SOLVER_MODULES:  # all read before anything is written
+    names = sorted({"solver.py", *(p.name for p in src.glob("solver*.py"))})
+    for name in names:  # all read before anything is written
         try:
             texts[name] = (src / name).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as e:
