@@ -91,7 +91,7 @@ class ISMCTSPlayer:
                                     int(simulations), random_state=state,
                                     allow_inconsistent_action_sets=not rules.table.plain)
         self.bot.set_resampler(lambda s, player: s.resample_from_infostate(player, self.rng.random))
-        self.play: Any = None  # the Play (skatcore.env.openspiel) kept consistent with what the seat saw
+        self.play: Any = None  # the Play (skatcore.env.worlds) kept consistent with what the seat saw
         self.counters: Counter = Counter()
 
     # -- deciding -------------------------------------------------------------
@@ -143,7 +143,7 @@ class ISMCTSPlayer:
         return None
 
     def _fresh(self):
-        from skatcore.env.openspiel import Play as Layout
+        from skatcore.env.worlds import Play as Layout
 
         play = Layout(self.shared)
         cards = list(self.shared.deck)

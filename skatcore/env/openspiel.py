@@ -41,17 +41,14 @@ import pyspiel
 
 from skatcore.cards import name
 from skatcore.engine.deal import Deal
-from skatcore.engine.table import people
-from skatcore.engine.view import SeatView
-from skatcore.env.encoding import ActionCatalogue, ObservationEncoder, Turns
-from skatcore.env.worlds import Knowledge, info_key, relabelled
+from skatcore.env.worlds import RETURNS, Knowledge, Play, Shared, info_key, relabelled
 from skatcore.model import SEATS
 from skatcore.rules.compiler import get_rules
-from skatcore.sim.simulate import seat_points
+from skatcore.sim.outcomes import SF_DEFENDER, SF_WIN
 
 GAME_NAME = "python_skatcore"
-RETURNS = ("sheet", "classic", "seeger_fabian")  # as skat_v0's rewards
 _PARAMS = {"ruleset": "official", "returns": "sheet", "calls": True}
+__all__ = ["GAME_NAME", "RETURNS", "Observer", "Play", "Shared", "SkatGame", "SkatState"]
 RESAMPLE_TRIES = 200  # layouts drawn before a resample keeps the cards as they are (counted: Shared.kept)
 
 _GAME_TYPE = pyspiel.GameType(
@@ -69,101 +66,6 @@ _GAME_TYPE = pyspiel.GameType(
     provides_observation_string=True,
     provides_observation_tensor=True,
     parameter_specification=_PARAMS)
-
-
-class Shared:
-    """What every state of one game shares: the rules, the catalogue, the
-    encoder, the persons' seats.  Never copied (a state's clone shares it)."""
-
-    def __init__(self, rules, returns: str = "sheet", calls: bool = True) -> None:
-        if returns not in RETURNS:
-            raise ValueError(f"returns={returns!r}: expected one of {', '.join(RETURNS)}")
-        self.rules = rules
-        self.returns = returns
-        self.calls = bool(calls) and bool(rules.calls)
-        self.catalogue = ActionCatalogue(rules)
-        self.encoder = ObservationEncoder(rules, self.catalogue)
-        self.persons = people(rules)
-        self.player_of = {seat: i for i, seat in enumerate(self.persons)}
-        deck = rules.deck
-        # dealing order: each seat's hand (seats the deck deals), the skat, the cards laid aside
-        self.sizes = [deck.hand if s in deck.seats else 0 for s in range(3)] + [deck.skat, deck.aside]
-        self.n_cards = sum(self.sizes)
-        self.deck = tuple(deck.cards)
-        self.kept = 0  # resamples that kept the cards as they were (no other layout found)
-
-    def __deepcopy__(self, memo):
-        return self
-
-    def bound(self) -> float:
-        """A bound on any sheet entry: the ladder's top (or the 120 card points of a Ramsch), lost twice,
-        under every multiplier a table may stack (Kontra, Re, Bock: x16), plus Seeger-Fabian's 50."""
-        return 32.0 * max(max(self.rules.ladder, default=0), 120) + 100.0
-
-    def max_length(self) -> int:
-        """More decisions than any deal takes: two biddings over the whole ladder, the steps, the skat,
-        the declaration, every card, every call answered."""
-        return 2 * (4 * len(self.rules.ladder) + 8) + 60 + 3 * self.rules.deck.hand + 4 * len(self.rules.calls)
-
-
-class Play:
-    """One deal as OpenSpiel sees it: the cards dealt so far, the decisions
-    made (catalogue indices) and, once dealt, the :class:`Turns` driving it.
-    A copy replays the decisions on a new deal (``copy.deepcopy``, which
-    OpenSpiel's ``clone`` calls)."""
-
-    __slots__ = ("cards", "decisions", "known", "shared", "turns")
-
-    def __init__(self, shared: Shared) -> None:
-        self.shared = shared
-        self.cards: list[int] = []
-        self.decisions: list[int] = []
-        self.turns: Turns | None = None
-        self.known: dict[int, Knowledge] = {}  # per seat, for resampling; not copied
-
-    def deal_now(self) -> None:
-        sh, cards, at = self.shared, self.cards, 0
-        parts = []
-        for n in sh.sizes:
-            parts.append(cards[at:at + n])
-            at += n
-        deal = Deal(sh.rules, parts[:3], parts[3], parts[4])
-        self.turns = Turns(sh.catalogue, deal)
-        if not sh.calls:
-            self.turns._calls = False
-
-    def apply(self, action: int) -> None:
-        if self.known:
-            self.known = {}
-        if self.turns is None:
-            self.cards.append(action)
-            if len(self.cards) == self.shared.n_cards:
-                self.deal_now()
-        else:
-            cat = self.shared.catalogue
-            if action < cat.size:
-                self.turns.apply(action)
-            else:  # a table call made out of turn, as a real deal had it (the IS-MCTS player): size + 3 * call + seat
-                code = action - cat.size
-                self.turns.deal.apply(cat.action(cat.sections["call"].start + code // 3, code % 3))
-            self.decisions.append(action)
-
-    def replayed(self, cards=None, decisions=None) -> Play:
-        """A new Play of ``cards`` and ``decisions`` (these by default); raises
-        InputError or ValueError where one is not legal."""
-        out = Play(self.shared)
-        out.cards = list(self.cards if cards is None else cards)
-        if len(out.cards) == self.shared.n_cards:
-            out.deal_now()
-            for d in self.decisions if decisions is None else decisions:
-                out.apply(d)
-        return out
-
-    def __deepcopy__(self, memo) -> Play:
-        return self.replayed()
-
-    def view(self, seat: int) -> SeatView:
-        return SeatView(self.turns.deal, seat, ())  # type: ignore[union-attr]
 
 
 class SkatGame(pyspiel.Game):
@@ -238,13 +140,17 @@ class SkatState(pyspiel.State):
         sh = self._s
         if not self.is_terminal():
             return [0.0] * len(sh.persons)
-        result = self._p.turns.deal.result()  # type: ignore[union-attr]
-        entry, sf = seat_points(result, sh.persons)
-        if sh.returns == "seeger_fabian":
-            entry = sf
-        elif sh.returns == "classic":  # the settlement against the others: persons x own entry - the sum of all
-            total = sum(entry[s] for s in sh.persons)
-            entry = [len(sh.persons) * v - total for v in entry]
+        r = self._p.turns.deal.result()  # type: ignore[union-attr]
+        entry = {s: r.scores.get(SEATS[s], 0) for s in sh.persons}  # as skat_v0's rewards
+        if sh.returns == "classic":  # the settlement against the others: persons x own entry - the sum of all
+            total = sum(entry.values())
+            entry = {s: len(sh.persons) * v - total for s, v in entry.items()}
+        elif sh.returns == "seeger_fabian" and r.declarer is not None and r.won is not None:
+            entry[r.declarer] += SF_WIN if r.won else -SF_WIN
+            if not r.won:
+                for s in sh.persons:
+                    if s != r.declarer:
+                        entry[s] += SF_DEFENDER
         return [float(entry[s]) for s in sh.persons]
 
     def resample_from_infostate(self, player_id: int, probability_sampler) -> SkatState:

@@ -11,25 +11,125 @@ suit).  The whole deal is then replayed with the new cards: a layout in
 which some move is not legal, or after which the seat would see anything
 else than it sees (``info_key``), is drawn again.  Being rule-blind, this
 works under any ruleset: what the voids do not capture, the replay refuses.
+
+A deal as OpenSpiel's states hold it (:class:`Play`: the cards dealt, the
+decisions made) and what the states of one game share (:class:`Shared`) are
+here too, free of OpenSpiel.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from skatcore.cards import cards_in
 from skatcore.engine.actions import Play as PlayCard
+from skatcore.engine.deal import Deal
+from skatcore.engine.table import people
 from skatcore.engine.view import SeatView
+from skatcore.env.encoding import ActionCatalogue, ObservationEncoder, Turns
 from skatcore.env.observation import CARD_MARKS
 from skatcore.errors import InputError
 from skatcore.model import SEATS
 
-if TYPE_CHECKING:
-    from skatcore.env.openspiel import Play
+RETURNS = ("sheet", "classic", "seeger_fabian")  # as skat_v0's rewards
 
 SKAT, ELSEWHERE = 3, 4  # places beside the three hands: the skat; laid aside or face down
+
+
+class Shared:
+    """What every state of one game shares: the rules, the catalogue, the
+    encoder, the persons' seats.  Never copied (a state's clone shares it)."""
+
+    def __init__(self, rules, returns: str = "sheet", calls: bool = True) -> None:
+        if returns not in RETURNS:
+            raise ValueError(f"returns={returns!r}: expected one of {', '.join(RETURNS)}")
+        self.rules = rules
+        self.returns = returns
+        self.calls = bool(calls) and bool(rules.calls)
+        self.catalogue = ActionCatalogue(rules)
+        self.encoder = ObservationEncoder(rules, self.catalogue)
+        self.persons = people(rules)
+        self.player_of = {seat: i for i, seat in enumerate(self.persons)}
+        deck = rules.deck
+        # dealing order: each seat's hand (seats the deck deals), the skat, the cards laid aside
+        self.sizes = [deck.hand if s in deck.seats else 0 for s in range(3)] + [deck.skat, deck.aside]
+        self.n_cards = sum(self.sizes)
+        self.deck = tuple(deck.cards)
+        self.kept = 0  # resamples that kept the cards as they were (no other layout found)
+
+    def __deepcopy__(self, memo):
+        return self
+
+    def bound(self) -> float:
+        """A bound on any sheet entry: the ladder's top (or the 120 card points of a Ramsch), lost twice,
+        under every multiplier a table may stack (Kontra, Re, Bock: x16), plus Seeger-Fabian's 50."""
+        return 32.0 * max(max(self.rules.ladder, default=0), 120) + 100.0
+
+    def max_length(self) -> int:
+        """More decisions than any deal takes: two biddings over the whole ladder, the steps, the skat,
+        the declaration, every card, every call answered."""
+        return 2 * (4 * len(self.rules.ladder) + 8) + 60 + 3 * self.rules.deck.hand + 4 * len(self.rules.calls)
+
+
+class Play:
+    """One deal as OpenSpiel sees it: the cards dealt so far, the decisions
+    made (catalogue indices) and, once dealt, the :class:`Turns` driving it.
+    A copy replays the decisions on a new deal (``copy.deepcopy``, which
+    OpenSpiel's ``clone`` calls)."""
+
+    __slots__ = ("cards", "decisions", "known", "shared", "turns")
+
+    def __init__(self, shared: Shared) -> None:
+        self.shared = shared
+        self.cards: list[int] = []
+        self.decisions: list[int] = []
+        self.turns: Turns | None = None
+        self.known: dict[int, Knowledge] = {}  # per seat, for resampling; not copied
+
+    def deal_now(self) -> None:
+        sh, cards, at = self.shared, self.cards, 0
+        parts = []
+        for n in sh.sizes:
+            parts.append(cards[at:at + n])
+            at += n
+        deal = Deal(sh.rules, parts[:3], parts[3], parts[4])
+        self.turns = Turns(sh.catalogue, deal)
+        if not sh.calls:
+            self.turns._calls = False
+
+    def apply(self, action: int) -> None:
+        if self.known:
+            self.known = {}
+        if self.turns is None:
+            self.cards.append(action)
+            if len(self.cards) == self.shared.n_cards:
+                self.deal_now()
+        else:
+            cat = self.shared.catalogue
+            if action < cat.size:
+                self.turns.apply(action)
+            else:  # a table call made out of turn, as a real deal had it (the IS-MCTS player): size + 3 * call + seat
+                code = action - cat.size
+                self.turns.deal.apply(cat.action(cat.sections["call"].start + code // 3, code % 3))
+            self.decisions.append(action)
+
+    def replayed(self, cards=None, decisions=None) -> Play:
+        """A new Play of ``cards`` and ``decisions`` (these by default); raises
+        InputError or ValueError where one is not legal."""
+        out = Play(self.shared)
+        out.cards = list(self.cards if cards is None else cards)
+        if len(out.cards) == self.shared.n_cards:
+            out.deal_now()
+            for d in self.decisions if decisions is None else decisions:
+                out.apply(d)
+        return out
+
+    def __deepcopy__(self, memo) -> Play:
+        return self.replayed()
+
+    def view(self, seat: int) -> SeatView:
+        return SeatView(self.turns.deal, seat, ())  # type: ignore[union-attr]
 
 
 def view_key(view: SeatView) -> str:
@@ -56,9 +156,7 @@ def info_key(play: Play, seat: int) -> str:
 def seen_by(play: Play, seat: int) -> int:
     """The cards ``seat``'s person has seen at any moment of the deal so far
     (replayed move by move: a skat it picked up and put away again counts)."""
-    from skatcore.env.openspiel import Play as PlayState
-
-    fresh = PlayState(play.shared)
+    fresh = Play(play.shared)
     fresh.cards = list(play.cards)
     fresh.deal_now()
     deal = fresh.turns.deal  # type: ignore[union-attr]
