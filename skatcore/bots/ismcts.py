@@ -131,7 +131,7 @@ class ISMCTSPlayer:
 
         key = view_key(view)
         for attempt in range(REBUILDS):
-            play = self.play if attempt == 0 and self.play is not None else self._fresh()
+            play = self.play if attempt == 0 and self.play is not None else self._fresh(view)
             if attempt:
                 self.counters["rebuilds"] += 1
             play = self._extend(play, view)
@@ -142,14 +142,27 @@ class ISMCTSPlayer:
                 return play
         return None
 
-    def _fresh(self):
+    def _fresh(self, view: SeatView):
+        """A new layout: the cards ``view`` shows in a hand dealt to that hand
+        (where they fit), the others at random."""
         from skatcore.env.worlds import Play as Layout
 
-        play = Layout(self.shared)
-        cards = list(self.shared.deck)
+        sh = self.shared
+        cards = list(sh.deck)
         self.rng.shuffle(cards)
-        for c in cards[:self.shared.n_cards]:
-            play.apply(c)
+        places: list[list[int]] = [[] for _ in sh.sizes]
+        for seat, mask in _shown(view).items():
+            for c in cards:
+                if mask >> c & 1 and len(places[seat]) < sh.sizes[seat]:
+                    places[seat].append(c)
+        taken = {c for p in places for c in p}
+        rest = iter(c for c in cards if c not in taken)
+        play = Layout(sh)
+        for place, n in zip(places, sh.sizes, strict=True):
+            place += [next(rest) for _ in range(n - len(place))]
+            self.rng.shuffle(place)
+            for c in place:
+                play.apply(c)
         return play
 
     def _extend(self, play, view: SeatView):
@@ -240,7 +253,7 @@ class ISMCTSPlayer:
                 x, y = missing[0], self._pick(spare)  # (a card the view shows there now: put right by _place)
             elif type(a) is Play and deal._cards:  # held, but a card of the suit led is held too
                 follow = deal._follow[deal._cards[0]]
-                offenders = _cards(hand & follow & ~(1 << a.card) & ~avoid)
+                offenders = _cards(hand & follow & ~(1 << a.card))  # (one the view shows elsewhere: put right by _place)
                 others = _cards(sum(deal.hands[s] for s in range(3) if s != who) + deal.skat & ~follow & ~avoid)
                 x, y = self._pick(offenders), self._pick(others)
             else:
@@ -258,9 +271,7 @@ class ISMCTSPlayer:
         and the cards steps showed (``marks``) are those it shows."""
         from skatcore.env.worlds import relabelled
 
-        shown = {view.seat: view.hand, **view.others}
-        if view.declarer_hand is not None and view.declarer is not None:
-            shown[view.declarer] = view.declarer_hand
+        shown = _shown(view)
         for _ in range(SWAPS):
             deal = play.turns.deal
             marked = _mismatch(view, deal)
@@ -278,6 +289,14 @@ class ISMCTSPlayer:
             d = spare[int(self.rng.random() * len(spare))]
             play = relabelled(play, {c: d, d: c}) or play
         return None
+
+
+def _shown(view: SeatView) -> dict[int, int]:
+    """The hands ``view`` shows, by seat (its own, a straw man's, an ouvert declarer's)."""
+    shown = {view.seat: view.hand, **view.others}
+    if view.declarer_hand is not None and view.declarer is not None:
+        shown[view.declarer] = view.declarer_hand
+    return shown
 
 
 def _mismatch(view: SeatView, deal) -> tuple[int, int] | None:
