@@ -1,4 +1,4 @@
-"""The generated parts of docs/formats.md, docs/api.md and docs/commands.md.
+"""The generated parts of docs/formats.md, docs/api.md, docs/commands.md and docs/env.md.
 
 A page keeps its prose; what the code already says - the fields of the JSON
 Schemas with their descriptions, the commands of the ``skat`` parser, the
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 REGION = re.compile(r"(<!-- generated: (?P<key>[^>]*?) -->\n)(?P<body>.*?)(<!-- end generated -->)", re.S)
-PAGES = ("formats.md", "api.md", "commands.md")
+PAGES = ("formats.md", "api.md", "commands.md", "env.md")
 
 
 # -- JSON Schemas ---------------------------------------------------------------
@@ -281,6 +281,13 @@ def generate(key: str) -> str:
         return options_table(arg)
     if kind == "api":
         return api_reference()
+    if kind == "env":  # the environment's action sections and observation blocks under a ruleset (docs/env.md)
+        from skatcore.env.encoding import ActionCatalogue, ObservationEncoder, layout_table, sections_table
+        from skatcore.rules.compiler import get_rules
+
+        part, _, ruleset = arg.partition(" ")
+        catalogue = ActionCatalogue(get_rules(ruleset))
+        return sections_table(catalogue) if part == "actions" else layout_table(ObservationEncoder(catalogue.rules, catalogue))
     raise ValueError(f"unknown generated part {key!r}")
 
 

@@ -227,7 +227,7 @@ class Turns:
         self._calls = bool(deal.rules.calls)
         self._k = catalogue.skat_size
         self.plain = deal.rules.table.plain
-        self._legal: list[int] | None = None  # legal(), until the next apply
+        self._legal: Sequence[int] | None = None  # legal(), until the next apply
         self._forced()
 
     @property
@@ -245,8 +245,8 @@ class Turns:
             return seat
         return self.deal.controller(seat)
 
-    def legal(self) -> list[int]:
-        """The indices the actor may choose now (the same list until the next :meth:`apply`)."""
+    def legal(self) -> Sequence[int]:
+        """The indices the actor may choose now (the same sequence until the next :meth:`apply`)."""
         out = self._legal
         if out is not None:
             return out
@@ -344,3 +344,13 @@ class Turns:
 
 __all__ = ["ActionCatalogue", "Turns", "declaration_key"]
 
+
+
+def sections_table(catalogue: ActionCatalogue) -> str:
+    """The catalogue's sections as a Markdown table (docs/env.md shows the official ruleset's)."""
+    rows = ["| section | indices | e.g. |", "|---|---|---|"]
+    for key, where in catalogue.sections.items():
+        span = f"{where.start}-{where.stop - 1}" if len(where) else "none"
+        example = f"`{catalogue.describe(where.start)}`" if len(where) else ""
+        rows.append(f"| `{key}` | {span} | {example} |")
+    return "\n".join(rows) + "\n"

@@ -4,7 +4,8 @@ its indices (:mod:`skatcore.env.catalogue`), and what a seat may see as
 numbers (:mod:`skatcore.env.observation`).  numpy only: no PettingZoo,
 Gymnasium or OpenSpiel."""
 
-from skatcore.env.catalogue import ActionCatalogue, Turns, declaration_key
-from skatcore.env.observation import CARD_MARKS, ObservationEncoder
+from skatcore.env.catalogue import ActionCatalogue, Turns, declaration_key, sections_table
+from skatcore.env.observation import CARD_MARKS, ObservationEncoder, layout_table
 
-__all__ = ["CARD_MARKS", "ActionCatalogue", "ObservationEncoder", "Turns", "declaration_key"]
+__all__ = ["CARD_MARKS", "ActionCatalogue", "ObservationEncoder", "Turns", "declaration_key", "layout_table",
+           "sections_table"]

@@ -188,3 +188,10 @@ class ObservationEncoder:
                 if k is not None:
                     v[moves + who * width + k] = 1.0
         v[o["bid"].start] = deal.bid / self.top
+
+
+def layout_table(encoder: ObservationEncoder) -> str:
+    """The flat array's blocks as a Markdown table (docs/env.md shows the official ruleset's)."""
+    rows = ["| block | offset | size | holds |", "|---|---|---|---|"]
+    rows += [f"| `{key}` | {start} | {size} | {what} |" for key, start, size, what in encoder.layout()]
+    return "\n".join(rows) + "\n"

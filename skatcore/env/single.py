@@ -132,7 +132,7 @@ class SkatSingleAgent(gymnasium.Env):
         """The legal actions as booleans (what maskable learners ask for)."""
         mask = np.zeros(self.catalogue.size, bool)
         if self.turns is not None and self.turns.person == self.seat:
-            mask[self.turns.legal()] = True
+            mask[list(self.turns.legal())] = True
         return mask
 
     def _info(self) -> dict:

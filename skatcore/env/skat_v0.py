@@ -29,6 +29,7 @@ time, so a parallel step would hold one action and ignore the others.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 import gymnasium
@@ -38,23 +39,72 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from skatcore.cards import cards_in, name
-from skatcore.engine.actions import PLAYS
-from skatcore.engine.deal import Deal, deal_cards
+from skatcore.engine.actions import PLAYS, Phase
+from skatcore.engine.deal import _PACKETS, Deal, deal_cards
 from skatcore.engine.table import people
 from skatcore.env.encoding import ActionCatalogue, ObservationEncoder, Turns
 from skatcore.errors import InputError
 from skatcore.model import SEATS, STANDARD_DECK
 from skatcore.rules.compiler import get_rules
+from skatcore.sim.dealing import seeded_decks
 from skatcore.sim.outcomes import SF_DEFENDER, SF_WIN
-from skatcore.sim.play import deal_rng, seeded_deal
+from skatcore.sim.play import deal_rng
 
 REWARDS = ("sheet", "classic", "seeger_fabian")
+_BATCH = 64
+_PLAY = Phase.PLAY
 
 
 def env(**kwargs) -> AECEnv:
     """The environment as PettingZoo's classic games come: :class:`raw_env`
-    in ``OrderEnforcingWrapper`` (bounds and legality the env checks itself)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    in PettingZoo's ``OrderEnforcingWrapper`` (bounds and legality the env
+    checks itself), whose ``last``, ``step`` and ``agent_iter`` go straight to
+    the env (:class:`OrderEnforcing`)."""
+    return OrderEnforcing(raw_env(**kwargs))
+
+
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order enforcing with the same checks, but ``last``,
+    ``step`` and ``agent_iter`` read the env directly: the wrapper's
+    attribute forwarding (``__getattr__`` twice per attribute, eight
+    attributes a move) cost more than the deal's own move."""
+
+    def step(self, action: Any) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        self.last = self.env.last  # reset once: last() is the env's own
+
+    def agent_iter(self, max_iter: int = 2**63):
+        if not self._has_reset:
+            return super().agent_iter(max_iter)
+        return _Iter(self, max_iter)
+
+
+class _Iter:
+    """PettingZoo's ``AECOrderEnforcingIterator``, reading the env unwrapped."""
+
+    __slots__ = ("env", "left", "wrapper")
+
+    def __init__(self, wrapper: OrderEnforcing, max_iter: int) -> None:
+        self.wrapper, self.env, self.left = wrapper, wrapper.env, max_iter
+
+    def __iter__(self) -> _Iter:
+        return self
+
+    def __next__(self) -> str:
+        env = self.env
+        if not env.agents or self.left <= 0:
+            raise StopIteration
+        self.left -= 1
+        assert self.wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        self.wrapper._has_updated = False
+        return env.agent_selection
 
 
 class raw_env(AECEnv):
@@ -92,9 +142,15 @@ class raw_env(AECEnv):
         self.deal_index = 0
         self.deal: Deal | None = None
         self.turns: Turns | None = None
-        self._plain = rules.table.plain
+        # the short paths of legal_actions and step: three persons, no table calls, nothing printed per move
+        self._fast = rules.table.plain and not rules.calls and render_mode != "human"
+        self._by_mask: dict[int, Sequence[int]] = {}  # legal cards (a mask) -> their indices
+        self._legal: Sequence[int] | None = None  # legal_actions(), until the next step
+        self._names = [f"player_{s}" if s in self.persons else "" for s in range(3)]
         self._play_base = cat.play_base
         self._cards = cat.cards
+        self._batch: list[list[int]] = []
+        self._batch_key: tuple[int, int] | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -114,6 +170,7 @@ class raw_env(AECEnv):
             self.deal_index = int(options["deal"])
         self.deal = deal = Deal(self.rules, *self.dealt(self.seed_value, self.deal_index))
         self.turns = Turns(self.catalogue, deal)
+        self._legal = None
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
@@ -130,17 +187,48 @@ class raw_env(AECEnv):
 
     def dealt(self, seed: int, i: int) -> tuple:
         """The cards of deal ``i`` of ``skat simulate --seed seed``: hands, skat (and the cards laid aside)."""
-        if self.rules.deck is STANDARD_DECK:
-            hands, skat, _ = seeded_deal(seed, i)
-            return hands, skat
-        return deal_cards(deal_rng(seed, i), self.rules.deck)
+        if self.rules.deck is not STANDARD_DECK:
+            return deal_cards(deal_rng(seed, i), self.rules.deck)
+        start = i - i % _BATCH
+        if self._batch_key != (seed, start):  # the compiled dealing, _BATCH deals at a time (seeding costs a deal's moves)
+            self._batch, self._batch_key = seeded_decks(seed, start, _BATCH).tolist(), (seed, start)
+        deck = self._batch[i - start]
+        return [[deck[k] for k in packet] for packet in _PACKETS], deck[9:11]
 
     # -- moves -------------------------------------------------------------------
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> Sequence[int]:
         """The indices the agent to move may choose now (the action mask's ones)."""
-        return self.turns.legal() if self.turns is not None else []
+        legal = self._legal
+        if legal is not None:
+            return legal
+        deal = self.deal
+        if self._fast and deal.phase is _PLAY:  # type: ignore[union-attr]  # (no table calls: nobody answers one)
+            deal.legal_actions()  # type: ignore[union-attr]  # the cards, as a mask (Deal._legal_mask)
+            mask = deal._legal_mask  # type: ignore[union-attr]
+            legal = self._by_mask.get(mask)  # type: ignore[arg-type]
+            if legal is None:
+                legal = self.catalogue.play_indices(mask)  # type: ignore[arg-type]
+                if len(self._by_mask) < 1 << 16:
+                    self._by_mask[mask] = legal  # type: ignore[index]
+        else:
+            legal = self.turns.legal() if self.turns is not None else []
+        self._legal = legal
+        return legal
 
     def step(self, action: Any) -> None:
+        legal = self._legal
+        if legal is not None and self._fast and action in legal and action >= self._play_base:
+            # a card at a table of three persons without table calls (the commonest move): what Turns.apply does
+            # without its questions (the rewards stay 0 until the deal is over: nothing to clear)
+            self._legal = None
+            deal = self.deal
+            deal.apply(PLAYS[self._cards[action - self._play_base]])  # type: ignore[union-attr]
+            if deal.done:  # type: ignore[union-attr]
+                self._finish()
+            else:
+                self.agent_selection = self._names[deal.to_move]  # type: ignore[union-attr, index]
+            return
+        self._legal = None
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -163,6 +251,24 @@ class raw_env(AECEnv):
             self.agent_selection = self._agent_of[person]
         if self.render_mode == "human":
             self.render()
+
+    def last(self, observe: bool = True) -> tuple:
+        agent = self.agent_selection
+        return (self.observe(agent) if observe else None, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
+
+    def _was_dead_step(self, action: Any) -> None:
+        """PettingZoo's, for the one way agents end here: all at once, when the deal is over."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        for d in (self.terminations, self.truncations, self.rewards, self._cumulative_rewards, self.infos):
+            del d[agent]
+        self.agents.remove(agent)
+        if self.agents:
+            self.agent_selection = self.agents[0]
+        for a in self.rewards:
+            self.rewards[a] = 0
 
     def _finish(self) -> None:
         """The deal is over: each person's reward, every agent terminated."""
@@ -193,7 +299,7 @@ class raw_env(AECEnv):
         flat = self.encoder.encode(self.deal, seat, turns)
         mask = np.zeros(self.catalogue.size, np.int8)
         if turns is not None and turns.person == seat:
-            mask[turns.legal()] = 1
+            mask[list(self.legal_actions())] = 1  # (never Turns.legal directly: the short path of step leaves its cache alone)
         if self.observation_mode == "dict":
             enc = self.encoder
             obs: Any = {k: flat[s].reshape(enc.shapes.get(k, (s.stop - s.start,))) for k, s in enc.offsets.items()}

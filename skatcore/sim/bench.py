@@ -18,6 +18,12 @@
   the Deal loop over random full deals of OpenSpiel's skat (C++) through
   its Python API, the two timed by turns in the same run
   (:func:`~skatcore.sim.speed.deal_vs_openspiel`).
+* ``env_deals_per_s``, ``env_observed_deals_per_s``, ``env_vs_deal_loop``
+  and (with OpenSpiel installed) ``env_vs_openspiel_python_api``,
+  ``env_observed_vs_openspiel_python_api`` - random full deals through
+  the PettingZoo environment, without and with observations, timed by turns
+  beside the Deal loop and OpenSpiel's Python API
+  (:mod:`skatcore.sim.env_speed`; needs the ``env`` extra).
 * ``numba_compile_s``, ``score_{json,yaml}_records_per_s``,
   ``score_iss_games_per_s``, ``help_cpu_s``, ``compare_vs_simulate_cpu`` and, with ``compare_openspiel``,
   ``openspiel_cpp_rollouts_per_s``: see :mod:`skatcore.sim.speed`.
@@ -134,6 +140,14 @@ def bench(ref: str = "official", seconds: float = 2.0, log: Callable[[str], None
         if log and "random_deal_loop_vs_openspiel_python_api" in out:
             log(f"Deal loop vs OpenSpiel's Python API, by turns: {out['random_deal_loop_vs_openspiel_python_api']}x "
                 f"({out['random_deal_loop_turns_deals_per_s']} against {out['openspiel_python_api_turns_deals_per_s']} deals/s)")
+    from skatcore.sim.env_speed import env_figures
+
+    out.update(env_figures(rules, seconds, turns=3))
+    if log and "env_deals_per_s" in out:
+        versus = (f", {out['env_vs_openspiel_python_api']}x OpenSpiel's Python API "
+                  f"({out['env_observed_vs_openspiel_python_api']}x observed)" if "env_vs_openspiel_python_api" in out else "")
+        log(f"PettingZoo env, random deals:    {out['env_deals_per_s']:>8} deals/s, "
+            f"{out['env_observed_deals_per_s']} observed; {out['env_vs_deal_loop']}x the Deal loop{versus}, by turns")
     out["python"] = platform.python_version()
     out["cpus"] = os.cpu_count()
     return out

@@ -349,6 +349,8 @@ def test_bench_json_last_line_has_the_figures(capsys):
     assert figures.get("openspiel_cpp_rollouts_per_s", 0) > 0 or "not installed" in figures["openspiel"]
     if "openspiel_cpp_rollouts_per_s" in figures:
         assert figures["random_deal_loop_vs_openspiel_python_api"] > 0 and figures["random_deal_loop_turns_deals_per_s"] > 0
+        assert figures["env_vs_openspiel_python_api"] > 0 and figures["env_observed_vs_openspiel_python_api"] > 0
+    assert figures["env_deals_per_s"] > 0 and figures["env_observed_deals_per_s"] > 0 and figures["env_vs_deal_loop"] > 0
 
 
 def test_bench_deal_records_score_like_the_deals():
