@@ -1,4 +1,4 @@
-"""OpenSpiel's IS-MCTS as a player (``skat duel expert ismcts``; docs/players.md#ismcts).
+"""OpenSpiel's IS-MCTS as a player (``skat duel expert ismcts``; docs/openspiel.md).
 
 At each decision the player holds an OpenSpiel state of ``python_skatcore``
 (:mod:`skatcore.env.openspiel`) that its seat cannot tell from the real
@@ -174,6 +174,8 @@ class ISMCTSPlayer:
         while play is not None and len(play.turns.deal.history) < len(history):
             n = len(play.turns.deal.history)
             who, a = history[n]
+            if not _answers(play, a):
+                continue
             if a is UNSEEN:
                 later = [0, 0, 0]
                 for who2, b in history[n:]:
@@ -199,6 +201,8 @@ class ISMCTSPlayer:
                 play = relabelled(play, {x.card: y.card, y.card: x.card})
             else:
                 return None
+        while play is not None and play.turns.answering is not None:  # nobody answered the last call
+            play.apply(self.shared.catalogue.pass_index)
         return play
 
     def _hidden(self, play, seat: int, later: list[int]):
@@ -289,6 +293,17 @@ class ISMCTSPlayer:
             d = spare[int(self.rng.random() * len(spare))]
             play = relabelled(play, {c: d, d: c}) or play
         return None
+
+
+def _answers(play, a) -> bool:
+    """Whether ``a`` is the move the Play waits for: a person the catalogue
+    asks to answer a call (Re after Kontra) who did not (the real deal asks
+    only players that make calls) passes, and ``False`` says so."""
+    t = play.turns
+    if t.answering is not None and not (type(a) is Call and a.seat == t.answering):
+        play.apply(play.shared.catalogue.pass_index)
+        return False
+    return True
 
 
 def _shown(view: SeatView) -> dict[int, int]:

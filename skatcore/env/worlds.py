@@ -111,7 +111,7 @@ class Play:
                 self.turns.apply(action)
             else:  # a table call made out of turn, as a real deal had it (the IS-MCTS player): size + 3 * call + seat
                 code = action - cat.size
-                self.turns.deal.apply(cat.action(cat.sections["call"].start + code // 3, code % 3))
+                self.turns.apply_action(cat.action(cat.sections["call"].start + code // 3, code % 3))
             self.decisions.append(action)
 
     def replayed(self, cards=None, decisions=None) -> Play:
@@ -183,10 +183,12 @@ def seen_by(play: Play, seat: int) -> int:
 
 
 def voids(deal) -> list[int]:
-    """Per seat, the cards it cannot hold: the classes of the leads it did not follow."""
+    """Per seat, the cards it cannot hold: the classes of the leads it did not
+    follow (a seat whose cards lie in stacks or a pile turns up more: none)."""
     out = [0, 0, 0]
     if not deal.tricks:
         return out
+    plans = deal.rules.table.seats
     follow = deal._follow
     plays = [who for who, a in deal.history if type(a) is PlayCard]
     k = 0
@@ -195,7 +197,7 @@ def voids(deal) -> list[int]:
         for j, c in enumerate(trick.cards):
             who = plays[k]
             k += 1
-            if j and not follow[lead] >> c & 1:
+            if j and not follow[lead] >> c & 1 and plans[who].arrangement == "hand":
                 out[who] |= follow[lead]
     return out
 

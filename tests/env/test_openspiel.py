@@ -118,8 +118,8 @@ def _hands(state):
     return tuple(deal.hands), deal.skat
 
 
-@settings(max_examples=25, deadline=None)
-@given(ruleset=st.sampled_from(["official", "schieberamsch", "strohmann", "tournee", "skat-en-deux", "pub"]),
+@settings(max_examples=40, deadline=None)
+@given(ruleset=st.sampled_from(RULESETS),
        seed=st.integers(0, 10**6), depth=st.integers(0, 60))
 def test_resample_keeps_what_the_player_knows(ruleset, seed, depth):
     game = load(ruleset)
