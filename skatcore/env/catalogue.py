@@ -67,6 +67,15 @@ def _describe_declaration(d: Declaration) -> str:
     return " ".join(["declare", d.game, *(["hand"] if d.hand else []), *sorted(d.announced), *extra])
 
 
+class _CallSlot:
+    """A table call in the catalogue: the seat that calls comes with the decision."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
 class ActionCatalogue:
     """The fixed action indices of one compiled ruleset (see the module docs).
 
@@ -106,7 +115,7 @@ class ActionCatalogue:
                         *(a.declaration for a in own if isinstance(a, Declare))]
         section("declare", ((("declare", declaration_key(d)), Declare(d), _describe_declaration(d)) for d in declarations))
         section("step", ((a, a, str(a)) for a in own if not isinstance(a, (Declare, Discard))))
-        section("call", ((("call", c), c, f"call {c}") for c in rules.calls))
+        section("call", ((("call", c), _CallSlot(c), f"call {c}") for c in rules.calls))
         section("play", ((("play", c), Play(c), f"play {name(c)}") for c in self.cards))
         self.size = len(actions)
         self._actions, self._names, self._keys = actions, names, keys
@@ -159,8 +168,8 @@ class ActionCatalogue:
         """The engine action of index ``i`` (``None`` for ``put away``; a call
         is made by ``seat``)."""
         a = self._actions[i]
-        if isinstance(a, str):  # a table call's name
-            return Call(seat if seat is not None else -1, a)
+        if type(a) is _CallSlot:
+            return Call(seat if seat is not None else -1, a.name)
         return a
 
     def describe(self, i: int) -> str:

@@ -68,6 +68,9 @@ class ObservationEncoder:
         self.top = float(max(rules.ladder, default=1) or 1)
         self.total = float(rules.deck.total_points or 1)
         self.n_tricks = rules.deck.hand
+        self._phase = {p: i for i, p in enumerate(PHASES)}
+        self._contract = {g: i for i, g in enumerate(self.contracts)}
+        self._memo: dict[int, list] = {}  # seat -> [deal, history read, trick, its cards written, bid, the blocks kept]
         c = len(cards)
         sizes = {"seat": 3, "to_move": 3, "acting": 1, "phase": len(PHASES), "hand": c, "others": 3 * c,
                  "put_away": c, "choosing": c, "skat": c, "shown": c, "bid": 1, "bid_by": 3, "passed": 3,
@@ -97,17 +100,14 @@ class ObservationEncoder:
         :class:`~skatcore.env.encoding.Turns` driving the deal, which knows
         whose decision it is (a call answered) and the discard's cards chosen so far."""
         o = self.offsets
-        v = np.zeros(self.size, np.float32) if out is None else out
-        if out is not None:
-            v[:] = 0
+        kept = self._kept(deal, seat)
+        if out is None:
+            v = kept.copy()
+        else:
+            v = out
+            v[:] = kept
         slot = self.slot
         c = len(self.cards)
-
-        def cards(block: str, mask: int, row: int = 0) -> None:
-            base = o[block].start + row * c
-            for card in cards_in(mask):
-                v[base + slot[card]] = 1.0
-
         v[o["seat"].start + seat] = 1.0
         if turns is not None:
             to_move, who, chosen = turns.actor, turns.person, turns.chosen
@@ -116,32 +116,37 @@ class ObservationEncoder:
             who, chosen = (None if to_move is None else deal.controller(to_move)), ()
         if to_move is not None:
             v[o["to_move"].start + to_move] = 1.0
-        v[o["acting"].start] = 1.0 if who == seat and to_move is not None else 0.0
-        v[o["phase"].start + PHASES.index(deal.phase)] = 1.0
+            if who == seat:
+                v[o["acting"].start] = 1.0
+        v[o["phase"].start + self._phase[deal.phase]] = 1.0
         plain = deal.rules.table.plain
         if plain or deal.sees(seat, seat):
-            cards("hand", deal.hands[seat])
+            base = o["hand"].start
+            for card in cards_in(deal.hands[seat]):
+                v[base + slot[card]] = 1.0
         ouvert = deal.declaration is not None and deal.declaration.ouvert and deal.phase is Phase.PLAY
-        for s in range(3):
-            if s == seat:
-                continue
-            if (not plain and deal.sees(seat, s)) or (ouvert and s == deal.declarer):
-                cards("others", deal.hands[s], s)
+        if ouvert or not plain:
+            for s in range(3):
+                if s != seat and ((not plain and deal.sees(seat, s)) or (ouvert and s == deal.declarer)):
+                    base = o["others"].start + s * c
+                    for card in cards_in(deal.hands[s]):
+                        v[base + slot[card]] = 1.0
         for card in chosen if who == seat else ():
             v[o["choosing"].start + slot[card]] = 1.0
         if deal.picked_up and seat == deal.declarer:
             for card in deal.original_skat:
                 v[o["skat"].start + slot[card]] = 1.0
-        for key in CARD_MARKS:
-            mark = deal.marks.get(key)
-            for card in (mark,) if isinstance(mark, int) else mark or ():
-                v[o["shown"].start + slot[card]] = 1.0
-        self._history(deal, seat, v)
+        if deal.marks:
+            for key in CARD_MARKS:
+                mark = deal.marks.get(key)
+                for card in (mark,) if isinstance(mark, int) else mark or ():
+                    v[o["shown"].start + slot[card]] = 1.0
+        v[o["bid"].start] = deal.bid / self.top
         if deal.declarer is not None:
             v[o["declarer"].start + deal.declarer] = 1.0
         d = deal.declaration
         if d is not None:
-            v[o["game"].start + self.contracts.index(d.game)] = 1.0
+            v[o["game"].start + self._contract[d.game]] = 1.0
             flags = o["game_flags"].start
             v[flags:flags + 4] = (d.hand, d.schneider, d.schwarz, d.ouvert)
             for k, call in enumerate(self.calls):
@@ -149,46 +154,61 @@ class ObservationEncoder:
                     v[o["calls"].start + k] = 1.0
         if deal.step is not None and deal.step.name in self.steps:
             v[o["step"].start + self.steps.index(deal.step.name)] = 1.0
-        width = 3 + 3 * c
-        for t, trick in enumerate(deal.tricks[:self.n_tricks]):
-            base = o["tricks"].start + t * width
-            v[base + trick.leader] = 1.0
-            for j, card in enumerate(trick.cards):
-                v[base + 3 + j * c + slot[card]] = 1.0
-            if trick.winner is None:
-                for j, card in enumerate(trick.cards):
-                    v[o["trick"].start + j * c + slot[card]] = 1.0
+        if deal.tricks and deal.tricks[-1].winner is None:
+            base = o["trick"].start
+            for j, card in enumerate(deal.tricks[-1].cards):
+                v[base + j * c + slot[card]] = 1.0
         p = o["points"].start
         v[p:p + 3] = [x / self.total for x in deal.trick_points]
         return v
 
-    def _history(self, deal, seat: int, v: np.ndarray) -> None:
-        """The blocks read from the deal's history: bidding, public moves, the seat's own discards."""
-        o, cat, hidden = self.offsets, self.catalogue, deal.hidden
-        current = 0
+    def _kept(self, deal, seat: int) -> np.ndarray:
+        """The blocks that only ever grow - the bidding, the public moves, the
+        seat's own discards, the tricks - as far as ``deal`` has come, carried
+        on from where the last observation of ``seat`` in this deal left them."""
+        memo = self._memo.get(seat)
+        if memo is None or memo[0] is not deal:
+            memo = self._memo[seat] = [deal, 0, 0, 0, 0, np.zeros(self.size, np.float32)]
+        _, n, t, j, current, v = memo
+        o, cat, hidden, slot, top = self.offsets, self.catalogue, deal.hidden, self.slot, self.top
         bid_by, passed, moves = o["bid_by"].start, o["passed"].start, o["moves"].start
         width = len(self.moves)
-        for i, (who, a) in enumerate(deal.history):
-            t = type(a)
-            if t is Play or t is Call or t is Declare:
+        history = deal.history
+        for i in range(n, len(history)):
+            who, a = history[i]
+            kind = type(a)
+            if kind is Play or kind is Call or kind is Declare:
                 continue
-            if t is Bid:
+            if kind is Bid:
                 current = a.value
-                v[bid_by + who] = max(v[bid_by + who], current / self.top)
-            elif t is Hold:
-                v[bid_by + who] = max(v[bid_by + who], current / self.top)
-            elif t is Pass:
+                v[bid_by + who] = max(v[bid_by + who], current / top)
+            elif kind is Hold:
+                v[bid_by + who] = max(v[bid_by + who], current / top)
+            elif kind is Pass:
                 v[passed + who] = 1.0
-            elif t is Discard:
+            elif kind is Discard:
                 if who == seat:
                     for card in a.cards:
-                        v[o["put_away"].start + self.slot[card]] = 1.0
+                        v[o["put_away"].start + slot[card]] = 1.0
             elif who == seat or i not in hidden:
                 k = self.move_slot.get(cat.index(a))
                 if k is not None:
                     v[moves + who * width + k] = 1.0
-        v[o["bid"].start] = deal.bid / self.top
-
+        c = len(self.cards)
+        w = 3 + 3 * c
+        tricks = deal.tricks
+        for t in range(t, min(len(tricks), self.n_tricks)):  # noqa: B020 (t carries on from where it was)
+            base = o["tricks"].start + t * w
+            if j == 0:
+                v[base + tricks[t].leader] = 1.0
+            cards = tricks[t].cards
+            for j in range(j, len(cards)):  # noqa: B020
+                v[base + 3 + j * c + slot[cards[j]]] = 1.0
+            j = len(cards)
+            if t < len(tricks) - 1:
+                j = 0
+        memo[1:5] = len(history), t, j, current
+        return v
 
 def layout_table(encoder: ObservationEncoder) -> str:
     """The flat array's blocks as a Markdown table (docs/env.md shows the official ruleset's)."""

@@ -53,6 +53,7 @@ def env_deal_loop(ruleset: str, rng: random.Random, observe: bool = False) -> Ca
 def env_figures(rules, seconds: float, turns: int = 5) -> dict:
     """The environment's figures (see the module docs)."""
     try:
+        import gymnasium  # noqa: F401
         import pettingzoo  # noqa: F401
     except ImportError:
         return {"env": "not installed (pip install skatcore[env])"}

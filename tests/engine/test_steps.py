@@ -55,6 +55,9 @@ class SkatSwap(Step):
     def legal(self, deal):
         return [KEEP, *(Swap(c, i) for c in cards_in(deal.hands[deal.to_move]) for i in (0, 1))]
 
+    def actions(self, rules):  # every action legal may offer (skatcore.env numbers them)
+        return [KEEP, *(Swap(c, i) for c in rules.deck.cards for i in (0, 1))]
+
     def apply(self, deal, action) -> None:
         seat = deal.to_move
         if isinstance(action, Swap):

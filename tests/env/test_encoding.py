@@ -96,6 +96,7 @@ def _shown_cards(enc: ObservationEncoder, obs: dict) -> set[int]:
 def test_random_play_indexes_every_decision_and_hides_what_it_should(ruleset, seed):
     rules = get_rules(ruleset)
     cat, enc = ActionCatalogue(rules), ObservationEncoder(rules)
+    cold = ObservationEncoder(rules, cat)  # encodes every observation from the start of the deal
     rng = random.Random(seed)
     hands, skat, *aside = deal_cards(rng, rules.deck)
     deal = Deal(rules, hands, skat, *aside)
@@ -113,6 +114,8 @@ def test_random_play_indexes_every_decision_and_hides_what_it_should(ruleset, se
         for p in persons:
             own = {c for who, a in deal.history if who == p and isinstance(a, Discard) for c in a.cards}
             obs = enc.dict(deal, p, turns)
+            cold._memo.clear()
+            assert np.array_equal(enc.encode(deal, p, turns), cold.encode(deal, p, turns))  # carried on = from scratch
             leaked = _shown_cards(enc, obs) & _hidden_from(deal, p, own)
             assert not leaked, (p, sorted(leaked))
             assert obs["acting"][0] == (p == turns.person)
@@ -120,3 +123,35 @@ def test_random_play_indexes_every_decision_and_hides_what_it_should(ruleset, se
     assert deal.done
     played = [a.card for _, a in deal.history if isinstance(a, Play)]
     assert len(played) == len(set(played))
+
+
+def test_a_plugin_step_with_its_own_actions_plays_through_the_catalogue():
+    """The swap step of tests/engine/test_steps.py (and docs/writing-plugins.md)
+    lists its actions: random deals through Turns reach it and finish; a
+    step that does not list them is named in the error."""
+    from engine.test_steps import KEEP, SwapPlugin
+
+    from skatcore.testing import compile_with
+
+    rules = compile_with("official", plugins={"swap": SwapPlugin})
+    cat = ActionCatalogue(rules)
+    assert cat.describe(cat.index(KEEP)) == "keep" and len(cat.sections["step"]) == 1 + 2 * 32
+    rng, swapped = random.Random(5), 0
+    for _ in range(30):
+        turns = Turns(cat, Deal(rules, *deal_cards(rng)))
+        while turns.actor is not None:
+            turns.apply(rng.choice(turns.legal()))
+        swapped += "swapped" in turns.deal.marks
+        assert turns.deal.done
+    assert swapped
+    step = rules.steps_at["first_card"][0]
+    step.actions = lambda rules: []  # a step that offers actions it does not list
+    try:
+        with pytest.raises(ValueError, match=r"Step\.actions"):
+            c = ActionCatalogue(rules)
+            for _ in range(30):
+                turns = Turns(c, Deal(rules, *deal_cards(rng)))
+                while turns.actor is not None:
+                    turns.apply(rng.choice(turns.legal()))
+    finally:
+        del step.actions

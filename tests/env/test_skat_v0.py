@@ -151,3 +151,32 @@ def test_render_shows_the_hands_and_who_decides():
     for s in deal.rules.deck.seats:
         assert f"{SEATS[s]:<10} {' '.join(name(c) for c in deal.hand_of(s))}" in text
     assert " ".join(name(c) for c in deal.piles[1]) in text  # the straw man's face-down pile
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_passing_whenever_possible_reaches_the_all_pass_flows(ruleset):
+    """Everybody passes when they may (a Ramsch, the pushes, the dummy's swap,
+    a thrown-in deal), otherwise the lowest action: the deal ends, and its
+    history replayed through Deal scores the rewards."""
+    rules = get_rules(ruleset)
+    e = skat_v0.env(ruleset=ruleset)
+    for seed in range(3):
+        e.reset(seed=seed)
+        cat = e.unwrapped.catalogue
+        said = set()
+        for _agent in e.agent_iter():
+            _, _, terminated, truncated, _ = e.last(observe=False)
+            if terminated or truncated:
+                e.step(None)
+                continue
+            legal = list(e.unwrapped.legal_actions())
+            a = cat.pass_index if cat.pass_index in legal else min(legal)
+            said.add(cat.describe(a).split()[0])
+            e.step(a)
+        deal = e.unwrapped.deal
+        replay = Deal(rules, *e.unwrapped.dealt(seed, 0))
+        for _seat, action in deal.history:
+            replay.apply(action)
+        assert replay.done and replay.result().scores == deal.result().scores
+        if rules.steps_at["all_passed"] and "pass" in said:
+            assert deal.step is None and (deal.state or deal.contract is not None)  # a step ran, the deal was played
