@@ -72,8 +72,9 @@ class BuiltinPlayers:
     @hookimpl
     def skat_register_players(self):
         from skatcore.bots.expert import ExpertPlayer  # numba compiles the solver: only when asked for
+        from skatcore.bots.ismcts import ISMCTSPlayer  # OpenSpiel itself is imported by the player, when seated
 
-        return {"random": RandomPlayer, "heuristic": HeuristicPlayer, "expert": ExpertPlayer}
+        return {"random": RandomPlayer, "heuristic": HeuristicPlayer, "expert": ExpertPlayer, "ismcts": ISMCTSPlayer}
 
 
 @lru_cache(maxsize=1)

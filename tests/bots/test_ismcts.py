@@ -1,0 +1,97 @@
+"""The ismcts player (skatcore/bots/ismcts.py): OpenSpiel's IS-MCTS plays
+whole deals under every shipped ruleset, each decision searched from a
+layout its seat cannot tell from the real deal; its settings; and the one
+line it stops with where OpenSpiel is not installed."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+
+from skatcore.bots import resolve_player
+from skatcore.bots.ismcts import ISMCTSPlayer
+from skatcore.engine.actions import Call
+from skatcore.engine.view import SeatView
+from skatcore.env.worlds import view_key
+from skatcore.errors import InputError
+from skatcore.rules.compiler import get_rules
+from skatcore.rules.ruleset import shipped_rulesets
+from skatcore.sim.play import play_seeded
+
+RULESETS = sorted(shipped_rulesets())
+
+
+class Checked(ISMCTSPlayer):
+    """The player, checking after every decision that the layout it searched
+    from shows its seat exactly what the real deal shows."""
+
+    def act(self, view):
+        action = super().act(view)
+        if self.play is not None:
+            assert view_key(SeatView(self.play.turns.deal, view.seat, ())) == view_key(view)
+            self.counters["checked"] += 1
+        assert action in view.legal
+        return action
+
+
+def checked(**options):
+    return lambda rules, seed: Checked(rules, seed, simulations=4, **options)
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_plays_whole_deals(ruleset):
+    rules = get_rules(ruleset)
+    counters: Counter = Counter()
+    for i in range(2):
+        deal, players = play_seeded(rules, [checked(), resolve_player("heuristic"), resolve_player("random")], 38, i)
+        assert deal.done and deal.result() is not None
+        for p in players:
+            if isinstance(p, Checked):
+                counters.update(p.counters)
+    assert counters["decisions"] >= 1
+    assert counters["checked"] + counters["fallback_moves"] == counters["decisions"]
+    if rules.table.plain:  # every card in a hand: a consistent layout is always found
+        assert counters["fallback_moves"] == 0
+
+
+def test_follows_table_calls_made_out_of_turn():
+    rules = get_rules("pub")
+    calls = 0
+    for i in range(12):
+        deal, players = play_seeded(rules, [checked(), resolve_player("random"), resolve_player("random")], 5, i)
+        calls += sum(type(a) is Call for _, a in deal.history)
+        assert not any(p.counters["fallback_moves"] for p in players if isinstance(p, Checked))
+    assert calls  # the random players called (Kontra, Re) and the player went on from the calls
+
+
+def test_same_seed_same_choices():
+    rules = get_rules("official")
+    runs = [play_seeded(rules, [checked(), checked(), resolve_player("heuristic")], 7, 1)[0].history for _ in range(2)]
+    assert runs[0] == runs[1]
+
+
+def test_settings():
+    f = resolve_player("ismcts:simulations=3:uct_c=1.5:returns=sheet")
+    p = f(rules=get_rules("texas"), seed=1)
+    assert p.bot._max_simulations == 3 and p.bot._uct_c == 1.5 and p.shared.returns == "sheet"
+    d = resolve_player("ismcts")(rules=get_rules("official"), seed=1)
+    assert d.bot._max_simulations == 1000 and d.bot._uct_c == 2.0 and d.shared.returns == "classic"
+    with pytest.raises(InputError, match="unknown option 'sims'"):
+        resolve_player("ismcts:sims=5")
+    with pytest.raises(InputError, match="returns='money'"):
+        resolve_player("ismcts:returns=money")(rules=get_rules("official"), seed=1)
+    with pytest.raises(InputError, match="at least 1"):
+        resolve_player("ismcts:simulations=0")(rules=get_rules("official"), seed=1)
+
+
+def test_without_openspiel_one_line_and_exit_2():
+    code = ("import sys; sys.modules['open_spiel'] = None; sys.modules['pyspiel'] = None\n"
+            "from skatcore.cli import main; sys.exit(main())")
+    r = subprocess.run([sys.executable, "-c", code, "duel", "expert", "ismcts", "--deals", "1", "--seed", "1"],
+                       capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2
+    assert r.stderr.strip().splitlines() == [
+        "skat: error: player 'ismcts' needs OpenSpiel, which is not installed: pip install 'skatcore[openspiel]'"]
