@@ -41,10 +41,10 @@ import pyspiel
 
 from skatcore.cards import name
 from skatcore.engine.deal import Deal
+from skatcore.env.rewards import deal_rewards
 from skatcore.env.worlds import RETURNS, Knowledge, Play, Shared, info_key, relabelled
 from skatcore.model import SEATS
 from skatcore.rules.compiler import get_rules
-from skatcore.sim.outcomes import SF_DEFENDER, SF_WIN
 
 GAME_NAME = "python_skatcore"
 _PARAMS = {"ruleset": "official", "returns": "sheet", "calls": True}
@@ -140,17 +140,7 @@ class SkatState(pyspiel.State):
         sh = self._s
         if not self.is_terminal():
             return [0.0] * len(sh.persons)
-        r = self._p.turns.deal.result()  # type: ignore[union-attr]
-        entry = {s: r.scores.get(SEATS[s], 0) for s in sh.persons}  # as skat_v0's rewards
-        if sh.returns == "classic":  # the settlement against the others: persons x own entry - the sum of all
-            total = sum(entry.values())
-            entry = {s: len(sh.persons) * v - total for s, v in entry.items()}
-        elif sh.returns == "seeger_fabian" and r.declarer is not None and r.won is not None:
-            entry[r.declarer] += SF_WIN if r.won else -SF_WIN
-            if not r.won:
-                for s in sh.persons:
-                    if s != r.declarer:
-                        entry[s] += SF_DEFENDER
+        entry = deal_rewards(self._p.turns.deal.result(), sh.persons, sh.returns)  # type: ignore[union-attr]
         return [float(entry[s]) for s in sh.persons]
 
     def resample_from_infostate(self, player_id: int, probability_sampler) -> SkatState:

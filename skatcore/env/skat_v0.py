@@ -40,17 +40,16 @@ from pettingzoo.utils import wrappers
 
 from skatcore.cards import cards_in, name
 from skatcore.engine.actions import PLAYS, Phase
-from skatcore.engine.deal import _PACKETS, Deal, deal_cards
+from skatcore.engine.deal import PACKETS, Deal, deal_cards
 from skatcore.engine.table import people
 from skatcore.env.encoding import ActionCatalogue, ObservationEncoder, Turns
+from skatcore.env.rewards import REWARDS, deal_rewards
 from skatcore.errors import InputError
 from skatcore.model import SEATS, STANDARD_DECK
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.dealing import seeded_decks
-from skatcore.sim.outcomes import SF_DEFENDER, SF_WIN
 from skatcore.sim.play import deal_rng
 
-REWARDS = ("sheet", "classic", "seeger_fabian")
 _BATCH = 64
 _PLAY = Phase.PLAY
 
@@ -193,7 +192,7 @@ class raw_env(AECEnv):
         if self._batch_key != (seed, start):  # the compiled dealing, _BATCH deals at a time (seeding costs a deal's moves)
             self._batch, self._batch_key = seeded_decks(seed, start, _BATCH).tolist(), (seed, start)
         deck = self._batch[i - start]
-        return [[deck[k] for k in packet] for packet in _PACKETS], deck[9:11]
+        return [[deck[k] for k in packet] for packet in PACKETS], deck[9:11]
 
     # -- moves -------------------------------------------------------------------
     def legal_actions(self) -> Sequence[int]:
@@ -273,16 +272,7 @@ class raw_env(AECEnv):
     def _finish(self) -> None:
         """The deal is over: each person's reward, every agent terminated."""
         r = self.deal.result()  # type: ignore[union-attr]
-        entry: dict[int, float] = {s: r.scores.get(SEATS[s], 0) for s in self.persons}
-        if self.reward == "classic":
-            total = sum(entry.values())
-            entry = {s: len(self.persons) * v - total for s, v in entry.items()}
-        elif self.reward == "seeger_fabian" and r.declarer is not None and r.won is not None:
-            entry[r.declarer] += SF_WIN if r.won else -SF_WIN
-            if not r.won:
-                for s in self.persons:
-                    if s != r.declarer:
-                        entry[s] += SF_DEFENDER
+        entry = deal_rewards(r, self.persons, self.reward)
         self.rewards = {self._agent_of[s]: v for s, v in entry.items()}  # type: ignore[misc]  # AECEnv says int
         for a in self.agents:
             self.infos[a] = {"seat": SEATS[self._seat_of[a]], "result": r.explanation, "game": r.game}

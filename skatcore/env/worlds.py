@@ -29,10 +29,11 @@ from skatcore.engine.table import people
 from skatcore.engine.view import SeatView
 from skatcore.env.encoding import ActionCatalogue, ObservationEncoder, Turns
 from skatcore.env.observation import CARD_MARKS
+from skatcore.env.rewards import REWARDS
 from skatcore.errors import InputError
 from skatcore.model import SEATS
 
-RETURNS = ("sheet", "classic", "seeger_fabian")  # as skat_v0's rewards
+RETURNS = REWARDS  # as skat_v0's rewards
 
 SKAT, ELSEWHERE = 3, 4  # places beside the three hands: the skat; laid aside or face down
 
