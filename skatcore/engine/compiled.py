@@ -42,7 +42,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from skatcore.engine.deal import _PACKETS, HOLD, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Call, Deal, Declare, Discard
+from skatcore.engine.deal import HOLD, PACKETS, PASS, PICK_UP, PLAY_HAND, PLAYS, Bid, Call, Deal, Declare, Discard
 from skatcore.engine.probe import SHEET_KEY, VALUE_KEY, Reads, describe, recording
 from skatcore.engine.scoring import make_facts
 from skatcore.model import SEATS, STANDARD_DECK, Declaration, RamschFacts, ScoreResult
@@ -152,7 +152,7 @@ def _build(rules) -> EngineTables | Unsupported:
     why = cards if isinstance(cards, str) else why  # the deals' own facts then, also without declarer (_sheet)
     hands_back = bool(rules.steps)  # all at "all_passed" (_unsupported): those deals stop as if thrown in
     all_pass = cidx[rules.all_pass] if rules.all_pass != "throw_in" and not hands_back else -1
-    arrays = (np.array(_PACKETS, np.int64), np.array(rules.ladder, np.int64), bool(rules.skip_bidding), all_pass,
+    arrays = (np.array(PACKETS, np.int64), np.array(rules.ladder, np.int64), bool(rules.skip_bidding), all_pass,
               kind, follow, class_mask, strength, points, trumps, n_trumps, *trick_table.kernel_arrays(rules, contracts),
               *card_table.kernel_arrays(rules, contracts), route_start, route_end, opt_contract, null_value, base, factor,
               value, mult, won, point_class, mat_offset)
@@ -276,7 +276,7 @@ class Outcomes:
         if not len(self.calls):
             raise ValueError("the bidding was not kept: play_random(..., keep=True)")
         deck = [int(c) for c in self.deck[i]]
-        deal = Deal(self.rules, [[deck[j] for j in packet] for packet in _PACKETS], deck[9:11])
+        deal = Deal(self.rules, [[deck[j] for j in packet] for packet in PACKETS], deck[9:11])
         for c in self.calls[i]:
             if c == 0:
                 break

@@ -85,9 +85,9 @@ _CARDS32 = range(32)
 _NONE_PLAYED: frozenset[str] = frozenset()
 _BIDDING = Phase.BIDDING  # Phase.X asks the Enum class's __getattr__ hook each time
 # positions in the shuffled deck of each seat's cards: 3 each, 2 to the skat, 4 each, 3 each
-_PACKETS = tuple(tuple(range(3 * s, 3 * s + 3)) + tuple(range(11 + 4 * s, 15 + 4 * s)) + tuple(range(23 + 3 * s, 26 + 3 * s))
-                 for s in range(3))
-_PACKET_CARDS = tuple(itemgetter(*p) for p in _PACKETS)
+PACKETS = tuple(tuple(range(3 * s, 3 * s + 3)) + tuple(range(11 + 4 * s, 15 + 4 * s)) + tuple(range(23 + 3 * s, 26 + 3 * s))
+                for s in range(3))
+_PACKET_CARDS = tuple(itemgetter(*p) for p in PACKETS)
 
 
 class Deal(Moves, Seating, Bidding, TrickPlay, DealFacts):

@@ -17,7 +17,7 @@ import numpy as np
 from numba import njit
 
 from skatcore import numba_cache  # noqa: F401 (the cache of the functions below stamped with their imports)
-from skatcore.engine.deal import _PACKETS
+from skatcore.engine.deal import PACKETS
 
 N, M = 624, 397
 M32 = 0xFFFFFFFF
@@ -106,5 +106,5 @@ def seeded_deals(seed: int, start: int, n: int) -> tuple[np.ndarray, np.ndarray,
     hands (n x 3) and the skat (n) as masks."""
     deck = seeded_decks(seed, start, n)
     bits = np.int64(1) << deck
-    hands = np.stack([np.bitwise_or.reduce(bits[:, list(p)], axis=1) for p in _PACKETS], axis=1)
+    hands = np.stack([np.bitwise_or.reduce(bits[:, list(p)], axis=1) for p in PACKETS], axis=1)
     return deck.astype(np.int8), hands, bits[:, 9] | bits[:, 10]
