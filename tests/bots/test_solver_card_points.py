@@ -11,6 +11,7 @@ import random
 from functools import cache
 
 import pytest
+from brute_play import brute as play_out
 from seven_takes import SevenTakes  # tests/seven_takes.py
 
 from skatcore.bots.analysis import analyse
@@ -64,28 +65,9 @@ def trick_points(rules, game, cards, leader, declarer, skat, last: bool) -> tupl
 
 
 def brute(rules, game, hands, leader, trick, declarer, skat):
-    """What the declarer adds to his count from here, every play line tried (he maximises it, the others minimise it)."""
-    table = rules.tricks[game]
-    seat = (leader + len(trick)) % 3
-    hand = hands[seat]
-    legal = (hand & table.class_mask[table.follow[trick[0]]] if trick else 0) or hand
-    best = None
-    for c in range(32):
-        if not legal >> c & 1:
-            continue
-        left = list(hands)
-        left[seat] &= ~(1 << c)
-        cards = (*trick, c)
-        if len(cards) < 3:
-            v = brute(rules, game, tuple(left), leader, cards, declarer, skat)
-        else:
-            n_left = sum(h.bit_count() for h in left)
-            w, v = trick_points(rules, game, cards, leader, declarer, skat, n_left == 0)
-            if n_left:
-                v += brute(rules, game, tuple(left), w, (), declarer, skat)
-        if best is None or (v > best if seat == declarer else v < best):
-            best = v
-    return best
+    """What the declarer adds to his count from here, every play line tried."""
+    return play_out(rules, game, hands, leader, trick, declarer,
+                    lambda cards, lead, left: trick_points(rules, game, cards, lead, declarer, skat, left == 0))
 
 
 def ending(rng, tricks):

@@ -11,6 +11,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from brute_play import brute as play_out
 from seven_takes import SevenTakes  # tests/seven_takes.py
 
 from skatcore.bots.solver import Position, Solver, trick_rule
@@ -49,30 +50,13 @@ def brute(rules, game, hands, leader, trick, declarer, tricks_goal, invert):
     """What the counted side takes from here (the declarer's, or with ``invert`` the others'), every
     play line tried: the declarer maximises it, the others minimise it."""
     table = rules.tricks[game]
-    seat = (leader + len(trick)) % 3
-    hand = hands[seat]
-    legal = hand & table.class_mask[table.follow[trick[0]]] if trick else 0
-    legal = legal or hand
-    best = None
-    for c in range(32):
-        if not legal >> c & 1:
-            continue
-        left = list(hands)
-        left[seat] &= ~(1 << c)
-        cards = (*trick, c)
-        if len(cards) < 3:
-            v = brute(rules, game, tuple(left), leader, cards, declarer, tricks_goal, invert)
-        else:
-            n_left = sum(h.bit_count() for h in left)
-            number = 10 - n_left // 3
-            w = (leader + rules.trick_winner(game, cards, number, leader, declarer)) % 3
-            counted = (w == declarer) != invert
-            v = (1 if tricks_goal else sum(table.points[x] for x in cards)) if counted else 0
-            if n_left:
-                v += brute(rules, game, tuple(left), w, (), declarer, tricks_goal, invert)
-        if best is None or (v > best if seat == declarer else v < best):
-            best = v
-    return best
+
+    def judge(cards, lead, left):
+        w = (lead + rules.trick_winner(game, cards, 10 - left // 3, lead, declarer)) % 3
+        counted = (w == declarer) != invert
+        return w, ((1 if tricks_goal else sum(table.points[x] for x in cards)) if counted else 0)
+
+    return play_out(rules, game, hands, leader, trick, declarer, judge)
 
 
 def ending(rng, game, rules, tricks):
