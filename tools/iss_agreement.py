@@ -27,7 +27,7 @@ from pathlib import Path
 from skatcore.bots import resolve_player
 from skatcore.engine.deal import Deal, Phase
 from skatcore.errors import InputError, printable
-from skatcore.records.iss import _CARD, NotScorable, _Replay, _step, parse_sgf
+from skatcore.records.iss import ISS_CARDS, IssReplay, NotScorable, parse_sgf, replay_move
 from skatcore.rules import get_rules
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "data" / "iss"
@@ -39,11 +39,11 @@ def decisions(record, rules, factory, seed: int, detail: list | None = None):
     of ``record`` with more than one legal card (and, with ``detail``, add
     a row per decision: role, place in the trick, trick number, how the bot chose)."""
     deal = Deal(rules, record.hands, record.skat)
-    state = _Replay(deal)
+    state = IssReplay(deal)
     bots = [factory(rules=rules, seed=seed * 3 + s) for s in range(3)]
     for move in record.moves:
         seat = deal.to_move
-        if move.who is not None and move.who == seat and not deal.done and move.token in _CARD \
+        if move.who is not None and move.who == seat and not deal.done and move.token in ISS_CARDS \
                 and deal.phase is Phase.PLAY:
             legal = deal.legal_actions()
             if len(legal) > 1:
@@ -54,13 +54,13 @@ def decisions(record, rules, factory, seed: int, detail: list | None = None):
                     kinds.append("opening_lead")
                 elif view.tricks and not view.trick and seat != view.declarer:
                     kinds.append("defender_leads")
-                theirs = _CARD[move.token]
+                theirs = ISS_CARDS[move.token]
                 if detail is not None:
                     detail.append(_row(view, bots[seat], chosen, theirs, len(legal)) | {"account": record.players[seat]})
                 yield kinds, chosen, theirs
         elif move.who is not None and move.who == seat and not deal.done and deal.phase is not Phase.PLAY:
             bots[seat].act(deal.view(seat))  # the bot sees its other decisions too (it may plan its play there)
-        _step(state, move)
+        replay_move(state, move)
 
 
 def _row(view, bot, mine: int, theirs: int, choices: int) -> dict:

@@ -35,7 +35,7 @@ from skatcore.records.holds import Ending, Holds, NotHeld, check_held, other_tri
 
 GAME_LETTERS = {"G": "grand", "C": "clubs", "S": "spades", "H": "hearts", "D": "diamonds", "N": "null"}
 HIDDEN = "??"  # a card the record does not show
-_CARD = {n: i for i, n in enumerate(CARD_NAMES)}  # ISS writes exactly our two-letter form
+ISS_CARDS = {n: i for i, n in enumerate(CARD_NAMES)}  # ISS writes exactly our two-letter form
 _TAG = re.compile(r"([A-Z][A-Z0-9]*)\[([^\]]*)\]")
 _GAME = re.compile(r"([GCSHDN])([OHSZ]*)(?:\.(.+))?")  # no overlap with cards: ranks are 789TJQKA
 _WHO = {"w": None, "0": 0, "1": 1, "2": 2}  # who moves: the server, or a seat
@@ -137,9 +137,9 @@ def parse_sgf(line: str) -> IssRecord:
 def _cards(text: str, what: str) -> list[int]:
     out = []
     for part in text.split("."):
-        if part not in _CARD:
+        if part not in ISS_CARDS:
             raise InputError(f"{part!r} in {what} is not an ISS card (suit CSHD + rank 789TJQKA)")
-        out.append(_CARD[part])
+        out.append(ISS_CARDS[part])
     return out
 
 
@@ -177,7 +177,7 @@ def _parse_result(record: IssRecord, text: str) -> None:
 
 
 @dataclass
-class _Replay:
+class IssReplay:
     """Bookkeeping while feeding ISS moves to a Deal (no rules here)."""
 
     deal: Deal
@@ -228,7 +228,7 @@ def replay(record: IssRecord, rules) -> Deal:
     return _replay(record, rules).deal
 
 
-def _replay(record: IssRecord, rules) -> _Replay:
+def _replay(record: IssRecord, rules) -> IssReplay:
     if (n := len(people(rules))) != 3:  # a table of two: its bidding and play are not these moves
         raise NotScorable(f"ruleset {rules.name!r} is played by {n} players, an ISS game by three")
     try:
@@ -237,10 +237,10 @@ def _replay(record: IssRecord, rules) -> _Replay:
         raise exc.at("MV move 1 (the deal)") from None
     if deal.phase is not Phase.BIDDING:
         raise NotScorable(f"ruleset {rules.name!r} has no bidding, unlike ISS")
-    state = _Replay(deal)
+    state = IssReplay(deal)
     for i, move in enumerate(record.moves, start=2):
         try:
-            _step(state, move)
+            replay_move(state, move)
         except InputError as exc:
             raise exc.at(f"MV move {i} `{move}`") from None
     if not deal.done and deal.declarer is None and deal.phase is not Phase.BIDDING:
@@ -269,7 +269,7 @@ def replay_held(record: IssRecord, rules) -> Deal:
     return state.deal
 
 
-def _check_held(state: _Replay, rules, record: IssRecord) -> None:
+def _check_held(state: IssReplay, rules, record: IssRecord) -> None:
     deal = state.deal
     if deal.contract is not None and deal.declarer is not None:
         try:
@@ -284,10 +284,11 @@ def _turn(deal: Deal) -> str:
     return f"{SEATS[deal.to_move]} to {deal.phase.value}" if deal.to_move is not None else deal.phase.value
 
 
-def _step(state: _Replay, move: IssMove) -> None:
+def replay_move(state: IssReplay, move: IssMove) -> None:
+    """Apply one move of the record to the deal (a card, a bid, the server's skat, an announcement, a claim ...)."""
     deal, tok = state.deal, move.token
-    if move.who == deal.to_move and tok in _CARD and not deal.done:  # most moves: a card of the player to move
-        deal.apply(PLAYS[_CARD[tok]])
+    if move.who == deal.to_move and tok in ISS_CARDS and not deal.done:  # most moves: a card of the player to move
+        deal.apply(PLAYS[ISS_CARDS[tok]])
         return
     if move.who is None:
         _server(state, tok)
@@ -309,8 +310,8 @@ def _step(state: _Replay, move: IssMove) -> None:
         hint = "; a hidden card (??) before it cannot be replayed" if state.hidden else ""
         message = f"player {seat} ({SEATS[seat]}) moves, but it is {_turn(deal)}{hint}"
         raise other_trick_winner(deal, message) or InputError(message)
-    if tok in _CARD:
-        deal.apply(PLAYS[_CARD[tok]])
+    if tok in ISS_CARDS:
+        deal.apply(PLAYS[ISS_CARDS[tok]])
     elif tok.isascii() and tok.isdigit():
         if len(tok) > 6:  # no ladder goes that high (and Python refuses to read 4,300 digits)
             raise InputError(f"a bid of {len(tok):,} digits (expected a value of the bid ladder)")
@@ -319,7 +320,7 @@ def _step(state: _Replay, move: IssMove) -> None:
         deal.apply(HOLD if tok == "y" else PASS)
     elif tok == "s":
         deal.apply(PICK_UP)
-    elif "." in tok and all(part in _CARD for part in tok.split(".")):
+    elif "." in tok and all(part in ISS_CARDS for part in tok.split(".")):
         # the discard as a move of its own, after the announcement in old records
         deal.apply(Discard(tuple(_cards(tok, "the discard")[:2])))
         if state.pending:
@@ -331,7 +332,7 @@ def _step(state: _Replay, move: IssMove) -> None:
         raise InputError(f"unknown move {tok!r}")
 
 
-def _announce(state: _Replay, letter: str, flags: str, cards: str | None) -> None:
+def _announce(state: IssReplay, letter: str, flags: str, cards: str | None) -> None:
     """``G.ST.H8``, ``GH``, ``NO``, ``CHZ``: game letter, flags O/H/S/Z, then
     the discards after `s` (for ouvert also the open cards, not needed)."""
     deal = state.deal
@@ -350,14 +351,14 @@ def _announce(state: _Replay, letter: str, flags: str, cards: str | None) -> Non
     deal.apply(Declare(declaration))
 
 
-def _server(state: _Replay, tok: str) -> None:
+def _server(state: IssReplay, tok: str) -> None:
     deal = state.deal
     kind, _, who = tok.partition(".")
     if kind in ("TI", "LE") and who in ("0", "1", "2"):
         _gone(state, int(who), "timed out" if kind == "TI" else "left")
         return
     parts = tok.split(".")
-    if deal.phase is Phase.DISCARD and len(parts) == 2 and all(p in _CARD or p == HIDDEN for p in parts):
+    if deal.phase is Phase.DISCARD and len(parts) == 2 and all(p in ISS_CARDS or p == HIDDEN for p in parts):
         # `w X.Y`: the skat shown to the declarer after `s`; Deal already has it
         if HIDDEN not in parts and sorted(_cards(tok, "the skat")) != sorted(deal.original_skat):
             raise InputError(f"the skat shown ({' '.join(parts)}) is not the skat dealt "
@@ -371,7 +372,7 @@ def gone_early(seat: int, what: str, bidding: bool) -> str:
     return f"player {seat} ({SEATS[seat]}) {what} {'during bidding' if bidding else 'before the game was declared'}"
 
 
-def _gone(state: _Replay, seat: int, what: str) -> None:
+def _gone(state: IssReplay, seat: int, what: str) -> None:
     """A player timed out or left: the game ends by concession (module docstring)."""
     deal = state.deal
     if deal.done:
@@ -422,7 +423,7 @@ def not_scorable(record: IssRecord, reason: str) -> tuple[dict, str]:
 
 def scored(record: IssRecord, rules, facts, ending: str, concession_by: str | None) -> tuple[dict, str]:
     """The output of a replayed record: ``facts`` of its declarer game (None:
-    thrown in), how it ended early (``_Replay.ending``) and who conceded.
+    thrown in), how it ended early (``IssReplay.ending``) and who conceded.
     The server's R[] is checked where it played the same rules (official)."""
     result = rules.score(facts) if facts is not None else passed_result(rules)
     explanation = result.explanation

@@ -78,7 +78,7 @@ def _cards(text, p, e, out, hidden):
 @njit(cache=True)
 def _token(text, p, e, server, extra):
     """The code of the move token ``text[p:e]`` by the server or a player,
-    as ``iss._step`` and ``iss._server`` read it, or BAD.  An announcement
+    as ``iss.replay_move`` and ``iss._server`` read it, or BAD.  An announcement
     puts (letter, flags, how many cards it shows) in ``extra[0:3]``; the
     cards of an announcement, a discard or the skat shown go to ``extra[3:5]``."""
     n = e - p

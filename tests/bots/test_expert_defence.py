@@ -221,8 +221,8 @@ class Recorded:
     """Plays the cards GAME_1 shows for its seat, in order."""
 
     def __init__(self, rules, seed=None):
-        from skatcore.records.iss import _CARD, parse_sgf
-        self.cards = [[_CARD[m.token] for m in parse_sgf(GAME_1).moves if m.who == s and m.token in _CARD]
+        from skatcore.records.iss import ISS_CARDS, parse_sgf
+        self.cards = [[ISS_CARDS[m.token] for m in parse_sgf(GAME_1).moves if m.who == s and m.token in ISS_CARDS]
                       for s in range(3)]
 
     def act(self, view):
