@@ -149,7 +149,7 @@ def _build(rules) -> EngineTables | Unsupported:
                     why = why or f"the score of {d.game} {got}"
                     continue
                 value[cell], mult[cell], won[cell] = got.value, got.multiplier, bool(got.won)
-    why = cards if isinstance(cards, str) else why  # the deals' own facts then, also without declarer (_sheet)
+    why = cards if isinstance(cards, str) else why  # the deals' own facts then, also without declarer (fill_scores)
     hands_back = bool(rules.steps)  # all at "all_passed" (_unsupported): those deals stop as if thrown in
     all_pass = cidx[rules.all_pass] if rules.all_pass != "throw_in" and not hands_back else -1
     arrays = (np.array(PACKETS, np.int64), np.array(rules.ladder, np.int64), bool(rules.skip_bidding), all_pass,
@@ -346,11 +346,11 @@ def play_random(rules, n: int, seed: int, start: int = 0, keep: bool = False) ->
     tables = engine_tables(rules)
     out = Outcomes(rules, tables, seed, start, n, keep)
     kernel.play_deals(seed, start, n, *tables.arrays, *out._kernel_outputs())
-    _sheet(rules, tables, out)
+    fill_scores(rules, tables, out)
     return out
 
 
-def _sheet(rules, tables: EngineTables, out: Outcomes) -> None:
+def fill_scores(rules, tables: EngineTables, out: Outcomes) -> None:
     """Fill ``out.scores``: the declarer's entry, or the plugins' sheet
     entries and Ramsch scores, asked once per distinct outcome; deals whose
     outcome cannot be tabulated are scored on their own facts."""

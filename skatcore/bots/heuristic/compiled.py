@@ -33,7 +33,7 @@ from skatcore.bots.heuristic.tables import (
     JACK_MASK,
     _info,
 )
-from skatcore.engine.compiled import Outcomes, Unsupported, _sheet, engine_tables
+from skatcore.engine.compiled import Outcomes, Unsupported, engine_tables, fill_scores
 from skatcore.engine.tricks import call_open
 
 _FAMILY = {"suit": kernel.SUIT, "grand": kernel.GRAND, "null": kernel.NULLF}
@@ -135,7 +135,7 @@ def play_heuristic(rules, dealt, seed: int = 0, start: int = 0, keep: bool = Fal
     kernel.play_deals(hands, skat, ht.H, ht.D, *ht.cards, *tables.arrays, *out._kernel_outputs())
     if rules.calls:
         _table_calls(rules, out, hands, skat)
-    _sheet(rules, tables, out)
+    fill_scores(rules, tables, out)
     return out
 
 
