@@ -95,7 +95,7 @@ def _compile_with(ruleset: str | Path | Ruleset, plugins: Mapping[str, Any] | No
     from skatcore.errors import InputError
     from skatcore.rules.compiler import compile_rules
     from skatcore.rules.manager import PluginSpec
-    from skatcore.rules.ruleset import Ruleset, _resolve_plugin, load_ruleset, plugin_schema, validate
+    from skatcore.rules.ruleset import Ruleset, load_ruleset, plugin_schema, resolve_plugin, validate
 
     rs = ruleset if isinstance(ruleset, Ruleset) else load_ruleset(ruleset)
     if not plugins:
@@ -107,7 +107,7 @@ def _compile_with(ruleset: str | Path | Ruleset, plugins: Mapping[str, Any] | No
         if isinstance(plugin, tuple):
             plugin, params = plugin
         if isinstance(plugin, str):
-            spec = _resolve_plugin(plugin, dict(params), source=rs.source, layer=layer)
+            spec = resolve_plugin(plugin, dict(params), source=rs.source, layer=layer)
             specs.append(PluginSpec(key=key, origin=spec.origin, factory=spec.factory, params=spec.params, layer=layer))
             continue
         schema = plugin_schema(plugin)

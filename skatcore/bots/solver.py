@@ -53,7 +53,7 @@ from . import solver_kernel as kernel
 from . import solver_table
 from .solver_kernel import MAX_DEPTH
 from .solver_moves import ABOVE, CLASS, ENDS, EQUAL, FOLLOW, OUTER, POWER, ROWS, RUFF, SAME, STRENGTH, TRUMPS, WROW
-from .solver_rule import TrickRule, _split, trick_rule  # noqa: F401 (trick_rule: for the solver's callers)
+from .solver_rule import TrickRule, split_alike, trick_rule  # noqa: F401 (trick_rule: for the solver's callers)
 from .solver_table import GROUP_CARDS, MAX_GROUPS, NC, POINTS, TT_BUCKETS
 
 
@@ -294,7 +294,7 @@ class Solver:
             t[EQUAL] = [int(t[ABOVE, i]) & alike_of[i] for i in range(NC)]
             t[WROW, :30] = rule.rows.ravel()
             t[ENDS, :3] = rule.last(declarer, skat)
-            groups = [run for lo, size in groups for run in _split(lo, size, alike_of)]
+            groups = [run for lo, size in groups for run in split_alike(lo, size, alike_of)]
         self.cfg = np.array([declarer, int(invert), int(goal == "tricks"), 0, node_limit, len(groups), len(like),
                              int(rule is not None)], dtype=np.int64)
         # the equal cards' canonical subsets (see solver_table.learn), by the seats the cards were seen with

@@ -13,7 +13,7 @@ import numpy as np
 from .solver_table import NC
 
 
-def _split(lo: int, size: int, alike_of: list[int]) -> list[tuple[int, int]]:
+def split_alike(lo: int, size: int, alike_of: list[int]) -> list[tuple[int, int]]:
     """A run of equal cards (solver ids ``lo ..``) cut into runs whose cards a rule treats alike, pairwise."""
     runs, start = [], lo
     for i in range(lo + 1, lo + size + 1):
@@ -85,7 +85,7 @@ def trick_rule(rules, game: str, declarer: int | None) -> TrickRule | str | None
 
 
 def _trick_rule(rules, game: str, declarer: int | None, counted: bool) -> TrickRule | str:
-    from skatcore.engine.trick_table import SLOT, SLOTS, _order_winners, trick_wins
+    from skatcore.engine.trick_table import SLOT, SLOTS, order_winners, trick_wins
 
     table = rules.tricks[game]
     if rules.trick_hook:
@@ -99,7 +99,7 @@ def _trick_rule(rules, game: str, declarer: int | None, counted: bool) -> TrickR
         base = wins.wins
     else:  # the card order's winners, as a table the house rules' points join
         base = np.zeros((1, SLOTS), np.int8)
-        base[0, SLOT] = _order_winners(table)
+        base[0, SLOT] = order_winners(table)
         rows = np.zeros((10, 3), np.int64)
     if not counted:
         return TrickRule(base, rows, _alike(base[np.unique(rows)], table))
@@ -168,10 +168,10 @@ def _alike(wins: np.ndarray, table) -> np.ndarray:
     swapped.  Two such cards of a class with no card between them still in
     play are then one choice under the rule as under the card order (the
     solver's equal cards)."""
-    from skatcore.engine.trick_table import C0, C1, C2, SLOT, SLOTS, _order_winners
+    from skatcore.engine.trick_table import C0, C1, C2, SLOT, SLOTS, order_winners
 
     order = np.zeros(SLOTS, np.int8)
-    order[SLOT] = _order_winners(table)
+    order[SLOT] = order_winners(table)
     got = wins[:, SLOT]
     moved = got != order[SLOT][None, :]
     alike = np.zeros((NC, NC), np.bool_)

@@ -101,11 +101,11 @@ def registered_plugins(ruleset: str | None = None) -> list[PluginInfo]:
 
 
 def _describe_param(schema: dict) -> str:
-    from skatcore.rules.ruleset import _describe
+    from skatcore.rules.ruleset import describe_schema
 
-    text = _describe(schema) if ("type" in schema or "enum" in schema or "const" in schema) else "a value"
+    text = describe_schema(schema) if ("type" in schema or "enum" in schema or "const" in schema) else "a value"
     if "anyOf" in schema:
-        text = " or ".join(_describe(s) for s in schema["anyOf"])
+        text = " or ".join(describe_schema(s) for s in schema["anyOf"])
     if "default" in schema:
         text += f", default {json.dumps(schema['default'])}"
     return text

@@ -50,7 +50,7 @@ from skatcore.cards import name
 from skatcore.engine.probe import Reads, describe, recording
 from skatcore.engine.scoring import make_facts
 from skatcore.engine.trick_probe import answers_alone
-from skatcore.engine.trick_table import C0, C1, C2, SLOT, SLOTS, TRICKS, _order_winners
+from skatcore.engine.trick_table import C0, C1, C2, SLOT, SLOTS, TRICKS, order_winners
 from skatcore.model import SEATS, STANDARD_DECK, Declaration, GameFacts, Trick
 
 #: the end table's key: declarer, the last trick's taker, the declarer's tricks (0-10), the skat (lo << 5 | hi)
@@ -269,7 +269,7 @@ class _Asker:
 
     def __init__(self, rules, fn, kind: str, valued: list[str]):
         self.rules, self.fn, self.kind, self.valued = rules, fn, kind, valued
-        self.order = {c: _order_winners(rules.tricks[c]).tolist() for c in valued}
+        self.order = {c: order_winners(rules.tricks[c]).tolist() for c in valued}
         self.fields = TRICK_FIELDS if kind == "trick" else END_FIELDS
         self.cards = list(zip(C0.tolist(), C1.tolist(), C2.tolist(), strict=True))
         self.facts: dict[str, GameFacts] = {}

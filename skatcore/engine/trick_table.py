@@ -159,7 +159,7 @@ def _build(rules) -> TrickWins | str:
     started, calls = time.process_time(), 0
     for ci, cname in enumerate(contracts):
         contract, table = rules.contracts[cname], rules.tricks[cname]
-        order = _order_winners(table)
+        order = order_winners(table)
         decls = ([None] if not contract.declarer else [0, 1, 2]) if decl_read else \
             [0 if contract.declarer else None]
         for n in numbers:
@@ -211,7 +211,7 @@ def _sample(rules, wins, row, contracts, numbers, leaders, decl_read, number, le
     sample = []
     for ci, cname in enumerate(contracts):
         contract, table = rules.contracts[cname], rules.tricks[cname]
-        order = _order_winners(table)
+        order = order_winners(table)
         decls = ([None] if not contract.declarer else [0, 1, 2]) if decl_read else [0 if contract.declarer else None]
         for n in numbers:
             for lead in leaders:
@@ -226,7 +226,7 @@ def _sample(rules, wins, row, contracts, numbers, leaders, decl_read, number, le
     return sample
 
 
-def _order_winners(table) -> np.ndarray:
+def order_winners(table) -> np.ndarray:
     """The card order's winner (index 0-2) of every trick of :data:`SLOT`."""
     s = np.array([list(row[:32]) for row in table.strength], np.int64)
     led = np.array(table.follow[:32], np.int64)[C0]

@@ -154,12 +154,12 @@ def ruleset_file(ref: str, folder: Path) -> Path:
 
 def _names(src: Path, key: str) -> bool:
     """Whether the ruleset file ``src`` itself lists plugin ``key`` (read now, not taken from the sheet)."""
-    from skatcore.rules.ruleset import _load_doc
+    from skatcore.rules.ruleset import load_doc
 
     if read_listed(src) is None:
         return False
     try:
-        doc = _load_doc(src, seen=())
+        doc = load_doc(src, seen=())
     except InputError:
         return False
     return key in doc["plugins"] and Path(doc["_sources"][key]).resolve() == src
@@ -170,7 +170,7 @@ def sheet_rules(meta: dict, path: Path):
     sheet from before: its ruleset file, found as a record's)."""
     from skatcore.rules.compiler import compile_rules, get_rules
     from skatcore.rules.manager import builtin_plugins, entry_point_plugins
-    from skatcore.rules.ruleset import Ruleset, _resolve_plugin
+    from skatcore.rules.ruleset import Ruleset, resolve_plugin
     from skatcore.rules.trust import check_code_allowed
 
     source, folder = str(path), folder_of(path)
@@ -190,7 +190,7 @@ def sheet_rules(meta: dict, path: Path):
                                      "folder (expected files inside it)")
                 check_code_allowed(key, real if real is not None and _names(real, key) else None)
                 src = str(real) if real is not None else src
-            specs.append(_resolve_plugin(key, params, source=src, layer=layer))
+            specs.append(resolve_plugin(key, params, source=src, layer=layer))
         except InputError as exc:
             inner = f"{exc.path}: " if exc.path else ""
             raise InputError(inner + exc.message, source=source, path=where) from None

@@ -119,11 +119,11 @@ def _schema_message(error) -> tuple[str, Any]:
         note = " (YAML reads a bare null as None: quote it)" if key is None and extra else ""
         return f"unknown key {key!r} ({hint}){note}", key
     if kind in ("anyOf", "oneOf"):
-        options = [_describe(s) for s in error.validator_value]
+        options = [describe_schema(s) for s in error.validator_value]
         expected = ", ".join(options[:-1]) + " or " + options[-1] if len(options) > 1 else options[0]
         return f"expected {expected}, got {got}", None
     if kind in ("type", "const", "enum", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        return f"expected {_describe(schema)}, got {got}", None
+        return f"expected {describe_schema(schema)}, got {got}", None
     if kind in ("minItems", "maxItems"):
         lo, hi = schema.get("minItems"), schema.get("maxItems")
         n = len(error.instance)
@@ -151,7 +151,7 @@ def _json_type(value: Any) -> str:
     return "null" if value is None else type(value).__name__
 
 
-def _describe(schema: Any) -> str:
+def describe_schema(schema: Any) -> str:
     """A subschema in words: ``an integer >= 1``, ``one of: yes, pass``, ``false``."""
     if not isinstance(schema, dict):
         return "anything" if schema is True else "nothing"
@@ -232,9 +232,9 @@ def find_ruleset(ref: str, relative_to: Path | None = None) -> Path:
 def load_ruleset(ref: str | Path) -> Ruleset:
     """Load, merge (``extends``) and validate a ruleset by name or path."""
     path = find_ruleset(str(ref))
-    doc = _load_doc(path, seen=())
+    doc = load_doc(path, seen=())
     plugins = tuple(
-        _resolve_plugin(key, params, source=str(doc["_sources"][key]), layer=doc["_layers"][key])
+        resolve_plugin(key, params, source=str(doc["_sources"][key]), layer=doc["_layers"][key])
         for key, params in doc["plugins"].items()
         if params is not False
     )
@@ -247,7 +247,7 @@ def freeze_ruleset(ref: str | Path) -> dict:
     gave it, the file that listed it and its layer, and the SHA-256 of every
     file of the ``extends`` chain (to tell later whether one changed)."""
     path = find_ruleset(str(ref))
-    doc = _load_doc(path, seen=())
+    doc = load_doc(path, seen=())
     load_ruleset(path)  # every plugin resolves and validates now, not when the sheet is next read
     files = sorted({str(Path(p).resolve()) for p in (path, *doc["_chain"])})
     return {"name": doc.get("name", path.stem), "description": doc.get("description", ""),
@@ -258,7 +258,7 @@ def freeze_ruleset(ref: str | Path) -> dict:
 
 def thaw_ruleset(frozen: dict) -> Ruleset:
     """The :class:`Ruleset` of :func:`freeze_ruleset`'s data (plugins resolved again)."""
-    plugins = tuple(_resolve_plugin(key, params, source=src, layer=layer) for key, params, src, layer in frozen["plugins"])
+    plugins = tuple(resolve_plugin(key, params, source=src, layer=layer) for key, params, src, layer in frozen["plugins"])
     return Ruleset(name=frozen["name"], description=frozen["description"], source=frozen["source"], plugins=plugins)
 
 
@@ -274,7 +274,7 @@ def _digest(path: Path) -> str | None:
         return None
 
 
-def _load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
+def load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
     source = str(path)
     doc = read_yaml(path)
     validate(doc, load_schema("ruleset.schema.json"), source)
@@ -296,7 +296,7 @@ def _load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
             cycle = " -> ".join(p.name for p in (*seen, parent_path.resolve()))
             raise InputError(f"extends cycle {cycle} (expected a chain of rulesets ending in one without extends)",
                              source=source, path="extends")
-        parent = _load_doc(parent_path, seen)
+        parent = load_doc(parent_path, seen)
         plugins, sources, layers = parent["plugins"], parent["_sources"], parent["_layers"]
         depth, chain = parent["_depth"] + 1, parent["_chain"]
     for key, params in (doc.get("plugins") or {}).items():
@@ -323,7 +323,7 @@ def plugin_schema(factory: Any) -> dict:
     return getattr(factory, "params_schema", None) or NO_PARAMS
 
 
-def _resolve_plugin(key: str, params: Any, source: str, layer: int = 0) -> PluginSpec:
+def resolve_plugin(key: str, params: Any, source: str, layer: int = 0) -> PluginSpec:
     where = json_path(["plugins", key])
     try:
         factory, origin = resolve_plugin_ref(key, Path(source))

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from skatcore.bots.heuristic.tables import _Game
+from skatcore.bots.heuristic.tables import GameTables
 from skatcore.rules.compiler import TRUMP
 
 # the classes of a defender's lead, best first
@@ -43,7 +43,7 @@ class Table:
     partner_led: frozenset  # follow classes the partner led
 
     @classmethod
-    def of(cls, view, kn, g: _Game) -> Table:
+    def of(cls, view, kn, g: GameTables) -> Table:
         me, decl = view.seat, view.declarer
         partner = 3 - me - decl
         led = frozenset(g.follow[cards[0]] for leader, cards, _ in view.tricks if leader == partner)
@@ -51,7 +51,7 @@ class Table:
                    kn.void[decl], kn.void[partner], led)
 
 
-def lead_class(g: _Game, t: Table, card: int) -> int:
+def lead_class(g: GameTables, t: Table, card: int) -> int:
     """The rule a defender's lead of ``card`` follows (:data:`MASTER` ... :data:`BAD`)."""
     k = g.follow[card]
     if k == TRUMP:
@@ -75,7 +75,7 @@ def lead_class(g: _Game, t: Table, card: int) -> int:
     return THROUGH if k == pick or lengths[k] == lengths[pick] else SIDE
 
 
-def lead_key(g: _Game, t: Table, card: int) -> tuple:
+def lead_key(g: GameTables, t: Table, card: int) -> tuple:
     """Sort key of a defender's lead, best first: its class, then a master
     with the most points, any other card as low as the suit allows."""
     cls = lead_class(g, t, card)
@@ -84,13 +84,13 @@ def lead_key(g: _Game, t: Table, card: int) -> tuple:
     return cls, g.points[card], g.power[card]
 
 
-def cheapest_key(g: _Game, card: int) -> tuple:
+def cheapest_key(g: GameTables, card: int) -> tuple:
     """The rule for any other choice the layouts leave open: give away as
     few card points as possible, a side card before a trump, the lower of two."""
     return g.points[card], g.follow[card] == TRUMP, g.power[card]
 
 
-def discard_key(g: _Game, hand: int, card: int) -> tuple:
+def discard_key(g: GameTables, hand: int, card: int) -> tuple:
     """Sort key of a defender's discard, best first: no ace or ten while
     another card will do, a side card from the shortest suit of ``hand`` (to
     get void), then the fewest points, the lower of two."""
@@ -98,7 +98,7 @@ def discard_key(g: _Game, hand: int, card: int) -> tuple:
     return g.points[card] >= 10, k == TRUMP, (hand & g.class_mask[k]).bit_count(), g.points[card], g.power[card]
 
 
-def smear_key(g: _Game, card: int) -> tuple:
+def smear_key(g: GameTables, card: int) -> tuple:
     """Sort key of a card put on the partner's won trick, best first: the
     most points, a side card before a trump, the lower of two."""
     return -g.points[card], g.follow[card] == TRUMP, g.power[card]

@@ -10,7 +10,7 @@ from skatcore.bots.heuristic.bidding import Bidding
 from skatcore.bots.heuristic.discard import Discarding
 from skatcore.bots.heuristic.evaluation import Evaluation
 from skatcore.bots.heuristic.play import PLAY_CARD, CardPlay
-from skatcore.bots.heuristic.tables import _Game, _info
+from skatcore.bots.heuristic.tables import GameTables, _info
 from skatcore.engine.deal import Phase, SeatView
 from skatcore.rules.compiler import CompiledRules
 
@@ -65,7 +65,7 @@ class HeuristicPlayer(Evaluation, Bidding, Discarding, CardPlay):
         self._strengths: dict = {}
         self._mats: dict = {}
         self._played = (0, 0)  # (tricks seen, their cards): a player lives for one deal
-        self._g: _Game | None = None
+        self._g: GameTables | None = None
         self._decl = None
 
     # -- dispatch --------------------------------------------------------------

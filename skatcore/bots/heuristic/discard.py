@@ -12,8 +12,8 @@ from skatcore.bots.heuristic.tables import (
     BIT,
     NCARDS,
     SUIT_MASKS,
+    GameTables,
     _Cand,
-    _Game,
     cards_in,
     declaration_key,
 )
@@ -99,7 +99,7 @@ class Discarding:
                 best, key = a, k
         return best
 
-    def _trump_discard_scores(self, hand: int, g: _Game) -> list[float]:
+    def _trump_discard_scores(self, hand: int, g: GameTables) -> list[float]:
         """How much each card wants to go into the skat (suit/grand)."""
         score = [-100.0] * NCARDS
         for k in range(4):

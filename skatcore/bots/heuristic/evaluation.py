@@ -19,7 +19,7 @@ from skatcore.bots.heuristic.tables import (
     JACK_MASK,
     SJ,
     TEN,
-    _Game,
+    GameTables,
     _grand_side,
     _p,
     declaration_key,
@@ -33,7 +33,7 @@ class Evaluation:
     """Part of :class:`~skatcore.bots.heuristic.HeuristicPlayer`."""
 
     # -- hand evaluation ---------------------------------------------------------
-    def strength(self, hand: int, g: _Game, fore: bool = False) -> float:
+    def strength(self, hand: int, g: GameTables, fore: bool = False) -> float:
         """Log-odds-like strength of ``hand`` (10 cards) as declarer of ``g``;
         ``fore``: the declarer is forehand (leads the first trick; grand only)."""
         key = (hand, g.name, fore)
@@ -43,7 +43,7 @@ class Evaluation:
         return v
 
     @staticmethod
-    def _strength(hand: int, g: _Game, fore: bool = False) -> float:
+    def _strength(hand: int, g: GameTables, fore: bool = False) -> float:
         fam = g.family
         std = g.std
         if std is not None:

@@ -4,7 +4,7 @@ The same rules of thumb, decision by decision, on the compiled engine's
 arrays (row ``c`` of each table is the contract being played): ``follow``,
 ``class_mask``, ``strength``, ``points`` as :mod:`skatcore.engine.compiled`
 builds them, and the heuristic's own ``power``, ``higher``, ``lower`` (as
-:class:`~skatcore.bots.heuristic.tables._Game` derives them).  Ties go to the
+:class:`~skatcore.bots.heuristic.tables.GameTables` derives them).  Ties go to the
 lowest card, as Python's ``min``/``max`` over ``cards_in`` order do.
 ``tests/bots/test_heuristic_compiled.py`` demands the very same cards as
 :class:`~skatcore.bots.heuristic.HeuristicPlayer` through ``Deal``.

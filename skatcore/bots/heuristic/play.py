@@ -3,7 +3,7 @@ and fewest points (all against all, Ramsch)."""
 
 from __future__ import annotations
 
-from skatcore.bots.heuristic.tables import BIT, JACK_MASK, NCARDS, _Game, _high, _low, cards_in
+from skatcore.bots.heuristic.tables import BIT, JACK_MASK, NCARDS, GameTables, _high, _low, cards_in
 from skatcore.cards import CARD_NAMES
 from skatcore.engine.deal import Play, SeatView
 from skatcore.rules.compiler import TRUMP
@@ -58,7 +58,7 @@ class CardPlay:
             return self._play_declarer(view, g, legal, hand, unseen, trick)
         return self._play_defender(view, g, legal, hand, unseen, trick)
 
-    def _last_to_trick(self, view, g: _Game, legal: int, trick) -> int | None:
+    def _last_to_trick(self, view, g: GameTables, legal: int, trick) -> int | None:
         """The last card to a trick where a plugin decides who takes it
         (``skat_trick_winner``): asked of the rules for every legal card, as
         the deal will ask; the card that serves the seat's goal best in this
@@ -94,7 +94,7 @@ class CardPlay:
         return seats[(seats.index(seat) + n) % len(seats)]
 
     @staticmethod
-    def _winning(g: _Game, trick) -> tuple[int, int, tuple[int, ...]]:
+    def _winning(g: GameTables, trick) -> tuple[int, int, tuple[int, ...]]:
         """(index of the winning card, its strength, strength row of the led class)."""
         s = g.strength[g.follow[trick[0]]]
         wi = 0
@@ -103,7 +103,7 @@ class CardPlay:
                 wi = i
         return wi, s[trick[wi]], s
 
-    def _play_declarer(self, view, g: _Game, legal: int, hand: int, unseen: int, trick) -> int:
+    def _play_declarer(self, view, g: GameTables, legal: int, hand: int, unseen: int, trick) -> int:
         pts = g.points
         if not trick:
             mine_t = legal & g.trump
@@ -156,7 +156,7 @@ class CardPlay:
             return max(winners, key=lambda c: g.power[c])
         return _low(g, legal)
 
-    def _play_defender(self, view, g: _Game, legal: int, hand: int, unseen: int, trick) -> int:
+    def _play_defender(self, view, g: GameTables, legal: int, hand: int, unseen: int, trick) -> int:
         pts = g.points
         seat, decl = view.seat, view.declarer
         partner = 3 - seat - decl
@@ -213,7 +213,7 @@ class CardPlay:
                 return max(winners, key=lambda c: g.power[c])
         return _low(g, legal)
 
-    def _declarer_followed(self, view, g: _Game, k: int) -> bool:
+    def _declarer_followed(self, view, g: GameTables, k: int) -> bool:
         seats = self.rules.deck.seats
         for leader, cards, _ in view.tricks:
             if g.follow[cards[0]] == k:
@@ -221,7 +221,7 @@ class CardPlay:
                 return g.follow[cards[i]] == k
         return True
 
-    def _play_null(self, view, g: _Game, legal: int, unseen: int, trick) -> int:
+    def _play_null(self, view, g: GameTables, legal: int, unseen: int, trick) -> int:
         declarer = view.seat == view.declarer
         if not trick:
             if declarer:
@@ -258,7 +258,7 @@ class CardPlay:
         # the declarer has already ducked: get rid of a high card
         return max(cards_in(legal), key=lambda c: g.power[c])
 
-    def _play_fewest_points(self, view, g: _Game, legal: int, unseen: int, trick) -> int:
+    def _play_fewest_points(self, view, g: GameTables, legal: int, unseen: int, trick) -> int:
         pts = g.points
         if not trick:
             side = legal & ~g.trump

@@ -34,7 +34,7 @@ def cards_in(mask: int) -> tuple[int, ...]:
 
 
 
-class _Game:
+class GameTables:
     """Per-contract tables the heuristic player reads (built once per ruleset)."""
 
     __slots__ = (
@@ -87,7 +87,7 @@ class _Game:
                     self.std = k
 
 
-def _low(g: _Game, mask: int) -> int:
+def _low(g: GameTables, mask: int) -> int:
     """The weakest card of ``mask`` (lowest power, fewest points)."""
     best, key = -1, None
     for c in cards_in(mask):
@@ -97,7 +97,7 @@ def _low(g: _Game, mask: int) -> int:
     return best
 
 
-def _high(g: _Game, mask: int) -> int:
+def _high(g: GameTables, mask: int) -> int:
     best, key = -1, None
     for c in cards_in(mask):
         k = g.power[c] + (1000 if g.follow[c] == TRUMP else 0)
@@ -114,7 +114,7 @@ class _RulesInfo:
         deck = getattr(rules, "deck", None)
         self.deck = deck.mask if deck is not None else (1 << 32) - 1
         self.skat = deck.skat if deck is not None else 2  # cards discarded
-        self.games = {n: _Game(n, c.family, rules.tricks[n], c.goal) for n, c in rules.contracts.items()}
+        self.games = {n: GameTables(n, c.family, rules.tricks[n], c.goal) for n, c in rules.contracts.items()}
         self.values: dict = {}
         # plain (unannounced) declarations per skat route
         self.route_games = {route: tuple(dict.fromkeys(d.game for d in rules.options[route])) for route in ("pickup", "hand")}
