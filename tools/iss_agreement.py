@@ -101,22 +101,34 @@ def breakdown(rows: list[dict]) -> dict:
     return out
 
 
-def agreement(paths, name: str, seed: int, ruleset: str = "official", detail: list | None = None) -> dict:
-    rules = get_rules(ruleset)
-    factory = resolve_player(name)
-    hits, total, skipped = Counter(), Counter(), 0
+def records(paths):
+    """Yield ``(path, line index, record)`` for every non-empty line of the
+    ``.sgf`` files, the record ``None`` where the line is no ISS record."""
     for path in paths:
         for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines()):
             if not line.strip():
                 continue
             try:
-                record = parse_sgf(line)
-                for kinds, mine, theirs in decisions(record, rules, factory, seed + n, detail):
-                    for k in kinds:
-                        total[k] += 1
-                        hits[k] += mine == theirs
-            except (InputError, NotScorable):
-                skipped += 1
+                yield path, n, parse_sgf(line)
+            except InputError:
+                yield path, n, None
+
+
+def agreement(paths, name: str, seed: int, ruleset: str = "official", detail: list | None = None) -> dict:
+    rules = get_rules(ruleset)
+    factory = resolve_player(name)
+    hits, total, skipped = Counter(), Counter(), 0
+    for _, n, record in records(paths):
+        if record is None:
+            skipped += 1
+            continue
+        try:
+            for kinds, mine, theirs in decisions(record, rules, factory, seed + n, detail):
+                for k in kinds:
+                    total[k] += 1
+                    hits[k] += mine == theirs
+        except (InputError, NotScorable):  # a move the rules refuse, a game they cannot score
+            skipped += 1
     out = {"player": name, "seed": seed, "skipped_games": skipped}
     for k in KINDS:
         out[k] = {"decisions": total[k], "agree": hits[k],

@@ -32,7 +32,7 @@ from typing import Any
 
 from skatcore.bots import resolve_player
 from skatcore.errors import InputError
-from skatcore.records.iss import NotScorable, parse_sgf
+from skatcore.records.iss import NotScorable
 from skatcore.rules import get_rules
 
 HERE = Path(__file__).resolve().parent
@@ -78,17 +78,8 @@ def patched(factory: Any, patch: dict) -> Any:
 def games(paths) -> list[tuple[str, int, Any]]:
     """``(game id, line number, record)`` of every record of ``paths`` (a bad line: skipped here as by
     the agreement tool, which counts it)."""
-    out = []
-    for path in paths:
-        for n, line in enumerate(Path(path).read_text(encoding="utf-8").splitlines()):
-            if not line.strip():
-                continue
-            try:
-                record = parse_sgf(line)
-            except InputError:
-                continue
-            out.append((record.id or f"{Path(path).name}:{n + 1}", n, record))
-    return out
+    return [(record.id or f"{Path(path).name}:{n + 1}", n, record)
+            for path, n, record in iss_agreement.records(paths) if record is not None]
 
 
 def per_game(records, factory, seeds, ruleset: str = "official", cache: dict | None = None, key: str = "") -> list[Counts]:
