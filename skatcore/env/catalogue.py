@@ -351,10 +351,6 @@ class Turns:
             deal.apply(deal.legal_actions()[0])
 
 
-__all__ = ["ActionCatalogue", "Turns", "declaration_key"]
-
-
-
 def sections_table(catalogue: ActionCatalogue) -> str:
     """The catalogue's sections as a Markdown table (docs/env.md shows the official ruleset's)."""
     rows = ["| section | indices | e.g. |", "|---|---|---|"]
@@ -363,3 +359,6 @@ def sections_table(catalogue: ActionCatalogue) -> str:
         example = f"`{catalogue.describe(where.start)}`" if len(where) else ""
         rows.append(f"| `{key}` | {span} | {example} |")
     return "\n".join(rows) + "\n"
+
+
+__all__ = ["ActionCatalogue", "Turns", "declaration_key", "sections_table"]
