@@ -183,13 +183,13 @@ class ActionCatalogue:
         return sum((t[j][mask >> 11 * j & 2047] for j in range(len(t))), ())
 
     # -- what the player to move may do --------------------------------------
-    def legal_indices(self, deal, chosen: Sequence[int] = ()) -> list[int]:
+    def legal_indices(self, deal, chosen: Sequence[int] = ()) -> Sequence[int]:
         """The indices the player to move may choose (``chosen``: the cards
         of a discard already put away); calls and answers aside
         (:class:`Turns` adds them)."""
         legal = deal.legal_actions()
         if deal.phase is _PLAY and legal and type(legal[0]) is Play:
-            return list(self.play_indices(deal._legal_mask))
+            return self.play_indices(deal._legal_mask)
         if type(legal) is Discards:  # every pair of the cards allowed
             base, pos = self.put_away_base, self.position
             return [base + pos[c] for c in legal.cards if c not in chosen]
@@ -201,7 +201,7 @@ class ActionCatalogue:
             return sorted(self.put_away(c) for c in cards)
         kept = self._kept.get(id(legal))
         if kept is not None and kept[0] is legal:  # a sequence the engine keeps (the bids, the declarations)
-            return list(kept[1])
+            return kept[1]
         out: list[int] = []
         cards = set()
         for a in legal:
@@ -216,7 +216,7 @@ class ActionCatalogue:
 
     def mask(self, deal, chosen: Sequence[int] = ()) -> np.ndarray:
         m = np.zeros(self.size, np.int8)
-        m[self.legal_indices(deal, chosen)] = 1
+        m[list(self.legal_indices(deal, chosen))] = 1
         return m
 
 
@@ -267,7 +267,7 @@ class Turns:
         else:
             out = cat.legal_indices(deal, self.chosen)
             if self._calls and deal.phase is _PLAY:
-                out += [cat.index(c) for c in deal.legal_calls(deal.to_move)]
+                out = [*out, *(cat.index(c) for c in deal.legal_calls(deal.to_move))]
         self._legal = out
         return out
 
@@ -275,6 +275,10 @@ class Turns:
         """Make decision ``i`` for the actor; ValueError if it is not legal now."""
         if i not in (self._legal if self._legal is not None else self.legal()):
             raise ValueError(self.illegal(i))
+        self.make(i)
+
+    def make(self, i: int) -> None:
+        """Decision ``i``, already known to be legal now (:meth:`apply` without its check)."""
         self._legal = None
         deal, cat = self.deal, self.catalogue
         if self.answering is not None:

@@ -37,6 +37,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from skatcore.cards import cards_in, name
 from skatcore.engine.actions import PLAYS, Phase
@@ -63,47 +64,31 @@ def env(**kwargs) -> AECEnv:
 
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's order enforcing with the same checks, but ``last``,
-    ``step`` and ``agent_iter`` read the env directly: the wrapper's
+    """PettingZoo's order enforcing with the same checks, but once reset,
+    ``last``, ``step`` and ``agent_iter`` are the env's own: the wrapper's
     attribute forwarding (``__getattr__`` twice per attribute, eight
-    attributes a move) cost more than the deal's own move."""
-
-    def step(self, action: Any) -> None:
-        if self._has_reset and self.env.agents:
-            self._has_updated = True
-            self.env.step(action)
-        else:
-            super().step(action)
+    attributes a move) and its extra call cost more than the deal's own
+    move.  The env keeps the flag the iterator checks (``stepped``) and
+    warns of a step after the deal itself."""
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         super().reset(seed=seed, options=options)
-        self.last = self.env.last  # reset once: last() is the env's own
+        self.last, self.step = self.env.last, self.env.step
 
     def agent_iter(self, max_iter: int = 2**63):
         if not self._has_reset:
             return super().agent_iter(max_iter)
-        return _Iter(self, max_iter)
+        return _agents(self.env, max_iter)
 
 
-class _Iter:
-    """PettingZoo's ``AECOrderEnforcingIterator``, reading the env unwrapped."""
-
-    __slots__ = ("env", "left", "wrapper")
-
-    def __init__(self, wrapper: OrderEnforcing, max_iter: int) -> None:
-        self.wrapper, self.env, self.left = wrapper, wrapper.env, max_iter
-
-    def __iter__(self) -> _Iter:
-        return self
-
-    def __next__(self) -> str:
-        env = self.env
-        if not env.agents or self.left <= 0:
-            raise StopIteration
-        self.left -= 1
-        assert self.wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
-        self.wrapper._has_updated = False
-        return env.agent_selection
+def _agents(env: raw_env, max_iter: int):
+    """PettingZoo's ``AECOrderEnforcingIterator`` over the env unwrapped (a
+    generator: resuming one costs less than a ``__next__`` method)."""
+    while env.agents and max_iter > 0:
+        max_iter -= 1
+        assert env.stepped, "need to call step() or reset() in a loop over `agent_iter`"
+        env.stepped = False
+        yield env.agent_selection
 
 
 class raw_env(AECEnv):
@@ -141,15 +126,17 @@ class raw_env(AECEnv):
         self.deal_index = 0
         self.deal: Deal | None = None
         self.turns: Turns | None = None
-        # the short paths of legal_actions and step: three persons, no table calls, nothing printed per move
+        # the short paths of legal_actions and step (three persons, no table calls, nothing printed per move): the env
+        # keeps the legal indices itself and makes each decision straight on the deal, a discard's cards through Turns
         self._fast = rules.table.plain and not rules.calls and render_mode != "human"
+        self._made = tuple(cat.action(i) for i in range(cat.size))  # index -> the engine's action (put away: None)
         self._by_mask: dict[int, Sequence[int]] = {}  # legal cards (a mask) -> their indices
         self._legal: Sequence[int] | None = None  # legal_actions(), until the next step
         self._names = [f"player_{s}" if s in self.persons else "" for s in range(3)]
-        self._play_base = cat.play_base
-        self._cards = cat.cards
+        self._seat_names = [(a, SEATS[s]) for s, a in self._agent_of.items()]  # each agent and its seat's name
         self._batch: list[list[int]] = []
         self._batch_key: tuple[int, int] | None = None
+        self.stepped = False  # a step or reset since agent_iter's last agent (OrderEnforcing's check)
 
     def observation_space(self, agent: str) -> spaces.Space:
         return self.observation_spaces[agent]
@@ -170,12 +157,13 @@ class raw_env(AECEnv):
         self.deal = deal = Deal(self.rules, *self.dealt(self.seed_value, self.deal_index))
         self.turns = Turns(self.catalogue, deal)
         self._legal = None
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {"seat": SEATS[s]} for s, a in self._agent_of.items()}
+        self.stepped = True
+        self.agents = agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(agents, 0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self.infos = {a: {"seat": seat} for a, seat in self._seat_names}
         person = self.turns.person
         if person is None:  # a deal over before anybody decides (never under the shipped rules)
             self._finish()
@@ -196,36 +184,45 @@ class raw_env(AECEnv):
 
     # -- moves -------------------------------------------------------------------
     def legal_actions(self) -> Sequence[int]:
-        """The indices the agent to move may choose now (the action mask's ones)."""
+        """The indices the agent to move may choose (the action mask's ones; empty when the deal is over)."""
         legal = self._legal
         if legal is not None:
             return legal
-        deal = self.deal
-        if self._fast and deal.phase is _PLAY:  # type: ignore[union-attr]  # (no table calls: nobody answers one)
-            deal.legal_actions()  # type: ignore[union-attr]  # the cards, as a mask (Deal._legal_mask)
-            mask = deal._legal_mask  # type: ignore[union-attr]
+        deal, turns = self.deal, self.turns
+        if deal is None or turns is None:
+            return ()
+        if not self._fast:
+            legal = turns.legal()
+        elif deal.phase is _PLAY:  # the cards, from Deal's mask of them
+            deal.legal_actions()
+            mask = deal._legal_mask
             legal = self._by_mask.get(mask)  # type: ignore[arg-type]
             if legal is None:
                 legal = self.catalogue.play_indices(mask)  # type: ignore[arg-type]
                 if len(self._by_mask) < 1 << 16:
                     self._by_mask[mask] = legal  # type: ignore[index]
         else:
-            legal = self.turns.legal() if self.turns is not None else []
+            legal = () if deal.done else self.catalogue.legal_indices(deal, turns.chosen)
         self._legal = legal
         return legal
 
     def step(self, action: Any) -> None:
-        legal = self._legal
-        if legal is not None and self._fast and action in legal and action >= self._play_base:
-            # a card at a table of three persons without table calls (the commonest move): what Turns.apply does
-            # without its questions (the rewards stay 0 until the deal is over: nothing to clear)
+        self.stepped = True
+        if self._fast and action in (self._legal or self.legal_actions()):  # (the rewards stay 0 until the deal is over)
             self._legal = None
             deal = self.deal
-            deal.apply(PLAYS[self._cards[action - self._play_base]])  # type: ignore[union-attr]
+            made = self._made[action]
+            if made is None:
+                self.turns.make(action)  # type: ignore[union-attr]  # a card put away: Turns gathers the discard
+            else:
+                deal.apply(made)  # type: ignore[union-attr]
             if deal.done:  # type: ignore[union-attr]
                 self._finish()
             else:
                 self.agent_selection = self._names[deal.to_move]  # type: ignore[union-attr, index]
+            return
+        if not self.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
             return
         self._legal = None
         agent = self.agent_selection
@@ -234,6 +231,8 @@ class raw_env(AECEnv):
             return
         turns = self.turns
         try:
+            if self._fast:
+                raise ValueError(turns.illegal(action))  # type: ignore[union-attr]  # (not among legal_actions())
             turns.apply(action)  # type: ignore[union-attr]
         except (ValueError, TypeError, InputError) as exc:
             if self.illegal_reward is None:
@@ -272,13 +271,13 @@ class raw_env(AECEnv):
     def _finish(self) -> None:
         """The deal is over: each person's reward, every agent terminated."""
         r = self.deal.result()  # type: ignore[union-attr]
-        entry = deal_rewards(r, self.persons, self.reward)
-        self.rewards = {self._agent_of[s]: v for s, v in entry.items()}  # type: ignore[misc]  # AECEnv says int
-        for a in self.agents:
-            self.infos[a] = {"seat": SEATS[self._seat_of[a]], "result": r.explanation, "game": r.game}
+        names = self._names
+        self.rewards = {names[s]: v for s, v in deal_rewards(r, self.persons, self.reward).items()}  # type: ignore[misc]
+        self.infos = {a: {"seat": seat, "result": r.explanation, "game": r.game} for a, seat in self._seat_names}
         self._end()
 
     def _end(self) -> None:
+        """Every agent terminated, its reward added (``_accumulate_rewards``; all 0 until now when the deal ended)."""
         self.terminations = dict.fromkeys(self.agents, True)
         self._accumulate_rewards()
 

@@ -9,6 +9,9 @@ the ``Deal`` loop and OpenSpiel's skat through its Python API.
 * ``env_observed_deals_per_s`` - the same loop reading ``last()``'s
   observation (the flat array and the action mask) and choosing among the
   mask's ones.
+* ``env_null_protocol_deals_per_s`` - the same loop over :class:`NullDeal`,
+  the protocol with no game behind it: the floor of any environment in
+  Python (``null_protocol_vs_openspiel_python_api``).
 * ``env_turns_*`` and the ratios ``env_vs_openspiel_python_api``,
   ``env_observed_vs_openspiel_python_api``, ``env_vs_deal_loop`` - the four
   loops timed by turns in one run (the median of the turns' ratios), so
@@ -32,8 +35,12 @@ def env_deal_loop(ruleset: str, rng: random.Random, observe: bool = False) -> Ca
     from skatcore.env import skat_v0
 
     env = skat_v0.env(ruleset=ruleset)
-    raw = env.unwrapped
     env.reset(seed=rng.randrange(1 << 30))
+    return agent_loop(env, env.unwrapped, rng, observe)
+
+
+def agent_loop(env, raw, rng: random.Random, observe: bool = False) -> Callable[..., int]:
+    """``step(n)``: ``n`` episodes of PettingZoo's loop over ``env`` (``raw``: it unwrapped), uniform random choices."""
 
     def step(n: int = 100) -> int:
         for _ in range(n):
@@ -50,6 +57,56 @@ def env_deal_loop(ruleset: str, rng: random.Random, observe: bool = False) -> Ca
     return step
 
 
+class NullDeal:
+    """The PettingZoo protocol with no game behind it: three agents taking
+    ``decisions`` turns (a random deal's 39 on average), each with
+    ``choices`` legal actions, then the three closing steps - what
+    :class:`skat_v0.raw_env`'s loop would cost if its moves and its deal
+    cost nothing (``agent_iter`` a generator, ``last`` three lookups)."""
+
+    def __init__(self, decisions: int = 39, choices: int = 5) -> None:
+        self.decisions, self.legal = decisions, tuple(range(choices))
+        self.agents: list[str] = []
+        self.agent_selection = "player_0"
+        self.stepped, self.made = True, 0
+        self.possible_agents = ["player_0", "player_1", "player_2"]
+
+    def reset(self) -> None:
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self.made, self.stepped, self.agent_selection = 0, True, "player_1"
+
+    def agent_iter(self, max_iter: int = 2**63):
+        while self.agents and max_iter > 0:
+            max_iter -= 1
+            assert self.stepped
+            self.stepped = False
+            yield self.agent_selection
+
+    def last(self, observe: bool = True) -> tuple:
+        agent = self.agent_selection
+        return None, self.rewards[agent], self.terminations[agent], self.truncations[agent], self.infos[agent]
+
+    def legal_actions(self) -> tuple[int, ...]:
+        return self.legal
+
+    def step(self, action: int | None) -> None:
+        self.stepped = True
+        if action is None:
+            self.agents.remove(self.agent_selection)
+            if self.agents:
+                self.agent_selection = self.agents[0]
+            return
+        self.made += 1
+        if self.made == self.decisions:
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.agent_selection = self.possible_agents[self.made % 3]
+
+
 def env_figures(rules, seconds: float, turns: int = 5) -> dict:
     """The environment's figures (see the module docs)."""
     try:
@@ -57,7 +114,9 @@ def env_figures(rules, seconds: float, turns: int = 5) -> dict:
         import pettingzoo  # noqa: F401
     except ImportError:
         return {"env": "not installed (pip install skatcore[env])"}
+    null = NullDeal()
     loops = {"env": env_deal_loop(rules.name, random.Random(1)),
+             "null_protocol": agent_loop(null, null, random.Random(1)),
              "env_observed": env_deal_loop(rules.name, random.Random(1), observe=True),
              "deal_loop": random_deal_loop(rules, random.Random(1))}
     try:
@@ -73,12 +132,14 @@ def env_figures(rules, seconds: float, turns: int = 5) -> dict:
     out = {"env_deals_per_s": round(statistics.median(rates["env"])),
            "env_observed_deals_per_s": round(statistics.median(rates["env_observed"])),
            "env_turns_deal_loop_deals_per_s": round(statistics.median(rates["deal_loop"])),
-           "env_vs_deal_loop": _ratio(rates["env"], rates["deal_loop"])}
+           "env_vs_deal_loop": _ratio(rates["env"], rates["deal_loop"]),
+           "env_null_protocol_deals_per_s": round(statistics.median(rates["null_protocol"]))}
     if "openspiel" in rates:
         out["env_turns_openspiel_python_api_deals_per_s"] = round(statistics.median(rates["openspiel"]))
         out["env_vs_openspiel_python_api"] = _ratio(rates["env"], rates["openspiel"])
         out["env_observed_vs_openspiel_python_api"] = _ratio(rates["env_observed"], rates["openspiel"])
         out["deal_loop_vs_openspiel_python_api_env_turns"] = _ratio(rates["deal_loop"], rates["openspiel"])
+        out["null_protocol_vs_openspiel_python_api"] = _ratio(rates["null_protocol"], rates["openspiel"])
     return out
 
 

@@ -16,7 +16,7 @@ from pettingzoo.test import api_test, seed_test
 
 from skatcore.bots import resolve_player
 from skatcore.cards import name
-from skatcore.engine.actions import Call, Discard, Phase
+from skatcore.engine.actions import PASS, Call, Discard, Phase
 from skatcore.engine.deal import Deal
 from skatcore.engine.table import people
 from skatcore.env import skat_v0
@@ -140,6 +140,20 @@ def test_an_illegal_action_raises_or_ends_the_deal_as_asked():
     e.step(illegal)
     assert all(e.terminations.values()) and e._cumulative_rewards[mover] == -1
     assert all(v == 0 for a, v in e._cumulative_rewards.items() if a != mover)
+
+
+def test_a_step_needs_no_legal_actions_first_and_takes_numpy_integers():
+    """The short path of step() works out what is legal itself: a pass without
+    asking, as a numpy integer, moves the bidding on just as Deal does."""
+    e = skat_v0.env(ruleset="official")
+    e.reset(seed=3)
+    raw = e.unwrapped
+    deal = Deal(raw.rules, *raw.dealt(3, 0))
+    for _ in range(2):  # middlehand passes, then rearhand
+        e.step(np.int64(raw.catalogue.pass_index))
+        deal.apply(PASS)
+        assert e.agent_selection == f"player_{deal.to_move}"
+    assert [a for _, a in raw.deal.history] == [a for _, a in deal.history]
 
 
 def test_render_shows_the_hands_and_who_decides():

@@ -351,6 +351,7 @@ def test_bench_json_last_line_has_the_figures(capsys):
         assert figures["random_deal_loop_vs_openspiel_python_api"] > 0 and figures["random_deal_loop_turns_deals_per_s"] > 0
         assert figures["env_vs_openspiel_python_api"] > 0 and figures["env_observed_vs_openspiel_python_api"] > 0
     assert figures["env_deals_per_s"] > 0 and figures["env_observed_deals_per_s"] > 0 and figures["env_vs_deal_loop"] > 0
+    assert figures["env_null_protocol_deals_per_s"] > 0
 
 
 def test_bench_deal_records_score_like_the_deals():
