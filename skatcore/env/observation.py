@@ -68,7 +68,7 @@ class ObservationEncoder:
         self.top = float(max(rules.ladder, default=1) or 1)
         self.total = float(rules.deck.total_points or 1)
         self.n_tricks = rules.deck.hand
-        self._phase = {p: i for i, p in enumerate(PHASES)}
+        self._phase = {id(p): i for i, p in enumerate(PHASES)}  # by id: an Enum member hashes in Python
         self._contract = {g: i for i, g in enumerate(self.contracts)}
         self._memo: dict[int, list] = {}  # seat -> [deal, history read, trick, its cards written, bid, the blocks kept]
         c = len(cards)
@@ -85,6 +85,11 @@ class ObservationEncoder:
             self.offsets[key] = slice(at, at + n)
             at += n
         self.size = at
+        self._at = {k: s.start for k, s in self.offsets.items()}
+        # where the cards of a hand (a mask) go in the hand block: per 11 bits of the mask, as Deal's PLAYS_A/B/C
+        hand, slot = self._at["hand"], self.slot
+        self._hand_at = [[tuple(hand + slot[low + b] for b in range(11) if m >> b & 1 and low + b in slot)
+                          for m in range(2048)] for low in range(0, 33, 11)]  # card ids below 33, as for Deal's tables
 
     def layout(self) -> list[tuple[str, int, int, str]]:
         """The blocks of the flat array: ``(name, start, size, what it holds)``."""
@@ -108,22 +113,22 @@ class ObservationEncoder:
             v[:] = kept
         slot = self.slot
         c = len(self.cards)
-        v[o["seat"].start + seat] = 1.0
+        at = self._at
+        v[at["seat"] + seat] = 1.0
         if turns is not None:
             to_move, who, chosen = turns.actor, turns.person, turns.chosen
         else:
             to_move = None if deal.done else deal.to_move
             who, chosen = (None if to_move is None else deal.controller(to_move)), ()
         if to_move is not None:
-            v[o["to_move"].start + to_move] = 1.0
+            v[at["to_move"] + to_move] = 1.0
             if who == seat:
-                v[o["acting"].start] = 1.0
-        v[o["phase"].start + self._phase[deal.phase]] = 1.0
+                v[at["acting"]] = 1.0
+        v[at["phase"] + self._phase[id(deal.phase)]] = 1.0
         plain = deal.rules.table.plain
         if plain or deal.sees(seat, seat):
-            base = o["hand"].start
-            for card in cards_in(deal.hands[seat]):
-                v[base + slot[card]] = 1.0
+            for i in self._hand(deal.hands[seat]):
+                v[i] = 1.0
         ouvert = deal.declaration is not None and deal.declaration.ouvert and deal.phase is Phase.PLAY
         if ouvert or not plain:
             for s in range(3):
@@ -158,9 +163,14 @@ class ObservationEncoder:
             base = o["trick"].start
             for j, card in enumerate(deal.tricks[-1].cards):
                 v[base + j * c + slot[card]] = 1.0
-        p = o["points"].start
-        v[p:p + 3] = [x / self.total for x in deal.trick_points]
+        p, total, points = at["points"], self.total, deal.trick_points
+        v[p], v[p + 1], v[p + 2] = points[0] / total, points[1] / total, points[2] / total
         return v
+
+    def _hand(self, mask: int) -> tuple[int, ...]:
+        """The positions of a hand's cards (a mask) in the flat array's hand block."""
+        a, b, c = self._hand_at
+        return a[mask & 2047] + b[mask >> 11 & 2047] + c[mask >> 22 & 2047]
 
     def _kept(self, deal, seat: int) -> np.ndarray:
         """The blocks that only ever grow - the bidding, the public moves, the

@@ -119,6 +119,8 @@ def test_random_play_indexes_every_decision_and_hides_what_it_should(ruleset, se
             leaked = _shown_cards(enc, obs) & _hidden_from(deal, p, own)
             assert not leaked, (p, sorted(leaked))
             assert obs["acting"][0] == (p == turns.person)
+            if rules.table.plain or deal.sees(p, p):  # its own cards, exactly
+                assert {enc.cards[k] for k in np.flatnonzero(obs["hand"])} == set(cards_in(deal.hands[p]))
         turns.apply(rng.choice(legal))
     assert deal.done
     played = [a.card for _, a in deal.history if isinstance(a, Play)]
