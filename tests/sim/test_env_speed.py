@@ -49,3 +49,39 @@ def test_random_deals_through_the_env_take_about_the_null_deals_turns():
         per_deal.append(counted.decisions - before)
     assert counted.closing == 3 * 200
     assert abs(statistics.mean(per_deal) - NullDeal().decisions) < 2  # 30 cards, the bidding, the skat, the game
+
+
+def _env_floor():
+    import importlib.util
+    from pathlib import Path
+
+    spec = importlib.util.spec_from_file_location("env_floor", Path(__file__).parents[2] / "tools" / "env_floor.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_the_card_play_floor_plays_whole_legal_deals():
+    """tools/env_floor.py's card play: each contract in turn, ten tricks, the
+    card points of the 30 cards played, the legal cards always in the hand
+    of the seat to move; a card outside them refused."""
+    from skatcore.cards import cards_in, points_of
+
+    mod = _env_floor()
+    floor = mod.CardPlayOnly()
+    for _ in range(2 * floor.n_contracts):
+        floor.reset()
+        st = floor.state
+        dealt = sum(int(st[mod.HANDS + s]) for s in range(3))
+        rng = random.Random(floor.i)
+        while not floor.terminations["player_0"]:
+            seat, legal = int(st[mod.TO_MOVE]), floor.legal_actions()
+            hand = set(cards_in(int(st[mod.HANDS + seat])))
+            assert set(legal) <= hand
+            outside = sorted(hand - set(legal)) or [c for c in range(32) if c not in hand]
+            with pytest.raises(ValueError):
+                floor.step(outside[0])
+            floor.step(rng.choice(legal))
+        assert int(st[mod.TAKEN]) == 10
+        assert sum(int(st[mod.POINTS + s]) for s in range(3)) == points_of(dealt)
