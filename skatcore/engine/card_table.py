@@ -32,7 +32,8 @@ of this leaves the card points to each deal's own facts (the compiled
 engines replay such deals through ``Deal``), with the reason.
 
 The kernels add the points where they add up the declarer's
-(:func:`skatcore.engine.kernel.card_gain`); the win, schneider and
+(:func:`skatcore.engine.kernel.trick_gain` as each trick is taken,
+:func:`~skatcore.engine.kernel.end_gain` at the end); the win, schneider and
 out-of-schneider lines are then judged on them by the score tables, which
 score each class of the adjusted points with the card-point rules left out
 (:class:`~skatcore.engine.probe.Reads` ``tabled``).

@@ -32,6 +32,7 @@ from skatcore.engine.kernel import (
     score_deal,
     take_trick,
     taker,
+    trick_gain,
 )
 
 SUIT, GRAND, NULLF = 0, 1, 2        # heuristic families (3: none it judges)
@@ -416,7 +417,7 @@ def play_deals(hands_in, skat_in, H, D, power, higher, lower,
         for k in range(5):
             followed[k] = -1
         leader, n_played, pts0, pts1, pts2, won0, won1, won2 = 0, 0, 0, 0, 0, 0, 0, 0
-        played, last = 0, -1
+        played, last, gain = 0, -1, 0
         for t in range(10):
             for j in range(3):
                 seat = (leader + j) % 3
@@ -459,12 +460,12 @@ def play_deals(hands_in, skat_in, H, D, power, higher, lower,
                 followed[led] = 1 if follow[c, trick[(decl - leader) % 3]] == led else 0
             w, p = taker(c, t, leader, decl, trick, follow, strength_t, points, wins, win_row, win_number, win_leader, win_decl)
             pts0, pts1, pts2, won0, won1, won2 = take_trick(w, p, pts0, pts1, pts2, won0, won1, won2)
+            gain += trick_gain(c, decl, w, trick, cp_trick, cp_row)
             leader = last = w
             if kind[c] == NULL and w == decl:  # a null declarer's first trick ends the deal
                 break
-        score_deal(i, c, o, decl, b, held, skat, last, pts0, pts1, pts2, won0, won1, won2,
-                   kind, follow, strength_t, points, trumps, n_trumps, opt_null_value, opt_base, opt_factor,
-                   wins, win_row, win_number, win_leader, win_decl, cp_trick, cp_end, cp_row,
+        score_deal(i, c, o, decl, b, held, skat, last, pts0, pts1, pts2, won0, won1, won2, gain,
+                   kind, points, trumps, n_trumps, opt_null_value, opt_base, opt_factor, cp_end, cp_row,
                    table_value, table_mult, table_won, point_class, mat_offset,
-                   plays, won, overbid, value, score, multiplier, matadors,
+                   won, overbid, value, score, multiplier, matadors,
                    declarer_points, declarer_tricks, trick_points, tricks_won, skat_mask, last_winner)
