@@ -60,7 +60,8 @@ def _seed(s, seed, index):
 
 
 @njit(cache=True)
-def _popcount(x):
+def popcount(x):
+    """The number of set bits of ``x`` (32 bits)."""
     x = x - ((x >> 1) & 0x55555555)
     x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F
@@ -68,17 +69,17 @@ def _popcount(x):
 
 
 @njit(cache=True)
-def _lowest(x):
+def lowest(x):
     """The index of the lowest set bit of ``x`` (x > 0, 32 bits)."""
     return _DEBRUIJN[(((x & -x) * 0x077CB531) & M32) >> 27]
 
 
 @njit(cache=True)
-def _nth(x, k):
+def nth(x, k):
     """The card of the k-th lowest set bit of ``x``."""
     for _ in range(k):
         x &= x - 1
-    return _lowest(x)
+    return lowest(x)
 
 
 @njit(cache=True)
@@ -206,7 +207,7 @@ def play_deals(seed, start, n,
                 k = _below(s, 11)
                 if k >= a:
                     k += 1
-                d0, d1 = _nth(held, min(a, k)), _nth(held, max(a, k))
+                d0, d1 = nth(held, min(a, k)), nth(held, max(a, k))
                 discard[i, 0], discard[i, 1] = d0, d1
                 skat = (1 << d0) | (1 << d1)
                 hands[decl] = held & ~skat
@@ -242,7 +243,7 @@ def play_deals(seed, start, n,
                     follows = hand & class_mask[c, follow[c, trick[0]]]
                     if follows:
                         legal = follows
-                card = _nth(legal, _below(s, _popcount(legal)))
+                card = nth(legal, _below(s, popcount(legal)))
                 hands[seat] = hand & ~(1 << card)
                 trick[j] = card
                 plays[i, n_played] = card
@@ -282,8 +283,8 @@ def end_gain(c, decl, dt, last, skat, cp_end, cp_row):
     r = cp_row[c, 1]
     if r < 0:
         return 0
-    lo = _lowest(skat)
-    hi = _lowest(skat & (skat - 1))
+    lo = lowest(skat)
+    hi = lowest(skat & (skat - 1))
     return cp_end[r, ((decl * 3 + last) * 11 + dt) * 1024 + (lo << 5 | hi)]
 
 
@@ -309,7 +310,7 @@ def score_deal(i, c, o, decl, b, held, skat, last, pts0, pts1, pts2, won0, won1,
     dp = trick_points[i, decl]
     x = skat
     while x:
-        dp += points[c, _lowest(x)]
+        dp += points[c, lowest(x)]
         x &= x - 1
     dt = tricks_won[i, decl]
     ft = won0 + won1 + won2 - dt
