@@ -224,16 +224,17 @@ class Turns:
     """A :class:`~skatcore.engine.deal.Deal` driven by catalogue indices:
     whose decision it is (``actor``: a seat; ``person``: the seat of the
     person who decides for it), ``legal()`` indices and ``apply(i)``.  See
-    the module docs for discards, seats nobody plays and table calls."""
+    the module docs for discards, seats nobody plays and table calls
+    (``calls=False``: none are offered)."""
 
     __slots__ = ("_calls", "_k", "_legal", "answering", "asked", "catalogue", "chosen", "deal", "plain")
 
-    def __init__(self, catalogue: ActionCatalogue, deal) -> None:
+    def __init__(self, catalogue: ActionCatalogue, deal, calls: bool = True) -> None:
         self.catalogue, self.deal = catalogue, deal
         self.chosen: tuple[int, ...] = ()   # a discard's cards put away so far
         self.answering: int | None = None   # a person answering a table call
         self.asked: set[int] = set()        # who was asked since the last call
-        self._calls = bool(deal.rules.calls)
+        self._calls = calls and bool(deal.rules.calls)
         self._k = catalogue.skat_size
         self.plain = deal.rules.table.plain
         self._legal: Sequence[int] | None = None  # legal(), until the next apply

@@ -86,6 +86,13 @@ class SkatGame(pyspiel.Game):
     def new_initial_state(self) -> SkatState:
         return SkatState(self)
 
+    def state_of(self, play: Play) -> SkatState:
+        """The state that has made ``play``'s moves (its cards dealt, its decisions)."""
+        state = SkatState(self)
+        for a in (*play.cards, *play.decisions):
+            state.apply_action(a)
+        return state
+
     def make_py_observer(self, iig_obs_type=None, params=None) -> Observer:
         if params:
             raise ValueError(f"observer parameters are not supported: {params}")
@@ -164,12 +171,7 @@ class SkatState(pyspiel.State):
                     break
             else:
                 sh.kept += 1
-        state = self.get_game().new_initial_state()
-        for a in out.cards:
-            state.apply_action(a)
-        for a in out.decisions:
-            state.apply_action(a)
-        return state
+        return self.get_game().state_of(out)
 
     def __str__(self) -> str:
         p, cat = self._p, self._s.catalogue
