@@ -173,6 +173,7 @@ class ActionCatalogue:
         return a
 
     def describe(self, i: int) -> str:
+        """Index ``i`` as text (``bid 18``, ``put away CJ``, ``play HA`` ...)."""
         return self._names[i]
 
     def play_indices(self, mask: int) -> tuple[int, ...]:
@@ -215,6 +216,7 @@ class ActionCatalogue:
         return out
 
     def mask(self, deal, chosen: Sequence[int] = ()) -> np.ndarray:
+        """:meth:`legal_indices` as a 0/1 array of ``size`` entries."""
         m = np.zeros(self.size, np.int8)
         m[list(self.legal_indices(deal, chosen))] = 1
         return m

@@ -191,6 +191,7 @@ class Observer:
         self.dict = {k: self.tensor[s].reshape(enc.shapes.get(k, (s.stop - s.start,))) for k, s in enc.offsets.items()}
 
     def set_from(self, state: SkatState, player: int) -> None:
+        """Fill ``tensor`` with what ``player`` sees of ``state`` (while the cards are dealt: only its seat)."""
         seat = self.shared.persons[player]
         t = state._p.turns
         if t is None:
@@ -200,6 +201,7 @@ class Observer:
         self.shared.encoder.encode(t.deal, seat, t, out=self.tensor)
 
     def string_from(self, state: SkatState, player: int) -> str:
+        """What ``player`` knows of ``state`` as text: every move it saw (perfect recall), else the tensor's entries."""
         seat = self.shared.persons[player]
         play = state._p
         if play.turns is None:

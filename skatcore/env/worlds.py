@@ -63,8 +63,8 @@ class Shared:
         return self
 
     def bound(self) -> float:
-        """A bound on any sheet entry: the ladder's top (or the 120 card points of a Ramsch), lost twice,
-        under every multiplier a table may stack (Kontra, Re, Bock: x16), plus Seeger-Fabian's 50."""
+        """A bound on any return: the ladder's top (or the 120 card points of a Ramsch), lost twice, under
+        Kontra, Re and Bock (x8), settled against the others (``classic``: x2), plus Seeger-Fabian's points."""
         return 32.0 * max(max(self.rules.ladder, default=0), 120) + 100.0
 
     def max_length(self) -> int:
