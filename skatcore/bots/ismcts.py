@@ -106,21 +106,30 @@ class ISMCTSPlayer:
             self.counters["fallback_moves"] += 1
             self.play = None
             return view.legal[int(self.rng.random() * len(view.legal))]
-        cat = self.shared.catalogue
         state = self.game.state_of(play)
         if any(type(a) is Discard for a in view.legal):
-            chosen = []
-            for _ in range(self.shared.rules.deck.skat):
-                i = self.bot.step(state)
-                chosen.append(cat.card_put_away(i))
-                state.apply_action(i)
-            action: Any = Discard(tuple(sorted(chosen)))
+            action = self._discard(state, view.seat)
         else:
-            action = cat.action(self.bot.step(state), view.seat)
+            action = self.shared.catalogue.action(self.bot.step(state), view.seat)
         if action not in view.legal:  # a straw man's card it could not see: the layouts disagreed
             self.counters["unseen_choices"] += 1
             action = view.legal[int(self.rng.random() * len(view.legal))]
         return action
+
+    def _discard(self, state, seat: int) -> Any:
+        """A discard chosen card by card, each card a search from ``state``; or
+        the choice that puts no card away where the search prefers it (keeping
+        one's cards at a swap with the dummy)."""
+        cat = self.shared.catalogue
+        chosen: list[int] = []
+        for _ in range(self.shared.rules.deck.skat):
+            i = self.bot.step(state)
+            card = cat.card_put_away(i)
+            if card is None:  # offered only before the first card is put away
+                return cat.action(i, seat)
+            chosen.append(card)
+            state.apply_action(i)
+        return Discard(tuple(sorted(chosen)))
 
     # -- keeping a layout consistent with the view ------------------------------
     def _sync(self, view: SeatView):

@@ -123,3 +123,25 @@ def test_a_layout_built_afresh_goes_through_a_hidden_swap_with_the_dummy():
         assert player.act(deal.view(seat)) in deal.legal_actions()
         built += player.counters["decisions"] - player.counters["fallback_moves"]
     assert built
+
+
+def test_at_the_swap_with_the_dummy_keeps_its_cards_or_swaps_two():
+    """Schmegegge, both passed twice: a person may swap two cards with the
+    dummy or keep its own. The search weighs both (the discard card by
+    card), and either is what the player answers."""
+    rules = get_rules("schmegegge")
+    rng = random.Random(3)
+    chosen: Counter = Counter()
+    for k in range(60):
+        deal = Deal(rules, *deal_cards(rng, rules.deck))
+        while not deal.done and not (deal.step is not None and any(type(a) is Discard for a in deal.legal_actions())):
+            legal = deal.legal_actions()
+            deal.apply(PASS if PASS in legal else legal[int(rng.random() * len(legal))])
+        if deal.done:
+            continue
+        action = ISMCTSPlayer(rules, seed=k, simulations=20).act(deal.view(deal.to_move))
+        assert action in deal.legal_actions()
+        chosen[type(action) is Discard] += 1
+        if len(chosen) == 2:
+            break
+    assert chosen[True] and chosen[False]  # swapped two cards, and kept them
