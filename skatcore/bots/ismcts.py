@@ -17,9 +17,11 @@ Settings (``ismcts:simulations=200:uct_c=2``): ``simulations`` per decision
 evaluator (1), and ``returns``, what a deal is worth to a seat in the search
 (the game's parameter): ``classic`` (the default: the settlement of the sheet
 entries, so that a defender gains what the declarer loses; a defender's own
-sheet entry is 0 whatever it plays), ``sheet`` or ``seeger_fabian``.  The final choice is OpenSpiel's default, the most visited
-action; a discard is chosen card by card, each card a search.  The player
-makes no table calls (Kontra, Re); those of others are part of what it sees.
+sheet entry is 0 whatever it plays), ``sheet`` or ``seeger_fabian``.  The
+final choice is OpenSpiel's default, the most visited action; a discard is
+chosen card by card, each card a search (where it may be declined, keeping
+one's cards is one of the first search's choices).  The player makes no
+table calls (Kontra, Re); those of others are part of what it sees.
 Where no consistent layout turns up, it plays a random legal action
 (``counters["fallback_moves"]``).
 """

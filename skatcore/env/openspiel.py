@@ -20,10 +20,11 @@ players are the seats a person plays (two in the two-player forms).
 Observation and information-state tensors are the shared
 :class:`~skatcore.env.encoding.ObservationEncoder`'s array; the observation
 string names its non-zero entries, the information-state string adds every
-move the seat saw, in order (perfect recall).  Returns are the persons' sheet entries (``returns=sheet``, the default),
-their classic settlement against each other (``returns=classic``: persons x
-own entry - the sum of all, zero-sum) or their Seeger-Fabian points
-(``returns=seeger_fabian``), as the PettingZoo environment's rewards;
+move the seat saw, in order (perfect recall).  Returns are the persons'
+sheet entries (``returns=sheet``, the default), their classic settlement
+against each other (``returns=classic``: persons x own entry - the sum of
+all, zero-sum) or their Seeger-Fabian points (``returns=seeger_fabian``),
+as the PettingZoo environment's rewards (:mod:`skatcore.env.rewards`);
 ``calls=false`` leaves table calls out.
 
 ``resample_from_infostate`` draws the cards a player cannot see again
