@@ -1,10 +1,11 @@
 """Every play line of a position tried, the slow way: what the solver's tests
 check its values against (tests/bots/test_solver_trick_rule.py,
-test_solver_card_points.py)."""
+test_solver_card_points.py), and the endings they try."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import random
+from collections.abc import Callable, Sequence
 
 
 def brute(rules, game, hands, leader, trick, declarer, judge: Callable[[tuple, int, int], tuple[int, int]]) -> int:
@@ -33,3 +34,18 @@ def brute(rules, game, hands, leader, trick, declarer, judge: Callable[[tuple, i
             best = v
     assert best is not None
     return best
+
+
+def ending(rng: random.Random, tricks: int, favoured: Sequence[int] = ()) -> tuple[tuple[int, ...], list[int]]:
+    """Random hands of ``tricks`` cards each (masks), the ``favoured`` cards
+    among them four times in five, and the cards left over."""
+    cards = list(range(32))
+    rng.shuffle(cards)
+    if favoured and rng.random() < 0.8:
+        for c in favoured:
+            cards.remove(c)
+            cards.insert(rng.randrange(3 * tricks), c)
+    hands = [0, 0, 0]
+    for i, c in enumerate(cards[:3 * tricks]):
+        hands[i % 3] |= 1 << c
+    return tuple(hands), cards[3 * tricks:]

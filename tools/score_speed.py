@@ -55,9 +55,9 @@ def make_files(folder: Path, n: int, iss_games: int) -> dict[str, tuple[list[str
     from skatcore.records.stream import FAST_ISS_BYTES
     from skatcore.records.writer import deal_record
     from skatcore.rules import get_rules
-    from skatcore.sim.speed import _deals, iss_line
+    from skatcore.sim.speed import declarer_deals, iss_line
 
-    docs = [deal_record(deal) for deal in _deals(get_rules("official"), n)]
+    docs = [deal_record(deal) for deal in declarer_deals(get_rules("official"), n)]
     out: dict[str, tuple[list[str], int]] = {}
     for fmt, dump in (("json", json.dumps), ("yaml", lambda d: yaml.safe_dump(d, sort_keys=False))):
         files = []
@@ -66,7 +66,7 @@ def make_files(folder: Path, n: int, iss_games: int) -> dict[str, tuple[list[str
             path.write_text(dump(doc), encoding="utf-8")
             files.append(str(path))
         out[fmt] = (files, len(files))
-    text = "".join(iss_line(deal, k) + "\n" for k, deal in enumerate(_deals(get_rules("official"), iss_games)))
+    text = "".join(iss_line(deal, k) + "\n" for k, deal in enumerate(declarer_deals(get_rules("official"), iss_games)))
     copies = -(-FAST_ISS_BYTES // len(text.encode()))
     games = folder / "games.sgf"
     games.write_text(text * copies, encoding="utf-8")

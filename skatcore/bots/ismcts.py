@@ -17,9 +17,11 @@ Settings (``ismcts:simulations=200:uct_c=2``): ``simulations`` per decision
 evaluator (1), and ``returns``, what a deal is worth to a seat in the search
 (the game's parameter): ``classic`` (the default: the settlement of the sheet
 entries, so that a defender gains what the declarer loses; a defender's own
-sheet entry is 0 whatever it plays), ``sheet`` or ``seeger_fabian``.  The final choice is OpenSpiel's default, the most visited
-action; a discard is chosen card by card, each card a search.  The player
-makes no table calls (Kontra, Re); those of others are part of what it sees.
+sheet entry is 0 whatever it plays), ``sheet`` or ``seeger_fabian``.  The
+final choice is OpenSpiel's default, the most visited action; a discard is
+chosen card by card, each card a search (where it may be declined, keeping
+one's cards is one of the first search's choices).  The player makes no
+table calls (Kontra, Re); those of others are part of what it sees.
 Where no consistent layout turns up, it plays a random legal action
 (``counters["fallback_moves"]``).
 """
@@ -30,8 +32,14 @@ import random
 from collections import Counter
 from typing import Any, ClassVar
 
-from skatcore.engine.actions import UNSEEN, Call, Discard, Play
+import numpy as np
+
+from skatcore.cards import cards_in
+from skatcore.engine.actions import UNSEEN, Call, Discard, Phase, Play
 from skatcore.engine.deal import SeatView
+from skatcore.env.observation import CARD_MARKS
+from skatcore.env.worlds import Play as Layout
+from skatcore.env.worlds import marked_cards, relabelled, view_key
 from skatcore.errors import InputError
 
 REBUILDS = 8  # fresh layouts tried before a decision falls back
@@ -75,8 +83,6 @@ class ISMCTSPlayer:
 
     def __init__(self, rules, seed: int | None = None, simulations: int = 1000, uct_c: float = 2.0,
                  rollouts: int = 1, returns: str = "classic") -> None:
-        import numpy as np
-
         _, ismcts, mcts = _openspiel()
         if int(simulations) < 1 or int(rollouts) < 1:
             raise InputError("player 'ismcts': simulations and rollouts must be at least 1")
@@ -91,7 +97,7 @@ class ISMCTSPlayer:
                                     int(simulations), random_state=state,
                                     allow_inconsistent_action_sets=not rules.table.plain)
         self.bot.set_resampler(lambda s, player: s.resample_from_infostate(player, self.rng.random))
-        self.play: Any = None  # the Play (skatcore.env.worlds) kept consistent with what the seat saw
+        self.play: Layout | None = None  # the deal as this player lays it out, kept consistent with what the seat saw
         self.counters: Counter = Counter()
 
     # -- deciding -------------------------------------------------------------
@@ -102,33 +108,34 @@ class ISMCTSPlayer:
             self.counters["fallback_moves"] += 1
             self.play = None
             return view.legal[int(self.rng.random() * len(view.legal))]
-        cat = self.shared.catalogue
-        state = self._state(play)
+        state = self.game.state_of(play)
         if any(type(a) is Discard for a in view.legal):
-            chosen = []
-            for _ in range(self.shared.rules.deck.skat):
-                i = self.bot.step(state)
-                chosen.append(cat.card_put_away(i))
-                state.apply_action(i)
-            action: Any = Discard(tuple(sorted(chosen)))
+            action = self._discard(state, view.seat)
         else:
-            action = cat.action(self.bot.step(state), view.seat)
+            action = self.shared.catalogue.action(self.bot.step(state), view.seat)
         if action not in view.legal:  # a straw man's card it could not see: the layouts disagreed
             self.counters["unseen_choices"] += 1
             action = view.legal[int(self.rng.random() * len(view.legal))]
         return action
 
-    def _state(self, play):
-        state = self.game.new_initial_state()
-        for a in (*play.cards, *play.decisions):
-            state.apply_action(a)
-        return state
+    def _discard(self, state, seat: int) -> Any:
+        """A discard chosen card by card, each card a search from ``state``; or
+        the choice that puts no card away where the search prefers it (keeping
+        one's cards at a swap with the dummy)."""
+        cat = self.shared.catalogue
+        chosen: list[int] = []
+        for _ in range(self.shared.rules.deck.skat):
+            i = self.bot.step(state)
+            card = cat.card_put_away(i)
+            if card is None:  # offered only before the first card is put away
+                return cat.action(i, seat)
+            chosen.append(card)
+            state.apply_action(i)
+        return Discard(tuple(sorted(chosen)))
 
     # -- keeping a layout consistent with the view ------------------------------
     def _sync(self, view: SeatView):
         """The kept Play brought up to ``view``, or a fresh one; ``None`` if none fits."""
-        from skatcore.env.worlds import view_key
-
         key = view_key(view)
         for attempt in range(REBUILDS):
             play = self.play if attempt == 0 and self.play is not None else self._fresh(view)
@@ -145,8 +152,6 @@ class ISMCTSPlayer:
     def _fresh(self, view: SeatView):
         """A new layout: the cards ``view`` shows in a hand dealt to that hand
         (where they fit), the others at random."""
-        from skatcore.env.worlds import Play as Layout
-
         sh = self.shared
         cards = list(sh.deck)
         self.rng.shuffle(cards)
@@ -167,8 +172,6 @@ class ISMCTSPlayer:
 
     def _extend(self, play, view: SeatView):
         """Apply the moves of ``view.history`` the Play has not made yet."""
-        from skatcore.env.worlds import relabelled
-
         history, seat = view.history, view.seat
         avoid = view.hand | (view.declarer_hand or 0) | sum(view.others.values())
         while play is not None and len(play.turns.deal.history) < len(history):
@@ -217,9 +220,7 @@ class ISMCTSPlayer:
             keep = later[mover] if mover is not None else 0
             while len(trial.turns.deal.history) == n and not trial.turns.deal.done:
                 legal = [i for i in trial.turns.legal() if i not in cat.sections["call"]]
-                kept = [i for i in legal if not keep >> (cat.card_put_away(i) if cat.card_put_away(i) is not None else -1)
-                        & 1] if keep else legal
-                legal = kept or legal
+                legal = [i for i in legal if _keeps(cat, i, keep)] or legal
                 trial.apply(legal[int(self.rng.random() * len(legal))])
             if SeatView(trial.turns.deal, seat, ()).history[n][1] is UNSEEN:
                 return trial
@@ -230,8 +231,6 @@ class ISMCTSPlayer:
         ``who``'s hand first, and cards that would have made a card played not
         legal (it did not follow suit) out of it (never a card of ``avoid``:
         those the view shows)."""
-        from skatcore.env.worlds import relabelled
-
         cat = self.shared.catalogue
         if type(a) is Call:
             indices = [cat.size + 3 * (cat.index(a) - cat.sections["call"].start) + a.seat]  # out of turn (Play.apply)
@@ -251,14 +250,14 @@ class ISMCTSPlayer:
             deal = play.turns.deal
             hand = deal.hands[who]
             missing = [c for c in cards if not hand >> c & 1]
+            led = _led(deal) if type(a) is Play else 0
             x: int | None
             if missing:  # the card comes from elsewhere, a card of this hand goes there
                 spare = _cards(hand & ~avoid & ~sum(1 << c for c in cards)) or _cards(hand & ~sum(1 << c for c in cards))
                 x, y = missing[0], self._pick(spare)  # (a card the view shows there now: put right by _place)
-            elif type(a) is Play and deal._cards:  # held, but a card of the suit led is held too
-                follow = deal._follow[deal._cards[0]]
-                offenders = _cards(hand & follow & ~(1 << a.card))  # (one the view shows elsewhere: put right by _place)
-                others = _cards(sum(deal.hands[s] for s in range(3) if s != who) + deal.skat & ~follow & ~avoid)
+            elif led:  # held, but a card of the suit led is held too
+                offenders = _cards(hand & led & ~(1 << a.card))  # (one the view shows elsewhere: put right by _place)
+                others = _cards(sum(deal.hands[s] for s in range(3) if s != who) + deal.skat & ~led & ~avoid)
                 x, y = self._pick(offenders), self._pick(others)
             else:
                 return None
@@ -273,8 +272,6 @@ class ISMCTSPlayer:
     def _place(self, play, view: SeatView):
         """Exchange cards until the hands ``view`` shows hold what it shows,
         and the cards steps showed (``marks``) are those it shows."""
-        from skatcore.env.worlds import relabelled
-
         shown = _shown(view)
         for _ in range(SWAPS):
             deal = play.turns.deal
@@ -287,12 +284,19 @@ class ISMCTSPlayer:
             if not wrong:
                 return play
             s, c = wrong[0]
-            spare = [d for d in _cards(deal.hands[s] & ~shown[s])]
+            spare = _cards(deal.hands[s] & ~shown[s])
             if not spare:
                 return None
             d = spare[int(self.rng.random() * len(spare))]
             play = relabelled(play, {c: d, d: c}) or play
         return None
+
+
+def _keeps(cat, i: int, keep: int) -> bool:
+    """Whether decision ``i`` puts away none of the cards ``keep`` (one that
+    puts no card away, such as keeping one's cards at a swap, keeps them all)."""
+    c = cat.card_put_away(i)
+    return c is None or not keep >> c & 1
 
 
 def _answers(play, a) -> bool:
@@ -316,19 +320,21 @@ def _shown(view: SeatView) -> dict[int, int]:
 
 def _mismatch(view: SeatView, deal) -> tuple[int, int] | None:
     """A card a step showed in ``view`` (``marks``) and the card ``deal`` shows in its place instead."""
-    from skatcore.env.observation import CARD_MARKS
-
     for key in CARD_MARKS:
         if key in deal.marks and key in view.marks:
-            for x, y in zip(_marked(view.marks[key]), _marked(deal.marks[key]), strict=False):
+            for x, y in zip(marked_cards(view.marks[key]), marked_cards(deal.marks[key]), strict=False):
                 if x != y:
                     return x, y
     return None
 
 
-def _marked(mark) -> tuple[int, ...]:
-    return (mark,) if isinstance(mark, int) else tuple(mark or ())
+def _led(deal) -> int:
+    """The cards that follow the card led to the trick in progress (0: none led yet)."""
+    if deal.phase is not Phase.PLAY or not deal.tricks or not deal.tricks[-1].cards:
+        return 0
+    table = deal.table
+    return table.class_mask[table.follow[deal.tricks[-1].cards[0]]]
 
 
 def _cards(mask: int) -> list[int]:
-    return [c for c in range(mask.bit_length()) if mask >> c & 1]
+    return list(cards_in(mask))

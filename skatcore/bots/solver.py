@@ -230,7 +230,7 @@ class _Shared:
     """One transposition table per process, reused by every solver (a new
     solver takes a new tag, so old entries never match)."""
 
-    tt = None  # rows: key, bounds (see _store); buckets of WAYS rows on 64-byte lines
+    tt = None  # rows: key, bounds (see store); buckets of WAYS rows on 64-byte lines
     tag = 0
 
     @classmethod
@@ -240,7 +240,7 @@ class _Shared:
             start = (-raw.ctypes.data % 64) // 8
             cls.tt = raw[start:start + TT_BUCKETS * solver_table.WAYS * 2].reshape(TT_BUCKETS * solver_table.WAYS, 2)
         # 24 bits of the key (solver_table._TAG_SHIFT): above them the like positions' flag
-        cls.tag = cls.tag + 1 if cls.tag < solver_table._TAG_MASK else 1
+        cls.tag = cls.tag + 1 if cls.tag < solver_table.TAG_MASK else 1
         if cls.tag == 1:
             cls.tt[:, 0] = -1
         return cls.tag
@@ -282,7 +282,7 @@ class Solver:
         self.off = rule.offset if rule is not None else 0  # what the values count over the declarer's points
         self.declarer, self.goal, self.invert = declarer, goal, invert
         groups = self.flat.groups[goal][:MAX_GROUPS]
-        # like positions (see solver_table._like_bounds): only where card points count; a run left out of
+        # like positions (see solver_table.like_bounds): only where card points count; a run left out of
         # either key keeps its cards' own bits there (a finer key, as sound)
         like = self.flat.groups["tricks"][:MAX_GROUPS - len(groups)] if goal == "points" else []
         if rule is not None:  # equal cards only where the rule treats them alike; no like positions

@@ -12,27 +12,27 @@ from numba import njit
 from skatcore import numba_cache  # noqa: F401 (the cache of the functions below stamped with their imports)
 
 from .solver_moves import (
-    _judged,
-    _last_trick,
-    _moves,
-    _quick,
-    _sure_trumps,
-    _three_tricks,
-    _two_tricks,
-    _winner,
+    judged,
+    last_trick,
+    quick_points,
+    search_moves,
+    sure_trumps,
+    three_tricks,
+    two_tricks,
+    winning_index,
 )
 from .solver_table import (
-    _CARDS,
-    _MOD3,
+    ALL_CARDS,
+    MOD3,
     POINTS,
     WAYS,
-    _bucket,
-    _like_bounds,
-    _popcount,
-    _prefetch,
-    _store,
-    _store_like,
+    bucket_of,
+    like_bounds,
+    popcount,
     position_key,
+    prefetch,
+    store,
+    store_like,
 )
 
 MAX_DEPTH = 40
@@ -56,7 +56,7 @@ def search(T, W, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, 
     An alpha-beta, iterative (an explicit stack in ``moves``' rows from
     ``depth`` on) so that a node costs no function call.  ``W``: the trick
     winners of a plugin that decides them (no rows: the card order; see
-    :func:`~skatcore.bots.solver_moves._winner`), ``cfg[7]`` then 1: no sure-winner bounds."""
+    :func:`~skatcore.bots.solver_moves.winning_index`), ``cfg[7]`` then 1: no sure-winner bounds."""
     declarer, invert, tricks_goal, tag, limit, ngroups, nlike = cfg[0], cfg[1], cfg[2], cfg[3], cfg[4], cfg[5], cfg[6]
     F = np.empty((MAX_DEPTH, 18), dtype=np.int64)
     d = depth
@@ -73,7 +73,7 @@ def search(T, W, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, 
             if limit > 0 and nodes > limit:
                 # over budget: take back the cards on the stack and give up
                 for e in range(d - 1, depth - 1, -1):
-                    q = _MOD3[F[e, _F_LEADER] + F[e, _F_NTR]]
+                    q = MOD3[F[e, _F_LEADER] + F[e, _F_NTR]]
                     hands[q] ^= np.int64(1) << moves[e, F[e, _F_I]]
                 stats[0] += nodes
                 stats[1] += 1
@@ -90,23 +90,23 @@ def search(T, W, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, 
                 lo, hi = 0, live
                 if ntr == 0:
                     rem = hands[0] | hands[1] | hands[2]
-                    ncards = _popcount(rem)
+                    ncards = popcount(rem)
                     if ncards == 3:
-                        r = _last_trick(T, W, hands[0], hands[1], hands[2], leader, declarer, invert, tricks_goal)
+                        r = last_trick(T, W, hands[0], hands[1], hands[2], leader, declarer, invert, tricks_goal)
                         settled = True
                     elif ncards == 6:
-                        r = _two_tricks(T, W, hands[0], hands[1], hands[2], leader, declarer, invert, tricks_goal, a, b)
+                        r = two_tricks(T, W, hands[0], hands[1], hands[2], leader, declarer, invert, tricks_goal, a, b)
                         settled = True
                     else:
                         key = F[d, _F_KEY]  # from the third hand's fetch ahead, else 0
                         if key == 0:
                             key = position_key(canon, ngroups, nlike, rem, leader, tag, False)
-                        base = _bucket(key)
-                        _prefetch(tt, base)
+                        base = bucket_of(key)
+                        prefetch(tt, base)
                         like = 0
                         if nlike > 0:  # fetched alongside: the two memory misses overlap
                             like = position_key(canon, ngroups, nlike, rem, leader, tag, True)
-                            _prefetch(tt, _bucket(like))
+                            prefetch(tt, bucket_of(like))
                         F[d, _F_KEY], F[d, _F_SLOT], F[d, _F_REM], F[d, _F_LIKE] = key, base, rem, 0
                         sure_lo, sure_hi = 0, live
                         if tricks_goal == 0 and invert == 0 and ncards > 9 and cfg[7] == 0:
@@ -114,9 +114,9 @@ def search(T, W, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, 
                             # seat may not want them); worked out while the buckets are on their way (not
                             # for three tricks: solved in the wider window, fewer nodes above them)
                             h0, h1, h2 = hands[0], hands[1], hands[2]
-                            q = _quick(T, h0, h1, h2, leader)
-                            mine = _sure_trumps(T, h0, h1, h2, 1 << declarer)
-                            theirs = _sure_trumps(T, h0, h1, h2, 7 ^ (1 << declarer))
+                            q = quick_points(T, h0, h1, h2, leader)
+                            mine = sure_trumps(T, h0, h1, h2, 1 << declarer)
+                            theirs = sure_trumps(T, h0, h1, h2, 7 ^ (1 << declarer))
                             if mine > 0:  # only one side's (no branch around the call: numba would count a
                                 theirs = 0  # reference to T there)
                             if leader == declarer:
@@ -134,10 +134,10 @@ def search(T, W, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, 
                         if nlike > 0 and lo < b and hi > a and lo < hi:
                             # a like position's bounds, widened by the card points that differ
                             F[d, _F_LIKE] = like
-                            lb = _bucket(like)
+                            lb = bucket_of(like)
                             for j in range(lb, lb + WAYS):
                                 if tt[j, 0] == like:
-                                    up, down = _like_bounds(T, rem, (tt[j, 1] >> 24) & _CARDS)
+                                    up, down = like_bounds(T, rem, (tt[j, 1] >> 24) & ALL_CARDS)
                                     lo = max(lo, (tt[j, 1] & 0xFF) - down)
                                     hi = min(hi, ((tt[j, 1] >> 8) & 0xFF) + up)
                         if lo >= b:
@@ -153,15 +153,15 @@ def search(T, W, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, 
                             a, b = max(a, lo), min(b, hi)
                             if ncards == 9:
                                 # three tricks left: solved directly, its bound kept like a searched one's
-                                r = _three_tricks(T, W, hands[0], hands[1], hands[2], leader, declarer, invert,
+                                r = three_tricks(T, W, hands[0], hands[1], hands[2], leader, declarer, invert,
                                                   tricks_goal, a, b)
                                 settled = True
-                                bounds = _store(tt, base, key, tag, a, b, live, r, -1)
+                                bounds = store(tt, base, key, tag, a, b, live, r, -1)
                                 if F[d, _F_LIKE] != 0:
-                                    _store_like(tt, like, tag, rem, bounds)
+                                    store_like(tt, like, tag, rem, bounds)
             if not settled:
-                p = _MOD3[leader + ntr]
-                n = _moves(T, hands[0], hands[1], hands[2], F[d, _F_T0], F[d, _F_T1], ntr, leader, declarer, invert, tricks_goal, moves, d)
+                p = MOD3[leader + ntr]
+                n = search_moves(T, hands[0], hands[1], hands[2], F[d, _F_T0], F[d, _F_T1], ntr, leader, declarer, invert, tricks_goal, moves, d)
                 if hint >= 0:  # the lead that settled this position in an earlier search goes first
                     for j in range(1, n):
                         if moves[d, j] == hint:
@@ -176,14 +176,14 @@ def search(T, W, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, 
                     # the children start tricks: fetch their buckets now, so that the lookups find them
                     t0, t1 = F[d, _F_T0], F[d, _F_T1]
                     rest = hands[0] | hands[1] | hands[2]
-                    if _popcount(rest) > 7:
+                    if popcount(rest) > 7:
                         for j in range(n):
                             c = moves[d, j]
                             crem = rest ^ (np.int64(1) << c)
-                            w = _MOD3[leader + _winner(T, W, _popcount(crem), t0, t1, c, leader)]
+                            w = MOD3[leader + winning_index(T, W, popcount(crem), t0, t1, c, leader)]
                             child = position_key(canon, ngroups, nlike, crem, w, tag, False)
                             moves[d, 16 + j] = child  # (the ordering's scores are spent): the child's key
-                            _prefetch(tt, _bucket(child))
+                            prefetch(tt, bucket_of(child))
                 F[d, _F_ALPHA], F[d, _F_BETA], F[d, _F_ALPHA0], F[d, _F_BETA0] = a, b, a, b
                 F[d, _F_RESULT] = -1 if p == declarer else 1 << 20
             entering = False
@@ -192,7 +192,7 @@ def search(T, W, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, 
             settled = False
             i = F[d, _F_I]
             ntr, leader = F[d, _F_NTR], F[d, _F_LEADER]
-            p = _MOD3[leader + ntr]
+            p = MOD3[leader + ntr]
             hands[p] ^= np.int64(1) << moves[d, i]
             r += F[d + 1, _F_CREDIT]  # what the side took in the trick this card completed
             F[d, _F_I] = i + 1
@@ -215,10 +215,10 @@ def search(T, W, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, 
             if settled:
                 r = F[d, _F_RESULT]
                 if ntr == 0:
-                    bounds = _store(tt, F[d, _F_SLOT], F[d, _F_KEY], tag, F[d, _F_ALPHA0], F[d, _F_BETA0],
+                    bounds = store(tt, F[d, _F_SLOT], F[d, _F_KEY], tag, F[d, _F_ALPHA0], F[d, _F_BETA0],
                                     F[d, _F_LIVE], r, F[d, _F_BEST])
                     if F[d, _F_LIKE] != 0:
-                        _store_like(tt, F[d, _F_LIKE], tag, F[d, _F_REM], bounds)
+                        store_like(tt, F[d, _F_LIKE], tag, F[d, _F_REM], bounds)
         if settled:
             if d == depth:
                 stats[0] += nodes
@@ -228,7 +228,7 @@ def search(T, W, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, 
         # play the next move of node d into a child at d + 1
         i = F[d, _F_I]
         ntr, leader = F[d, _F_NTR], F[d, _F_LEADER]
-        p = _MOD3[leader + ntr]
+        p = MOD3[leader + ntr]
         c = moves[d, i]
         hands[p] ^= np.int64(1) << c
         e = d + 1
@@ -243,8 +243,8 @@ def search(T, W, cfg, canon, hands, t0, t1, ntr, leader, alpha, beta, live, tt, 
             F[e, _F_T1] = c
         else:
             t0, t1 = F[d, _F_T0], F[d, _F_T1]
-            k, extra = _judged(T, W, _popcount(hands[0] | hands[1] | hands[2]), t0, t1, c, leader)
-            w = _MOD3[leader + k]
+            k, extra = judged(T, W, popcount(hands[0] | hands[1] | hands[2]), t0, t1, c, leader)
+            w = MOD3[leader + k]
             weight = 1
             if tricks_goal == 0:
                 weight = T[POINTS, t0] + T[POINTS, t1] + T[POINTS, c]
@@ -291,8 +291,8 @@ def root(T, W, cfg, canon, hands, t0, t1, ntr, leader, need, live, exact, tt, mo
     """For each card the player to move may play, ``out[card]`` = whether the
     declarer's side then takes ``need`` more (0/1), or with ``exact`` how much
     it takes; cards equivalent to a searched one get no entry."""
-    p = _MOD3[leader + ntr]
-    n = _moves(T, hands[0], hands[1], hands[2], t0, t1, ntr, leader, cfg[0], cfg[1], cfg[2], moves, 0)
+    p = MOD3[leader + ntr]
+    n = search_moves(T, hands[0], hands[1], hands[2], t0, t1, ntr, leader, cfg[0], cfg[1], cfg[2], moves, 0)
     one = np.int64(1)
     for i in range(n):
         c = moves[0, i]
@@ -305,8 +305,8 @@ def root(T, W, cfg, canon, hands, t0, t1, ntr, leader, need, live, exact, tt, mo
         elif ntr == 1:
             a1 = c
         else:
-            k, extra = _judged(T, W, _popcount(hands[0] | hands[1] | hands[2]), t0, t1, c, leader)
-            w = _MOD3[leader + k]
+            k, extra = judged(T, W, popcount(hands[0] | hands[1] | hands[2]), t0, t1, c, leader)
+            w = MOD3[leader + k]
             weight = 1
             if cfg[2] == 0:
                 weight = T[POINTS, t0] + T[POINTS, t1] + T[POINTS, c]

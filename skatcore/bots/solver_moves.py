@@ -11,7 +11,7 @@ from numba import njit
 
 from skatcore import numba_cache  # noqa: F401 (the cache of the functions below stamped with their imports)
 
-from .solver_table import _MOD3, POINTS, _card, _clz, _popcount
+from .solver_table import MOD3, POINTS, card_of, clz, popcount
 
 # rows of the flattened trick table, indexed by the solver's own card ids
 FOLLOW, POWER = 0, 2  # POINTS = 1 (solver_table)
@@ -41,7 +41,7 @@ def _trick_winner(T, c0, c1, c2):
 
 
 @njit(cache=True, inline="always")
-def _winner(T, W, nleft, c0, c1, c2, leader):
+def winning_index(T, W, nleft, c0, c1, c2, leader):
     """The index of the card that takes the trick ``c0 c1 c2`` led by
     ``leader``, ``nleft`` cards left in the hands after it: by the table
     ``W`` of a plugin that decides trick winners
@@ -53,15 +53,15 @@ def _winner(T, W, nleft, c0, c1, c2, leader):
 
 
 @njit(cache=True, inline="always")
-def _judged(T, W, nleft, c0, c1, c2, leader):
-    """:func:`_winner`, and the card points house rules add to the trick
+def judged(T, W, nleft, c0, c1, c2, leader):
+    """:func:`winning_index`, and the card points house rules add to the trick
     (``W``'s entries above the index, :func:`skatcore.bots.solver.trick_rule`):
     for the declarer's side where it takes the trick, against it where not."""
     if W.shape[0] == 0:
         return _trick_winner(T, c0, c1, c2), np.int64(0)
     r = T[WROW, 3 * (9 - nleft // 3) + leader]
     x = np.int64(W[r, (T[OUTER, c0] << 10) | (T[OUTER, c1] << 5) | T[OUTER, c2]])
-    end = T[ENDS, _MOD3[leader + (x & 3)]]  # read whatever the trick (no branch around it: numba would count references)
+    end = T[ENDS, MOD3[leader + (x & 3)]]  # read whatever the trick (no branch around it: numba would count references)
     return x & 3, (x >> 2) + (end if nleft == 0 else 0)  # the last trick: the end of the deal's points, by its taker
 
 
@@ -77,7 +77,7 @@ def _lead_score(T, h1, h2, p, declarer, c, over, pts):
     k = T[FOLLOW, c]
     cls, ruff = T[CLASS, k], T[RUFF, k]
     low = -pts - (T[POWER, c] >> 2)
-    s2 = _MOD3[p + 2]
+    s2 = MOD3[p + 2]
     mine = p == declarer
     ruffs1 = h1 & cls == 0 and h1 & ruff != 0
     ruffs2 = h2 & cls == 0 and h2 & ruff != 0
@@ -92,7 +92,7 @@ def _lead_score(T, h1, h2, p, declarer, c, over, pts):
         mate_hand, mate_ruffs, opp_ruffs = h2, ruffs2, ruffs1
     if over == 0:
         return 20 + low if opp_ruffs else 100 + pts
-    top = np.int64(1) << (63 - _clz(over))
+    top = np.int64(1) << (63 - clz(over))
     if mate_hand & top != 0 and not opp_ruffs:
         return 60 + low
     if mate_ruffs and not opp_ruffs:
@@ -129,7 +129,7 @@ def _follows(T, hand, led):
 
 
 @njit(cache=True, inline="always")
-def _moves(T, h0, h1, h2, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d):
+def search_moves(T, h0, h1, h2, t0, t1, ntr, leader, declarer, invert, tricks_goal, out, d):
     """Fill ``out[d, :n]`` with the cards worth searching for the player to
     move (seats' hands ``h0``, ``h1``, ``h2``), best first (``out[d, 16:16 +
     n]`` holds their ordering scores); return n."""
@@ -137,7 +137,7 @@ def _moves(T, h0, h1, h2, t0, t1, ntr, leader, declarer, invert, tricks_goal, ou
     if p >= 3:
         p -= 3
     hand = _seat(h0, h1, h2, p)
-    next1, next2 = _seat(h0, h1, h2, _MOD3[p + 1]), _seat(h0, h1, h2, _MOD3[p + 2])
+    next1, next2 = _seat(h0, h1, h2, MOD3[p + 1]), _seat(h0, h1, h2, MOD3[p + 2])
     live = h0 | h1 | h2
     legal = hand
     lead_k = 0
@@ -160,7 +160,7 @@ def _moves(T, h0, h1, h2, t0, t1, ntr, leader, declarer, invert, tricks_goal, ou
         # the trick now goes where the player to move wants it
         friendly = ((best_seat == declarer) == (p == declarer)) != (invert == 1)
         if ntr == 1:
-            q = _MOD3[leader + 2]
+            q = MOD3[leader + 2]
             third = _seat(h0, h1, h2, q)
             third_beats = third & T[ABOVE, t0] != 0 or (third & T[CLASS, lead_k] == 0 and third & T[RUFF, lead_k] != 0)
             mate_third = (q == declarer) == (p == declarer)
@@ -170,7 +170,7 @@ def _moves(T, h0, h1, h2, t0, t1, ntr, leader, declarer, invert, tricks_goal, ou
     while rest != 0:  # weakest first; ties end up strongest first
         b = rest & -rest
         rest ^= b
-        c = _card(b)
+        c = card_of(b)
         above = live & T[ABOVE, c]
         if above & -above & hand & T[same, c] != 0:
             continue  # equivalent to the next stronger card still in play
@@ -207,18 +207,18 @@ def _moves(T, h0, h1, h2, t0, t1, ntr, leader, declarer, invert, tricks_goal, ou
 @njit(cache=True, inline="always")
 def _above(cards):
     """The bits above the strongest (highest) of ``cards`` (not 0): the cards no card of them beats."""
-    return -(np.int64(2) << (63 - _clz(cards)))
+    return -(np.int64(2) << (63 - clz(cards)))
 
 
 @njit(cache=True, inline="always")
-def _quick(T, h0, h1, h2, leader):
+def quick_points(T, h0, h1, h2, leader):
     """Card points the leader's side is sure to take (a lower bound): the
     leader's cards that no one still in play can beat - cashed one after
     another, each as often as every other player holding a ruff still has
     to follow (his partner included: he must not be forced to take the lead)."""
     h = _seat(h0, h1, h2, leader)
     live = h0 | h1 | h2
-    a, b = _seat(h0, h1, h2, _MOD3[leader + 1]), _seat(h0, h1, h2, _MOD3[leader + 2])
+    a, b = _seat(h0, h1, h2, MOD3[leader + 1]), _seat(h0, h1, h2, MOD3[leader + 2])
     pts = 0
     for k in range(5):
         cls = T[CLASS, k]
@@ -227,25 +227,25 @@ def _quick(T, h0, h1, h2, leader):
         n = 20
         ruff = T[RUFF, k]
         if a & ruff != 0:
-            n = _popcount(a & cls)
+            n = popcount(a & cls)
         if b & ruff != 0:
-            n = min(n, _popcount(b & cls))
+            n = min(n, popcount(b & cls))
         # the leader's cards of the class that nothing in play beats: those above the others' strongest
         top = h & cls
         others = live & cls & ~h
         if others != 0:
             top &= _above(others)
-        for _ in range(_popcount(top) - n):  # the n strongest of them are cashed
+        for _ in range(popcount(top) - n):  # the n strongest of them are cashed
             top &= top - 1
         while top != 0:
-            c = _card(top & -top)
+            c = card_of(top & -top)
             top &= top - 1
             pts += T[POINTS, c]
     return pts
 
 
 @njit(cache=True, inline="always")
-def _sure_trumps(T, h0, h1, h2, side):
+def sure_trumps(T, h0, h1, h2, side):
     """Card points the seats in ``side`` (a mask of seats) take for sure
     with trumps: each of their trumps above which every trump still in play
     is theirs wins whatever trick it falls in."""
@@ -263,7 +263,7 @@ def _sure_trumps(T, h0, h1, h2, side):
         mine &= _above(others)
     pts = 0
     while mine != 0:
-        c = _card(mine & -mine)
+        c = card_of(mine & -mine)
         mine &= mine - 1
         pts += T[POINTS, c]
     return pts
@@ -273,18 +273,18 @@ def _sure_trumps(T, h0, h1, h2, side):
 def _taken(T, W, nleft, leader, declarer, invert, tricks_goal, c0, c1, c2):
     """The trick ``c0``, ``c1``, ``c2`` led by ``leader`` (``nleft`` cards left
     after it): who wins it, and what the declarer's side takes in it (its card points, or 1 trick)."""
-    i, extra = _judged(T, W, nleft, c0, c1, c2, leader)
-    w = _MOD3[leader + i]
+    i, extra = judged(T, W, nleft, c0, c1, c2, leader)
+    w = MOD3[leader + i]
     if (w == declarer) == (invert == 1):
         return w, -extra
     return w, (1 if tricks_goal == 1 else T[POINTS, c0] + T[POINTS, c1] + T[POINTS, c2]) + extra
 
 
 @njit(cache=True, inline="always")
-def _last_trick(T, W, h0, h1, h2, leader, declarer, invert, tricks_goal):
+def last_trick(T, W, h0, h1, h2, leader, declarer, invert, tricks_goal):
     """What the declarer's side takes in the last trick: one card each, no choice left."""
-    c0 = _card(_seat(h0, h1, h2, leader))
-    c1, c2 = _card(_seat(h0, h1, h2, _MOD3[leader + 1])), _card(_seat(h0, h1, h2, _MOD3[leader + 2]))
+    c0 = card_of(_seat(h0, h1, h2, leader))
+    c1, c2 = card_of(_seat(h0, h1, h2, MOD3[leader + 1])), card_of(_seat(h0, h1, h2, MOD3[leader + 2]))
     return _taken(T, W, 0, leader, declarer, invert, tricks_goal, c0, c1, c2)[1]
 
 
@@ -297,7 +297,7 @@ def _fold(maximise, best, a, b, v):
 
 
 @njit(cache=True, inline="always")
-def _two_tricks(T, W, hand0, hand1, hand2, leader, declarer, invert, tricks_goal, alpha, beta):
+def two_tricks(T, W, hand0, hand1, hand2, leader, declarer, invert, tricks_goal, alpha, beta):
     """What the declarer's side takes in the last two tricks under best play,
     searched in the window (``alpha``, ``beta``) and fail-soft like the
     search: an alpha-beta over the at most 2 x 2 x 2 ways to play the first
@@ -305,7 +305,7 @@ def _two_tricks(T, W, hand0, hand1, hand2, leader, declarer, invert, tricks_goal
 
     ``alpha < beta``; the loops test the window rather than break out of
     it (a break made numba count a reference to ``T`` on every call)."""
-    s1, s2 = _MOD3[leader + 1], _MOD3[leader + 2]
+    s1, s2 = MOD3[leader + 1], MOD3[leader + 2]
     h0, h1, h2 = _seat(hand0, hand1, hand2, leader), _seat(hand0, hand1, hand2, s1), _seat(hand0, hand1, hand2, s2)
     max0, max1, max2 = leader == declarer, s1 == declarer, s2 == declarer
     best0 = -1 if max0 else 1 << 20
@@ -314,7 +314,7 @@ def _two_tricks(T, W, hand0, hand1, hand2, leader, declarer, invert, tricks_goal
     while m0 != 0 and a0 < b0:
         b0bit = m0 & -m0
         m0 ^= b0bit
-        c0 = _card(b0bit)
+        c0 = card_of(b0bit)
         l1, l2 = _follows(T, h1, c0), _follows(T, h2, c0)
         best1 = -1 if max1 else 1 << 20
         a1, b1 = a0, b0
@@ -322,17 +322,17 @@ def _two_tricks(T, W, hand0, hand1, hand2, leader, declarer, invert, tricks_goal
         while m1 != 0 and a1 < b1:
             b1bit = m1 & -m1
             m1 ^= b1bit
-            c1 = _card(b1bit)
+            c1 = card_of(b1bit)
             best2 = -1 if max2 else 1 << 20
             a2, b2 = a1, b1
             m2 = l2
             while m2 != 0 and a2 < b2:
                 b2bit = m2 & -m2
                 m2 ^= b2bit
-                c2 = _card(b2bit)
+                c2 = card_of(b2bit)
                 w, v = _taken(T, W, 3, leader, declarer, invert, tricks_goal, c0, c1, c2)
                 # the last trick: the one card each has left, the winner leads
-                d0, d1, d2 = _card(h0 ^ b0bit), _card(h1 ^ b1bit), _card(h2 ^ b2bit)
+                d0, d1, d2 = card_of(h0 ^ b0bit), card_of(h1 ^ b1bit), card_of(h2 ^ b2bit)
                 if w == s1:
                     d0, d1, d2 = d1, d2, d0
                 elif w == s2:
@@ -345,13 +345,13 @@ def _two_tricks(T, W, hand0, hand1, hand2, leader, declarer, invert, tricks_goal
 
 
 @njit(cache=True)
-def _three_tricks(T, W, hand0, hand1, hand2, leader, declarer, invert, tricks_goal, alpha, beta):
+def three_tricks(T, W, hand0, hand1, hand2, leader, declarer, invert, tricks_goal, alpha, beta):
     """What the declarer's side takes in the last three tricks, searched in
     the window (``alpha``, ``beta``) and fail-soft like the search: an
     alpha-beta over the first trick's plays (at most 3 x 3 x 3), each
-    ending solved by :func:`_two_tricks` - no nodes, no lookups below
+    ending solved by :func:`two_tricks` - no nodes, no lookups below
     (``alpha < beta``, as there)."""
-    s1, s2 = _MOD3[leader + 1], _MOD3[leader + 2]
+    s1, s2 = MOD3[leader + 1], MOD3[leader + 2]
     h0, h1, h2 = _seat(hand0, hand1, hand2, leader), _seat(hand0, hand1, hand2, s1), _seat(hand0, hand1, hand2, s2)
     max0, max1, max2 = leader == declarer, s1 == declarer, s2 == declarer
     live = h0 | h1 | h2
@@ -362,7 +362,7 @@ def _three_tricks(T, W, hand0, hand1, hand2, leader, declarer, invert, tricks_go
     while m0 != 0 and a0 < b0:
         x0 = m0 & -m0
         m0 ^= x0
-        c0 = _card(x0)
+        c0 = card_of(x0)
         if _equivalent_above(T, live, h0, c0, same):
             continue  # equivalent to the next stronger card still in play
         l1, l2 = _follows(T, h1, c0), _follows(T, h2, c0)
@@ -372,7 +372,7 @@ def _three_tricks(T, W, hand0, hand1, hand2, leader, declarer, invert, tricks_go
         while m1 != 0 and a1 < b1:
             x1 = m1 & -m1
             m1 ^= x1
-            c1 = _card(x1)
+            c1 = card_of(x1)
             if _equivalent_above(T, live, h1, c1, same):
                 continue
             best2 = -1 if max2 else 1 << 20
@@ -381,7 +381,7 @@ def _three_tricks(T, W, hand0, hand1, hand2, leader, declarer, invert, tricks_go
             while m2 != 0 and a2 < b2:
                 x2 = m2 & -m2
                 m2 ^= x2
-                c2 = _card(x2)
+                c2 = card_of(x2)
                 if _equivalent_above(T, live, h2, c2, same):
                     continue
                 w, v = _taken(T, W, 6, leader, declarer, invert, tricks_goal, c0, c1, c2)
@@ -391,7 +391,7 @@ def _three_tricks(T, W, hand0, hand1, hand2, leader, declarer, invert, tricks_go
                     r0, r1, r2 = r2, r0, r1
                 elif leader == 2:
                     r0, r1, r2 = r1, r2, r0
-                v += _two_tricks(T, W, r0, r1, r2, w, declarer, invert, tricks_goal, a2 - v, b2 - v)
+                v += two_tricks(T, W, r0, r1, r2, w, declarer, invert, tricks_goal, a2 - v, b2 - v)
                 best2, a2, b2 = _fold(max2, best2, a2, b2, v)
             best1, a1, b1 = _fold(max1, best1, a1, b1, best2)
         best0, a0, b0 = _fold(max0, best0, a0, b0, best1)

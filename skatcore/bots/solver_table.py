@@ -19,16 +19,16 @@ POINTS = 1            # the trick table's row of card points (see solver_kernel)
 
 TT_BUCKETS = 1 << 17   # buckets of the transposition table: 8 MB, one cache line each
 WAYS = 4               # entries of 16 bytes in a bucket
-_CARDS = (1 << 36) - 1
+ALL_CARDS = (1 << 36) - 1
 _TAG_SHIFT = 38        # key = cards out (36 bits) | leader << 36 | tag << 38 | like << 62
-_TAG_MASK = (1 << 24) - 1
+TAG_MASK = (1 << 24) - 1
 _LIKE = np.int64(1) << 62
 
 # the card of a one-card mask b is _BIT[b % 37] (2 is a primitive root mod 37)
 _BIT = np.zeros(37, dtype=np.int64)
 for _c in range(NC):
     _BIT[(1 << _c) % 37] = _c
-_MOD3 = np.array([0, 1, 2, 0, 1, 2], dtype=np.int64)
+MOD3 = np.array([0, 1, 2, 0, 1, 2], dtype=np.int64)
 
 
 def _card_py(b):
@@ -69,10 +69,10 @@ def _popcount_py(x):
 
 
 if getattr(config, "DISABLE_JIT", 0):
-    def _prefetch(tt, row):
+    def prefetch(tt, row):
         """(Plain Python: nothing to fetch ahead.)"""
 
-    _card, _clz, _popcount = _card_py, _clz_py, _popcount_py
+    card_of, clz, popcount = _card_py, _clz_py, _popcount_py
 else:
     @intrinsic
     def _fetch(typingctx, tt, row):
@@ -105,26 +105,26 @@ else:
     _cttz_i, _ctlz_i, _ctpop_i = _bit_op("cttz"), _bit_op("ctlz"), _bit_op("ctpop")
 
     @njit(cache=True, inline="always")
-    def _prefetch(tt, row):
+    def prefetch(tt, row):
         _fetch(tt, row)  # type: ignore[call-arg]
 
     @njit(cache=True, inline="always")
-    def _card(b):
+    def card_of(b):
         """The card of the one-card mask ``b``."""
         return _cttz_i(np.int64(b))
 
     @njit(cache=True, inline="always")
-    def _clz(x):
+    def clz(x):
         """Leading zeros of a positive 64-bit ``x``."""
         return _ctlz_i(np.int64(x))
 
     @njit(cache=True, inline="always")
-    def _popcount(x):
+    def popcount(x):
         return _ctpop_i(np.int64(x))
 
 
 @njit(cache=True, inline="always")
-def _store(tt, base, key, tag, alpha, beta, live, g, best):
+def store(tt, base, key, tag, alpha, beta, live, g, best):
     """Record in the bucket at ``base`` what a search of the position ``key``
     in the window (``alpha``, ``beta``) found: the declarer's side takes at
     least ``g`` (``g >= beta``), at most ``g`` (``g <= alpha``) or exactly
@@ -140,7 +140,7 @@ def _store(tt, base, key, tag, alpha, beta, live, g, best):
         if k == key:
             slot = j
             break
-        size = -1 if (k >> _TAG_SHIFT) & _TAG_MASK != tag else (tt[j, 1] >> 16) & 0xFF
+        size = -1 if (k >> _TAG_SHIFT) & TAG_MASK != tag else (tt[j, 1] >> 16) & 0xFF
         if size < worst:
             worst = size
             slot = j
@@ -156,38 +156,38 @@ def _store(tt, base, key, tag, alpha, beta, live, g, best):
         lo = max(lo, g)
     if g < beta:
         hi = min(hi, g)
-    tt[slot, 1] = lo | (hi << 8) | (_popcount(key & _CARDS) << 16) | (lead << 24)
+    tt[slot, 1] = lo | (hi << 8) | (popcount(key & ALL_CARDS) << 16) | (lead << 24)
     return lo | (hi << 8)
 
 
 @njit(cache=True, inline="always")
-def _bucket(key):
+def bucket_of(key):
     return ((((key & 0xFFFFFFFF) * 0x5BD1E995 + (key >> 32) * 0x2545F491) >> 16) & (TT_BUCKETS - 1)) * WAYS
 
 
 @njit(cache=True, inline="always")
-def _store_like(tt, key, tag, rem, bounds):
+def store_like(tt, key, tag, rem, bounds):
     """Record under the key of a class of like positions (see
-    :func:`_like_bounds`) the bounds of the position with the cards ``rem``
+    :func:`like_bounds`) the bounds of the position with the cards ``rem``
     out: word two is lower | upper << 8 | cards remaining << 16 | rem << 24."""
-    base = _bucket(key)
+    base = bucket_of(key)
     slot = -1
     worst = 1 << 30
     for j in range(base, base + WAYS):
         k = tt[j, 0]
-        if k == key and (tt[j, 1] >> 24) & _CARDS == rem:
+        if k == key and (tt[j, 1] >> 24) & ALL_CARDS == rem:
             slot = j
             break
-        size = -1 if (k >> _TAG_SHIFT) & _TAG_MASK != tag else (tt[j, 1] >> 16) & 0xFF
+        size = -1 if (k >> _TAG_SHIFT) & TAG_MASK != tag else (tt[j, 1] >> 16) & 0xFF
         if size < worst:
             worst = size
             slot = j
     tt[slot, 0] = key
-    tt[slot, 1] = bounds | (_popcount(rem) << 16) | (rem << 24)
+    tt[slot, 1] = bounds | (popcount(rem) << 16) | (rem << 24)
 
 
 @njit(cache=True, inline="always")
-def _like_bounds(T, rem, rem0):
+def like_bounds(T, rem, rem0):
     """How far the take from the cards ``rem`` out may lie from the take
     from ``rem0`` in a like position (the same seats holding the same number
     of cards of each follow class in the same order of strength: the same
@@ -199,10 +199,10 @@ def _like_bounds(T, rem, rem0):
         return up, down
     # below the lowest card that differs and above the highest the two hold the same cards (as many of
     # each class): those pairs differ in nothing
-    span = (np.int64(2) << (63 - _clz(x))) - (x & -x)
+    span = (np.int64(2) << (63 - clz(x))) - (x & -x)
     a, b = rem & span, rem0 & span
     while a != 0:
-        ca, cb = _card(a & -a), _card(b & -b)
+        ca, cb = card_of(a & -a), card_of(b & -b)
         a &= a - 1
         b &= b - 1
         diff = T[POINTS, ca] - T[POINTS, cb]
@@ -234,7 +234,7 @@ def learn(canon, ngroups, owner, hands):
     for seat in range(3):
         h = hands[seat]
         while h != 0:
-            c = _card(h & -h)
+            c = card_of(h & -h)
             h &= h - 1
             if owner[c] != seat:
                 owner[c] = seat
@@ -260,9 +260,9 @@ def learn(canon, ngroups, owner, hands):
         canon[g, 2] = 0
         sub = known & -known
         while sub != 0:
-            j = _card(sub & -sub)
+            j = card_of(sub & -sub)
             rest = canon[g, 2 + (sub & (sub - 1))]
-            under = _card(rest & -rest) - lo if rest != 0 else size
+            under = card_of(rest & -rest) - lo if rest != 0 else size
             canon[g, 2 + sub] = rest | np.int64(1) << (lo + below[under, owner[lo + j]])
             sub = (sub - known) & known
 

@@ -32,7 +32,8 @@ of this leaves the card points to each deal's own facts (the compiled
 engines replay such deals through ``Deal``), with the reason.
 
 The kernels add the points where they add up the declarer's
-(:func:`skatcore.engine.kernel.card_gain`); the win, schneider and
+(:func:`skatcore.engine.kernel.trick_gain` as each trick is taken,
+:func:`~skatcore.engine.kernel.end_gain` at the end); the win, schneider and
 out-of-schneider lines are then judged on them by the score tables, which
 score each class of the adjusted points with the card-point rules left out
 (:class:`~skatcore.engine.probe.Reads` ``tabled``).
@@ -136,7 +137,10 @@ def _build(rules) -> CardTables | str:
             leaves = explore(dims, asker.noted, budget)
             if isinstance(leaves, str):
                 return f"card points by house rules ({rule.name}, which {leaves})"
-            (_fill_trick if kind == "trick" else _fill_end)(leaves, trick if kind == "trick" else end, valued)
+            if kind == "trick":
+                _fill_trick(leaves, trick, valued)
+            else:
+                _fill_end(leaves, end, valued)
             sample += asker.sample(leaves)
     fns = [getattr(f, "__func__", f) for r in rules.card_points for f in (r.trick, r.end) if f is not None]
     plugins = [type(f.__self__) for r in rules.card_points for f in (r.trick, r.end) if hasattr(f, "__self__")]
@@ -388,7 +392,9 @@ def _facts(rules, contract, *, declarer: int = 0, taken: int = 5, **given):
 
 def _fill_trick(leaves, table: np.ndarray, valued: list[str]) -> None:
     """Add the points to the taker of ``leaves`` (:func:`explore`'s) to ``table`` (contract, slot)."""
-    _fill(leaves, table, valued, ("cards",), lambda got, d: got, lambda a: SLOT[a["cards"]])
+    for assigned, got in _fill(leaves, table, valued, ("cards",), lambda got, d: got, lambda a: SLOT[a["cards"]]):
+        for r in _rows_of(assigned, valued):  # the cards not read: every trick
+            table[r, SLOT] += got
 
 
 def _fill_end(leaves, table: np.ndarray, valued: list[str]) -> None:
@@ -397,23 +403,32 @@ def _fill_end(leaves, table: np.ndarray, valued: list[str]) -> None:
         return sum(n if s == d else -n for s, n in got.items())
 
     def slot(a):
-        lo, hi = SKATS[a["skat"]]
-        return ((a["declarer"] * 3 + a["last"]) * (TRICKS + 1) + a["taken"]) * 1024 + (lo << 5 | hi)
+        return ((a["declarer"] * 3 + a["last"]) * (TRICKS + 1) + a["taken"]) * 1024 + _skat_key(a["skat"])
 
     grid = table.reshape(len(valued), *END_SHAPE)
     full = ("declarer", "last", "taken", "skat")
     for assigned, got in _fill(leaves, table, valued, full, net, slot):  # a part of the key not read: every value
-        rows = [valued.index(assigned["contract"])] if "contract" in assigned else range(len(valued))
         last, taken = assigned.get("last", slice(None)), assigned.get("taken", slice(None))
-        skat = (lambda lo, hi: lo << 5 | hi)(*SKATS[assigned["skat"]]) if "skat" in assigned else slice(None)
+        skat = _skat_key(assigned["skat"]) if "skat" in assigned else slice(None)
         for d in [assigned["declarer"]] if "declarer" in assigned else range(3):
-            for r in rows:
+            for r in _rows_of(assigned, valued):
                 grid[r, d, last, taken, skat] += net(got, d)
+
+
+def _skat_key(i: int) -> int:
+    """The end table's key of skat ``SKATS[i]``: ``lo << 5 | hi``."""
+    lo, hi = SKATS[i]
+    return lo << 5 | hi
+
+
+def _rows_of(assigned: dict, valued: list[str]):
+    """The table rows a leaf holds for: its contract's, or every contract's where it did not read the contract."""
+    return [valued.index(assigned["contract"])] if "contract" in assigned else range(len(valued))
 
 
 def _fill(leaves, table, valued, full, value, slot) -> list:
     """Add the leaves that set every part ``full`` at once (``value(answer,
-    declarer)`` at ``slot(parts)``); the others, for the caller (a trick's: all slots)."""
+    declarer)`` at ``slot(parts)``); the others are the caller's to add."""
     rest: list = []
     at: list[list[int]] = [[] for _ in range(len(valued) + 1)]  # by contract, the last: every contract
     add: list[list[int]] = [[] for _ in range(len(valued) + 1)]
@@ -429,9 +444,4 @@ def _fill(leaves, table, valued, full, value, slot) -> list:
     for r in range(len(valued)):
         table[r, np.array(at[r], np.int64)] += np.array(add[r], np.int32)  # the leaves do not overlap
     table[:, np.array(at[-1], np.int64)] += np.array(add[-1], np.int32)
-    if full == ("cards",):
-        for assigned, got in rest:
-            for r in [valued.index(assigned["contract"])] if "contract" in assigned else range(len(valued)):
-                table[r, SLOT] += got
-        return []
     return rest

@@ -60,7 +60,8 @@ def _seed(s, seed, index):
 
 
 @njit(cache=True)
-def _popcount(x):
+def popcount(x):
+    """The number of set bits of ``x`` (32 bits)."""
     x = x - ((x >> 1) & 0x55555555)
     x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
     x = (x + (x >> 4)) & 0x0F0F0F0F
@@ -68,17 +69,17 @@ def _popcount(x):
 
 
 @njit(cache=True)
-def _lowest(x):
+def lowest(x):
     """The index of the lowest set bit of ``x`` (x > 0, 32 bits)."""
     return _DEBRUIJN[(((x & -x) * 0x077CB531) & M32) >> 27]
 
 
 @njit(cache=True)
-def _nth(x, k):
+def nth(x, k):
     """The card of the k-th lowest set bit of ``x``."""
     for _ in range(k):
         x &= x - 1
-    return _lowest(x)
+    return lowest(x)
 
 
 @njit(cache=True)
@@ -206,7 +207,7 @@ def play_deals(seed, start, n,
                 k = _below(s, 11)
                 if k >= a:
                     k += 1
-                d0, d1 = _nth(held, min(a, k)), _nth(held, max(a, k))
+                d0, d1 = nth(held, min(a, k)), nth(held, max(a, k))
                 discard[i, 0], discard[i, 1] = d0, d1
                 skat = (1 << d0) | (1 << d1)
                 hands[decl] = held & ~skat
@@ -232,7 +233,7 @@ def play_deals(seed, start, n,
         # -- tricks -----------------------------------------------------------------------
         held = hands[decl] | skat if decl >= 0 else 0  # the declarer's cards with the skat, for matadors
         leader, n_played, pts0, pts1, pts2, won0, won1, won2 = 0, 0, 0, 0, 0, 0, 0, 0
-        last = -1
+        last, gain = -1, 0
         for t in range(10):
             for j in range(3):
                 seat = (leader + j) % 3
@@ -242,64 +243,62 @@ def play_deals(seed, start, n,
                     follows = hand & class_mask[c, follow[c, trick[0]]]
                     if follows:
                         legal = follows
-                card = _nth(legal, _below(s, _popcount(legal)))
+                card = nth(legal, _below(s, popcount(legal)))
                 hands[seat] = hand & ~(1 << card)
                 trick[j] = card
                 plays[i, n_played] = card
                 n_played += 1
             w, p = taker(c, t, leader, decl, trick, follow, strength, points, wins, win_row, win_number, win_leader, win_decl)
             pts0, pts1, pts2, won0, won1, won2 = take_trick(w, p, pts0, pts1, pts2, won0, won1, won2)
+            gain += trick_gain(c, decl, w, trick, cp_trick, cp_row)
             leader = last = w
             if kind[c] == NULL and w == decl:  # a null declarer's first trick ends the deal
                 break
-        score_deal(i, c, o, decl, b, held, skat, last, pts0, pts1, pts2, won0, won1, won2,
-                   kind, follow, strength, points, trumps, n_trumps, opt_null_value, opt_base, opt_factor,
-                   wins, win_row, win_number, win_leader, win_decl, cp_trick, cp_end, cp_row,
+        score_deal(i, c, o, decl, b, held, skat, last, pts0, pts1, pts2, won0, won1, won2, gain,
+                   kind, points, trumps, n_trumps, opt_null_value, opt_base, opt_factor, cp_end, cp_row,
                    table_value, table_mult, table_won, point_class, mat_offset,
-                   plays, won, overbid, value, score, multiplier, matadors,
+                   won, overbid, value, score, multiplier, matadors,
                    declarer_points, declarer_tricks, trick_points, tricks_won, skat_mask, last_winner)
 
 
 @njit(cache=True)
-def card_gain(c, decl, dt, last, skat, played, follow, strength, points,
-              wins, win_row, win_number, win_leader, win_decl, cp_trick, cp_end, cp_row):
-    """What the house rules' card points change of the declarer's in a suit
-    or grand game played to its last trick (``played``: its 30 cards in
-    play order): per trick what :mod:`skatcore.engine.card_table` gives its
-    taker (for the declarer, against him for a defender), and at the end
-    the change for the declarer, the last trick's taker ``last``, the
-    declarer's tricks ``dt`` and the ``skat``.  0 without such tables."""
-    g = 0
+def trick_gain(c, decl, w, trick, cp_trick, cp_row):
+    """What the house rules' card points of ``trick``, taken by seat ``w``,
+    change of the declarer's under contract ``c``: the points
+    :mod:`skatcore.engine.card_table` gives its taker, for the declarer or
+    against him where a defender took it; 0 without such a table."""
     r = cp_row[c, 0]
-    if r >= 0:
-        trick = np.zeros(3, np.int64)
-        leader = 0
-        for t in range(10):
-            trick[0], trick[1], trick[2] = played[3 * t], played[3 * t + 1], played[3 * t + 2]
-            w, _ = taker(c, t, leader, decl, trick, follow, strength, points, wins, win_row, win_number, win_leader,
-                         win_decl)
-            n = cp_trick[r, (trick[0] << 10) | (trick[1] << 5) | trick[2]]
-            g += n if w == decl else -n
-            leader = w
-    r = cp_row[c, 1]
-    if r >= 0:
-        lo = _lowest(skat)
-        hi = _lowest(skat & (skat - 1))
-        g += cp_end[r, ((decl * 3 + last) * 11 + dt) * 1024 + (lo << 5 | hi)]
-    return g
+    if r < 0:
+        return 0
+    n = cp_trick[r, (trick[0] << 10) | (trick[1] << 5) | trick[2]]
+    return n if w == decl else -n
 
 
 @njit(cache=True)
-def score_deal(i, c, o, decl, b, held, skat, last, pts0, pts1, pts2, won0, won1, won2,
-               kind, follow, strength, points, trumps, n_trumps, opt_null_value, opt_base, opt_factor,
-               wins, win_row, win_number, win_leader, win_decl, cp_trick, cp_end, cp_row,
+def end_gain(c, decl, dt, last, skat, cp_end, cp_row):
+    """What the house rules' card points at the end of a suit or grand game
+    change of the declarer's, by the last trick's taker ``last``, the
+    declarer's tricks ``dt`` and the ``skat`` (a mask of its two cards); 0
+    without such a table."""
+    r = cp_row[c, 1]
+    if r < 0:
+        return 0
+    lo = lowest(skat)
+    hi = lowest(skat & (skat - 1))
+    return cp_end[r, ((decl * 3 + last) * 11 + dt) * 1024 + (lo << 5 | hi)]
+
+
+@njit(cache=True)
+def score_deal(i, c, o, decl, b, held, skat, last, pts0, pts1, pts2, won0, won1, won2, gain,
+               kind, points, trumps, n_trumps, opt_null_value, opt_base, opt_factor, cp_end, cp_row,
                table_value, table_mult, table_won, point_class, mat_offset,
-               plays, won, overbid, value, score, multiplier, matadors,
+               won, overbid, value, score, multiplier, matadors,
                declarer_points, declarer_tricks, trick_points, tricks_won, skat_mask, last_winner):
     """Row ``i`` of the outputs from a played deal: contract ``c``, option
     ``o``, declarer ``decl`` (-1: none) at bid ``b``, ``held`` the declarer's
-    cards with the skat (matadors), ``skat`` what lies in the skat at the end.
-    The declarer's card points are with the house rules' (:func:`card_gain`);
+    cards with the skat (matadors), ``skat`` what lies in the skat at the end,
+    ``gain`` the sum of :func:`trick_gain` over the tricks.  The declarer's
+    card points are with the house rules' (``gain`` and :func:`end_gain`);
     the lines' class of points beyond 0..120 is that of 0 or 120
     (:mod:`skatcore.engine.card_table` tabulates only lines within)."""
     trick_points[i, 0], trick_points[i, 1], trick_points[i, 2] = pts0, pts1, pts2
@@ -311,13 +310,12 @@ def score_deal(i, c, o, decl, b, held, skat, last, pts0, pts1, pts2, won0, won1,
     dp = trick_points[i, decl]
     x = skat
     while x:
-        dp += points[c, _lowest(x)]
+        dp += points[c, lowest(x)]
         x &= x - 1
     dt = tricks_won[i, decl]
     ft = won0 + won1 + won2 - dt
-    if kind[c] == VALUED and cp_row.shape[0] and (cp_row[c, 0] >= 0 or cp_row[c, 1] >= 0):
-        dp += card_gain(c, decl, dt, last, skat, plays[i], follow, strength, points,
-                        wins, win_row, win_number, win_leader, win_decl, cp_trick, cp_end, cp_row)
+    if kind[c] == VALUED:
+        dp += gain + end_gain(c, decl, dt, last, skat, cp_end, cp_row)
     declarer_points[i], declarer_tricks[i] = dp, dt
     m = 0
     if n_trumps[c]:

@@ -173,6 +173,7 @@ class ActionCatalogue:
         return a
 
     def describe(self, i: int) -> str:
+        """Index ``i`` as text (``bid 18``, ``put away CJ``, ``play HA`` ...)."""
         return self._names[i]
 
     def play_indices(self, mask: int) -> tuple[int, ...]:
@@ -215,6 +216,7 @@ class ActionCatalogue:
         return out
 
     def mask(self, deal, chosen: Sequence[int] = ()) -> np.ndarray:
+        """:meth:`legal_indices` as a 0/1 array of ``size`` entries."""
         m = np.zeros(self.size, np.int8)
         m[list(self.legal_indices(deal, chosen))] = 1
         return m
@@ -224,16 +226,17 @@ class Turns:
     """A :class:`~skatcore.engine.deal.Deal` driven by catalogue indices:
     whose decision it is (``actor``: a seat; ``person``: the seat of the
     person who decides for it), ``legal()`` indices and ``apply(i)``.  See
-    the module docs for discards, seats nobody plays and table calls."""
+    the module docs for discards, seats nobody plays and table calls
+    (``calls=False``: none are offered)."""
 
     __slots__ = ("_calls", "_k", "_legal", "answering", "asked", "catalogue", "chosen", "deal", "plain")
 
-    def __init__(self, catalogue: ActionCatalogue, deal) -> None:
+    def __init__(self, catalogue: ActionCatalogue, deal, calls: bool = True) -> None:
         self.catalogue, self.deal = catalogue, deal
         self.chosen: tuple[int, ...] = ()   # a discard's cards put away so far
         self.answering: int | None = None   # a person answering a table call
         self.asked: set[int] = set()        # who was asked since the last call
-        self._calls = bool(deal.rules.calls)
+        self._calls = calls and bool(deal.rules.calls)
         self._k = catalogue.skat_size
         self.plain = deal.rules.table.plain
         self._legal: Sequence[int] | None = None  # legal(), until the next apply

@@ -20,10 +20,11 @@ players are the seats a person plays (two in the two-player forms).
 Observation and information-state tensors are the shared
 :class:`~skatcore.env.encoding.ObservationEncoder`'s array; the observation
 string names its non-zero entries, the information-state string adds every
-move the seat saw, in order (perfect recall).  Returns are the persons' sheet entries (``returns=sheet``, the default),
-their classic settlement against each other (``returns=classic``: persons x
-own entry - the sum of all, zero-sum) or their Seeger-Fabian points
-(``returns=seeger_fabian``), as the PettingZoo environment's rewards;
+move the seat saw, in order (perfect recall).  Returns are the persons'
+sheet entries (``returns=sheet``, the default), their classic settlement
+against each other (``returns=classic``: persons x own entry - the sum of
+all, zero-sum) or their Seeger-Fabian points (``returns=seeger_fabian``),
+as the PettingZoo environment's rewards (:mod:`skatcore.env.rewards`);
 ``calls=false`` leaves table calls out.
 
 ``resample_from_infostate`` draws the cards a player cannot see again
@@ -85,6 +86,13 @@ class SkatGame(pyspiel.Game):
 
     def new_initial_state(self) -> SkatState:
         return SkatState(self)
+
+    def state_of(self, play: Play) -> SkatState:
+        """The state that has made ``play``'s moves (its cards dealt, its decisions)."""
+        state = SkatState(self)
+        for a in (*play.cards, *play.decisions):
+            state.apply_action(a)
+        return state
 
     def make_py_observer(self, iig_obs_type=None, params=None) -> Observer:
         if params:
@@ -164,12 +172,7 @@ class SkatState(pyspiel.State):
                     break
             else:
                 sh.kept += 1
-        state = self.get_game().new_initial_state()
-        for a in out.cards:
-            state.apply_action(a)
-        for a in out.decisions:
-            state.apply_action(a)
-        return state
+        return self.get_game().state_of(out)
 
     def __str__(self) -> str:
         p, cat = self._p, self._s.catalogue
@@ -189,6 +192,7 @@ class Observer:
         self.dict = {k: self.tensor[s].reshape(enc.shapes.get(k, (s.stop - s.start,))) for k, s in enc.offsets.items()}
 
     def set_from(self, state: SkatState, player: int) -> None:
+        """Fill ``tensor`` with what ``player`` sees of ``state`` (while the cards are dealt: only its seat)."""
         seat = self.shared.persons[player]
         t = state._p.turns
         if t is None:
@@ -198,6 +202,7 @@ class Observer:
         self.shared.encoder.encode(t.deal, seat, t, out=self.tensor)
 
     def string_from(self, state: SkatState, player: int) -> str:
+        """What ``player`` knows of ``state`` as text: every move it saw (perfect recall), else the tensor's entries."""
         seat = self.shared.persons[player]
         play = state._p
         if play.turns is None:

@@ -25,7 +25,7 @@ import numpy as np
 from gymnasium import spaces
 
 from skatcore.bots import call_view, resolve_player
-from skatcore.engine.actions import PASS, Phase
+from skatcore.engine.actions import PASS, Call, Phase
 from skatcore.engine.deal import Deal
 from skatcore.engine.table import people
 from skatcore.env.encoding import ActionCatalogue, ObservationEncoder, Turns
@@ -112,18 +112,11 @@ class SkatSingleAgent(gymnasium.Env):
             player = self.players[person]
             seat = turns.actor
             assert seat is not None
-            if turns.answering is not None:
-                opts = deal.legal_calls(seat)
-                said = [c for c in (player.call(call_view(deal.view(seat), opts)) if hasattr(player, "call") else ())
-                        if c in opts]
-                turns.apply_action(said[0] if said else PASS)
-                continue
-            if deal.phase is Phase.PLAY and hasattr(player, "call") and (opts := deal.legal_calls(seat)):
-                said = [c for c in player.call(call_view(deal.view(seat), opts)) or () if c in opts]
-                if said:
-                    turns.apply_action(said[0])
-                    continue
-            turns.apply_action(player.act(deal.view(seat)))
+            said = first_call(player, deal, seat) if turns.answering is not None or deal.phase is Phase.PLAY else None
+            if said is not None:
+                turns.apply_action(said)
+            else:  # no call: a pass where it answers one, else its move
+                turns.apply_action(PASS if turns.answering is not None else player.act(deal.view(seat)))
 
     def _obs(self) -> np.ndarray:
         return self.encoder.encode(self.deal, self.seat, self.turns)
@@ -139,11 +132,23 @@ class SkatSingleAgent(gymnasium.Env):
         return {"action_mask": self.action_masks().astype(np.int8), "seat": SEATS[self.seat]}
 
     def describe(self, action: int) -> str:
+        """What action index ``action`` does (``bid 18``, ``play CJ`` ...)."""
         return self.catalogue.describe(action)
 
     def render(self) -> str | None:
+        """The deal as text: printed (``render_mode="human"``) or returned (``"ansi"``)."""
         text = render_text(self.deal, self.turns)
         if self.render_mode == "human":
             print(text)
             return None
         return text
+
+
+def first_call(player, deal: Deal, seat: int) -> Call | None:
+    """The first table call (Kontra, Re ...) ``player`` makes of those
+    ``seat`` may make now, or ``None``: it makes none, may make none, or is
+    a player that makes no calls."""
+    opts = deal.legal_calls(seat)
+    if not opts or not hasattr(player, "call"):
+        return None
+    return next((c for c in player.call(call_view(deal.view(seat), opts)) or () if c in opts), None)

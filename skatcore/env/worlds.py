@@ -63,8 +63,8 @@ class Shared:
         return self
 
     def bound(self) -> float:
-        """A bound on any sheet entry: the ladder's top (or the 120 card points of a Ramsch), lost twice,
-        under every multiplier a table may stack (Kontra, Re, Bock: x16), plus Seeger-Fabian's 50."""
+        """A bound on any return: the ladder's top (or the 120 card points of a Ramsch), lost twice, under
+        Kontra, Re and Bock (x8), settled against the others (``classic``: x2), plus Seeger-Fabian's points."""
         return 32.0 * max(max(self.rules.ladder, default=0), 120) + 100.0
 
     def max_length(self) -> int:
@@ -89,17 +89,18 @@ class Play:
         self.known: dict[int, Knowledge] = {}  # per seat, for resampling; not copied
 
     def deal_now(self) -> None:
+        """Start the deal: every card is dealt (``cards``, in the order of ``Shared.sizes``)."""
         sh, cards, at = self.shared, self.cards, 0
         parts = []
         for n in sh.sizes:
             parts.append(cards[at:at + n])
             at += n
-        deal = Deal(sh.rules, parts[:3], parts[3], parts[4])
-        self.turns = Turns(sh.catalogue, deal)
-        if not sh.calls:
-            self.turns._calls = False
+        self.turns = Turns(sh.catalogue, Deal(sh.rules, parts[:3], parts[3], parts[4]), calls=sh.calls)
 
     def apply(self, action: int) -> None:
+        """Deal card ``action`` while the cards are dealt, else make decision
+        ``action`` (a catalogue index, or a table call made out of turn:
+        ``size + 3 * call + seat``)."""
         if self.known:
             self.known = {}
         if self.turns is None:
@@ -130,6 +131,7 @@ class Play:
         return self.replayed()
 
     def view(self, seat: int) -> SeatView:
+        """What ``seat`` sees of the deal now."""
         return SeatView(self.turns.deal, seat, ())  # type: ignore[union-attr]
 
 
@@ -177,10 +179,14 @@ def seen_by(play: Play, seat: int) -> int:
         if type(a) is PlayCard:
             seen |= 1 << a.card
     for key in CARD_MARKS:
-        mark = deal.marks.get(key)
-        for card in (mark,) if isinstance(mark, int) else mark or ():
+        for card in marked_cards(deal.marks.get(key)):
             seen |= 1 << card
     return seen
+
+
+def marked_cards(mark) -> tuple[int, ...]:
+    """The cards of a mark of :data:`~skatcore.env.observation.CARD_MARKS` (a card, some cards, or none)."""
+    return (mark,) if isinstance(mark, int) else tuple(mark or ())
 
 
 def voids(deal) -> list[int]:
@@ -190,16 +196,16 @@ def voids(deal) -> list[int]:
     if not deal.tricks:
         return out
     plans = deal.rules.table.seats
-    follow = deal._follow
+    table = deal.table
     plays = [who for who, a in deal.history if type(a) is PlayCard]
     k = 0
     for trick in deal.tricks:
-        lead = trick.cards[0] if trick.cards else None
+        led = table.class_mask[table.follow[trick.cards[0]]] if trick.cards else 0
         for j, c in enumerate(trick.cards):
             who = plays[k]
             k += 1
-            if j and not follow[lead] >> c & 1 and plans[who].arrangement == "hand":
-                out[who] |= follow[lead]
+            if j and not led >> c & 1 and plans[who].arrangement == "hand":
+                out[who] |= led
     return out
 
 
@@ -213,8 +219,9 @@ class Knowledge:
 
     @classmethod
     def of(cls, play: Play, seat: int) -> Knowledge:
+        """What ``seat``'s person has not seen of ``play`` (:func:`seen_by`), where it lies, where it may go."""
         deal = play.turns.deal  # type: ignore[union-attr]
-        unseen = mask = 0
+        mask = 0
         for c in play.shared.deck:
             mask |= 1 << c
         unseen = mask & ~seen_by(play, seat)

@@ -16,7 +16,7 @@ import numpy as np
 from numba import njit
 
 from skatcore import numba_cache  # noqa: F401 (the cache of the functions below stamped with their imports)
-from skatcore.engine.kernel import NULL, _popcount, taker
+from skatcore.engine.kernel import NULL, popcount, taker
 
 # move codes: cards are 0..31, a bid is BID + value
 Y, P, S, RE, SC, HIDDEN, SHOWN, DISCARD, ANNOUNCE = 32, 33, 34, 35, 36, 37, 38, 39, 40
@@ -275,15 +275,15 @@ def _one(i, text, p, end, declarations, ladder, kind, follow, class_mask, streng
                         return FALLBACK
                     return GONE_BIDDING if phase == _BIDDING else GONE_UNDECLARED
                 if seat == decl:
-                    conceded, by = _concede(seat, decl, conceded, _popcount(hands[decl]))
+                    conceded, by = _concede(seat, decl, conceded, popcount(hands[decl]))
                     if by == NONE:
-                        conceded, by = _concede((seat + 1) % 3, decl, conceded, _popcount(hands[decl]))
+                        conceded, by = _concede((seat + 1) % 3, decl, conceded, popcount(hands[decl]))
                 else:
                     for d in range(3):
                         if d != decl and not conceded >> d & 1:
                             if by != NONE:
                                 return FALLBACK  # conceding after the end: Deal refuses
-                            conceded, by = _concede(d, decl, conceded, _popcount(hands[decl]))
+                            conceded, by = _concede(d, decl, conceded, popcount(hands[decl]))
                 if by != NONE:
                     phase = _DONE
             elif m == SHOWN and phase == _DISCARD:  # the skat shown to the declarer: the skat dealt?
@@ -302,7 +302,7 @@ def _one(i, text, p, end, declarations, ladder, kind, follow, class_mask, streng
                 return FALLBACK
             resigned[i, n_resigned[i]] = w
             n_resigned[i] += 1
-            conceded, by = _concede(w, decl, conceded, _popcount(hands[decl]))
+            conceded, by = _concede(w, decl, conceded, popcount(hands[decl]))
             if by != NONE:
                 phase = _DONE
             continue
@@ -425,7 +425,7 @@ def _one(i, text, p, end, declarations, ladder, kind, follow, class_mask, streng
             if d != decl and not conceded >> d & 1:
                 if by != NONE:
                     return FALLBACK
-                conceded, by = _concede(d, decl, conceded, _popcount(hands[decl]))
+                conceded, by = _concede(d, decl, conceded, popcount(hands[decl]))
         claim_stands[i] = True
         if by != NONE:
             phase = _DONE

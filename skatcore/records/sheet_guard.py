@@ -42,9 +42,9 @@ _SQL_CHARS = 2000  # an object's CREATE statement, at most, read at all
 
 def max_deals() -> int:
     """The deal limit of a sheet: :data:`MAX_DEALS`, or ``SKAT_MAX_SHEET_DEALS``."""
-    from skatcore.rules.reading import _limit
+    from skatcore.rules.reading import env_limit
 
-    return _limit("SKAT_MAX_SHEET_DEALS", MAX_DEALS)
+    return env_limit("SKAT_MAX_SHEET_DEALS", MAX_DEALS)
 
 
 def arm(con: sqlite3.Connection) -> None:

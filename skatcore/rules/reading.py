@@ -30,7 +30,8 @@ _SCAN = 64 * 1024  # a text this short holds too few items to matter: not counte
 _STR, _INT, _FLOAT = "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
 
 
-def _limit(name: str, default: int) -> int:
+def env_limit(name: str, default: int) -> int:
+    """A limit set by environment variable ``name`` (a whole number >= 1), else ``default``; InputError naming it if bad."""
     text = os.environ.get(name)
     if text is None:
         return default
@@ -45,12 +46,12 @@ def _limit(name: str, default: int) -> int:
 
 def max_bytes() -> int:
     """The size limit of a document or a line: :data:`MAX_BYTES`, or ``SKAT_MAX_DOCUMENT_BYTES``."""
-    return _limit("SKAT_MAX_DOCUMENT_BYTES", MAX_BYTES)
+    return env_limit("SKAT_MAX_DOCUMENT_BYTES", MAX_BYTES)
 
 
 def max_items() -> int:
     """The item limit of a document: :data:`MAX_ITEMS`, or ``SKAT_MAX_DOCUMENT_ITEMS``."""
-    return _limit("SKAT_MAX_DOCUMENT_ITEMS", MAX_ITEMS)
+    return env_limit("SKAT_MAX_DOCUMENT_ITEMS", MAX_ITEMS)
 
 
 def _too_many(limit: int) -> str:

@@ -71,7 +71,7 @@ def startup_figures() -> dict:
     return {"help_cpu_s": round(min(helps), 3), "python_pass_cpu_s": round(min(bare), 3)}
 
 
-def _deals(rules, n: int) -> list:
+def declarer_deals(rules, n: int) -> list:
     """``n`` finished random deals with a declarer (the compiled engine's, replayed through Deal)."""
     from skatcore.engine.compiled import play_random
 
@@ -137,7 +137,7 @@ def score_figures(rules, seconds: float, n: int = 200, iss_games: int = 1000) ->
     import yaml
 
     out = {}
-    docs = [deal_record(deal) for deal in _deals(rules, n)]
+    docs = [deal_record(deal) for deal in declarer_deals(rules, n)]
     with tempfile.TemporaryDirectory() as tmp:
         for fmt, dump in (("json", json.dumps), ("yaml", lambda d: yaml.safe_dump(d, sort_keys=False))):
             files = []
@@ -147,7 +147,8 @@ def score_figures(rules, seconds: float, n: int = 200, iss_games: int = 1000) ->
                 files.append(str(path))
             out[f"score_{fmt}_records_per_s"] = round(_score_rate(files, len(files), seconds))
         games = Path(tmp) / "games.sgf"
-        text = "".join(iss_line(deal, k) + "\n" for k, deal in enumerate(_deals(get_rules("official"), iss_games)))
+        deals = declarer_deals(get_rules("official"), iss_games)
+        text = "".join(iss_line(deal, k) + "\n" for k, deal in enumerate(deals))
         copies = -(-FAST_ISS_BYTES // len(text.encode()))  # as big as an archive skat score replays compiled
         games.write_text(text * copies, encoding="utf-8")
         out["score_iss_games_per_s"] = round(_score_rate([str(games)], iss_games * copies, seconds))
@@ -293,7 +294,8 @@ def warm(ref: str = "official", log: Callable[[str], None] | None = print, only:
              "compiled heuristic": lambda: play_heuristic(rules, seeded_deals(1, 0, 10)),
              "bootstrap": lambda: ratio_diff_ci(ones, ones, ones, ones, 1),
              "double-dummy solver": solver,
-             "ISS replay": lambda: score_lines([iss_line(d, k) for k, d in enumerate(_deals(official, 3))], official)}
+             "ISS replay": lambda: score_lines([iss_line(d, k) for k, d in enumerate(declarer_deals(official, 3))],
+                                               official)}
     out = {}
     for name, part in parts.items():
         if only is not None and name not in only:

@@ -11,7 +11,7 @@ import pytest
 
 from skatcore.bots.heuristic import HeuristicPlayer
 from skatcore.bots.heuristic.compiled import play_heuristic
-from skatcore.bots.heuristic.tables import _info
+from skatcore.bots.heuristic.tables import rules_info
 from skatcore.engine.compiled import Unsupported
 from skatcore.rules import get_rules
 from skatcore.sim.dealing import seeded_deals
@@ -49,7 +49,7 @@ def test_a_refit_of_the_coefficients_reaches_the_compiled_heuristic(monkeypatch)
     before = play_heuristic(rules, seeded_deals(3, 0, 200), 3)
     bold = {k: (a, b + 1.0) for k, (a, b) in HeuristicPlayer.COEF.items()}
     monkeypatch.setattr(HeuristicPlayer, "COEF", bold)
-    monkeypatch.setattr(_info(rules), "rows", {})  # the Python player's rows, with the coefficients folded in
+    monkeypatch.setattr(rules_info(rules), "rows", {})  # the Python player's rows, with the coefficients folded in
     out = play_heuristic(rules, seeded_deals(3, 0, 200), 3, keep=True)
     assert (out.bid > before.bid).sum() > 20
     assert_same_as_python(rules, out, 3, range(200))

@@ -5,6 +5,7 @@ line it stops with where OpenSpiel is not installed."""
 
 from __future__ import annotations
 
+import random
 import subprocess
 import sys
 from collections import Counter
@@ -13,7 +14,8 @@ import pytest
 
 from skatcore.bots import resolve_player
 from skatcore.bots.ismcts import ISMCTSPlayer
-from skatcore.engine.actions import Call
+from skatcore.engine.actions import PASS, Call, Discard
+from skatcore.engine.deal import Deal, deal_cards
 from skatcore.engine.view import SeatView
 from skatcore.env.worlds import view_key
 from skatcore.errors import InputError
@@ -95,3 +97,51 @@ def test_without_openspiel_one_line_and_exit_2():
     assert r.returncode == 2
     assert r.stderr.strip().splitlines() == [
         "skat: error: player 'ismcts' needs OpenSpiel, which is not installed: pip install 'skatcore[openspiel]'"]
+
+
+def test_a_layout_built_afresh_goes_through_a_hidden_swap_with_the_dummy():
+    """Schmegegge, both passed twice: a seat swapped cards with the dummy
+    face down (keeping one's cards is the other choice there), then played.
+    A player seated now builds its layout from the start, drawing that swap
+    among those that keep the cards the seat is seen to play."""
+    rules = get_rules("schmegegge")
+    rng = random.Random(5)
+    built = 0
+    for _ in range(40):
+        deal = Deal(rules, *deal_cards(rng, rules.deck))
+        swapped = None
+        while not deal.done and not (swapped is not None and len(deal.tricks) >= 3):
+            legal = deal.legal_actions()
+            a = PASS if PASS in legal else legal[int(rng.random() * len(legal))]
+            if type(a) is Discard and deal.step is not None:
+                swapped = deal.to_move
+            deal.apply(a)
+        if deal.done or swapped is None or deal.to_move == swapped:
+            continue
+        seat = deal.to_move
+        player = ISMCTSPlayer(rules, seed=1, simulations=2)
+        assert player.act(deal.view(seat)) in deal.legal_actions()
+        built += player.counters["decisions"] - player.counters["fallback_moves"]
+    assert built
+
+
+def test_at_the_swap_with_the_dummy_keeps_its_cards_or_swaps_two():
+    """Schmegegge, both passed twice: a person may swap two cards with the
+    dummy or keep its own. The search weighs both (the discard card by
+    card), and either is what the player answers."""
+    rules = get_rules("schmegegge")
+    rng = random.Random(3)
+    chosen: Counter = Counter()
+    for k in range(60):
+        deal = Deal(rules, *deal_cards(rng, rules.deck))
+        while not deal.done and not (deal.step is not None and any(type(a) is Discard for a in deal.legal_actions())):
+            legal = deal.legal_actions()
+            deal.apply(PASS if PASS in legal else legal[int(rng.random() * len(legal))])
+        if deal.done:
+            continue
+        action = ISMCTSPlayer(rules, seed=k, simulations=20).act(deal.view(deal.to_move))
+        assert action in deal.legal_actions()
+        chosen[type(action) is Discard] += 1
+        if len(chosen) == 2:
+            break
+    assert chosen[True] and chosen[False]  # swapped two cards, and kept them

@@ -217,13 +217,13 @@ def test_quick_tricks_by_hand():
     s = Solver(table, 0)
     pos = Position((cards("CJ SJ HA C7"), cards("HJ CA CT S7"), cards("DJ CK CQ S8")), 0, ())
     hands, *_ = s._args(pos)
-    assert moves_._quick(s.T, *hands, 0) == 2 + 2
+    assert moves_.quick_points(s.T, *hands, 0) == 2 + 2
     assert s.value(pos) >= 4 + 11
     # SA and ST stand while rearhand (with a trump) still follows spades: once, the ace cashed; middlehand
     # has neither spades nor trumps
     pos = Position((cards("SA ST D7"), cards("C7 C8 C9"), cards("S7 HT DA")), 0, ())
     hands, *_ = s._args(pos)
-    assert moves_._quick(s.T, *hands, 0) == 11
+    assert moves_.quick_points(s.T, *hands, 0) == 11
 
 
 def test_equal_cards_share_a_key():
@@ -261,14 +261,14 @@ def test_like_positions_and_sure_trumps_by_hand():
         return mask_of(parse_card(t) for t in text.split())
     s = Solver(table, 0)
     m = s.flat.mask
-    assert solver_table._like_bounds(s.T, m(cards("SK HT")), m(cards("SQ HA"))) == (1, 1)
-    assert solver_table._like_bounds(s.T, m(cards("S7 D8")), m(cards("S8 D7"))) == (0, 0)
+    assert solver_table.like_bounds(s.T, m(cards("SK HT")), m(cards("SQ HA"))) == (1, 1)
+    assert solver_table.like_bounds(s.T, m(cards("S7 D8")), m(cards("S8 D7"))) == (0, 0)
     hands = np.array([m(cards("CJ SJ DJ")), m(cards("HJ C7 C8")), m(cards("S7 S8 S9"))], dtype=np.int64)
-    assert moves_._sure_trumps(s.T, *hands, 1) == 4
-    assert moves_._sure_trumps(s.T, *hands, 6) == 0
+    assert moves_.sure_trumps(s.T, *hands, 1) == 4
+    assert moves_.sure_trumps(s.T, *hands, 6) == 0
     hands[0] = m(cards("CJ HA HT"))
     hands[1] = m(cards("SJ HJ C8"))
-    assert moves_._sure_trumps(s.T, *hands, 1) == 2 and moves_._sure_trumps(s.T, *hands, 6) == 0
+    assert moves_.sure_trumps(s.T, *hands, 1) == 2 and moves_.sure_trumps(s.T, *hands, 6) == 0
 
 
 @settings(max_examples=25, deadline=None)
@@ -303,9 +303,9 @@ def test_the_deal_tag_wraps_below_the_like_flag():
     pos = Position((cards("CJ HA HT"), cards("H7 S7 S8"), cards("H8 D7 D8")), 0, ())
     saved = mod._Shared.tag
     try:
-        mod._Shared.tag = solver_table._TAG_MASK - 1
+        mod._Shared.tag = solver_table.TAG_MASK - 1
         s = Solver(table, 0)
-        assert s.cfg[3] == solver_table._TAG_MASK and s.value(pos) == 23
+        assert s.cfg[3] == solver_table.TAG_MASK and s.value(pos) == 23
         s.new_deal()
         assert s.cfg[3] == 1 and s.value(pos) == 23
     finally:
@@ -314,7 +314,7 @@ def test_the_deal_tag_wraps_below_the_like_flag():
 
 def _ending_case(seed: int, case, tricks: int):
     """A random ending of ``tricks`` tricks under ``case``: its minimax take, the
-    arguments of the direct solutions (``_two_tricks``, ``_three_tricks``) but
+    arguments of the direct solutions (``two_tricks``, ``three_tricks``) but
     the window, and the generator that made it."""
     rules, table, tricks_goal, invert = contract_of(*case)
     rng = random.Random(seed)
@@ -330,11 +330,11 @@ def _ending_case(seed: int, case, tricks: int):
 @given(seed=st.integers(0, 2**32 - 1), case=st.sampled_from(CASES))
 def test_the_last_two_tricks_solved_directly(seed, case):
     """The last two tricks are an alpha-beta over the first trick's plays
-    (``_two_tricks``, no table), fail-soft: every leader and declarer, against minimax."""
+    (``two_tricks``, no table), fail-soft: every leader and declarer, against minimax."""
     want, args, rng = _ending_case(seed, case, 2)
-    assert moves_._two_tricks(*args, -1, 1000) == want
+    assert moves_.two_tricks(*args, -1, 1000) == want
     for need in (want, want + 1, rng.randrange(0, 50)):  # fail-soft on a null window
-        g = moves_._two_tricks(*args, need - 1, need)
+        g = moves_.two_tricks(*args, need - 1, need)
         assert (want >= g) if g >= need else (want <= g < need)
 
 
@@ -358,7 +358,7 @@ def test_lead_order_by_hand():
         pos = Position((cards("S7 CA H7"), cards(declarer), cards("SA C7 H8")), 0, ())
         s.new_deal()
         hands, *_ = s._args(pos)
-        n = moves_._moves(s.T, *hands, 0, 0, 0, 0, 1, 0, 0, moves, 0)
+        n = moves_.search_moves(s.T, *hands, 0, 0, 0, 0, 1, 0, 0, moves, 0)
         assert [int(moves[0, i]) for i in range(n)] == [s.flat.inner[parse_card(t)] for t in want.split()]
         assert s.value(pos) == minimax(table, pos, 1)
 
@@ -379,7 +379,7 @@ def test_the_declarer_draws_trumps_by_hand():
     moves = np.zeros((kernel.MAX_DEPTH, 32), dtype=np.int64)
     pos = Position((cards("CA DJ H7 S8"), cards("CJ C7 HA S7"), cards("SJ CT HK SA")), 0, ())
     hands, *_ = s._args(pos)
-    n = moves_._moves(s.T, *hands, 0, 0, 0, 0, 0, 0, 0, moves, 0)
+    n = moves_.search_moves(s.T, *hands, 0, 0, 0, 0, 0, 0, 0, moves, 0)
     inner = s.flat.inner
     order = [int(moves[0, i]) for i in range(n)]
     assert order[:2] == [inner[parse_card("CA")], inner[parse_card("DJ")]]
@@ -390,7 +390,7 @@ def test_the_declarer_draws_trumps_by_hand():
 @settings(max_examples=200, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), contract=st.sampled_from(["grand", "hearts", "clubs"]))
 def test_like_bounds_pair_the_cards_by_strength(seed, contract):
-    """``_like_bounds`` (which skips the pairs below and above the cards
+    """``like_bounds`` (which skips the pairs below and above the cards
     that differ) against pairing every card of two like card sets, weakest
     with weakest, by hand."""
     from skatcore.bots import solver_table
@@ -409,19 +409,19 @@ def test_like_bounds_pair_the_cards_by_strength(seed, contract):
     for a, b in zip([i for i in range(36) if rem >> i & 1], [i for i in range(36) if rem0 >> i & 1], strict=True):
         diff = int(T[solver_table.POINTS, a] - T[solver_table.POINTS, b])
         up, down = up + max(diff, 0), down + max(-diff, 0)
-    assert solver_table._like_bounds(T, rem, rem0) == (up, down)
+    assert solver_table.like_bounds(T, rem, rem0) == (up, down)
 
 
 @settings(max_examples=80, deadline=None)
 @given(seed=st.integers(0, 2**32 - 1), case=st.sampled_from(CASES), need=st.integers(-5, 60))
 def test_the_last_three_tricks_solved_directly(seed, case, need):
     """The last three tricks are an alpha-beta over the first trick's plays
-    (``_three_tricks``, no table), fail-soft on a null window: the answer g
+    (``three_tricks``, no table), fail-soft on a null window: the answer g
     is at most the take if g >= need, else at least it (and below need);
     in the full window, the take itself.  Against minimax."""
     want, args, _ = _ending_case(seed, case, 3)
-    assert moves_._three_tricks(*args, -1, 1000) == want
-    g = moves_._three_tricks(*args, need - 1, need)
+    assert moves_.three_tricks(*args, -1, 1000) == want
+    g = moves_.three_tricks(*args, need - 1, need)
     assert (want >= g) if g >= need else (want <= g < need)
 
 

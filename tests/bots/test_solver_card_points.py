@@ -12,9 +12,10 @@ from functools import cache
 
 import pytest
 from brute_play import brute as play_out
+from brute_play import ending as deal_ending
 from seven_takes import SevenTakes  # tests/seven_takes.py
 
-from skatcore.bots.analysis import analyse
+from skatcore.bots.analysis import NotSolvable, analyse
 from skatcore.bots.solver import Position, Solver, trick_rule
 from skatcore.cards import parse_card
 from skatcore.engine.scoring import make_facts
@@ -72,16 +73,8 @@ def brute(rules, game, hands, leader, trick, declarer, skat):
 
 def ending(rng, tricks):
     """Random hands of ``tricks`` cards each, both black jacks among them most of the time, and a skat of two others."""
-    cards = list(range(32))
-    rng.shuffle(cards)
-    if rng.random() < 0.8:
-        for j in JACKS:
-            cards.remove(j)
-            cards.insert(rng.randrange(3 * tricks), j)
-    hands = [0, 0, 0]
-    for i, c in enumerate(cards[:3 * tricks]):
-        hands[i % 3] |= 1 << c
-    return tuple(hands), tuple(sorted(cards[-2:]))
+    hands, rest = deal_ending(rng, tricks, JACKS)
+    return hands, tuple(sorted(rest[-2:]))
 
 
 @pytest.mark.parametrize("which", ["card points", "aces", "with a trick rule"])
@@ -129,7 +122,7 @@ def test_points_beyond_what_the_solver_counts_are_declined_with_the_reason():
     why = trick_rule(rules, "grand", 0)
     assert why == "house rules' card points of up to 160 a deal: more than the double-dummy solver counts"
     deal = next(d for d in play_deals(rules, 3, deals=40) if d.contract is not None and d.contract.name == "grand")
-    with pytest.raises(Exception, match="more than the double-dummy solver counts"):
+    with pytest.raises(NotSolvable, match="more than the double-dummy solver counts"):
         analyse(deal)
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from brute_play import brute as play_out
+from brute_play import ending as deal_ending
 from seven_takes import SevenTakes  # tests/seven_takes.py
 
 from skatcore.bots.solver import Position, Solver, trick_rule
@@ -61,16 +62,8 @@ def brute(rules, game, hands, leader, trick, declarer, tricks_goal, invert):
 
 def ending(rng, game, rules, tricks):
     """Random hands of ``tricks`` cards each, the seven of trumps among them most of the time."""
-    cards = list(range(32))
-    rng.shuffle(cards)
     seven = next((parse_card(t) for t in rules.tricks[game].order.trumps if t[1] == "7"), None)
-    if seven is not None and rng.random() < 0.8:
-        cards.remove(seven)
-        cards.insert(rng.randrange(3 * tricks), seven)
-    hands = [0, 0, 0]
-    for i, c in enumerate(cards[:3 * tricks]):
-        hands[i % 3] |= 1 << c
-    return tuple(hands)
+    return deal_ending(rng, tricks, () if seven is None else (seven,))[0]
 
 
 @pytest.mark.parametrize("which", ["sevenlast", "seven_takes", "leader_last"])

@@ -18,7 +18,7 @@ from skatcore.model import Declaration, MultiplierItem, WinCondition
 from skatcore.records import iss_fast
 from skatcore.records.iss import score_line
 from skatcore.sim.dealing import seeded_deals
-from skatcore.sim.speed import _deals, iss_line
+from skatcore.sim.speed import declarer_deals, iss_line
 from skatcore.testing import compile_with
 
 SHIPPED_COMPILED = ["official", "texas", "danish", "danish-petersen", "pre1999", "danish-aarhus", "tournament",
@@ -127,7 +127,7 @@ def test_the_rule_is_not_silently_gone():
 
 def test_iss_replay_takes_games_whose_scoring_reads_the_play_through_deal():
     rules = compile_with("official", {"house": LastTrick})
-    lines = [iss_line(deal, k) for k, deal in enumerate(_deals(get_rules("official"), 60))]
+    lines = [iss_line(deal, k) for k, deal in enumerate(declarer_deals(get_rules("official"), 60))]
     assert iss_fast._tables(rules).probe and not iss_fast._tables(get_rules("official")).probe
     got = iss_fast.score_lines(lines, rules)
     want = [score_line(line, rules) for line in lines]
@@ -139,7 +139,7 @@ def test_iss_replay_takes_games_whose_scoring_reads_the_play_through_deal():
 def test_a_rule_reading_the_exact_points_keeps_the_lean_iss_path(monkeypatch):
     """An ISS game's facts have the exact points: only the play is missing."""
     rules = compile_with("official", {"house": Over100})
-    lines = [iss_line(deal, k) for k, deal in enumerate(_deals(get_rules("official"), 40))]
+    lines = [iss_line(deal, k) for k, deal in enumerate(declarer_deals(get_rules("official"), 40))]
     want = [score_line(line, rules)[0] for line in lines]
     through_deal = []
     monkeypatch.setattr(iss_fast, "score_line", lambda line, r: through_deal.append(line) or score_line(line, r))

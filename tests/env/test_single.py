@@ -24,7 +24,7 @@ RULESETS = sorted(shipped_rulesets())
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_gymnasium_env_checker(ruleset):
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
+        warnings.simplefilter("error", UserWarning)  # what the checker finds wrong, it warns of
         check_env(SkatSingleAgent(ruleset, opponents="heuristic"), skip_render_check=True)
 
 

@@ -19,7 +19,7 @@ from skatcore.cards import CARD_NAMES
 from skatcore.records import iss_fast, iss_kernel, stream
 from skatcore.records.iss import score_line
 from skatcore.records.stream import score_output
-from skatcore.sim.speed import _deals, iss_line
+from skatcore.sim.speed import declarer_deals, iss_line
 
 HERE = Path(__file__).parent
 lean = iss_fast.score_lines
@@ -33,7 +33,7 @@ LEAN = ["official", "pre1999", "tournament", "danish", "danish-aarhus"]
 
 @pytest.fixture(scope="module")
 def random_games():
-    return [iss_line(deal, k) for k, deal in enumerate(_deals(get_rules("official"), 150))]
+    return [iss_line(deal, k) for k, deal in enumerate(declarer_deals(get_rules("official"), 150))]
 
 
 def _text(item) -> str:

@@ -18,7 +18,7 @@ from skatcore.records import iss_fast, iss_kernel
 from skatcore.records.iss import score_line
 from skatcore.rules.compiler import get_rules
 from skatcore.rules.trust import trusting
-from skatcore.sim.speed import _deals, iss_line
+from skatcore.sim.speed import declarer_deals, iss_line
 from skatcore.testing import compile_with
 
 HERE = Path(__file__).parent
@@ -40,7 +40,7 @@ def _text(item) -> str:
 
 
 def test_real_and_random_games_score_as_through_deal(rules):
-    played = _deals(rules, 150)  # random deals played under the rule (compiled, replayed through Deal)
+    played = declarer_deals(rules, 150)  # random deals played under the rule (compiled, replayed through Deal)
     moved = [d for d in played if d.tricks[-1].winner != (d.tricks[-1].leader
                                                           + d.table.winner_index(d.tricks[-1].cards)) % 3]
     assert moved  # some last tricks went to the seven

@@ -376,13 +376,13 @@ def test_bench_iss_games_read_back_as_the_deals():
     from skatcore.engine.deal import Declare
     from skatcore.records.iss import parse_sgf, replay, score_record
     from skatcore.rules import get_rules
-    from skatcore.sim.speed import _deals, iss_line
+    from skatcore.sim.speed import declarer_deals, iss_line
 
     def moves(deal):  # the declaration as checked is compared apart (ISS writes O, not OSZ)
         return [(s, a) for s, a in deal.history if not isinstance(a, Declare)]
 
     rules = get_rules("official")
-    deals = _deals(rules, 60)
+    deals = declarer_deals(rules, 60)
     assert {d.declaration.hand for d in deals} == {True, False} and len({d.declaration.game for d in deals}) >= 5
     for k, deal in enumerate(deals):
         record = parse_sgf(iss_line(deal, k))

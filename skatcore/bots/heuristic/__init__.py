@@ -10,7 +10,7 @@ from skatcore.bots.heuristic.bidding import Bidding
 from skatcore.bots.heuristic.discard import Discarding
 from skatcore.bots.heuristic.evaluation import Evaluation
 from skatcore.bots.heuristic.play import PLAY_CARD, CardPlay
-from skatcore.bots.heuristic.tables import GameTables, _info
+from skatcore.bots.heuristic.tables import GameTables, rules_info
 from skatcore.engine.deal import Phase, SeatView
 from skatcore.rules.compiler import CompiledRules
 
@@ -58,7 +58,7 @@ class HeuristicPlayer(Evaluation, Bidding, Discarding, CardPlay):
 
     def __init__(self, rules: CompiledRules, seed: int | None = None):
         self.rules = rules
-        self.info = _info(rules)  # any deck: Sechserskat's sixes are low cards of their suits
+        self.info = rules_info(rules)  # any deck: Sechserskat's sixes are low cards of their suits
         self.seed = seed  # decisions are deterministic; kept for the factory signature
         self._plan: tuple[tuple[int, ...], str] | None = None  # the discard and the game chosen with it
         self._cache: dict = {}

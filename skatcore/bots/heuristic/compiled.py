@@ -9,7 +9,7 @@ The arrays come from the Python player's own tables, built once per compiled
 ruleset: the strength tables of :mod:`.tables`, ``HeuristicPlayer.COEF`` and
 ``GAME_BONUS`` (a refit flows in with the next build), the candidate
 declarations with their values and lost factors of
-:class:`~skatcore.bots.heuristic.tables._RulesInfo`.  Rulesets the compiled
+:class:`~skatcore.bots.heuristic.tables.RulesInfo`.  Rulesets the compiled
 engine refuses, and layouts without the heuristic's fast strength tables,
 raise :class:`~skatcore.engine.compiled.Unsupported`.
 """
@@ -31,7 +31,7 @@ from skatcore.bots.heuristic.tables import (
     DOUBLING_CALLS,
     GRAND_FORE,
     JACK_MASK,
-    _info,
+    rules_info,
 )
 from skatcore.engine.compiled import Outcomes, Unsupported, engine_tables, fill_scores
 from skatcore.engine.tricks import call_open
@@ -67,7 +67,7 @@ def heuristic_tables(rules, hand_back: bool = False) -> HeuristicTables:
 
 def _build(rules, coef) -> HeuristicTables:
     tables = engine_tables(rules, hand_back=True)
-    info = _info(rules)
+    info = rules_info(rules)
     contracts = tables.contracts
     games = [info.games[c] for c in contracts]
     for g in games:
@@ -147,7 +147,7 @@ def _table_calls(rules, out: Outcomes, hands, skat) -> None:
     only close, so whatever they say they say before the first card, with the
     hands as the play starts: the offers there run as in
     :func:`skatcore.sim.play.play` (seat by seat, until nobody calls)."""
-    info = _info(rules)
+    info = rules_info(rules)
     rows = np.nonzero(out.declarer >= 0)[0]
     trump = np.array([info.games[c].trump if info.games[c].family != "null" else 0 for c in out.contracts] + [0],
                      np.int64)[out.contract[rows]]

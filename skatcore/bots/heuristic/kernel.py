@@ -25,13 +25,14 @@ from skatcore.engine.kernel import (
     HOLD,
     NULL,
     PASS,
-    _lowest,
-    _nth,
-    _popcount,
+    lowest,
+    nth,
     part_over,
+    popcount,
     score_deal,
     take_trick,
     taker,
+    trick_gain,
 )
 
 SUIT, GRAND, NULLF = 0, 1, 2        # heuristic families (3: none it judges)
@@ -51,9 +52,9 @@ def strength(hand, std, fore, side_t, grand_t, trumpx_t, jacks_t, grand_fore):
         return (jacks_t[cj | sj << 1 | hj << 2 | (hand >> 27 & 1) << 3] + grand_t[hand & 0xF7]
                 + grand_t[hand >> 8 & 0xF7] + grand_t[hand >> 16 & 0xF7] + grand_t[hand >> 24 & 0xF7]
                 + (grand_fore if fore else 0.0))
-    nj = _popcount(hand & JACKS)
+    nj = popcount(hand & JACKS)
     bs = hand >> (8 * std) & 0xF7
-    t = nj + _popcount(bs)
+    t = nj + popcount(bs)
     v = nj + cj * 1.0 + sj * 0.6 + hj * 0.3 + trumpx_t[bs] - 7.8
     void = 0.5 if t >= 5 else 0.2
     for k in range(4):
@@ -163,14 +164,14 @@ def _top_pair(held, c, H, points, power, follow, class_mask):
     score = np.full(32, -100.0)
     for k in range(4):
         sm = held & class_mask[c, k]
-        n = _popcount(sm)
+        n = popcount(sm)
         if not n:
             continue
         has_a = sm >> (8 * k) & 1
         bonus = len_bonus[n] - (2.0 if has_a and n >= 4 else 0.0)  # a long suit with the ace: keep it whole
         x = sm
         while x:
-            card = _lowest(x)
+            card = lowest(x)
             x &= x - 1
             r = card % 8
             if r == 0:
@@ -182,13 +183,13 @@ def _top_pair(held, c, H, points, power, follow, class_mask):
             score[card] = s + bonus
     x = held & class_mask[c, 4]
     while x:  # trumps go only if nothing else can
-        card = _lowest(x)
+        card = lowest(x)
         x &= x - 1
         score[card] = -50.0 - power[c, card]
     a = b = -1
     x = held
     while x:
-        card = _lowest(x)
+        card = lowest(x)
         x &= x - 1
         if a < 0 or score[card] > score[a]:
             a, b = card, a
@@ -206,7 +207,7 @@ def _null_pair(held, null_t):
         x = held & (0xFF << (8 * suit))
         for _ in range(2):
             if x:
-                top[nt] = _lowest(x)
+                top[nt] = lowest(x)
                 nt += 1
                 x &= x - 1
     best, key = 0, 0.0
@@ -228,7 +229,7 @@ def discard(held, bid, fore, H, points, power, follow, class_mask):
     for q in range(cand_end[0]):
         c = cand_c[q]
         if hfam[c] == SUIT:
-            t = _popcount(held & class_mask[c, 4])
+            t = popcount(held & class_mask[c, 4])
             if s1 < 0 or t > n1:
                 s2, n2, s1, n1 = s1, n1, q, t
             elif s2 < 0 or t > n2:
@@ -254,7 +255,7 @@ def discard(held, bid, fore, H, points, power, follow, class_mask):
         if not found or e > key:
             found, key, best, plan = True, e, pair, c
     if not found:  # the first legal discard: the two lowest cards
-        best = (1 << _nth(held, 0)) | (1 << _nth(held, 1))
+        best = (1 << nth(held, 0)) | (1 << nth(held, 1))
     return best, plan
 
 
@@ -310,7 +311,7 @@ def last_to_trick(c, me, decl, leader, legal, trick, wins, r, strength, follow, 
     best, b_good, b_taken, b_power = -1, 0, 0, 0
     rest = legal
     while rest:
-        card = _lowest(rest)
+        card = lowest(rest)
         rest &= rest - 1
         i = wins[r, base | card]
         s2 = strength[c, led, card]
@@ -397,7 +398,7 @@ def play_deals(hands_in, skat_in, H, D, power, higher, lower,
             if route == 0:
                 known = hand | skat
                 put, plan = discard(known, b, decl == 0, H, points, power, follow, class_mask)
-                discards[i, 0], discards[i, 1] = _nth(put, 0), _nth(put, 1)
+                discards[i, 0], discards[i, 1] = nth(put, 0), nth(put, 1)
                 skat = put
                 hand = hands[decl] = known & ~put
             o = declare(hand, known, b, route_start[route], route_end[route], plan, decl == 0, H, D, opt_contract,
@@ -416,7 +417,7 @@ def play_deals(hands_in, skat_in, H, D, power, higher, lower,
         for k in range(5):
             followed[k] = -1
         leader, n_played, pts0, pts1, pts2, won0, won1, won2 = 0, 0, 0, 0, 0, 0, 0, 0
-        played, last = 0, -1
+        played, last, gain = 0, -1, 0
         for t in range(10):
             for j in range(3):
                 seat = (leader + j) % 3
@@ -428,7 +429,7 @@ def play_deals(hands_in, skat_in, H, D, power, higher, lower,
                         legal = follows
                 card = -1
                 if legal & (legal - 1) == 0:  # one legal card: nobody is asked
-                    card = _lowest(legal)
+                    card = lowest(legal)
                 elif j == 2 and wins.shape[0] > 0:  # a plugin decides who takes the trick
                     card = last_to_trick(c, seat, decl, leader, legal, trick, wins,
                                          win_row[c, win_number[t] + win_leader[leader] + win_decl[decl + 1]],
@@ -459,12 +460,12 @@ def play_deals(hands_in, skat_in, H, D, power, higher, lower,
                 followed[led] = 1 if follow[c, trick[(decl - leader) % 3]] == led else 0
             w, p = taker(c, t, leader, decl, trick, follow, strength_t, points, wins, win_row, win_number, win_leader, win_decl)
             pts0, pts1, pts2, won0, won1, won2 = take_trick(w, p, pts0, pts1, pts2, won0, won1, won2)
+            gain += trick_gain(c, decl, w, trick, cp_trick, cp_row)
             leader = last = w
             if kind[c] == NULL and w == decl:  # a null declarer's first trick ends the deal
                 break
-        score_deal(i, c, o, decl, b, held, skat, last, pts0, pts1, pts2, won0, won1, won2,
-                   kind, follow, strength_t, points, trumps, n_trumps, opt_null_value, opt_base, opt_factor,
-                   wins, win_row, win_number, win_leader, win_decl, cp_trick, cp_end, cp_row,
+        score_deal(i, c, o, decl, b, held, skat, last, pts0, pts1, pts2, won0, won1, won2, gain,
+                   kind, points, trumps, n_trumps, opt_null_value, opt_base, opt_factor, cp_end, cp_row,
                    table_value, table_mult, table_won, point_class, mat_offset,
-                   plays, won, overbid, value, score, multiplier, matadors,
+                   won, overbid, value, score, multiplier, matadors,
                    declarer_points, declarer_tricks, trick_points, tricks_won, skat_mask, last_winner)

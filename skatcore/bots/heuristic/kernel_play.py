@@ -15,7 +15,7 @@ from __future__ import annotations
 from numba import njit
 
 from skatcore import numba_cache  # noqa: F401 (the cache of the functions below stamped with their imports)
-from skatcore.engine.kernel import _lowest, _popcount
+from skatcore.engine.kernel import lowest, popcount
 
 TRUMP = 4                      # the trump class (skatcore.rules.compiler.TRUMP)
 JACKS = (1 << 3) | (1 << 11) | (1 << 19) | (1 << 27)
@@ -26,7 +26,7 @@ def _low(c, mask, points, power, follow):
     """The weakest card of ``mask``: fewest points, then lowest power (trumps above)."""
     best, k1, k2 = -1, 0, 0
     while mask:
-        card = _lowest(mask)
+        card = lowest(mask)
         mask &= mask - 1
         a, b = points[c, card], power[c, card] + (100 if follow[c, card] == TRUMP else 0)
         if best < 0 or a < k1 or (a == k1 and b < k2):
@@ -38,7 +38,7 @@ def _low(c, mask, points, power, follow):
 def _high(c, mask, power, follow):
     best, key = -1, 0
     while mask:
-        card = _lowest(mask)
+        card = lowest(mask)
         mask &= mask - 1
         k = power[c, card] + (1000 if follow[c, card] == TRUMP else 0)
         if best < 0 or k > key:
@@ -63,7 +63,7 @@ def _beating(c, legal, led, ws, strength):
     out = 0
     x = legal
     while x:
-        card = _lowest(x)
+        card = lowest(x)
         x &= x - 1
         if strength[c, led, card] > ws:
             out |= 1 << card
@@ -76,7 +76,7 @@ def _masters(c, mask, unseen, higher):
     out = 0
     x = mask
     while x:
-        card = _lowest(x)
+        card = lowest(x)
         x &= x - 1
         if not (higher[c, card] & unseen):
             out |= 1 << card
@@ -88,7 +88,7 @@ def _most_points(c, mask, points, power):
     """max by (points, -power)."""
     best, k1, k2 = -1, 0, 0
     while mask:
-        card = _lowest(mask)
+        card = lowest(mask)
         mask &= mask - 1
         a, b = points[c, card], -power[c, card]
         if best < 0 or a > k1 or (a == k1 and b > k2):
@@ -101,7 +101,7 @@ def _by_power(c, mask, power, highest):
     """The first card of highest (or lowest) power."""
     best, key = -1, 0
     while mask:
-        card = _lowest(mask)
+        card = lowest(mask)
         mask &= mask - 1
         k = power[c, card]
         if best < 0 or (k > key if highest else k < key):
@@ -113,7 +113,7 @@ def _by_power(c, mask, power, highest):
 def _by_strength(c, mask, led, strength, highest):
     best, key = -1, 0
     while mask:
-        card = _lowest(mask)
+        card = lowest(mask)
         mask &= mask - 1
         k = strength[c, led, card]
         if best < 0 or (k > key if highest else k < key):
@@ -131,15 +131,15 @@ def play_declarer(c, legal, unseen, trick, n, follow, class_mask, strength, poin
             if not (higher[c, top] & unseen):
                 return top
             jacks = mine_t & JACKS
-            if jacks and (_popcount(mine_t) > _popcount(opp_t) or _popcount(mine_t) >= 4):
+            if jacks and (popcount(mine_t) > popcount(opp_t) or popcount(mine_t) >= 4):
                 return _high(c, jacks, power, follow)
-            if _popcount(mine_t) >= 3:
+            if popcount(mine_t) >= 3:
                 return _low(c, mine_t, points, power, follow)
         side = legal & ~trump
         best, bk = -1, -1
         x = side
         while x:  # cash masters of the side suits
-            card = _lowest(x)
+            card = lowest(x)
             x &= x - 1
             if not (higher[c, card] & unseen) and points[c, card] + 1 > bk:
                 best, bk = card, points[c, card] + 1
@@ -148,7 +148,7 @@ def play_declarer(c, legal, unseen, trick, n, follow, class_mask, strength, poin
         if side:  # low card of the longest side suit (trumps nobody else holds are kept to come back in)
             bestk, bl = 0, -1
             for k in range(4):
-                m = _popcount(side & class_mask[c, k])
+                m = popcount(side & class_mask[c, k])
                 if m > bl:
                     bestk, bl = k, m
             return _low(c, side & class_mask[c, bestk], points, power, follow)
@@ -161,11 +161,11 @@ def play_declarer(c, legal, unseen, trick, n, follow, class_mask, strength, poin
         tpts += points[c, trick[i]]
     winners = _beating(c, legal, led, ws, strength)
     if n == 2:
-        if winners and (tpts > 0 or follow[c, _lowest(winners)] != TRUMP):
+        if winners and (tpts > 0 or follow[c, lowest(winners)] != TRUMP):
             best, k1, k2 = -1, 0, 0  # min by (trump, power)
             x = winners
             while x:
-                card = _lowest(x)
+                card = lowest(x)
                 x &= x - 1
                 a, b = 1 if follow[c, card] == TRUMP else 0, power[c, card]
                 if best < 0 or a < k1 or (a == k1 and b < k2):
@@ -192,7 +192,7 @@ def play_defender(c, seat, decl, legal, unseen, unseen_decl, trick, n, decl_foll
         side = legal & ~trump
         x = side
         while x:
-            card = _lowest(x)
+            card = lowest(x)
             x &= x - 1
             if card % 8 == 0 and not (higher[c, card] & unseen):  # a master ace
                 return card
@@ -200,7 +200,7 @@ def play_defender(c, seat, decl, legal, unseen, unseen_decl, trick, n, decl_foll
             long_way = (seat + 1) % 3 == decl  # the declarer behind: the long suit
             bestk, bl = -1, 0
             for k in range(4):
-                m = _popcount(side & class_mask[c, k])
+                m = popcount(side & class_mask[c, k])
                 if m and (bestk < 0 or (m > bl if long_way else m < bl)):
                     bestk, bl = k, m
             return _low(c, side & class_mask[c, bestk], points, power, follow)
@@ -222,7 +222,7 @@ def play_defender(c, seat, decl, legal, unseen, unseen_decl, trick, n, decl_foll
             best, k1, k2, k3 = -1, 0, 0, 0
             x = legal
             while x:
-                card = _lowest(x)
+                card = lowest(x)
                 x &= x - 1
                 a, b, d = 1 if follow[c, card] != TRUMP else 0, points[c, card], -power[c, card]
                 if best < 0 or a > k1 or (a == k1 and (b > k2 or (b == k2 and d > k3))):
@@ -234,7 +234,7 @@ def play_defender(c, seat, decl, legal, unseen, unseen_decl, trick, n, decl_foll
                 best, key = -1, 0
                 x = masters
                 while x:
-                    card = _lowest(x)
+                    card = lowest(x)
                     x &= x - 1
                     if best < 0 or points[c, card] > key:
                         best, key = card, points[c, card]
@@ -245,7 +245,7 @@ def play_defender(c, seat, decl, legal, unseen, unseen_decl, trick, n, decl_foll
             best, k1, k2 = -1, 0, 0.0
             x = winners
             while x:
-                card = _lowest(x)
+                card = lowest(x)
                 x &= x - 1
                 a, b = 1 if follow[c, card] == TRUMP else 0, power[c, card] - points[c, card] * 0.01
                 if best < 0 or a < k1 or (a == k1 and b < k2):
@@ -266,7 +266,7 @@ def play_null(c, seat, decl, legal, unseen, trick, n, follow, class_mask, streng
             best, bk = -1, 0
             x = legal
             while x:
-                card = _lowest(x)
+                card = lowest(x)
                 x &= x - 1
                 if higher[c, card] & unseen and not (lower[c, card] & unseen) and (best < 0 or power[c, card] < bk):
                     best, bk = card, power[c, card]
@@ -278,7 +278,7 @@ def play_null(c, seat, decl, legal, unseen, trick, n, follow, class_mask, streng
     under = 0
     x = legal
     while x:
-        card = _lowest(x)
+        card = lowest(x)
         x &= x - 1
         if strength[c, led, card] < ws:
             under |= 1 << card
@@ -287,7 +287,7 @@ def play_null(c, seat, decl, legal, unseen, trick, n, follow, class_mask, streng
             best, k1, k2 = -1, 0, 0
             x = under
             while x:
-                card = _lowest(x)
+                card = lowest(x)
                 x &= x - 1
                 a, b = strength[c, led, card], power[c, card]
                 if best < 0 or a > k1 or (a == k1 and b > k2):
@@ -314,10 +314,10 @@ def play_fewest_points(c, legal, unseen, trick, n, follow, class_mask, strength,
         best, k1, k2, k3, k4 = -1, 0, 0, 0, 0
         x = pool
         while x:  # min by (not sure to lose, points, power, length of its class)
-            card = _lowest(x)
+            card = lowest(x)
             x &= x - 1
             a = 0 if higher[c, card] & unseen else 1
-            b, d, e = points[c, card], power[c, card], _popcount(pool & class_mask[c, follow[c, card]])
+            b, d, e = points[c, card], power[c, card], popcount(pool & class_mask[c, follow[c, card]])
             if best < 0 or (a, b, d, e) < (k1, k2, k3, k4):
                 best, k1, k2, k3, k4 = card, a, b, d, e
         return best
@@ -325,7 +325,7 @@ def play_fewest_points(c, legal, unseen, trick, n, follow, class_mask, strength,
     under = 0
     x = legal
     while x:
-        card = _lowest(x)
+        card = lowest(x)
         x &= x - 1
         if strength[c, led, card] < ws:
             under |= 1 << card
@@ -333,7 +333,7 @@ def play_fewest_points(c, legal, unseen, trick, n, follow, class_mask, strength,
         best, k1, k2 = -1, 0, 0
         x = under
         while x:
-            card = _lowest(x)
+            card = lowest(x)
             x &= x - 1
             a, b = points[c, card], power[c, card]
             if best < 0 or a > k1 or (a == k1 and b > k2):
@@ -343,7 +343,7 @@ def play_fewest_points(c, legal, unseen, trick, n, follow, class_mask, strength,
         best, k1, k2 = -1, 0, 0
         x = under
         while x:
-            card = _lowest(x)
+            card = lowest(x)
             x &= x - 1
             s = strength[c, led, card]
             a, b = (s, -points[c, card]) if s >= 0 else (-1, points[c, card])
@@ -353,7 +353,7 @@ def play_fewest_points(c, legal, unseen, trick, n, follow, class_mask, strength,
     best, key = -1, 0  # every card wins: take with the fewest points, shedding a high card
     x = legal
     while x:
-        card = _lowest(x)
+        card = lowest(x)
         x &= x - 1
         if n == 2:
             k = points[c, card] * 1000 - power[c, card]  # min by (points, -power); power < 1000

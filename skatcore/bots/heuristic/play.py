@@ -3,7 +3,7 @@ and fewest points (all against all, Ramsch)."""
 
 from __future__ import annotations
 
-from skatcore.bots.heuristic.tables import BIT, JACK_MASK, NCARDS, GameTables, _high, _low, cards_in
+from skatcore.bots.heuristic.tables import BIT, JACK_MASK, NCARDS, GameTables, cards_in, strongest, weakest
 from skatcore.cards import CARD_NAMES
 from skatcore.engine.deal import Play, SeatView
 from skatcore.rules.compiler import TRUMP
@@ -109,14 +109,14 @@ class CardPlay:
             mine_t = legal & g.trump
             opp_t = unseen & g.trump
             if mine_t and opp_t:
-                top = _high(g, mine_t)
+                top = strongest(g, mine_t)
                 if not (g.higher[top] & unseen):
                     return top
                 jacks = mine_t & JACK_MASK
                 if jacks and (mine_t.bit_count() > opp_t.bit_count() or mine_t.bit_count() >= 4):
-                    return _high(g, jacks)
+                    return strongest(g, jacks)
                 if mine_t.bit_count() >= 3:
-                    return _low(g, mine_t)
+                    return weakest(g, mine_t)
             # cash masters of the side suits
             side = legal & ~g.trump
             best, bk = -1, -1
@@ -132,17 +132,17 @@ class CardPlay:
                     n = (side & g.plain[k]).bit_count()
                     if n > bl:
                         bestk, bl = k, n
-                return _low(g, side & g.plain[bestk])
+                return weakest(g, side & g.plain[bestk])
             if mine_t and not opp_t:
-                return _low(g, mine_t)
-            return _high(g, legal)
+                return weakest(g, mine_t)
+            return strongest(g, legal)
         _wi, ws, s = self._winning(g, trick)
         tpts = sum(pts[c] for c in trick)
         winners = [c for c in cards_in(legal) if s[c] > ws]
         if len(trick) == 2:
             if winners and (tpts > 0 or g.follow[winners[0]] != TRUMP):
                 return min(winners, key=lambda c: (g.follow[c] == TRUMP, g.power[c]))
-            return _low(g, legal)
+            return weakest(g, legal)
         # second to play: a defender follows; one whose cards are shown can play only those
         behind = view.others.get(self._after(view.seat, 1))
         if behind is not None:
@@ -154,7 +154,7 @@ class CardPlay:
             return max(masters, key=lambda c: (pts[c], -g.power[c]))
         if winners and tpts >= 10:
             return max(winners, key=lambda c: g.power[c])
-        return _low(g, legal)
+        return weakest(g, legal)
 
     def _play_defender(self, view, g: GameTables, legal: int, hand: int, unseen: int, trick) -> int:
         pts = g.points
@@ -175,9 +175,9 @@ class CardPlay:
                 else:  # long way: short suit
                     k = min(ks, key=lambda k: lengths[k])
                 sm = side & g.plain[k]
-                low = _low(g, sm)
+                low = weakest(g, sm)
                 return low
-            return _low(g, legal)
+            return weakest(g, legal)
         leader = self._after(seat, -len(trick))
         wi, ws, s = self._winning(g, trick)
         winner = self._after(leader, wi)
@@ -196,7 +196,7 @@ class CardPlay:
                 masters = [c for c in winners if not (g.higher[c] & unseen)]
                 if masters:
                     return max(masters, key=lambda c: pts[c])
-            return _low(g, legal)
+            return weakest(g, legal)
         # the declarer is winning
         behind = view.others.get(self._after(seat, 1)) if len(trick) == 1 else None
         if behind is not None and self._after(seat, 1) == partner:  # the partner plays last, his cards shown
@@ -211,7 +211,7 @@ class CardPlay:
                 return max(masters, key=lambda c: (pts[c], -g.power[c]))
             if tpts >= 10:
                 return max(winners, key=lambda c: g.power[c])
-        return _low(g, legal)
+        return weakest(g, legal)
 
     def _declarer_followed(self, view, g: GameTables, k: int) -> bool:
         seats = self.rules.deck.seats

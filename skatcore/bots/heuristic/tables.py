@@ -87,8 +87,8 @@ class GameTables:
                     self.std = k
 
 
-def _low(g: GameTables, mask: int) -> int:
-    """The weakest card of ``mask`` (lowest power, fewest points)."""
+def weakest(g: GameTables, mask: int) -> int:
+    """The weakest card of ``mask``: fewest points, then lowest power (trumps above the rest)."""
     best, key = -1, None
     for c in cards_in(mask):
         k = (g.points[c], g.power[c] + (100 if g.follow[c] == TRUMP else 0))
@@ -97,7 +97,8 @@ def _low(g: GameTables, mask: int) -> int:
     return best
 
 
-def _high(g: GameTables, mask: int) -> int:
+def strongest(g: GameTables, mask: int) -> int:
+    """The strongest card of ``mask``: highest power, trumps above the rest."""
     best, key = -1, None
     for c in cards_in(mask):
         k = g.power[c] + (1000 if g.follow[c] == TRUMP else 0)
@@ -106,7 +107,7 @@ def _high(g: GameTables, mask: int) -> int:
     return best
 
 
-class _RulesInfo:
+class RulesInfo:
     """What the heuristic derives once from compiled rules."""
 
     def __init__(self, rules: CompiledRules):
@@ -168,7 +169,7 @@ class _Cand:
 
     __slots__ = ("_values", "base", "d", "g", "info", "lost", "null")
 
-    def __init__(self, info: _RulesInfo, d: Declaration):
+    def __init__(self, info: RulesInfo, d: Declaration):
         self.d, self.info = d, info
         self.g = info.games[d.game]
         self.lost = info.lost_factor(d)
@@ -183,13 +184,14 @@ class _Cand:
         return v
 
 
-_INFO: dict[int, _RulesInfo] = {}
+_INFO: dict[int, RulesInfo] = {}
 
 
-def _info(rules: CompiledRules) -> _RulesInfo:
+def rules_info(rules: CompiledRules) -> RulesInfo:
+    """What the heuristic derives from ``rules``, made once per compiled ruleset."""
     info = _INFO.get(id(rules))
     if info is None or info.rules is not rules:
-        info = _INFO[id(rules)] = _RulesInfo(rules)
+        info = _INFO[id(rules)] = RulesInfo(rules)
     return info
 
 
