@@ -140,7 +140,7 @@ class Deal(Moves, Seating, Bidding, TrickPlay, DealFacts):
         self._quick = lay.quick  # apply() plays a card inline (Moves.apply)
         self._silent = lay.silent  # pass without being asked
         self._silent_bidders = lay.any_silent
-        self._persons = lay.persons  # who calls and concedes
+        self.persons = lay.persons  # who calls and concedes
         self.beneath: dict[int, int] = {}  # stacks: card -> the card under it, turned up when it is played
         self.piles: dict[int, list[int]] = {}  # piles: seat -> face-down cards, top first
         if not lay.plain:
@@ -148,7 +148,7 @@ class Deal(Moves, Seating, Bidding, TrickPlay, DealFacts):
         self.original_skat = tuple(skat)
         self.phase = _BIDDING
         self.done = False  # a plain attribute: read once per move by every driver loop
-        self._legal_mask: int | None = None  # playable cards of the player to move, once computed
+        self.legal_mask: int | None = None  # playable cards of the player to move, once computed
         self.history: list[tuple[int, Action]] = []
         # bidding: part 1 middlehand asks forehand, part 2 rearhand asks the survivor
         self.bid = 0

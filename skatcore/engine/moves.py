@@ -77,14 +77,14 @@ class Moves(DealState):
             if cards:
                 follow = hand & self._follow[cards[0]]
                 if follow:  # else any card
-                    self._legal_mask = follow  # apply() checks the card against it
+                    self.legal_mask = follow  # apply() checks the card against it
                     plays = _FOLLOWING.get(follow)  # a few thousand sets at most (subsets of a suit, of the trumps)
                     if plays is None:
                         plays = PLAYS_A[follow & 2047] + PLAYS_B[follow >> 11 & 2047] + PLAYS_C[follow >> 22]
                         if len(_FOLLOWING) < 1 << 15:
                             _FOLLOWING[follow] = plays
                     return plays
-            self._legal_mask = hand
+            self.legal_mask = hand
             return PLAYS_A[hand & 2047] + PLAYS_B[hand >> 11 & 2047] + PLAYS_C[hand >> 22]
         if p is _BIDDING:
             if self.bidding_part == 3:
@@ -142,12 +142,12 @@ class Moves(DealState):
         seat = self.to_move
         if p is _PLAY and type(action) is Play and seat is not None:  # the hot path: 30 of ~40 moves of a deal
             c = action.card
-            legal = self._legal_mask
+            legal = self.legal_mask
             hand = self.hands[seat]
             if self._quick and legal is not None and legal >> c & 1 and (rest := hand ^ _BITS[c]) < hand:
                 # TrickPlay._play inline (three in play, no trick hook or step, a card legal_actions() offered and
                 # the hand holds: its bit went, not came; bits from a table, fewer new ints)
-                self._legal_mask = None
+                self.legal_mask = None
                 self.hands[seat] = rest
                 self.history.append((seat, action))
                 cards = self._cards

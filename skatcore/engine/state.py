@@ -45,7 +45,7 @@ class DealState:
     answerer: int
     awaiting_answer: bool
     _silent: tuple[bool, ...]
-    _persons: tuple[int, ...]
+    persons: tuple[int, ...]  # the seats a person plays (not a straw man): who calls and concedes
     # skat and declaration: None until there is a declarer / a game
     declarer: int | None
     declaration: Declaration | None
@@ -69,7 +69,7 @@ class DealState:
     _points: tuple[int, ...]
     _no_trick: bool
     _silent_bidders: bool
-    _legal_mask: int | None
+    legal_mask: int | None  # the cards the player to move may play, set by legal_actions() in play (None: not yet)
     tricks: list[Trick]
     trick_points: list[int]
     tricks_won: list[int]

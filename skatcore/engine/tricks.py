@@ -82,7 +82,7 @@ class TrickPlay(DealState):
             raise InputError(f"{SEATS[seat]} does not hold {name(c)}")
         trick = self.tricks[-1]
         cards = trick.cards
-        legal = self._legal_mask
+        legal = self.legal_mask
         if legal is None:
             legal = self._playable()
         if not legal & bit:
@@ -91,7 +91,7 @@ class TrickPlay(DealState):
             what = "trump" if t.follow[led] == 4 else f"{CARD_NAMES[led][0]} (suit of {name(led)})"
             held = names(cards_in(self.hands[seat] & t.class_mask[t.follow[led]]))
             raise InputError(f"{name(c)} does not follow {what} lead; {SEATS[seat]} holds {' '.join(held)}")
-        self._legal_mask = None
+        self.legal_mask = None
         self.hands[seat] = hand ^ bit
         if self.beneath and c in self.beneath:
             self.hands[seat] |= 1 << self.beneath[c]  # the card beneath is turned up
@@ -150,7 +150,7 @@ class TrickPlay(DealState):
     def legal_calls(self, seat: int) -> list[Call]:
         """Table calls ``seat`` may make now (out of turn; not part of
         :meth:`legal_actions`, so a player is asked separately)."""
-        if self.phase is not Phase.PLAY or self.declarer is None or not self.rules.calls or seat not in self._persons:
+        if self.phase is not Phase.PLAY or self.declarer is None or not self.rules.calls or seat not in self.persons:
             return []  # a seat played by another seat's person (a straw man) or by nobody makes no calls
         made = self.declaration.declarations
         role = "declarer" if seat == self.declarer else "defender"
@@ -199,11 +199,11 @@ class TrickPlay(DealState):
     def _concede(self, seat: int) -> None:
         if self.phase is not Phase.PLAY or self.declarer is None:
             raise InputError("conceding is possible only during play of a declarer game")
-        if seat not in self._persons:  # a straw man is conceded by the person playing it
+        if seat not in self.persons:  # a straw man is conceded by the person playing it
             who = self.controller(seat)
             raise InputError(f"{SEATS[seat]} is played by {'nobody' if who is None else SEATS[who]}: only a person concedes")
         self.conceded.add(seat)
-        defenders = set(self._persons) - {self.declarer}
+        defenders = set(self.persons) - {self.declarer}
         if defenders <= self.conceded:
             self.concession_by = "defenders"
         elif self.declarer in self.conceded and (

@@ -190,7 +190,7 @@ class ActionCatalogue:
         (:class:`Turns` adds them)."""
         legal = deal.legal_actions()
         if deal.phase is _PLAY and legal and type(legal[0]) is Play:
-            return self.play_indices(deal._legal_mask)
+            return self.play_indices(deal.legal_mask)
         if type(legal) is Discards:  # every pair of the cards allowed
             base, pos = self.put_away_base, self.position
             return [base + pos[c] for c in legal.cards if c not in chosen]
@@ -344,7 +344,7 @@ class Turns:
         deal = self.deal
         if deal.done:
             return None
-        for s in deal._persons:
+        for s in deal.persons:
             if s not in self.asked and deal.legal_calls(s):
                 return s
         return None

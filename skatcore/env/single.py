@@ -29,7 +29,8 @@ from skatcore.engine.actions import PASS, Call, Phase
 from skatcore.engine.deal import Deal
 from skatcore.engine.table import people
 from skatcore.env.encoding import ActionCatalogue, ObservationEncoder, Turns
-from skatcore.env.skat_v0 import REWARDS, raw_env, render_text
+from skatcore.env.rewards import REWARDS, deal_rewards
+from skatcore.env.skat_v0 import raw_env, render_text
 from skatcore.errors import InputError
 from skatcore.model import SEATS
 from skatcore.sim.play import seeded_deal
@@ -52,7 +53,7 @@ class SkatSingleAgent(gymnasium.Env):
         if seat is not None and seat not in self.persons:
             raise InputError(f"seat {seat}: expected one a person plays under {rules.name}: "
                              f"{', '.join(str(s) for s in self.persons)}")
-        self.fixed_seat, self.render_mode, self.illegal_reward = seat, render_mode, illegal_reward
+        self.fixed_seat, self.render_mode, self.illegal_reward, self.reward = seat, render_mode, illegal_reward, reward
         self.factory = resolve_player(opponents)
         self.catalogue: ActionCatalogue = self._pz.catalogue
         self.encoder: ObservationEncoder = self._pz.encoder
@@ -94,9 +95,7 @@ class SkatSingleAgent(gymnasium.Env):
         done = turns.person is None
         reward = 0.0
         if done:
-            self._pz.turns = turns
-            self._pz._finish()
-            reward = float(self._pz.rewards[f"player_{self.seat}"])
+            reward = float(deal_rewards(self.deal.result(), self.persons, self.reward)[self.seat])  # type: ignore[union-attr]
         if self.render_mode == "human":
             self.render()
         return self._obs(), reward, done, False, self._info()

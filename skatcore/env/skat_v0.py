@@ -195,7 +195,7 @@ class raw_env(AECEnv):
             legal = turns.legal()
         elif deal.phase is _PLAY:  # the cards, from Deal's mask of them
             deal.legal_actions()
-            mask = deal._legal_mask
+            mask = deal.legal_mask
             legal = self._by_mask.get(mask)  # type: ignore[arg-type]
             if legal is None:
                 legal = self.catalogue.play_indices(mask)  # type: ignore[arg-type]
