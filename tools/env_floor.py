@@ -92,10 +92,12 @@ def play_card(buf, card):
     return legal | (nxt << 33)
 
 
-class CardPlayOnly:
-    """The card play of a deal behind PettingZoo's protocol (see the module docs)."""
+class CardPlayOnly(NullDeal):
+    """The card play of a deal behind PettingZoo's protocol (see the module
+    docs): the null deal's agents, ``agent_iter``, ``last`` and closing steps."""
 
     def __init__(self, ruleset: str = "official", seed: int = 1) -> None:
+        super().__init__()
         rules = get_rules(ruleset)
         arrays = engine_tables(rules).arrays
         follow, class_mask, strength, points = arrays[5], arrays[6], arrays[7], arrays[8]
@@ -106,14 +108,13 @@ class CardPlayOnly:
         # the hands of skat simulate's first 4,096 deals, dealt before any timing (a floor: the env deals each reset)
         self.hands = [[sum(1 << deck[k] for k in packet) for packet in PACKETS] for deck in seeded_decks(seed, 0, 4096).tolist()]
         self.i = 0
-        self.agents: list[str] = []
-        self.stepped = True
         self._legal: tuple[int, ...] | None = None
         self._key = 0
         self._by_key: dict[int, tuple[int, ...]] = {}
         play_card(self.state, 0)  # compiled before any timing
 
     def reset(self) -> None:
+        super().reset()
         hands = self.hands[self.i % len(self.hands)]
         self.i += 1
         st = self.state
@@ -121,24 +122,7 @@ class CardPlayOnly:
         st[HANDS], st[HANDS + 1], st[HANDS + 2] = hands
         st[CONTRACT] = self.i % self.n_contracts  # each contract in turn, forehand leads
         self._key, self._legal = int(st[HANDS]), None
-        self.agents = list(NAMES)
         self.agent_selection = NAMES[0]
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict] = {a: {} for a in self.agents}
-        self.stepped = True
-
-    def agent_iter(self, max_iter: int = 2**63):
-        while self.agents and max_iter > 0:
-            max_iter -= 1
-            assert self.stepped
-            self.stepped = False
-            yield self.agent_selection
-
-    def last(self, observe: bool = True) -> tuple:
-        agent = self.agent_selection
-        return None, self.rewards[agent], self.terminations[agent], self.truncations[agent], self.infos[agent]
 
     def legal_actions(self) -> tuple[int, ...]:
         legal = self._legal
@@ -153,12 +137,10 @@ class CardPlayOnly:
         return legal
 
     def step(self, action: int | None) -> None:
-        self.stepped = True
         if action is None:
-            self.agents.remove(self.agent_selection)
-            if self.agents:
-                self.agent_selection = self.agents[0]
+            super().step(None)  # a closing step
             return
+        self.stepped = True
         r = play_card(self.state, action)
         if 0 <= r < DONE:
             self._legal, self._key = None, r & 0xFFFFFFFF
