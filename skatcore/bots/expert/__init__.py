@@ -10,6 +10,7 @@ import time
 from collections import Counter, defaultdict
 from typing import ClassVar
 
+from skatcore.bots.expert import conventions
 from skatcore.bots.expert.bidding import SolverBidding
 from skatcore.bots.expert.defence import Table, cheapest_key, discard_key, lead_class, lead_key, smear_key
 from skatcore.bots.expert.inference import PlayModel, bid_weights, evidence
@@ -83,6 +84,10 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     HEURISTIC_FIRST = 0  # 1: the heuristic's card among the level ones before the expected card points
     FOLLOW_RULES = 1  # 0: a defender's discard, second hand low and smear rules skipped (the heuristic's card)
     LEAD_SCHNEIDER = 0  # 1: the schneider vote on a defender's lead too (0: his lead rules stand)
+    LEAD_POINTS = 0  # 1: a defender's level leads by the expected card points before his lead rules' order
+    PLAY_SLACK = 0.0  # any other card within this share of the layouts of the best counts as level
+    CONVENTIONS = 1  # level cards by the fitted conventions (conventions.WEIGHTS): 1 but a defender's lead, 2 all, 0 none
+    record_ties = False  # True: ``last_ties`` describes the level cards of each decision (tools/bot_agreement.py)
 
     def __init__(self, rules: CompiledRules, seed: int | None = None, worlds: int = 10, ms: float | None = None,
                  bid_worlds: int = 6, nodes: int = 20_000, evidence: int = 6, keep: int = 0):
@@ -98,12 +103,14 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         self._memory = DealMemory()  # layouts and weights kept for the next card decision of the deal
         self.counters: Counter = Counter()
         self.last: Decision | None = None  # how the last card decision was made
+        self.last_ties: tuple[str, dict] | None = None  # with record_ties: its situation and level cards described
         # the solver plays three hands whose every card is playable: not cards in stacks or a pile, nor two-card tricks
         self._open_table = len(rules.deck.seats) == 3 and all(p.arrangement == "hand" for p in rules.table.seats)
 
     def act(self, view: SeatView):
         if view.phase is Phase.PLAY and len(view.legal) > 1:
             self.counters["card_decisions"] += 1
+            self.last_ties = None
             return PLAY_CARD[self._pimc(view)]
         return super().act(view)
 
@@ -247,10 +254,17 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         g = self.info.games[view.declaration.game if view.declaration is not None else self.rules.all_pass]
         # a defender's lead: the layouts are few and a lead's effect is far off; a lead the rules
         # prefer stands unless the layouts count it clearly worse
-        slack = self.LEAD_SLACK * mass if lead else 1e-9
+        slack = (self.LEAD_SLACK if lead else self.PLAY_SLACK) * mass + 1e-9
         tied = level = [c for c in scores if scores[c] >= best - slack]
         if len(tied) == 1:
             return tied[0], "vote", level
+        conventional = positions and (self.CONVENTIONS >= 2 or self.CONVENTIONS and not lead)
+        if self.record_ties or conventional:
+            where, described = self._describe(view, kn, g, tied, fallback, live)
+            self.last_ties = (where, described) if self.record_ties else None
+            if conventional:
+                return conventions.best(conventions.WEIGHTS, where, described,
+                                        lambda c: cheapest_key(g, c)), "convention", level
         t = Table.of(view, kn, g) if lead else None
         if t is not None:  # the lead a strong defender plays, among those the layouts leave
             first = min(lead_class(g, t, c) for c in tied)
@@ -259,7 +273,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
                 return tied[0], "lead_rule", level
         if self.HEURISTIC_FIRST and t is None and fallback in tied:
             return fallback, "heuristic", level
-        if positions:
+        if positions and (t is None or self.LEAD_POINTS):
             tied = most_points(table, positions, tied, view.seat == view.declarer, live, self.nodes, self.POINT_LAYOUTS)
             if len(tied) == 1:
                 return tied[0], "points", level
@@ -275,6 +289,14 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         if follow == "smear":
             return min(tied, key=lambda c: smear_key(g, c)), "smear", level
         return min(tied, key=lambda c: cheapest_key(g, c)), "cheapest", level
+
+    def _describe(self, view, kn: Knowledge, g, tied: list[int], fallback: int, live: int):
+        """The situation of the decision and each level card's features (:mod:`~skatcore.bots.expert.conventions`)."""
+        trick = tuple(view.trick)
+        out = live & ~view.hand & ~kn.skat_known & ~sum(1 << c for c in trick)
+        winner = self._after(kn.leader, self._winning(g, trick)[0]) if trick else None
+        where = conventions.situation(view.seat, view.declarer, trick, winner)
+        return where, {c: conventions.features(g, view.hand, out, trick, c, fallback) for c in tied}
 
     def _defender_follows(self, view, kn: Knowledge, g) -> str | None:
         """``"smear"``: a defender last to a trick his partner wins; ``"discard"``: one who cannot follow a
