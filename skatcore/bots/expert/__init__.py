@@ -12,7 +12,7 @@ from typing import ClassVar
 
 from skatcore.bots.expert import conventions
 from skatcore.bots.expert.bidding import SolverBidding
-from skatcore.bots.expert.defence import Table, cheapest_key, discard_key, lead_class, lead_key, smear_key
+from skatcore.bots.expert.defence import Table, cheapest_key, discard_key, follow_rule, lead_class, lead_key, smear_key
 from skatcore.bots.expert.inference import PlayModel, bid_weights, evidence
 from skatcore.bots.expert.reuse import DealMemory, Kept
 from skatcore.bots.expert.votes import Decision, Layout, Votes, credit, most_points, reaches, schneider_votes, settled
@@ -41,10 +41,11 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     schneider (or out of it), except on a defender's lead.  With ``keep=1``
     the layouts of its last decision in the deal that still fit what it has
     seen are solved first, by the same solvers (their transposition tables
-    answer much of the new positions: :mod:`~skatcore.bots.expert.reuse`).  Ties go to the
-    expected card points over the layouts, then to a rule a player names:
-    a defender's lead by :mod:`~skatcore.bots.expert.defence`, any other
-    card the heuristic's, else the cheapest.  In a Ramsch
+    answer much of the new positions: :mod:`~skatcore.bots.expert.reuse`).  Ties go, on a
+    defender's lead, to the rules a defender names (:mod:`~skatcore.bots.expert.defence`), else
+    to the card-play conventions fitted on XSkat's play (:mod:`~skatcore.bots.expert.conventions`;
+    ``CONVENTIONS=0``: the expected card points over the layouts, then a named rule, the
+    heuristic's card, the cheapest).  In a Ramsch
     (fewest points) each layout is solved with the two others against it,
     from the last five tricks on (before that the heuristic plays).
     A hand shown to it (a straw man, ``SeatView.others``) lies where it is
@@ -258,9 +259,9 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         tied = level = [c for c in scores if scores[c] >= best - slack]
         if len(tied) == 1:
             return tied[0], "vote", level
-        conventional = positions and (self.CONVENTIONS >= 2 or self.CONVENTIONS and not lead)
+        conventional = bool(positions) and (self.CONVENTIONS >= 2 or (bool(self.CONVENTIONS) and not lead))
         if self.record_ties or conventional:
-            where, described = self._describe(view, kn, g, tied, fallback, live)
+            where, described = conventions.describe(view, kn, g, tied, fallback, live)
             self.last_ties = (where, described) if self.record_ties else None
             if conventional:
                 return conventions.best(conventions.WEIGHTS, where, described,
@@ -279,7 +280,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
                 return tied[0], "points", level
         if t is not None:
             return min(tied, key=lambda c: lead_key(g, t, c)), "lead_key", level
-        follow = self._defender_follows(view, kn, g) if positions and self.FOLLOW_RULES else None
+        follow = follow_rule(view, kn, g) if positions and self.FOLLOW_RULES else None
         if follow == "discard":  # void, the partner not winning: keep the long suits, get void in a short one
             return min(tied, key=lambda c: discard_key(g, view.hand, c)), "discard", level
         if follow == "second":  # second hand low: no points onto the partner's card before the declarer has played
@@ -289,30 +290,6 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         if follow == "smear":
             return min(tied, key=lambda c: smear_key(g, c)), "smear", level
         return min(tied, key=lambda c: cheapest_key(g, c)), "cheapest", level
-
-    def _describe(self, view, kn: Knowledge, g, tied: list[int], fallback: int, live: int):
-        """The situation of the decision and each level card's features (:mod:`~skatcore.bots.expert.conventions`)."""
-        trick = tuple(view.trick)
-        out = live & ~view.hand & ~kn.skat_known & ~sum(1 << c for c in trick)
-        winner = self._after(kn.leader, self._winning(g, trick)[0]) if trick else None
-        where = conventions.situation(view.seat, view.declarer, trick, winner)
-        return where, {c: conventions.features(g, view.hand, out, trick, c, fallback) for c in tied}
-
-    def _defender_follows(self, view, kn: Knowledge, g) -> str | None:
-        """``"smear"``: a defender last to a trick his partner wins; ``"discard"``: one who cannot follow a
-        trick the partner is not winning; ``"second"``: one following the partner's lead, the declarer to play."""
-        trick = view.trick
-        if not trick or view.declarer is None or view.seat == view.declarer:
-            return None
-        wi = self._winning(g, trick)[0]
-        partner_wins = self._after(kn.leader, wi) != view.declarer
-        if partner_wins and len(trick) == len(self.rules.deck.seats) - 1:
-            return "smear"
-        led = g.follow[trick[0]]
-        follows = any(g.follow[a.card] == led for a in view.legal)
-        if not partner_wins and not follows:
-            return "discard"
-        return "second" if partner_wins and follows and len(trick) == 1 else None
 
     @staticmethod
     def _reaches(solver: Solver, pos: Position, need: int, cards: list[int] | None) -> dict[int, int]:

@@ -16,6 +16,7 @@ trick) is played; equal sums go to the fewest card points.
 
 from __future__ import annotations
 
+from skatcore.bots.heuristic.play import CardPlay
 from skatcore.bots.heuristic.tables import cards_in
 from skatcore.rules.compiler import TRUMP
 
@@ -41,6 +42,16 @@ WEIGHTS: dict[str, tuple[float, ...]] = {
     'defender_last_partner': (0.682, 3.042, 0.923, -0.232, -2.66, -1.785, -0.094, 1.437, 0.46, 0.313, -0.315, -0.276, -0.254, 0.952),
     'defender_last_declarer': (0.827, -1.585, 0.543, -0.202, 0.279, 1.535, -0.021, 0.26, 2.007, 0.444, -0.473, -0.439, 0.437, 0.066),
 }
+
+
+def describe(view, kn, g, tied: list[int], heuristic: int, live: int) -> tuple[str, dict[int, tuple[float, ...]]]:
+    """The situation of a card decision and each level card's features (``kn``: the seat's
+    :class:`~skatcore.bots.expert.worlds.Knowledge`; ``live``: the cards still in play)."""
+    trick = tuple(view.trick)
+    out = live & ~view.hand & ~kn.skat_known & ~sum(1 << c for c in trick)
+    winner = (kn.leader + CardPlay._winning(g, trick)[0]) % 3 if trick else None  # three seats, as the solver
+    where = situation(view.seat, view.declarer, trick, winner)
+    return where, {c: features(g, view.hand, out, trick, c, heuristic) for c in tied}
 
 
 def situation(me: int, declarer: int, trick: tuple[int, ...], winner: int | None) -> str:
