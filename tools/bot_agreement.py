@@ -28,6 +28,7 @@ from pathlib import Path
 from skatcore.bots import resolve_player
 from skatcore.engine.actions import Play
 from skatcore.engine.deal import Deal, Phase
+from skatcore.errors import InputError
 from skatcore.rules import get_rules
 from skatcore.sim.play import play_seeded, seeded_deal
 
@@ -114,20 +115,24 @@ def main(argv=None) -> int:
     ap.add_argument("--breakdown", action="store_true", help="agreement by role, place and how the bot chose")
     ap.add_argument("--ties", default=None, help="write the level cards of the first player's decisions here (JSON lines)")
     args = ap.parse_args(argv)
-    rules = get_rules(args.ruleset)
-    recorded = list(teacher_deals(rules, resolve_player(args.teacher), args.seed, args.deals))
-    runs = []
-    for p in args.players:
-        base = resolve_player(p)
-        for v in args.variants or ["base"]:
-            runs.append((p if v == "base" else f"{p}:{v}", iss_logo.patched(base, iss_logo.parse(v))))
-    results = []
-    for n, (name, factory) in enumerate(runs):
-        rows: list[dict] = []
-        ties: list[dict] | None = [] if args.ties and n == 0 else None
-        results.append(agreement(recorded, factory, name, args.seed, rules, rows if args.breakdown else None, ties))
-        if ties is not None:
-            Path(args.ties).write_text("".join(json.dumps(t) + "\n" for t in ties), encoding="utf-8")
+    try:
+        rules = get_rules(args.ruleset)
+        runs = []
+        for p in args.players:
+            base = resolve_player(p)
+            for v in args.variants or ["base"]:
+                runs.append((p if v == "base" else f"{p}:{v}", iss_logo.patched(base, iss_logo.parse(v))))
+        recorded = list(teacher_deals(rules, resolve_player(args.teacher), args.seed, args.deals))
+        results = []
+        for n, (name, factory) in enumerate(runs):
+            rows: list[dict] = []
+            ties: list[dict] | None = [] if args.ties and n == 0 else None
+            results.append(agreement(recorded, factory, name, args.seed, rules, rows if args.breakdown else None, ties))
+            if ties is not None:
+                Path(args.ties).write_text("".join(json.dumps(t) + "\n" for t in ties), encoding="utf-8")
+    except (InputError, OSError) as e:
+        print(f"bot_agreement: {e}", file=sys.stderr)
+        return 2
         if args.breakdown:
             results[-1]["breakdown"] = iss_agreement.breakdown(rows)
     if args.json:

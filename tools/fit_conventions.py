@@ -22,17 +22,24 @@ from pathlib import Path
 import numpy as np
 
 from skatcore.bots.expert.conventions import FEATURES, SITUATIONS
+from skatcore.errors import InputError
 
 
 def load(paths) -> dict[str, list[tuple[np.ndarray, int]]]:
     """Situation -> [(features of the level cards, row of the teacher's card)]."""
     out: dict[str, list] = defaultdict(list)
     for p in paths:
-        for line in Path(p).read_text(encoding="utf-8").splitlines():
-            d = json.loads(line)
-            cards = list(d["cards"])
-            out[d["where"]].append((np.array([d["cards"][c] for c in cards], dtype=float),
-                                    cards.index(str(d["teacher"]))))
+        for n, line in enumerate(Path(p).read_text(encoding="utf-8").splitlines(), 1):
+            try:
+                d = json.loads(line)
+                cards = list(d["cards"])
+                x = np.array([d["cards"][c] for c in cards], dtype=float)
+                if d["where"] not in SITUATIONS or x.shape != (len(cards), len(FEATURES)):
+                    raise ValueError
+                out[d["where"]].append((x, cards.index(str(d["teacher"]))))
+            except (ValueError, KeyError, TypeError, AttributeError):
+                raise InputError(f"{p}: line {n}: expected a JSON object with where (a situation), cards "
+                                 f"({len(FEATURES)} features each) and teacher (one of the cards)") from None
     return out
 
 
@@ -64,7 +71,11 @@ def main(argv=None) -> int:
     ap.add_argument("--check", nargs="*", default=[])
     ap.add_argument("--l2", type=float, default=0.01)
     args = ap.parse_args(argv)
-    train, check = load(args.files), load(args.check) if args.check else {}
+    try:
+        train, check = load(args.files), load(args.check) if args.check else {}
+    except (InputError, OSError) as e:
+        print(f"fit_conventions: {e}", file=sys.stderr)
+        return 2
     weights = {}
     heur = FEATURES.index("heuristic")
     for where in SITUATIONS:

@@ -159,3 +159,22 @@ def test_the_conventions_decide_cards_in_play():
     """Not vacuous: in a few deals the conventions choose some cards, each a card the layouts left level."""
     chosen = [c for seed in (1, 2, 3) for c in _play(seed)[1]]
     assert chosen and all(card in last.tied for _, card, last, _ in chosen)
+
+
+def test_the_tools_name_bad_input_in_one_line(tmp_path, capsys):
+    """A variant that is no setting, a ties file that is not one: one line, exit 2."""
+    assert _tool("bot_agreement").main(["expert", "--variants", "NOPE", "--teacher", "heuristic", "--deals", "1"]) == 2
+    assert "NOPE" in capsys.readouterr().err
+    bad = tmp_path / "ties.jsonl"
+    bad.write_text('{"where": "declarer_lead", "cards": {"1": [0.5]}, "teacher": 1}\n')
+    assert _tool("fit_conventions").main([str(bad)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and str(bad) in err and "line 1" in err
+
+
+def test_the_agreement_command_prints_a_row_per_player(capsys):
+    """The heuristic as teacher and player: every decision agrees (100.0%), the expert's row beside it."""
+    assert _tool("bot_agreement").main(["heuristic", "expert:worlds=3:bid_worlds=2", "--teacher", "heuristic",
+                                        "--deals", "2", "--seed", "7"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[1].startswith("heuristic") and "100.0%" in out[1] and out[2].startswith("expert")
