@@ -11,9 +11,13 @@ are the card decisions with more than one legal card, by the kinds of
 first trick, declarer, defenders).  Variants of the expert as in
 ``tools/iss_logo.py`` (``NAME=value[,NAME=value]``, ``base``); all of them
 are replayed on the same decisions.  Choose on one seed, check on another.
+``--ties FILE``: for the first player (an expert), each decision whose
+level cards hold the teacher's card, described for
+``tools/fit_conventions.py``.
 
     PYTHONPATH=../xskat python tools/bot_agreement.py expert heuristic --deals 200 --seed 9101
-    PYTHONPATH=../xskat python tools/bot_agreement.py expert --variants base HEURISTIC_FIRST=1 --deals 200 --seed 9101
+    PYTHONPATH=../xskat python tools/bot_agreement.py expert --variants base CONVENTIONS=0 --deals 200 --seed 9101
+    PYTHONPATH=../xskat python tools/bot_agreement.py expert --deals 1000 --seed 9201 --ties ties9201.jsonl
 """
 
 from __future__ import annotations
