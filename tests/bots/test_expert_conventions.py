@@ -76,7 +76,9 @@ def test_situations():
 
 
 class Conventional(ExpertPlayer):
-    CONVENTIONS = 1
+    """The conventions on every level card but a defender's lead (the declarer's not after the expected points)."""
+
+    DECLARER_CONVENTIONS = 1
     record_ties = True
 
 
@@ -178,3 +180,23 @@ def test_the_agreement_command_prints_a_row_per_player(capsys):
                                         "--deals", "2", "--seed", "7"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[1].startswith("heuristic") and "100.0%" in out[1] and out[2].startswith("expert")
+
+
+def test_the_declarers_level_cards_go_by_the_points_first():
+    """By default a declarer's level cards (a suit game or grand) go to the expected card
+    points, and the cards those leave level to the conventions: no other step decides."""
+    deal = Deal(RULES, *deal_cards(random.Random(11)))
+    players = [ExpertPlayer(RULES, seed=s, worlds=4, bid_worlds=2) for s in range(3)]
+    for p in players:
+        p.record_ties = True
+    hows = set()
+    while not deal.done:
+        view = deal.view(deal.to_move)
+        p = players[deal.to_move]
+        action = p.act(view)
+        if deal.phase is Phase.PLAY and len(view.legal) > 1 and view.seat == view.declarer and p.last.scores \
+                and len(p.last.tied) > 1 and deal.declaration.game != "null":
+            hows.add(p.last.how)
+            assert p.last.how in ("points", "convention")
+        deal.apply(action)
+    assert hows

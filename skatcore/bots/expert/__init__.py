@@ -43,9 +43,9 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     seen are solved first, by the same solvers (their transposition tables
     answer much of the new positions: :mod:`~skatcore.bots.expert.reuse`).  Ties go, on a
     defender's lead, to the rules a defender names (:mod:`~skatcore.bots.expert.defence`), else
-    to the card-play conventions fitted on XSkat's play (:mod:`~skatcore.bots.expert.conventions`;
-    ``CONVENTIONS=0``: the expected card points over the layouts, then a named rule, the
-    heuristic's card, the cheapest).  In a Ramsch
+    to the card-play conventions fitted on XSkat's play (:mod:`~skatcore.bots.expert.conventions`),
+    the declarer's after the expected card points over the layouts (``CONVENTIONS=0``: those
+    points, then a named rule, the heuristic's card, the cheapest).  In a Ramsch
     (fewest points) each layout is solved with the two others against it,
     from the last five tricks on (before that the heuristic plays).
     A hand shown to it (a straw man, ``SeatView.others``) lies where it is
@@ -68,11 +68,8 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
 
     # rates of its counters that `skat duel` and `skat simulate` report (skatcore.sim.counters)
     COUNTER_RATES: ClassVar[dict[str, tuple[str, str]]] = {
-        "layouts_per_decision": ("worlds", "pimc_moves"),
-        "inference_changed_share": ("inference_changed", "pimc_moves"),
-        "fallback_share": ("fallback_moves", "card_decisions"),
-        "nodes_per_decision": ("solver_nodes", "pimc_moves"),
-    }
+        "layouts_per_decision": ("worlds", "pimc_moves"), "inference_changed_share": ("inference_changed", "pimc_moves"),
+        "fallback_share": ("fallback_moves", "card_decisions"), "nodes_per_decision": ("solver_nodes", "pimc_moves")}
     FEWEST_POINTS_TRICKS = 5  # a game of fewest points is solved (exact points, no node budget) from this many tricks left
     MIN_WORLDS = 3  # layouts solved before a card decision may stop early
     LEAD_SLACK = 0.2  # a defender's lead within this share of the layouts of the best counts as level
@@ -88,6 +85,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     LEAD_POINTS = 0  # 1: a defender's level leads by the expected card points before his lead rules' order
     PLAY_SLACK = 0.0  # any other card within this share of the layouts of the best counts as level
     CONVENTIONS = 1  # level cards by the fitted conventions (conventions.WEIGHTS): 1 but a defender's lead, 2 all, 0 none
+    DECLARER_CONVENTIONS = 2  # the declarer's: 2 the expected card points first, then the conventions; 0 not those; 1 no points
     record_ties = False  # True: ``last_ties`` describes the level cards of each decision (tools/bot_agreement.py)
 
     def __init__(self, rules: CompiledRules, seed: int | None = None, worlds: int = 10, ms: float | None = None,
@@ -247,10 +245,8 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
 
     def _choose(self, view, kn: Knowledge, table, scores: Votes, mass: float, positions: list[Layout],
                 fallback: int, live: int, lead: bool) -> tuple[int, str, list[int]]:
-        """The best card by the layouts' votes; where they leave several
-        cards level, the expected card points over the layouts decide, then
-        a rule a player names (:mod:`~skatcore.bots.expert.defence`).
-        Also the step that decided and the cards the votes left level."""
+        """The best card by the layouts' votes, where they leave several level a tie-break (the class's
+        docstring); also the step that decided and the cards the votes left level."""
         best = max(scores.values())
         g = self.info.games[view.declaration.game if view.declaration is not None else self.rules.all_pass]
         # a defender's lead: the layouts are few and a lead's effect is far off; a lead the rules
@@ -263,9 +259,10 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         if self.record_ties or conventional:
             where, described = conventions.describe(view, kn, g, tied, fallback, live)
             self.last_ties = (where, described) if self.record_ties else None
-            if conventional:
-                return conventions.best(conventions.WEIGHTS, where, described,
-                                        lambda c: cheapest_key(g, c)), "convention", level
+        # the declarer's level cards: the expected card points first (DECLARER_CONVENTIONS 0 or 2)
+        points_first = conventional and view.seat == view.declarer and self.DECLARER_CONVENTIONS != 1
+        if conventional and not points_first:
+            return conventions.choose(g, where, described, tied), "convention", level
         t = Table.of(view, kn, g) if lead else None
         if t is not None:  # the lead a strong defender plays, among those the layouts leave
             first = min(lead_class(g, t, c) for c in tied)
@@ -278,6 +275,8 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             tied = most_points(table, positions, tied, view.seat == view.declarer, live, self.nodes, self.POINT_LAYOUTS)
             if len(tied) == 1:
                 return tied[0], "points", level
+        if points_first and self.DECLARER_CONVENTIONS == 2:
+            return conventions.choose(g, where, described, tied), "convention", level
         if t is not None:
             return min(tied, key=lambda c: lead_key(g, t, c)), "lead_key", level
         follow = follow_rule(view, kn, g) if positions and self.FOLLOW_RULES else None

@@ -16,6 +16,7 @@ trick) is played; equal sums go to the fewest card points.
 
 from __future__ import annotations
 
+from skatcore.bots.expert.defence import cheapest_key
 from skatcore.bots.heuristic.play import CardPlay
 from skatcore.bots.heuristic.tables import cards_in
 from skatcore.rules.compiler import TRUMP
@@ -101,3 +102,9 @@ def best(weights: dict[str, tuple[float, ...]], where: str, described: dict[int,
     def key(c: int):
         return -round(sum(a * b for a, b in zip(w, described[c], strict=True)), 9), tiebreak(c)
     return min(described, key=key)
+
+
+def choose(g, where: str, described: dict[int, tuple[float, ...]], cards: list[int]) -> int:
+    """The card of ``cards`` (described in ``described``) the conventions play in situation ``where``:
+    :func:`best` under :data:`WEIGHTS`, equal sums to the fewest points (a side card before a trump, the lower)."""
+    return best(WEIGHTS, where, {c: described[c] for c in cards}, lambda c: cheapest_key(g, c))
