@@ -78,6 +78,7 @@ def test_situations():
 class Conventional(ExpertPlayer):
     """The conventions on every level card but a defender's lead (the declarer's not after the expected points)."""
 
+    CONVENTIONS = 1
     DECLARER_CONVENTIONS = 1
     record_ties = True
 
@@ -183,12 +184,12 @@ def test_the_agreement_command_prints_a_row_per_player(capsys):
 
 
 def test_the_declarers_level_cards_go_by_the_points_first():
-    """By default a declarer's level cards (a suit game or grand) go to the expected card
-    points, and the cards those leave level to the conventions: no other step decides."""
+    """With the conventions a declarer's level cards (a suit game or grand) go to the expected
+    card points, and the cards those leave level to the conventions: no other step decides."""
     deal = Deal(RULES, *deal_cards(random.Random(11)))
     players = [ExpertPlayer(RULES, seed=s, worlds=4, bid_worlds=2) for s in range(3)]
     for p in players:
-        p.record_ties = True
+        p.CONVENTIONS = 1
     hows = set()
     while not deal.done:
         view = deal.view(deal.to_move)

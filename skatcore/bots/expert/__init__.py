@@ -41,11 +41,10 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     schneider (or out of it), except on a defender's lead.  With ``keep=1``
     the layouts of its last decision in the deal that still fit what it has
     seen are solved first, by the same solvers (their transposition tables
-    answer much of the new positions: :mod:`~skatcore.bots.expert.reuse`).  Ties go, on a
-    defender's lead, to the rules a defender names (:mod:`~skatcore.bots.expert.defence`), else
-    to the card-play conventions fitted on XSkat's play (:mod:`~skatcore.bots.expert.conventions`),
-    the declarer's after the expected card points over the layouts (``CONVENTIONS=0``: those
-    points, then a named rule, the heuristic's card, the cheapest).  In a Ramsch
+    answer much of the new positions: :mod:`~skatcore.bots.expert.reuse`).  Ties go to the
+    expected card points over the layouts, then to a rule a player names: a defender's lead by
+    :mod:`~skatcore.bots.expert.defence`, any other card the heuristic's, else the cheapest (with
+    ``CONVENTIONS=1``: conventions fitted on XSkat's play, :mod:`~skatcore.bots.expert.conventions`).  In a Ramsch
     (fewest points) each layout is solved with the two others against it,
     from the last five tricks on (before that the heuristic plays).
     A hand shown to it (a straw man, ``SeatView.others``) lies where it is
@@ -82,10 +81,11 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     HEURISTIC_FIRST = 0  # 1: the heuristic's card among the level ones before the expected card points
     FOLLOW_RULES = 1  # 0: a defender's discard, second hand low and smear rules skipped (the heuristic's card)
     LEAD_SCHNEIDER = 0  # 1: the schneider vote on a defender's lead too (0: his lead rules stand)
-    LEAD_POINTS = 0  # 1: a defender's level leads by the expected card points before his lead rules' order
+    LEAD_POINTS = 1  # 0: a defender's level leads by his lead rules' order alone, not the expected card points first
     PLAY_SLACK = 0.0  # any other card within this share of the layouts of the best counts as level
-    CONVENTIONS = 1  # level cards by the fitted conventions (conventions.WEIGHTS): 1 but a defender's lead, 2 all, 0 none
-    DECLARER_CONVENTIONS = 2  # the declarer's: 2 the expected card points first, then the conventions; 0 not those; 1 no points
+    CONVENTIONS = 0  # 1: level cards by the fitted conventions (conventions.WEIGHTS) but a defender's lead; 2: all
+    FOLLOW_POINTS = 0  # 1: a defender's level cards after the lead by the expected card points before the conventions
+    DECLARER_CONVENTIONS = 2  # the declarer's: 2 the expected card points, then conventions; 1 conventions; 0 none
     record_ties = False  # True: ``last_ties`` describes the level cards of each decision (tools/bot_agreement.py)
 
     def __init__(self, rules: CompiledRules, seed: int | None = None, worlds: int = 10, ms: float | None = None,
@@ -259,8 +259,9 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         if self.record_ties or conventional:
             where, described = conventions.describe(view, kn, g, tied, fallback, live)
             self.last_ties = (where, described) if self.record_ties else None
-        # the declarer's level cards: the expected card points first (DECLARER_CONVENTIONS 0 or 2)
-        points_first = conventional and view.seat == view.declarer and self.DECLARER_CONVENTIONS != 1
+        # the expected card points first: the declarer's level cards (DECLARER_CONVENTIONS 0 or 2), a defender's (FOLLOW_POINTS)
+        mine = view.seat == view.declarer
+        points_first = conventional and (self.DECLARER_CONVENTIONS != 1 if mine else bool(self.FOLLOW_POINTS))
         if conventional and not points_first:
             return conventions.choose(g, where, described, tied), "convention", level
         t = Table.of(view, kn, g) if lead else None
@@ -275,7 +276,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
             tied = most_points(table, positions, tied, view.seat == view.declarer, live, self.nodes, self.POINT_LAYOUTS)
             if len(tied) == 1:
                 return tied[0], "points", level
-        if points_first and self.DECLARER_CONVENTIONS == 2:
+        if points_first and (self.DECLARER_CONVENTIONS == 2 or not mine):
             return conventions.choose(g, where, described, tied), "convention", level
         if t is not None:
             return min(tied, key=lambda c: lead_key(g, t, c)), "lead_key", level
