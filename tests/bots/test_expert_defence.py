@@ -29,6 +29,7 @@ from skatcore.bots.expert.defence import (
     Table,
     cheapest_key,
     discard_key,
+    follow_rule,
     lead_class,
     lead_key,
     smear_key,
@@ -277,12 +278,11 @@ def _clubs_hand_game_middlehand_declares() -> Deal:
 
 def test_a_defender_knows_when_to_smear_to_play_low_and_to_discard():
     deal = _clubs_hand_game_middlehand_declares()
-    expert = ExpertPlayer(RULES, seed=1)
     g = GAMES["clubs"]
 
     def follows(seat: int) -> str | None:
         view = deal.view(seat)
-        return expert._defender_follows(view, Knowledge.of(view, deal.table, RULES.deck), g)
+        return follow_rule(view, Knowledge.of(view, deal.table, RULES.deck), g)
 
     def play(*cards: str) -> None:
         for name in cards:

@@ -7,6 +7,8 @@ from __future__ import annotations
 import random
 from collections import defaultdict
 
+import pytest
+
 from skatcore.bots import HeuristicPlayer
 from skatcore.bots.expert import ExpertPlayer
 from skatcore.bots.expert.votes import Decision, Layout, most_points, reaches, schneider_votes
@@ -103,13 +105,22 @@ def test_a_layout_dearer_than_one_search_breaks_no_tie():
     assert narrowed > 5
 
 
-def test_each_decision_says_how_it_was_made():
+class Conventions(ExpertPlayer):
+    """The conventions on the level cards (the declarer's after the expected card points), a lead by its rules alone."""
+
+    CONVENTIONS = 1
+    LEAD_POINTS = 0
+
+
+@pytest.mark.parametrize("player", [ExpertPlayer, Conventions])
+def test_each_decision_says_how_it_was_made(player):
     """The expert's ``last``: the step that chose, the votes, the cards they
     left level (the chosen card among them), the layouts solved; the
-    solver's nodes are counted."""
+    solver's nodes are counted (those of the expected card points, which the
+    tie-break before the conventions always counts, among them)."""
     rng = random.Random(3)
     deal = Deal(RULES, *deal_cards(rng))
-    players = [ExpertPlayer(RULES, seed=s, worlds=4, bid_worlds=2) for s in range(3)]
+    players = [player(RULES, seed=s, worlds=4, bid_worlds=2) for s in range(3)]
     seen = set()
     while not deal.done:
         view = deal.view(deal.to_move)
@@ -127,10 +138,11 @@ def test_each_decision_says_how_it_was_made():
                 assert last.how in ("equivalent", "fallback")
         deal.apply(action)
     assert seen <= {"vote", "lead_rule", "points", "lead_key", "discard", "second_low", "heuristic", "smear", "cheapest", "equivalent",
-                    "fallback"}
-    assert len(seen) >= 2
+                    "fallback", "convention"}
+    assert len(seen) >= 2 and ("convention" in seen) == (player is Conventions)
     counters = sum((p.counters for p in players), start=type(players[0].counters)())
-    assert counters["solver_nodes"] >= counters["point_nodes"] > 0
+    assert counters["solver_nodes"] > 0
+    assert counters["solver_nodes"] >= counters["point_nodes"] and (counters["point_nodes"] > 0 or player is Conventions)
 
 
 class Unweighted(ExpertPlayer):
@@ -195,9 +207,10 @@ def test_a_game_won_or_lost_in_every_layout_is_played_on_for_schneider():
 
 
 class HeuristicFirst(ExpertPlayer):
-    """The heuristic's card before the expected card points; remembers that card."""
+    """The heuristic's card before the expected card points (no conventions); remembers that card."""
 
     HEURISTIC_FIRST = 1
+    CONVENTIONS = 0
 
     def _play(self, view):
         self.heuristic_card = super()._play(view)

@@ -10,8 +10,9 @@ import time
 from collections import Counter, defaultdict
 from typing import ClassVar
 
+from skatcore.bots.expert import conventions
 from skatcore.bots.expert.bidding import SolverBidding
-from skatcore.bots.expert.defence import Table, cheapest_key, discard_key, lead_class, lead_key, smear_key
+from skatcore.bots.expert.defence import Table, cheapest_key, discard_key, follow_rule, lead_class, lead_key, smear_key
 from skatcore.bots.expert.inference import PlayModel, bid_weights, evidence
 from skatcore.bots.expert.reuse import DealMemory, Kept
 from skatcore.bots.expert.votes import Decision, Layout, Votes, credit, most_points, reaches, schneider_votes, settled
@@ -41,9 +42,9 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     the layouts of its last decision in the deal that still fit what it has
     seen are solved first, by the same solvers (their transposition tables
     answer much of the new positions: :mod:`~skatcore.bots.expert.reuse`).  Ties go to the
-    expected card points over the layouts, then to a rule a player names:
-    a defender's lead by :mod:`~skatcore.bots.expert.defence`, any other
-    card the heuristic's, else the cheapest.  In a Ramsch
+    expected card points over the layouts, then to a rule a player names: a defender's lead by
+    :mod:`~skatcore.bots.expert.defence`, any other card the heuristic's, else the cheapest (with
+    ``CONVENTIONS=1``: conventions fitted on XSkat's play, :mod:`~skatcore.bots.expert.conventions`).  In a Ramsch
     (fewest points) each layout is solved with the two others against it,
     from the last five tricks on (before that the heuristic plays).
     A hand shown to it (a straw man, ``SeatView.others``) lies where it is
@@ -66,11 +67,8 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
 
     # rates of its counters that `skat duel` and `skat simulate` report (skatcore.sim.counters)
     COUNTER_RATES: ClassVar[dict[str, tuple[str, str]]] = {
-        "layouts_per_decision": ("worlds", "pimc_moves"),
-        "inference_changed_share": ("inference_changed", "pimc_moves"),
-        "fallback_share": ("fallback_moves", "card_decisions"),
-        "nodes_per_decision": ("solver_nodes", "pimc_moves"),
-    }
+        "layouts_per_decision": ("worlds", "pimc_moves"), "inference_changed_share": ("inference_changed", "pimc_moves"),
+        "fallback_share": ("fallback_moves", "card_decisions"), "nodes_per_decision": ("solver_nodes", "pimc_moves")}
     FEWEST_POINTS_TRICKS = 5  # a game of fewest points is solved (exact points, no node budget) from this many tricks left
     MIN_WORLDS = 3  # layouts solved before a card decision may stop early
     LEAD_SLACK = 0.2  # a defender's lead within this share of the layouts of the best counts as level
@@ -83,6 +81,12 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
     HEURISTIC_FIRST = 0  # 1: the heuristic's card among the level ones before the expected card points
     FOLLOW_RULES = 1  # 0: a defender's discard, second hand low and smear rules skipped (the heuristic's card)
     LEAD_SCHNEIDER = 0  # 1: the schneider vote on a defender's lead too (0: his lead rules stand)
+    LEAD_POINTS = 1  # 0: a defender's level leads by his lead rules' order alone, not the expected card points first
+    PLAY_SLACK = 0.0  # any other card within this share of the layouts of the best counts as level
+    CONVENTIONS = 0  # 1: level cards by the fitted conventions (conventions.WEIGHTS) but a defender's lead; 2: all
+    FOLLOW_POINTS = 0  # 1: a defender's level cards after the lead by the expected card points before the conventions
+    DECLARER_CONVENTIONS = 2  # the declarer's: 2 the expected card points, then conventions; 1 conventions; 0 none
+    record_ties = False  # True: ``last_ties`` describes the level cards of each decision (tools/bot_agreement.py)
 
     def __init__(self, rules: CompiledRules, seed: int | None = None, worlds: int = 10, ms: float | None = None,
                  bid_worlds: int = 6, nodes: int = 20_000, evidence: int = 6, keep: int = 0):
@@ -98,12 +102,14 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         self._memory = DealMemory()  # layouts and weights kept for the next card decision of the deal
         self.counters: Counter = Counter()
         self.last: Decision | None = None  # how the last card decision was made
+        self.last_ties: tuple[str, dict] | None = None  # with record_ties: its situation and level cards described
         # the solver plays three hands whose every card is playable: not cards in stacks or a pile, nor two-card tricks
         self._open_table = len(rules.deck.seats) == 3 and all(p.arrangement == "hand" for p in rules.table.seats)
 
     def act(self, view: SeatView):
         if view.phase is Phase.PLAY and len(view.legal) > 1:
             self.counters["card_decisions"] += 1
+            self.last_ties = None
             return PLAY_CARD[self._pimc(view)]
         return super().act(view)
 
@@ -239,18 +245,25 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
 
     def _choose(self, view, kn: Knowledge, table, scores: Votes, mass: float, positions: list[Layout],
                 fallback: int, live: int, lead: bool) -> tuple[int, str, list[int]]:
-        """The best card by the layouts' votes; where they leave several
-        cards level, the expected card points over the layouts decide, then
-        a rule a player names (:mod:`~skatcore.bots.expert.defence`).
-        Also the step that decided and the cards the votes left level."""
+        """The best card by the layouts' votes, where they leave several level a tie-break (the class's
+        docstring); also the step that decided and the cards the votes left level."""
         best = max(scores.values())
         g = self.info.games[view.declaration.game if view.declaration is not None else self.rules.all_pass]
         # a defender's lead: the layouts are few and a lead's effect is far off; a lead the rules
         # prefer stands unless the layouts count it clearly worse
-        slack = self.LEAD_SLACK * mass if lead else 1e-9
+        slack = (self.LEAD_SLACK if lead else self.PLAY_SLACK) * mass + 1e-9
         tied = level = [c for c in scores if scores[c] >= best - slack]
         if len(tied) == 1:
             return tied[0], "vote", level
+        conventional = bool(positions) and (self.CONVENTIONS >= 2 or (bool(self.CONVENTIONS) and not lead))
+        if self.record_ties or conventional:
+            where, described = conventions.describe(view, kn, g, tied, fallback, live)
+            self.last_ties = (where, described) if self.record_ties else None
+        # the expected card points first: the declarer's level cards (DECLARER_CONVENTIONS 0 or 2), a defender's (FOLLOW_POINTS)
+        mine = view.seat == view.declarer
+        points_first = conventional and (self.DECLARER_CONVENTIONS != 1 if mine else bool(self.FOLLOW_POINTS))
+        if conventional and not points_first:
+            return conventions.choose(g, where, described, tied), "convention", level
         t = Table.of(view, kn, g) if lead else None
         if t is not None:  # the lead a strong defender plays, among those the layouts leave
             first = min(lead_class(g, t, c) for c in tied)
@@ -259,13 +272,15 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
                 return tied[0], "lead_rule", level
         if self.HEURISTIC_FIRST and t is None and fallback in tied:
             return fallback, "heuristic", level
-        if positions:
+        if positions and (t is None or self.LEAD_POINTS):
             tied = most_points(table, positions, tied, view.seat == view.declarer, live, self.nodes, self.POINT_LAYOUTS)
             if len(tied) == 1:
                 return tied[0], "points", level
+        if points_first and (self.DECLARER_CONVENTIONS == 2 or not mine):
+            return conventions.choose(g, where, described, tied), "convention", level
         if t is not None:
             return min(tied, key=lambda c: lead_key(g, t, c)), "lead_key", level
-        follow = self._defender_follows(view, kn, g) if positions and self.FOLLOW_RULES else None
+        follow = follow_rule(view, kn, g) if positions and self.FOLLOW_RULES else None
         if follow == "discard":  # void, the partner not winning: keep the long suits, get void in a short one
             return min(tied, key=lambda c: discard_key(g, view.hand, c)), "discard", level
         if follow == "second":  # second hand low: no points onto the partner's card before the declarer has played
@@ -275,22 +290,6 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         if follow == "smear":
             return min(tied, key=lambda c: smear_key(g, c)), "smear", level
         return min(tied, key=lambda c: cheapest_key(g, c)), "cheapest", level
-
-    def _defender_follows(self, view, kn: Knowledge, g) -> str | None:
-        """``"smear"``: a defender last to a trick his partner wins; ``"discard"``: one who cannot follow a
-        trick the partner is not winning; ``"second"``: one following the partner's lead, the declarer to play."""
-        trick = view.trick
-        if not trick or view.declarer is None or view.seat == view.declarer:
-            return None
-        wi = self._winning(g, trick)[0]
-        partner_wins = self._after(kn.leader, wi) != view.declarer
-        if partner_wins and len(trick) == len(self.rules.deck.seats) - 1:
-            return "smear"
-        led = g.follow[trick[0]]
-        follows = any(g.follow[a.card] == led for a in view.legal)
-        if not partner_wins and not follows:
-            return "discard"
-        return "second" if partner_wins and follows and len(trick) == 1 else None
 
     @staticmethod
     def _reaches(solver: Solver, pos: Position, need: int, cards: list[int] | None) -> dict[int, int]:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from skatcore.bots.heuristic.play import CardPlay
 from skatcore.bots.heuristic.tables import GameTables
 from skatcore.rules.compiler import TRUMP
 
@@ -102,3 +103,19 @@ def smear_key(g: GameTables, card: int) -> tuple:
     """Sort key of a card put on the partner's won trick, best first: the
     most points, a side card before a trump, the lower of two."""
     return -g.points[card], g.follow[card] == TRUMP, g.power[card]
+
+
+def follow_rule(view, kn, g: GameTables) -> str | None:
+    """``"smear"``: a defender last to a trick his partner wins; ``"discard"``: one who cannot follow a
+    trick the partner is not winning; ``"second"``: one following the partner's lead, the declarer to play."""
+    trick = view.trick
+    if not trick or view.declarer is None or view.seat == view.declarer:
+        return None
+    partner_wins = (kn.leader + CardPlay._winning(g, trick)[0]) % 3 != view.declarer  # three seats, as the solver
+    if partner_wins and len(trick) == 2:
+        return "smear"
+    led = g.follow[trick[0]]
+    follows = any(g.follow[a.card] == led for a in view.legal)
+    if not partner_wins and not follows:
+        return "discard"
+    return "second" if partner_wins and follows and len(trick) == 1 else None

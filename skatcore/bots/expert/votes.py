@@ -22,7 +22,8 @@ class Decision:
     ``"lead_rule"`` (a defender's lead class), ``"points"`` (expected card
     points), ``"lead_key"``, ``"discard"`` (a defender's discard from his shortest suit),
     ``"second_low"`` (a defender's lowest card after the partner's lead),
-    ``"heuristic"``, ``"smear"`` (points onto the partner's trick), ``"cheapest"``; or
+    ``"heuristic"``, ``"smear"`` (points onto the partner's trick), ``"cheapest"``,
+    ``"convention"`` (the fitted conventions, :mod:`~skatcore.bots.expert.conventions`); or
     ``"equivalent"`` / ``"fallback"`` when no layout was solved."""
 
     how: str
