@@ -58,7 +58,7 @@ import random
 from dataclasses import dataclass
 from typing import ClassVar  # loaded already: the engine's dataclasses import it
 
-from skatcore.bots.heuristic.tables import BIT, NULL_GAP, _p, cards_in
+from skatcore.bots.heuristic.tables import BIT, NULL_GAP, cards_in, logistic
 from skatcore.bots.solver import Position, Solver, trick_rule
 from skatcore.engine.deal import PASS, PICK_UP, PLAY_HAND, Bid, Declare, Discard, Hold, SeatView
 from skatcore.engine.scoring import fold_multiplier, make_facts
@@ -217,12 +217,12 @@ class ContractJudge:
         if cand.null:
             a, b, *w = self.NULL_FIT[bool(cand.d.ouvert)]
             x = [sum(f) / len(kept) for f in zip(*map(null_features, kept), strict=True)]
-            return _p(a + b * wins / n + sum(wi * xi for wi, xi in zip(w, x, strict=True)))
+            return logistic(a + b * wins / n + sum(wi * xi for wi, xi in zip(w, x, strict=True)))
         prior = self.PRIOR.get(cand.g.family, 2.0)
         chance = (prior * p_heuristic + wins) / (prior + n)
         fix = None if raw else self.CALIBRATION.get((cand.g.family, step))
         # only ever lowered: where the fit lies above the estimate, it extrapolates to hands the expert seldom declares
-        return chance if fix is None else min(chance, _p(fix[0] + fix[1] * logit(chance)))
+        return chance if fix is None else min(chance, logistic(fix[0] + fix[1] * logit(chance)))
 
     def _worth_solving(self, cands, hand: int):
         """The plain pickup candidates worth solving: grand, null, the two

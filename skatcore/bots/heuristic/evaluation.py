@@ -21,9 +21,9 @@ from skatcore.bots.heuristic.tables import (
     TEN,
     GameTables,
     _grand_side,
-    _p,
     declaration_key,
     jack_bits,
+    logistic,
 )
 from skatcore.model import Declaration
 from skatcore.rules.compiler import TRUMP
@@ -110,7 +110,7 @@ class Evaluation:
         if fam not in ("suit", "grand", "null"):
             return 0.0
         a, b = self.COEF[(fam, when or ("hand" if d.hand else "post"))]
-        return _p(a * self._x(hand, d, fore) + b)
+        return logistic(a * self._x(hand, d, fore) + b)
 
     def _expected(self, p: float, value: int, lost: int, bid: int, base: int | None) -> float:
         if value < bid:  # overbid: lost at the bid rounded up to the base
@@ -231,7 +231,7 @@ class Evaluation:
                 r = judged.get((declaration_key(d), trump))
                 if r is None:
                     a, b = self.COEF[(g.family, "pre")]
-                    p = _p(a * (self.strength(hand, g, fore) + (self.TRUMP_GAIN[g.family] if trump else 0.0)) + b)
+                    p = logistic(a * (self.strength(hand, g, fore) + (self.TRUMP_GAIN[g.family] if trump else 0.0)) + b)
                     v = info.value(d, g.table.matadors(hand))
                     r = judged[(declaration_key(d), trump)] = (p, v, self._expected(p, v, info.lost_factor(d), 0, None))
                 if best is None or r[2] > best[2]:

@@ -271,7 +271,8 @@ GRAND_FORE = 1.4  # the forehand leads the first trick: a grand's jacks come out
 _TRUMPX = tuple(b.bit_count() + 0.3 * (b & 1) + 0.15 * (b >> 4 & 1) for b in range(256))
 
 
-def _p(x: float) -> float:
+def logistic(x: float) -> float:
+    """The logistic function: a log-odds score as a chance."""
     return 1.0 / (1.0 + math.exp(-x))
 
 
