@@ -76,18 +76,13 @@ def decisions(rules, hands, skat, history, factory, seed: int, detail: list | No
             if len(legal) > 1:
                 view = deal.view(seat)
                 mine = bots[seat].act(view).card
-                kinds = ["all", "declarer" if seat == view.declarer else "defenders"]
-                if not view.tricks and not view.trick:
-                    kinds.append("opening_lead")
-                elif view.tricks and not view.trick and seat != view.declarer:
-                    kinds.append("defender_leads")
                 if detail is not None:
-                    detail.append(iss_agreement._row(view, bots[seat], mine, action.card, len(legal))
+                    detail.append(iss_agreement.decision_row(view, bots[seat], mine, action.card, len(legal))
                                   | {"account": "teacher"})
                 described = getattr(bots[seat], "last_ties", None)
                 if ties is not None and described is not None and action.card in described[1]:
                     ties.append({"where": described[0], "cards": described[1], "teacher": action.card})
-                yield kinds, mine, action.card
+                yield iss_agreement.decision_kinds(view), mine, action.card
         elif seat == deal.to_move and deal.phase is not Phase.PLAY:
             bots[seat].act(deal.view(seat))  # the bot sees its other decisions too (it may plan its play there)
         deal.apply(action)
@@ -132,22 +127,14 @@ def main(argv=None) -> int:
             rows: list[dict] = []
             ties: list[dict] | None = [] if args.ties and n == 0 else None
             results.append(agreement(recorded, factory, name, args.seed, rules, rows if args.breakdown else None, ties))
+            if args.breakdown:
+                results[-1]["breakdown"] = iss_agreement.breakdown(rows)
             if ties is not None:
                 Path(args.ties).write_text("".join(json.dumps(t) + "\n" for t in ties), encoding="utf-8")
     except (InputError, OSError) as e:
         print(f"bot_agreement: {e}", file=sys.stderr)
         return 2
-        if args.breakdown:
-            results[-1]["breakdown"] = iss_agreement.breakdown(rows)
-    if args.json:
-        json.dump(results, sys.stdout, indent=1)
-        print()
-        return 0
-    print(f"{'player':<32}" + "".join(f"{k:>22}" for k in KINDS))
-    for r in results:
-        print(f"{r['player']:<32}" + "".join(f"{r[k]['share'] or 0:>12.1%} of {r[k]['decisions']:>5}" for k in KINDS))
-        for key, parts in r.get("breakdown", {}).items():
-            print(f"  by {key}: " + ", ".join(f"{k} {v}" for k, v in parts.items()))
+    iss_agreement.report(results, args.json, width=32)
     return 0
 
 

@@ -49,21 +49,27 @@ def decisions(record, rules, factory, seed: int, detail: list | None = None):
             if len(legal) > 1:
                 view = deal.view(seat)
                 chosen = bots[seat].act(view).card
-                kinds = ["all", "declarer" if seat == view.declarer else "defenders"]
-                if not view.tricks and not view.trick:
-                    kinds.append("opening_lead")
-                elif view.tricks and not view.trick and seat != view.declarer:
-                    kinds.append("defender_leads")
                 theirs = ISS_CARDS[move.token]
                 if detail is not None:
-                    detail.append(_row(view, bots[seat], chosen, theirs, len(legal)) | {"account": record.players[seat]})
-                yield kinds, chosen, theirs
+                    detail.append(decision_row(view, bots[seat], chosen, theirs, len(legal)) | {"account": record.players[seat]})
+                yield decision_kinds(view), chosen, theirs
         elif move.who is not None and move.who == seat and not deal.done and deal.phase is not Phase.PLAY:
             bots[seat].act(deal.view(seat))  # the bot sees its other decisions too (it may plan its play there)
         replay_move(state, move)
 
 
-def _row(view, bot, mine: int, theirs: int, choices: int) -> dict:
+def decision_kinds(view) -> list[str]:
+    """The kinds (:data:`KINDS`) a card decision of ``view``'s seat counts in."""
+    kinds = ["all", "declarer" if view.seat == view.declarer else "defenders"]
+    if not view.tricks and not view.trick:
+        kinds.append("opening_lead")
+    elif view.tricks and not view.trick and view.seat != view.declarer:
+        kinds.append("defender_leads")
+    return kinds
+
+
+def decision_row(view, bot, mine: int, theirs: int, choices: int) -> dict:
+    """One decision for ``--breakdown``: role, place in the trick, trick, choices, agreement, and how the bot chose."""
     role = "declarer" if view.seat == view.declarer else "defender"
     row = {"role": role, "place": len(view.trick), "trick": len(view.tricks), "choices": choices,
            "agree": mine == theirs, "how": None, "theirs_level": None, "gap": None}
@@ -152,18 +158,23 @@ def main(argv=None) -> int:
         results.append(agreement(paths, p, args.seed, args.ruleset, rows if args.breakdown else None))
         if args.breakdown:
             results[-1]["breakdown"] = breakdown(rows)
-    if args.json:
+    report(results, args.json)
+    return 0
+
+
+def report(results: list[dict], as_json: bool, width: int = 24) -> None:
+    """Print each player's agreement by kind (and its breakdown), or the JSON of them."""
+    if as_json:
         json.dump(results, sys.stdout, indent=1)
         print()
-        return 0
-    print(f"{'player':<24}" + "".join(f"{k:>22}" for k in KINDS))
+        return
+    print(f"{'player':<{width}}" + "".join(f"{k:>22}" for k in KINDS))
     for r in results:
         cells = "".join(f"{r[k]['share'] or 0:>12.1%} of {r[k]['decisions']:>5}" for k in KINDS)
-        print(f"{r['player']:<24}{cells}")
+        print(f"{printable(r['player']):<{width}}{cells}")
     for r in results:
         for key, parts in r.get("breakdown", {}).items():
-            print(f"{r['player']} by {key}: " + ", ".join(f"{printable(k)} {v}" for k, v in parts.items()))  # accounts: the file's
-    return 0
+            print(f"{printable(r['player'])} by {key}: " + ", ".join(f"{printable(k)} {v}" for k, v in parts.items()))  # accounts: the file's
 
 
 if __name__ == "__main__":

@@ -22,6 +22,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
+from skatcore.bots.unseen import place_unseen
 from skatcore.cards import cards_in
 from skatcore.engine.actions import Play as PlayCard
 from skatcore.engine.deal import Deal
@@ -236,37 +237,15 @@ class Knowledge:
     def draw(self, rng: random.Random, tries: int = 20) -> dict[int, int]:
         """A relabelling: card now at a place -> the card it becomes (places
         keep their number of cards; a hand gets no card of a class it showed
-        void in).  Cards with fewest places go first, each to a place in
-        proportion to the room left there; after ``tries`` dead ends, any
-        relabelling (the replay then judges it)."""
-        cards = list(self.allowed)
-        for attempt in range(tries + 1):
-            room = {h: len(cs) for h, cs in self.homes.items()}
-            got: dict[int, list[int]] = {h: [] for h in self.homes}
-            rng.shuffle(cards)
-            order = sorted(cards, key=lambda c: len(self.allowed[c])) if attempt < tries else cards
-            ok = True
-            for c in order:
-                places = self.allowed[c] if attempt < tries else list(self.homes)
-                total = sum(room[h] for h in places)
-                if total == 0:
-                    ok = False
-                    break
-                r = rng.randrange(total)
-                for h in places:
-                    r -= room[h]
-                    if r < 0:
-                        break
-                room[h] -= 1
-                got[h].append(c)
-            if ok:
-                out: dict[int, int] = {}
-                for h, now in self.homes.items():
-                    new = got[h]
-                    rng.shuffle(new)
-                    out.update(zip(now, new, strict=True))
-                return out
-        return {}
+        void in), drawn by :func:`~skatcore.bots.unseen.place_unseen`; after
+        ``tries`` dead ends, any relabelling (the replay then judges it)."""
+        got = place_unseen(self.allowed, {h: len(cs) for h, cs in self.homes.items()}, rng, tries)
+        out: dict[int, int] = {}
+        for h, now in self.homes.items():
+            new = got[h]  # type: ignore[index]  # (the room is the homes' own: it adds up)
+            rng.shuffle(new)
+            out.update(zip(now, new, strict=True))
+        return out
 
 
 def relabelled(play: Play, mapping: dict[int, int]) -> Play | None:

@@ -201,3 +201,16 @@ def test_the_declarers_level_cards_go_by_the_points_first():
             assert p.last.how in ("points", "convention")
         deal.apply(action)
     assert hows
+
+
+def test_the_agreement_command_breaks_the_agreement_down(capsys):
+    """``--breakdown --json``: by role, place, how the bot chose and account, counting every decision once."""
+    import json
+
+    assert _tool("bot_agreement").main(["heuristic", "--teacher", "heuristic", "--deals", "2", "--seed", "7",
+                                        "--breakdown", "--json"]) == 0
+    (result,) = json.loads(capsys.readouterr().out)
+    parts = result["breakdown"]
+    assert set(parts) >= {"role", "place", "account"}
+    n = result["all"]["decisions"]
+    assert parts["account"]["teacher"] == f"{n}/{n}"  # the heuristic agrees with itself on every decision

@@ -10,6 +10,8 @@ import random
 from dataclasses import dataclass, field
 
 from skatcore.bots.heuristic.tables import cards_in
+from skatcore.bots.unseen import place_unseen
+from skatcore.cards import mask_of
 from skatcore.engine.deal import Bid, Hold, Pass, SeatView
 
 
@@ -82,48 +84,19 @@ class Knowledge:
 
 
 def sample(kn: Knowledge, rng: random.Random, tries: int = 20) -> tuple[tuple[int, int, int], int] | None:
-    """One world: the three hands and the skat.  Cards with fewest possible
-    places are placed first, each drawn into a place in proportion to the
-    room left there; a dead end restarts (after ``tries``, voids are ignored)."""
+    """One world: the three hands and the skat, the unseen cards placed by
+    :func:`~skatcore.bots.unseen.place_unseen` (fewest possible places
+    first; after ``tries`` dead ends, voids are ignored)."""
     slots = [s for s in range(3) if s != kn.me]
-    room0 = [kn.sizes[s] - kn.known[s].bit_count() for s in slots] + [kn.skat_size, kn.aside]
-    strict = kn.places()
-    cards = list(strict)
-    if sum(room0) != len(cards):
+    room = {0: kn.sizes[slots[0]] - kn.known[slots[0]].bit_count(), 1: kn.sizes[slots[1]] - kn.known[slots[1]].bit_count(),
+            2: kn.skat_size, 3: kn.aside}
+    got = place_unseen(kn.places(), room, rng, tries)
+    if got is None:
         return None  # inconsistent knowledge (should not happen)
-    anywhere = [0, 1] + ([2] if kn.skat_size else []) + ([3] if kn.aside else [])
-    for attempt in range(tries + 1):
-        rng.shuffle(cards)
-        if attempt < tries:  # fewest places first (a stable sort: the shuffle orders each count)
-            order = sorted(cards, key=lambda c: len(strict[c]))
-            where = strict
-        else:
-            order, where = cards, dict.fromkeys(cards, anywhere)
-        room = list(room0)
-        got = [0, 0, 0, 0]
-        ok = True
-        draw = rng.randrange
-        for c in order:
-            places = where[c]
-            total = 0
-            for i in places:
-                total += room[i]
-            if total == 0:
-                ok = False
-                break
-            r = draw(total)
-            for i in places:
-                r -= room[i]
-                if r < 0:
-                    break
-            room[i] -= 1
-            got[i] |= 1 << c
-        if ok:
-            hands = list(kn.known)
-            hands[slots[0]] |= got[0]
-            hands[slots[1]] |= got[1]
-            return (hands[0], hands[1], hands[2]), (got[2] if kn.skat_size else kn.skat_known)
-    return None
+    hands = list(kn.known)
+    hands[slots[0]] |= mask_of(got[0])
+    hands[slots[1]] |= mask_of(got[1])
+    return (hands[0], hands[1], hands[2]), (mask_of(got[2]) if kn.skat_size else kn.skat_known)
 
 
 def consistent(kn: Knowledge, dealt: tuple[int, int, int], skat: int) -> bool:
