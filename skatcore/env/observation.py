@@ -104,7 +104,6 @@ class ObservationEncoder:
         """The flat observation of ``seat``; ``turns``: the
         :class:`~skatcore.env.encoding.Turns` driving the deal, which knows
         whose decision it is (a call answered) and the discard's cards chosen so far."""
-        o = self.offsets
         kept = self._kept(deal, seat)
         if out is None:
             v = kept.copy()
@@ -133,34 +132,34 @@ class ObservationEncoder:
         if ouvert or not plain:
             for s in range(3):
                 if s != seat and ((not plain and deal.sees(seat, s)) or (ouvert and s == deal.declarer)):
-                    base = o["others"].start + s * c
+                    base = at["others"] + s * c
                     for card in cards_in(deal.hands[s]):
                         v[base + slot[card]] = 1.0
         for card in chosen if who == seat else ():
-            v[o["choosing"].start + slot[card]] = 1.0
+            v[at["choosing"] + slot[card]] = 1.0
         if deal.picked_up and seat == deal.declarer:
             for card in deal.original_skat:
-                v[o["skat"].start + slot[card]] = 1.0
+                v[at["skat"] + slot[card]] = 1.0
         if deal.marks:
             for key in CARD_MARKS:
                 mark = deal.marks.get(key)
                 for card in (mark,) if isinstance(mark, int) else mark or ():
-                    v[o["shown"].start + slot[card]] = 1.0
-        v[o["bid"].start] = deal.bid / self.top
+                    v[at["shown"] + slot[card]] = 1.0
+        v[at["bid"]] = deal.bid / self.top
         if deal.declarer is not None:
-            v[o["declarer"].start + deal.declarer] = 1.0
+            v[at["declarer"] + deal.declarer] = 1.0
         d = deal.declaration
         if d is not None:
-            v[o["game"].start + self._contract[d.game]] = 1.0
-            flags = o["game_flags"].start
+            v[at["game"] + self._contract[d.game]] = 1.0
+            flags = at["game_flags"]
             v[flags:flags + 4] = (d.hand, d.schneider, d.schwarz, d.ouvert)
             for k, call in enumerate(self.calls):
                 if d.declarations.get(call):
-                    v[o["calls"].start + k] = 1.0
+                    v[at["calls"] + k] = 1.0
         if deal.step is not None and deal.step.name in self.steps:
-            v[o["step"].start + self.steps.index(deal.step.name)] = 1.0
+            v[at["step"] + self.steps.index(deal.step.name)] = 1.0
         if deal.tricks and deal.tricks[-1].winner is None:
-            base = o["trick"].start
+            base = at["trick"]
             for j, card in enumerate(deal.tricks[-1].cards):
                 v[base + j * c + slot[card]] = 1.0
         p, total, points = at["points"], self.total, deal.trick_points
@@ -180,8 +179,8 @@ class ObservationEncoder:
         if memo is None or memo[0] is not deal:
             memo = self._memo[seat] = [deal, 0, 0, 0, 0, np.zeros(self.size, np.float32)]
         _, n, t, j, current, v = memo
-        o, cat, hidden, slot, top = self.offsets, self.catalogue, deal.hidden, self.slot, self.top
-        bid_by, passed, moves = o["bid_by"].start, o["passed"].start, o["moves"].start
+        at, cat, hidden, slot, top = self._at, self.catalogue, deal.hidden, self.slot, self.top
+        bid_by, passed, moves = at["bid_by"], at["passed"], at["moves"]
         width = len(self.moves)
         history = deal.history
         for i in range(n, len(history)):
@@ -199,7 +198,7 @@ class ObservationEncoder:
             elif kind is Discard:
                 if who == seat:
                     for card in a.cards:
-                        v[o["put_away"].start + slot[card]] = 1.0
+                        v[at["put_away"] + slot[card]] = 1.0
             elif who == seat or i not in hidden:
                 k = self.move_slot.get(cat.index(a))
                 if k is not None:
@@ -208,7 +207,7 @@ class ObservationEncoder:
         w = 3 + 3 * c
         tricks = deal.tricks
         for t in range(t, min(len(tricks), self.n_tricks)):  # noqa: B020 (t carries on from where it was)
-            base = o["tricks"].start + t * w
+            base = at["tricks"] + t * w
             if j == 0:
                 v[base + tricks[t].leader] = 1.0
             cards = tricks[t].cards
@@ -219,6 +218,7 @@ class ObservationEncoder:
                 j = 0
         memo[1:5] = len(history), t, j, current
         return v
+
 
 def layout_table(encoder: ObservationEncoder) -> str:
     """The flat array's blocks as a Markdown table (docs/env.md shows the official ruleset's)."""
