@@ -16,8 +16,7 @@ trick) is played; equal sums go to the fewest card points.
 
 from __future__ import annotations
 
-from skatcore.bots.expert.defence import cheapest_key
-from skatcore.bots.heuristic.play import CardPlay
+from skatcore.bots.expert.defence import cheapest_key, holder
 from skatcore.bots.heuristic.tables import cards_in
 from skatcore.rules.compiler import TRUMP
 
@@ -50,7 +49,7 @@ def describe(view, kn, g, tied: list[int], heuristic: int, live: int) -> tuple[s
     :class:`~skatcore.bots.expert.worlds.Knowledge`; ``live``: the cards still in play)."""
     trick = tuple(view.trick)
     out = live & ~view.hand & ~kn.skat_known & ~sum(1 << c for c in trick)
-    winner = (kn.leader + CardPlay._winning(g, trick)[0]) % 3 if trick else None  # three seats, as the solver
+    winner = holder(kn, g, trick) if trick else None
     where = situation(view.seat, view.declarer, trick, winner)
     return where, {c: features(g, view.hand, out, trick, c, heuristic) for c in tied}
 

@@ -111,7 +111,7 @@ def follow_rule(view, kn, g: GameTables) -> str | None:
     trick = view.trick
     if not trick or view.declarer is None or view.seat == view.declarer:
         return None
-    partner_wins = (kn.leader + CardPlay._winning(g, trick)[0]) % 3 != view.declarer  # three seats, as the solver
+    partner_wins = holder(kn, g, trick) != view.declarer
     if partner_wins and len(trick) == 2:
         return "smear"
     led = g.follow[trick[0]]
@@ -119,3 +119,9 @@ def follow_rule(view, kn, g: GameTables) -> str | None:
     if not partner_wins and not follows:
         return "discard"
     return "second" if partner_wins and follows and len(trick) == 1 else None
+
+
+def holder(kn, g: GameTables, trick) -> int:
+    """The seat holding the trick in progress so far (``trick``: its cards, led by ``kn.leader``; three seats, as
+    the solver plays)."""
+    return (kn.leader + CardPlay.winning(g, trick)[0]) % 3

@@ -94,7 +94,7 @@ class CardPlay:
         return seats[(seats.index(seat) + n) % len(seats)]
 
     @staticmethod
-    def _winning(g: GameTables, trick) -> tuple[int, int, tuple[int, ...]]:
+    def winning(g: GameTables, trick) -> tuple[int, int, tuple[int, ...]]:
         """(index of the winning card, its strength, strength row of the led class)."""
         s = g.strength[g.follow[trick[0]]]
         wi = 0
@@ -136,7 +136,7 @@ class CardPlay:
             if mine_t and not opp_t:
                 return weakest(g, mine_t)
             return strongest(g, legal)
-        _wi, ws, s = self._winning(g, trick)
+        _wi, ws, s = self.winning(g, trick)
         tpts = sum(pts[c] for c in trick)
         winners = [c for c in cards_in(legal) if s[c] > ws]
         if len(trick) == 2:
@@ -179,7 +179,7 @@ class CardPlay:
                 return low
             return weakest(g, legal)
         leader = self._after(seat, -len(trick))
-        wi, ws, s = self._winning(g, trick)
+        wi, ws, s = self.winning(g, trick)
         winner = self._after(leader, wi)
         tpts = sum(pts[c] for c in trick)
         winners = [c for c in cards_in(legal) if s[c] > ws]
@@ -235,7 +235,7 @@ class CardPlay:
                 if best >= 0:
                     return best
             return min(cards_in(legal), key=lambda c: (g.power[c], c))
-        wi, ws, s = self._winning(g, trick)
+        wi, ws, s = self.winning(g, trick)
         winner = self._after(view.seat, wi - len(trick))
         under = [c for c in cards_in(legal) if s[c] < ws]
         follows = g.follow[trick[0]]
@@ -270,7 +270,7 @@ class CardPlay:
                 if bk is None or k < bk:
                     best, bk = c, k
             return best
-        _wi, ws, s = self._winning(g, trick)
+        _wi, ws, s = self.winning(g, trick)
         follows = g.follow[trick[0]]
         cards = list(cards_in(legal))
         under = [c for c in cards if s[c] < ws]
