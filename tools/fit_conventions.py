@@ -21,7 +21,7 @@ from pathlib import Path
 
 import numpy as np
 
-from skatcore.bots.expert.conventions import FEATURES, SITUATIONS
+from skatcore.bots.expert.conventions import FEATURES, SITUATIONS, best
 from skatcore.errors import InputError
 
 
@@ -61,8 +61,9 @@ def hits(rows, pick) -> int:
 
 
 def argbest(w):
-    # as conventions.best: the highest sum, ties to the fewest points (feature 1)
-    return lambda x: min(range(len(x)), key=lambda i: (-round(float(x[i] @ w), 9), x[i][1]))
+    """The row :func:`conventions.best` picks under weights ``w`` (equal sums: the fewest points, feature 1)."""
+    weights = {"": tuple(float(v) for v in w)}
+    return lambda x: best(weights, "", {i: tuple(row) for i, row in enumerate(x)}, lambda i: x[i][1])
 
 
 def main(argv=None) -> int:
