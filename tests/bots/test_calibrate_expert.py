@@ -1,16 +1,13 @@
 """tools/calibrate_expert.py: its seats add up to the duel's score, its
 rows carry the chances the expert acted on, its fit recovers known weights."""
 
-import importlib.util
-from pathlib import Path
 
 import numpy as np
 
 from skatcore.sim.duel import duel
+from tests.tool_module import load_tool
 
-_SPEC = importlib.util.spec_from_file_location("calibrate_expert", Path(__file__).parents[2] / "tools" / "calibrate_expert.py")
-tool = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(tool)
+tool = load_tool("calibrate_expert")
 
 
 def test_the_seats_add_up_to_the_duel():

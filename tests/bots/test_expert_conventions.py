@@ -5,10 +5,8 @@ and the fit (tools/fit_conventions.py)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
-from pathlib import Path
 
 import numpy as np
 from hypothesis import given, settings
@@ -19,17 +17,10 @@ from skatcore.bots.expert import ExpertPlayer, conventions
 from skatcore.cards import mask_of, parse_card
 from skatcore.engine.deal import Deal, Phase, deal_cards
 from skatcore.rules import get_rules
+from tests.tool_module import load_tool
 
-ROOT = Path(__file__).resolve().parents[2]
 RULES = get_rules("official")
 GAMES = HeuristicPlayer(RULES).info.games
-
-
-def _tool(name: str):
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
 
 
 def _mask(text: str) -> int:
@@ -121,7 +112,7 @@ def test_the_recorder_replays_a_teachers_deals_and_a_bot_agrees_with_itself():
     (the replay applies it), and the heuristic replaying its own deals plays the
     same card at every one of them; the expert recording its level cards
     names the teacher's card among them."""
-    tool = _tool("bot_agreement")
+    tool = load_tool("bot_agreement")
     recorded = list(tool.teacher_deals(RULES, HeuristicPlayer, 5, 4))
     out = tool.agreement(recorded, HeuristicPlayer, "heuristic", 5, RULES)
     assert out["all"]["decisions"] > 40 and out["all"]["agree"] == out["all"]["decisions"]
@@ -137,7 +128,7 @@ def test_the_fit_finds_the_feature_the_teacher_plays_by(tmp_path):
     """A teacher who always plays the one master among random level cards (the
     other features random): the fitted weights pick its card in every case,
     where the heuristic's card (a random one) does not."""
-    fit = _tool("fit_conventions")
+    fit = load_tool("fit_conventions")
     rng = np.random.default_rng(1)
     lines = []
     for i in range(300):
@@ -166,18 +157,18 @@ def test_the_conventions_decide_cards_in_play():
 
 def test_the_tools_name_bad_input_in_one_line(tmp_path, capsys):
     """A variant that is no setting, a ties file that is not one: one line, exit 2."""
-    assert _tool("bot_agreement").main(["expert", "--variants", "NOPE", "--teacher", "heuristic", "--deals", "1"]) == 2
+    assert load_tool("bot_agreement").main(["expert", "--variants", "NOPE", "--teacher", "heuristic", "--deals", "1"]) == 2
     assert "NOPE" in capsys.readouterr().err
     bad = tmp_path / "ties.jsonl"
     bad.write_text('{"where": "declarer_lead", "cards": {"1": [0.5]}, "teacher": 1}\n')
-    assert _tool("fit_conventions").main([str(bad)]) == 2
+    assert load_tool("fit_conventions").main([str(bad)]) == 2
     err = capsys.readouterr().err.strip()
     assert err.count("\n") == 0 and str(bad) in err and "line 1" in err
 
 
 def test_the_agreement_command_prints_a_row_per_player(capsys):
     """The heuristic as teacher and player: every decision agrees (100.0%), the expert's row beside it."""
-    assert _tool("bot_agreement").main(["heuristic", "expert:worlds=3:bid_worlds=2", "--teacher", "heuristic",
+    assert load_tool("bot_agreement").main(["heuristic", "expert:worlds=3:bid_worlds=2", "--teacher", "heuristic",
                                         "--deals", "2", "--seed", "7"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[1].startswith("heuristic") and "100.0%" in out[1] and out[2].startswith("expert")
@@ -207,7 +198,7 @@ def test_the_agreement_command_breaks_the_agreement_down(capsys):
     """``--breakdown --json``: by role, place, how the bot chose and account, counting every decision once."""
     import json
 
-    assert _tool("bot_agreement").main(["heuristic", "--teacher", "heuristic", "--deals", "2", "--seed", "7",
+    assert load_tool("bot_agreement").main(["heuristic", "--teacher", "heuristic", "--deals", "2", "--seed", "7",
                                         "--breakdown", "--json"]) == 0
     (result,) = json.loads(capsys.readouterr().out)
     parts = result["breakdown"]

@@ -5,11 +5,9 @@ agreement tool."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 from collections import Counter
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -42,8 +40,8 @@ from skatcore.rules import get_rules
 from skatcore.rules.compiler import TRUMP
 from skatcore.sim.counters import counter_rates, rate_specs, rates_line
 from skatcore.sim.duel import duel
+from tests.tool_module import load_tool
 
-ROOT = Path(__file__).resolve().parents[2]
 RULES = get_rules("official")
 GAMES = HeuristicPlayer(RULES).info.games
 
@@ -187,10 +185,7 @@ def test_expert_counters_rates_in_duel_and_simulate():
 
 
 def _tool():
-    spec = importlib.util.spec_from_file_location("iss_agreement", ROOT / "tools" / "iss_agreement.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_tool("iss_agreement")
 
 
 # two ISS games (the first two records of data/iss/iss-sample-25.sgf)

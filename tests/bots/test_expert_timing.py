@@ -1,11 +1,8 @@
 """tools/expert_timing.py: the phases' CPU time is part of the whole, every decision is timed."""
 
-import importlib.util
-from pathlib import Path
+from tests.tool_module import load_tool
 
-_SPEC = importlib.util.spec_from_file_location("expert_timing", Path(__file__).parents[2] / "tools" / "expert_timing.py")
-tool = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(tool)
+tool = load_tool("expert_timing")
 
 
 def test_the_phases_split_the_players_time():

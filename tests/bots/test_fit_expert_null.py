@@ -1,19 +1,16 @@
 """tools/fit_expert_null.py: the fit recovers known coefficients, and a
 forced null is the expert's own discard, share and outcome."""
 
-import importlib.util
 import random
-from pathlib import Path
 
 import numpy as np
 
 from skatcore.bots.expert.bidding import null_features
 from skatcore.cards import mask_of, parse_card
 from skatcore.rules import get_rules
+from tests.tool_module import load_tool
 
-_SPEC = importlib.util.spec_from_file_location("fit_expert_null", Path(__file__).parents[2] / "tools" / "fit_expert_null.py")
-tool = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(tool)
+tool = load_tool("fit_expert_null")
 
 
 def test_fit_recovers_known_weights():

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
@@ -10,15 +9,13 @@ import pytest
 from skatcore.errors import InputError
 from skatcore.records.iss import parse_sgf
 from tests.bots.test_expert_defence import GAME_1, FirstCard, Recorded
+from tests.tool_module import load_tool
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def _tool():
-    spec = importlib.util.spec_from_file_location("iss_logo", ROOT / "tools" / "iss_logo.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_tool("iss_logo")
 
 
 def _rows(*pairs):

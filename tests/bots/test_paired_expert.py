@@ -1,16 +1,13 @@
 """tools/paired_expert.py: the base's points are the duel's, and a variant
 that starts a deal as the base did plays it as the base did."""
 
-import importlib.util
-from pathlib import Path
 
 import pytest
 
 from skatcore.sim.duel import duel
+from tests.tool_module import load_tool
 
-_SPEC = importlib.util.spec_from_file_location("paired_expert", Path(__file__).parents[2] / "tools" / "paired_expert.py")
-tool = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(tool)
+tool = load_tool("paired_expert")
 
 
 def test_the_base_is_the_duel_and_a_same_start_the_same_deal():

@@ -1,14 +1,12 @@
 """tools/refit_heuristic.py: the fit recovers known coefficients, and its
 samples are the heuristic's own hand features with solver outcomes."""
 
-import importlib.util
 import math
 import random
-from pathlib import Path
 
-_SPEC = importlib.util.spec_from_file_location("refit_heuristic", Path(__file__).parents[2] / "tools" / "refit_heuristic.py")
-refit = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(refit)
+from tests.tool_module import load_tool
+
+refit = load_tool("refit_heuristic")
 
 
 def test_fit_recovers_a_known_sigmoid():

@@ -8,6 +8,8 @@ import statistics
 
 import pytest
 
+from tests.tool_module import load_tool
+
 pytest.importorskip("pettingzoo")
 
 from skatcore.env import skat_v0
@@ -51,24 +53,13 @@ def test_random_deals_through_the_env_take_about_the_null_deals_turns():
     assert abs(statistics.mean(per_deal) - NullDeal().decisions) < 2  # 30 cards, the bidding, the skat, the game
 
 
-def _env_floor():
-    import importlib.util
-    from pathlib import Path
-
-    spec = importlib.util.spec_from_file_location("env_floor", Path(__file__).parents[2] / "tools" / "env_floor.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
 def test_the_card_play_floor_plays_whole_legal_deals():
     """tools/env_floor.py's card play: each contract in turn, ten tricks, the
     card points of the 30 cards played, the legal cards always in the hand
     of the seat to move; a card outside them refused."""
     from skatcore.cards import cards_in, points_of
 
-    mod = _env_floor()
+    mod = load_tool("env_floor")
     floor = mod.CardPlayOnly()
     for _ in range(2 * floor.n_contracts):
         floor.reset()
