@@ -49,7 +49,6 @@ def _tool(name: str):
 
 iss_agreement = _tool("iss_agreement")
 iss_logo = _tool("iss_logo")
-KINDS = iss_agreement.KINDS
 
 
 def teacher_deals(rules, teacher, seed: int, deals: int):
@@ -92,14 +91,8 @@ def agreement(recorded, factory, name: str, seed: int, rules, detail: list | Non
               ties: list | None = None) -> dict:
     hits, total = Counter(), Counter()
     for i, hands, skat, history in recorded:
-        for kinds, mine, theirs in decisions(rules, hands, skat, history, factory, seed + i, detail, ties):
-            for k in kinds:
-                total[k] += 1
-                hits[k] += mine == theirs
-    out: dict = {"player": name, "seed": seed, "deals": len(recorded)}
-    for k in KINDS:
-        out[k] = {"decisions": total[k], "agree": hits[k], "share": round(hits[k] / total[k], 4) if total[k] else None}
-    return out
+        iss_agreement.count(decisions(rules, hands, skat, history, factory, seed + i, detail, ties), hits, total)
+    return {"player": name, "seed": seed, "deals": len(recorded)} | iss_agreement.shares(hits, total)
 
 
 def main(argv=None) -> int:

@@ -129,17 +129,24 @@ def agreement(paths, name: str, seed: int, ruleset: str = "official", detail: li
             skipped += 1
             continue
         try:
-            for kinds, mine, theirs in decisions(record, rules, factory, seed + n, detail):
-                for k in kinds:
-                    total[k] += 1
-                    hits[k] += mine == theirs
+            count(decisions(record, rules, factory, seed + n, detail), hits, total)
         except (InputError, NotScorable):  # a move the rules refuse, a game they cannot score
             skipped += 1
-    out = {"player": name, "seed": seed, "skipped_games": skipped}
-    for k in KINDS:
-        out[k] = {"decisions": total[k], "agree": hits[k],
-                  "share": round(hits[k] / total[k], 4) if total[k] else None}
-    return out
+    return {"player": name, "seed": seed, "skipped_games": skipped} | shares(hits, total)
+
+
+def count(decided, hits: Counter, total: Counter) -> None:
+    """Add ``(kinds, bot's card, player's card)`` decisions to the counts by kind."""
+    for kinds, mine, theirs in decided:
+        for k in kinds:
+            total[k] += 1
+            hits[k] += mine == theirs
+
+
+def shares(hits: Counter, total: Counter) -> dict:
+    """Each kind's decisions, agreements and share (None: no decision of the kind)."""
+    return {k: {"decisions": total[k], "agree": hits[k], "share": round(hits[k] / total[k], 4) if total[k] else None}
+            for k in KINDS}
 
 
 def main(argv=None) -> int:
