@@ -2,21 +2,26 @@
 
 ``skat bench`` puts the environment (skatcore.env.skat_v0) beside OpenSpiel's
 skat through its Python API and beside ``NullDeal``, PettingZoo's loop with
-no game behind it.  This tool adds the cheapest game one could put behind
-that loop: **the card play alone** (30 decisions and the three closing
-steps; no bidding, skat, declaration or scoring), each card checked,
-played and the trick taken in one call of a numba function on the
-official ruleset's compiled tables, the legal cards kept as a mask, the
-seeded deals of ``skat simulate``.  Everything a real environment adds on
-top (nine more decisions, the rules' flow, the reward) only costs more, so
-if this loop is not faster than OpenSpiel's whole deal, no environment in
-Python driven through PettingZoo's protocol is.
+no game behind it.  This tool puts two cheaper games behind that loop, both
+on plain ints, written for a plain ruleset alone (three seats, no steps, no
+table calls, no house rules reading the play, all passed thrown in):
+
+* ``card_play``: the card play alone - 30 decisions and the three closing
+  steps, each card checked, played and its trick taken; no bidding, skat,
+  declaration or score; the hands dealt before any timing.
+* ``whole_deal``: the whole deal as the environment runs it - the bidding,
+  picking up or playing hand, the discard card by card, the declaration,
+  the ten tricks - scored by the ruleset (``GameFacts`` and ``rules.score``,
+  as ``Deal`` scores); the seeded deals of ``skat simulate``.  The same
+  agents, legal indices, rewards and infos as the environment, deal by deal
+  (``tests/sim/test_env_speed.py``), without ``Deal``: what an environment
+  costs that keeps its own state for one ruleset family.
 
     python tools/env_floor.py --seconds 3 --turns 3
 
 Prints, per CPU second: OpenSpiel's random deals, the null protocol's, the
-card-play floor's and the environment's, each timed by turns in one run
-(the median of the turns), and their ratios to OpenSpiel's.
+two floors' and the environment's, each timed by turns in one run (the
+median of the turns), and their ratios to OpenSpiel's.
 """
 
 from __future__ import annotations
@@ -27,128 +32,308 @@ import random
 import statistics
 from collections.abc import Callable
 
-import numpy as np
-from numba import njit
-
-from skatcore.engine.compiled import engine_tables
+from skatcore.engine.actions import HOLD, PASS, PICK_UP, PLAY_HAND, Bid, Declare
 from skatcore.engine.deal import PACKETS
-from skatcore.engine.kernel import trick_winner
+from skatcore.engine.layout import layout
+from skatcore.engine.scoring import make_facts, passed_result
+from skatcore.env import skat_v0
+from skatcore.env.rewards import deal_rewards
+from skatcore.errors import InputError
+from skatcore.model import STANDARD_DECK, Trick
 from skatcore.rules import get_rules
 from skatcore.sim.dealing import seeded_decks
 from skatcore.sim.env_speed import NullDeal, agent_loop, env_deal_loop
 from skatcore.sim.speed import openspiel_deal_loop, timed
 
 NAMES = ("player_0", "player_1", "player_2")
-HANDS, TO_MOVE, IN_TRICK, TRICK, LEADER, CONTRACT, POINTS, TAKEN, SHAPES = 0, 3, 4, 5, 8, 9, 10, 13, 14
-DONE = 1 << 40
+BIDDING, SKAT, DISCARD, DECLARE, PLAY, DONE = range(6)
 
 
-@njit(cache=False)  # a tool, loaded as __main__ or by a test: no cache file tied to a module name
-def play_card(buf, card):
-    """Seat ``buf[TO_MOVE]`` plays ``card``: -1 if it may not; else the next
-    seat's legal cards (a mask) | its seat << 33, or ``DONE`` after the last
-    trick.  ``buf``: the state (16 words), then the tables, their shapes in
-    ``buf[SHAPES:]`` - one array, as an argument costs the call ~0.1 us."""
-    n_c, n_cls = buf[SHAPES], buf[SHAPES + 1]
-    at = 16
-    follow = buf[at:at + n_c * 32].reshape(n_c, 32)
-    at += n_c * 32
-    class_mask = buf[at:at + n_c * n_cls].reshape(n_c, n_cls)
-    at += n_c * n_cls
-    strength = buf[at:at + n_c * n_cls * 32].reshape(n_c, n_cls, 32)
-    at += n_c * n_cls * 32
-    points = buf[at:at + n_c * 32].reshape(n_c, 32)
-    seat = buf[TO_MOVE]
-    hand = buf[HANDS + seat]
-    bit = 1 << card
-    c = buf[CONTRACT]
-    n = buf[IN_TRICK]
-    if not hand & bit:
-        return -1
-    if n > 0:
-        follows = hand & class_mask[c, follow[c, buf[TRICK]]]
-        if follows and not follows & bit:
-            return -1
-    buf[HANDS + seat] = hand ^ bit
-    buf[TRICK + n] = card
-    if n < 2:
-        buf[IN_TRICK] = n + 1
-        nxt = (seat + 1) % 3
-    else:
-        w, p = trick_winner(c, buf[LEADER], buf[TRICK:TRICK + 3], follow, strength, points)
-        buf[POINTS + w] += p
-        buf[TAKEN] += 1
-        buf[IN_TRICK] = 0
-        buf[LEADER] = w
-        if buf[TAKEN] == 10:
-            return DONE
-        nxt = w
-    buf[TO_MOVE] = nxt
-    legal = buf[HANDS + nxt]
-    if buf[IN_TRICK] > 0:
-        follows = legal & class_mask[c, follow[c, buf[TRICK]]]
-        if follows:
-            legal = follows
-    return legal | (nxt << 33)
+def plain(rules) -> None:
+    """InputError unless ``rules`` is a ruleset the floors play: see the module docs."""
+    why = ("a deck other than the 32 cards" if rules.deck is not STANDARD_DECK and rules.deck != STANDARD_DECK
+           else "seats not played from their own hand" if not rules.table.plain
+           else "table calls" if rules.calls
+           else "flow steps" if rules.steps
+           else "a trick rule or card points of a house rule" if rules.trick_hook or rules.card_points
+           else f"all passed plays {rules.all_pass}" if rules.all_pass != "throw_in" else None)
+    if why:
+        raise InputError(f"ruleset {rules.name}: the floors play plain rulesets only, not one with {why}")
+
+
+def hand_masks(deck: list[int]) -> list[int]:
+    """The three hands of a deck in dealing order, as masks."""
+    return [sum(1 << deck[k] for k in packet) for packet in PACKETS]
 
 
 class CardPlayOnly(NullDeal):
     """The card play of a deal behind PettingZoo's protocol (see the module
-    docs): the null deal's agents, ``agent_iter``, ``last`` and closing steps."""
+    docs): the null deal's agents, ``agent_iter``, ``last`` and closing
+    steps; each deal one of the ruleset's contracts in turn, forehand leading."""
 
     def __init__(self, ruleset: str = "official", seed: int = 1) -> None:
         super().__init__()
         rules = get_rules(ruleset)
-        arrays = engine_tables(rules).arrays
-        follow, class_mask, strength, points = arrays[5], arrays[6], arrays[7], arrays[8]
-        self.n_contracts = follow.shape[0]
-        tables = [np.asarray(t, np.int64).ravel() for t in (follow, class_mask, strength, points)]
-        self.state = np.concatenate([np.zeros(16, np.int64), *tables])
-        self.state[SHAPES], self.state[SHAPES + 1] = class_mask.shape
-        # the hands of skat simulate's first 4,096 deals, dealt before any timing (a floor: the env deals each reset)
-        self.hands = [[sum(1 << deck[k] for k in packet) for packet in PACKETS] for deck in seeded_decks(seed, 0, 4096).tolist()]
+        plain(rules)
+        self.games = list(layout(rules).games.values())
+        self.deals = [hand_masks(deck) for deck in seeded_decks(seed, 0, 4096).tolist()]
         self.i = 0
-        self._legal: tuple[int, ...] | None = None
-        self._key = 0
-        self._by_key: dict[int, tuple[int, ...]] = {}
-        play_card(self.state, 0)  # compiled before any timing
+        self.cards: list[int] = []
 
     def reset(self) -> None:
         super().reset()
-        hands = self.hands[self.i % len(self.hands)]
+        self.hands = self.deals[self.i % len(self.deals)][:]
+        _, self.table, self.follow, self.strength, self.points, _ = self.games[self.i % len(self.games)]
         self.i += 1
-        st = self.state
-        st[:SHAPES] = 0
-        st[HANDS], st[HANDS + 1], st[HANDS + 2] = hands
-        st[CONTRACT] = self.i % self.n_contracts  # each contract in turn, forehand leads
-        self._key, self._legal = int(st[HANDS]), None
+        self.cards, self.leader, self.to_move, self.taken = [], 0, 0, [0, 0, 0]
+        self.trick_points = [0, 0, 0]
         self.agent_selection = NAMES[0]
 
     def legal_actions(self) -> tuple[int, ...]:
-        legal = self._legal
-        if legal is None:
-            key = self._key
-            legal = self._by_key.get(key)
-            if legal is None:
-                legal = tuple(c for c in range(32) if key >> c & 1)
-                if len(self._by_key) < 1 << 16:
-                    self._by_key[key] = legal
-            self._legal = legal
+        hand = self.hands[self.to_move]
+        if self.cards:
+            hand = hand & self.follow[self.cards[0]] or hand
+        self.legal = legal = _LOW[hand & 2047] + _MID[hand >> 11 & 2047] + _HIGH[hand >> 22]
         return legal
 
     def step(self, action: int | None) -> None:
         if action is None:
             super().step(None)  # a closing step
             return
-        self.stepped = True
-        r = play_card(self.state, action)
-        if 0 <= r < DONE:
-            self._legal, self._key = None, r & 0xFFFFFFFF
-            self.agent_selection = NAMES[r >> 33]
-        elif r == DONE:
-            self.terminations = dict.fromkeys(self.agents, True)
-        else:
+        if action not in self.legal:
             raise ValueError(f"card {action} is not legal now")
+        self.stepped = True
+        seat = self.to_move
+        self.hands[seat] ^= 1 << action
+        cards = self.cards
+        cards.append(action)
+        if len(cards) < 3:
+            self.to_move = (seat + 1) % 3
+        else:
+            self.to_move = self.leader = w = take(self, cards)
+            self.taken[w] += 1
+            self.cards = []
+            if sum(self.taken) == 10:
+                self.terminations = dict.fromkeys(self.agents, True)
+                return
+        self.agent_selection = NAMES[self.to_move]
+
+
+def _table(low: int, offset: int = 0) -> list[tuple[int, ...]]:
+    """11 bits of a mask from card ``low`` on -> their cards + ``offset`` (three lookups list a hand)."""
+    return [tuple(offset + low + b for b in range(11) if m >> b & 1 and low + b < 32) for m in range(2048)]
+
+
+_LOW, _MID, _HIGH = _table(0), _table(11), _table(22)
+
+
+def take(game, cards: list[int]) -> int:
+    """The seat that takes the three ``cards`` led by ``game.leader`` (by the
+    contract's card strengths), its card points added."""
+    a, b, d = cards
+    s = game.strength[a]
+    x, y, z = s[a], s[b], s[d]
+    w = (game.leader + (0 if x > y and x > z else 1 if y > z else 2)) % 3
+    pts = game.points
+    game.trick_points[w] += pts[a] + pts[b] + pts[d]
+    return w
+
+
+class WholeDeal(skat_v0.raw_env):
+    """The environment with its ``Deal`` replaced by ints for a plain ruleset
+    (see the module docs): the same action indices, agents, rewards and
+    infos; ``reset`` takes no options.  A measurement, not an environment:
+    no observation, no rendering, an illegal action raises."""
+
+    def __init__(self, ruleset: str = "official") -> None:
+        super().__init__(ruleset=ruleset)
+        rules, cat = self.rules, self.catalogue
+        plain(rules)
+        lay = self.layout = layout(rules)
+        self.hold, self.pass_, self.pick_up, self.play_hand = (cat.index(a) for a in (HOLD, PASS, PICK_UP, PLAY_HAND))
+        self.bid_of = {cat.index(Bid(v)): v for v in rules.ladder}
+        self.bids = {b: tuple(cat.index(a) for a in lay.bids.get(b) or ()) for b in (0, *rules.ladder)}
+        self.alone = tuple(cat.index(a) for a in lay.alone)
+        self.plays = [_table(lo, cat.play_base) for lo in (0, 11, 22)]
+        self.put_aways = [_table(lo, cat.put_away_base) for lo in (0, 11, 22)]
+        self.declarations: dict[tuple[str, int], tuple[int, ...]] = {}
+        self.checked: dict[tuple[int, int], object] = {}
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None or self.seed_value is None:
+            self.seed_value, self.deal_index = int(seed or 0), 0
+        else:
+            self.deal_index += 1
+        i, seed = self.deal_index, self.seed_value
+        start = i - i % 64
+        if self._batch_key != (seed, start):
+            self._batch, self._batch_key = seeded_decks(seed, start, 64).tolist(), (seed, start)
+        deck = self._batch[i - start]
+        self.hands = hand_masks(deck)
+        self.skat = 1 << deck[9] | 1 << deck[10]
+        self.phase, self.bid, self.part, self.awaiting = BIDDING, 0, 1, False
+        self.asker, self.answerer, self.to_move, self.declarer = 1, 0, 1, 0
+        self.chosen, self.route, self._legal, self.stepped = 0, "", None, True
+        self.agents = agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(agents, 0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self.infos = {a: {"seat": seat} for a, seat in self._seat_names}
+        self.agent_selection = NAMES[1]
+
+    def legal_actions(self) -> tuple[int, ...]:
+        legal = self._legal
+        if legal is not None:
+            return legal
+        p = self.phase
+        if p == PLAY:
+            hand = self.hands[self.to_move]
+            if self.cards:
+                hand = hand & self.follow[self.cards[0]] or hand
+            t = self.plays
+            legal = t[0][hand & 2047] + t[1][hand >> 11 & 2047] + t[2][hand >> 22]
+        elif p == BIDDING:
+            legal = self.alone if self.part == 3 else (self.hold, self.pass_) if self.awaiting else self.bids[self.bid]
+        elif p == SKAT:
+            legal = (self.pick_up, self.play_hand)
+        elif p == DISCARD:
+            hand = self.hands[self.declarer] & ~self.chosen
+            t = self.put_aways
+            legal = t[0][hand & 2047] + t[1][hand >> 11 & 2047] + t[2][hand >> 22]
+        elif p == DECLARE:
+            legal = self.declarations.get((self.route, self.bid)) or self._declarations()
+        else:
+            legal = ()
+        self._legal = legal
+        return legal
+
+    def _declarations(self) -> tuple[int, ...]:
+        rules = self.rules
+        got = self.declarations[self.route, self.bid] = tuple(
+            self.catalogue.index(Declare(d)) for d in rules.options[self.route]
+            if not rules.contracts[d.game].no_trick or rules.contracts[d.game].fixed[(d.hand, d.ouvert)] >= self.bid)
+        return got
+
+    def step(self, action) -> None:
+        if self.phase == DONE:
+            super().step(action)  # the closing steps
+            return
+        if action not in (self._legal or self.legal_actions()):
+            raise ValueError(f"action {action} is not legal now")
+        self.stepped, self._legal = True, None
+        p = self.phase
+        if p == PLAY:
+            self._play(action - self.catalogue.play_base)
+        elif p == BIDDING:
+            self._bid(action)
+        elif p == SKAT:
+            self.route = "pickup" if action == self.pick_up else "hand"
+            if action == self.pick_up:
+                self.hands[self.declarer] |= self.skat
+                self.skat = 0
+            self.phase = DISCARD if action == self.pick_up else DECLARE
+        elif p == DISCARD:
+            bit = 1 << action - self.catalogue.put_away_base
+            if self.chosen:
+                self.skat = self.chosen | bit
+                self.hands[self.declarer] &= ~self.skat
+                self.phase = DECLARE
+            else:
+                self.chosen = bit
+        else:
+            self._declare(action)
+
+    def _bid(self, action: int) -> None:
+        if self.part == 3:  # forehand alone
+            if action == self.pass_:
+                self._end_with(passed_result(self.rules))
+                return
+            self.bid = self.rules.min_bid
+            self._won(0)
+            return
+        if self.awaiting:
+            self.awaiting = False
+            if action == self.pass_:
+                self._part_over(self.asker)
+                return
+            self.to_move = self.asker
+        elif action == self.pass_:
+            self._part_over(self.answerer)
+            return
+        else:
+            self.bid, self.awaiting, self.to_move = self.bid_of[action], True, self.answerer
+        self.agent_selection = NAMES[self.to_move]
+
+    def _part_over(self, survivor: int) -> None:
+        if self.part == 1:
+            self.part, self.asker, self.answerer, self.to_move = 2, 2, survivor, 2
+        elif self.bid:
+            self._won(survivor)
+            return
+        else:
+            self.part, self.to_move = 3, 0
+        self.agent_selection = NAMES[self.to_move]
+
+    def _won(self, seat: int) -> None:
+        self.declarer = self.to_move = seat
+        self.phase = SKAT
+        self.agent_selection = NAMES[seat]
+
+    def _declare(self, action: int) -> None:
+        key = (action, self.bid)
+        d = self.checked.get(key)
+        if d is None:
+            d = self.checked[key] = self.rules.check_declaration(self.catalogue.action(action).declaration, self.bid)
+        self.declaration = d
+        self.contract, self.table, self.follow, self.strength, self.points, self.no_trick = self.layout.games[d.game]
+        self.held = self.hands[self.declarer]  # what the matadors are counted from, with the skat
+        self.phase, self.cards, self.tricks = PLAY, [], []
+        self.trick_points, self.taken = [0, 0, 0], [0, 0, 0]
+        self.leader = self.to_move = 0
+        self.agent_selection = NAMES[0]
+
+    def _play(self, card: int) -> None:
+        seat = self.to_move
+        self.hands[seat] ^= 1 << card
+        cards = self.cards
+        cards.append(card)
+        if len(cards) < 3:
+            self.to_move = (seat + 1) % 3
+            self.agent_selection = NAMES[self.to_move]
+            return
+        w = take(self, cards)
+        self.taken[w] += 1
+        self.tricks.append(Trick(self.leader, cards, w))
+        if len(self.tricks) == 10 or (self.no_trick and w == self.declarer):
+            self._end_with(self._score())
+            return
+        self.cards = []
+        self.leader = self.to_move = w
+        self.agent_selection = NAMES[w]
+
+    def _score(self):
+        """The result, from the facts ``Deal`` would hand to scoring."""
+        decl, pts = self.declarer, self.table.points
+        skat = tuple(c for c in _CARDS if self.skat >> c & 1)
+        last = self.tricks[-1]
+        won = self.taken[decl]
+        facts = make_facts(self.rules, self.contract, self.declaration, bid=self.bid, declarer=decl,
+                           matadors=self.table.matadors(self.held | self.skat),
+                           declarer_points=self.trick_points[decl] + sum(pts[c] for c in skat),
+                           declarer_tricks=won, defender_tricks=sum(self.taken) - won, last_trick=tuple(last.cards),
+                           last_trick_winner=last.winner, tricks=tuple(self.tricks), skat=skat)
+        return self.rules.score(facts)
+
+    def _end_with(self, r) -> None:
+        self.phase = DONE
+        names = self._names
+        self.rewards = {names[s]: v for s, v in deal_rewards(r, self.persons, self.reward).items()}
+        self.infos = {a: {"seat": seat, "result": r.explanation, "game": r.game} for a, seat in self._seat_names}
+        self._end()
+
+
+_CARDS = range(32)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -158,7 +343,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     import pyspiel
 
-    null, floor = NullDeal(), CardPlayOnly()
+    null, cards, whole = NullDeal(), CardPlayOnly(), WholeDeal()
+    whole.reset(seed=1)
     os_deal = openspiel_deal_loop(pyspiel.load_game("skat"), random.Random(1))
 
     def openspiel(n: int = 100) -> int:
@@ -169,7 +355,8 @@ def main(argv: list[str] | None = None) -> int:
     loops: dict[str, Callable[..., int]] = {
         "openspiel_python_api": openspiel,
         "null_protocol": agent_loop(null, null, random.Random(1)),
-        "card_play_floor": agent_loop(floor, floor, random.Random(1)),
+        "card_play_floor": agent_loop(cards, cards, random.Random(1)),
+        "whole_deal_floor": agent_loop(whole, whole, random.Random(1)),
         "env": env_deal_loop("official", random.Random(1)),
     }
     rates: dict[str, list[float]] = {k: [] for k in loops}
@@ -177,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
         for key, loop in loops.items():
             rates[key].append(timed(loop, args.seconds))
     out: dict[str, float] = {f"{k}_deals_per_s": round(statistics.median(v)) for k, v in rates.items()}
-    for key in ("null_protocol", "card_play_floor", "env"):
+    for key in ("null_protocol", "card_play_floor", "whole_deal_floor", "env"):
         out[f"{key}_vs_openspiel"] = round(statistics.median(
             a / b for a, b in zip(rates[key], rates["openspiel_python_api"], strict=True)), 2)
     print(json.dumps(out))
