@@ -15,7 +15,8 @@ table calls, no house rules reading the play, all passed thrown in):
   as ``Deal`` scores); the seeded deals of ``skat simulate``.  The same
   agents, legal indices, rewards and infos as the environment, deal by deal
   (``tests/sim/test_env_speed.py``), without ``Deal``: what an environment
-  costs that keeps its own state for one ruleset family.
+  costs that keeps its own state for one ruleset family.  Beside it the
+  same deals unscored (every deal ends as if thrown in): what the scoring costs.
 
     python tools/env_floor.py --seconds 3 --turns 3
 
@@ -145,9 +146,10 @@ class WholeDeal(skat_v0.raw_env):
     infos; ``reset`` takes no options.  A measurement, not an environment:
     no observation, no rendering, an illegal action raises."""
 
-    def __init__(self, ruleset: str = "official") -> None:
+    def __init__(self, ruleset: str = "official", scored: bool = True) -> None:
         super().__init__(ruleset=ruleset)
         rules, cat = self.rules, self.catalogue
+        self.scored = scored  # False: every deal ends as if thrown in (what the scoring costs, by difference)
         plain(rules)
         lay = self.layout = layout(rules)
         self.hold, self.pass_, self.pick_up, self.play_hand = (cat.index(a) for a in (HOLD, PASS, PICK_UP, PLAY_HAND))
@@ -181,6 +183,9 @@ class WholeDeal(skat_v0.raw_env):
         self.truncations = dict.fromkeys(agents, False)
         self.infos = {a: {"seat": seat} for a, seat in self._seat_names}
         self.agent_selection = NAMES[1]
+
+    def agent_iter(self, max_iter: int = 2**63):
+        return skat_v0.agent_generator(self, max_iter)  # as skat_v0.env() iterates, a generator
 
     def legal_actions(self) -> tuple[int, ...]:
         legal = self._legal
@@ -304,9 +309,11 @@ class WholeDeal(skat_v0.raw_env):
             return
         w = take(self, cards)
         self.taken[w] += 1
-        self.tricks.append(Trick(self.leader, cards, w))
+        trick = _new(Trick)  # as Deal makes its tricks, without the dataclass's __init__
+        trick.leader, trick.cards, trick.winner = self.leader, cards, w
+        self.tricks.append(trick)
         if len(self.tricks) == 10 or (self.no_trick and w == self.declarer):
-            self._end_with(self._score())
+            self._end_with(self._score() if self.scored else passed_result(self.rules))
             return
         self.cards = []
         self.leader = self.to_move = w
@@ -315,7 +322,8 @@ class WholeDeal(skat_v0.raw_env):
     def _score(self):
         """The result, from the facts ``Deal`` would hand to scoring."""
         decl, pts = self.declarer, self.table.points
-        skat = tuple(c for c in _CARDS if self.skat >> c & 1)
+        t = self.plays  # (play indices - play_base: the skat's cards, lowest first)
+        skat = tuple(i - self.catalogue.play_base for i in t[0][self.skat & 2047] + t[1][self.skat >> 11 & 2047] + t[2][self.skat >> 22])
         last = self.tricks[-1]
         won = self.taken[decl]
         facts = make_facts(self.rules, self.contract, self.declaration, bid=self.bid, declarer=decl,
@@ -333,7 +341,7 @@ class WholeDeal(skat_v0.raw_env):
         self._end()
 
 
-_CARDS = range(32)
+_new = object.__new__
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -343,8 +351,9 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     import pyspiel
 
-    null, cards, whole = NullDeal(), CardPlayOnly(), WholeDeal()
+    null, cards, whole, unscored = NullDeal(), CardPlayOnly(), WholeDeal(), WholeDeal(scored=False)
     whole.reset(seed=1)
+    unscored.reset(seed=1)
     os_deal = openspiel_deal_loop(pyspiel.load_game("skat"), random.Random(1))
 
     def openspiel(n: int = 100) -> int:
@@ -357,6 +366,7 @@ def main(argv: list[str] | None = None) -> int:
         "null_protocol": agent_loop(null, null, random.Random(1)),
         "card_play_floor": agent_loop(cards, cards, random.Random(1)),
         "whole_deal_floor": agent_loop(whole, whole, random.Random(1)),
+        "whole_deal_unscored": agent_loop(unscored, unscored, random.Random(1)),
         "env": env_deal_loop("official", random.Random(1)),
     }
     rates: dict[str, list[float]] = {k: [] for k in loops}
@@ -364,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
         for key, loop in loops.items():
             rates[key].append(timed(loop, args.seconds))
     out: dict[str, float] = {f"{k}_deals_per_s": round(statistics.median(v)) for k, v in rates.items()}
-    for key in ("null_protocol", "card_play_floor", "whole_deal_floor", "env"):
+    for key in ("null_protocol", "card_play_floor", "whole_deal_floor", "whole_deal_unscored", "env"):
         out[f"{key}_vs_openspiel"] = round(statistics.median(
             a / b for a, b in zip(rates[key], rates["openspiel_python_api"], strict=True)), 2)
     print(json.dumps(out))

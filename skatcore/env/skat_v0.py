@@ -78,10 +78,10 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     def agent_iter(self, max_iter: int = 2**63):
         if not self._has_reset:
             return super().agent_iter(max_iter)
-        return _agents(self.env, max_iter)
+        return agent_generator(self.env, max_iter)
 
 
-def _agents(env: raw_env, max_iter: int):
+def agent_generator(env: raw_env, max_iter: int):
     """PettingZoo's ``AECOrderEnforcingIterator`` over the env unwrapped (a
     generator: resuming one costs less than a ``__next__`` method)."""
     while env.agents and max_iter > 0:
