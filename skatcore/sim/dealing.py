@@ -23,11 +23,20 @@ N, M = 624, 397
 M32 = 0xFFFFFFFF
 
 
-@njit(cache=True)
-def _init_by_array(mt, key):
-    mt[0] = 19650218
+def _init_genrand() -> np.ndarray:
+    """The state ``init_genrand(19650218)`` gives, where every ``init_by_array`` starts."""
+    mt = [19650218]
     for k in range(1, N):
-        mt[k] = (1812433253 * (mt[k - 1] ^ (mt[k - 1] >> 30)) + k) & M32
+        mt.append((1812433253 * (mt[-1] ^ (mt[-1] >> 30)) + k) & M32)
+    return np.array(mt, np.int64)
+
+
+_START = _init_genrand()
+
+
+@njit(cache=True)
+def _init_by_array(mt, start, key):
+    mt[:] = start
     i, j = 1, 0
     for _ in range(max(N, len(key))):
         mt[i] = ((mt[i] ^ (((mt[i - 1] ^ (mt[i - 1] >> 30)) * 1664525) & M32)) + key[j] + j) & M32
@@ -64,12 +73,12 @@ def _temper(y):
 
 
 @njit(cache=True)
-def _shuffle(keys, starts, deck):
-    """Deck ``d`` (row of ``deck``) from the key words ``keys[starts[d]:starts[d+1]]``."""
+def _shuffle(keys, starts, deck, start):
+    """Deck ``d`` (row of ``deck``) from the key words ``keys[starts[d]:starts[d+1]]`` (``start``: :data:`_START`)."""
     mt = np.zeros(N, np.int64)
     r = np.zeros(32)
     for d in range(len(starts) - 1):
-        _init_by_array(mt, keys[starts[d]:starts[d + 1]])
+        _init_by_array(mt, start, keys[starts[d]:starts[d + 1]])
         _twist(mt, 64)  # Python's random() takes two words per float
         for k in range(32):
             a, b = _temper(mt[2 * k]) >> 5, _temper(mt[2 * k + 1]) >> 6
@@ -83,20 +92,24 @@ def _shuffle(keys, starts, deck):
             deck[d, j] = k
 
 
-def _key(text: str) -> np.ndarray:
-    """The init_by_array words of ``random.Random(text)``."""
+def _key(text: str) -> bytes:
+    """The init_by_array words of ``random.Random(text)``, little-endian: the
+    bytes and their SHA-512 read as one big-endian integer (it has no leading
+    zero byte: ``text`` starts with a letter), lowest byte first, zeros to
+    a whole word."""
     a = text.encode()
-    n = int.from_bytes(a + sha512(a).digest(), "big")
-    return np.frombuffer(n.to_bytes(4 * max(1, -(-n.bit_length() // 32)), "little"), "<u4")
+    b = (a + sha512(a).digest())[::-1]
+    return b + bytes(-len(b) % 4)
 
 
 def seeded_decks(seed: int, start: int, n: int) -> np.ndarray:
     """The decks (n x 32, dealing order) of deals ``start .. start+n-1``."""
     keys = [_key(f"skatcore/{seed}/{i}") for i in range(start, start + n)]
     starts = np.zeros(n + 1, np.int64)
-    np.cumsum([len(k) for k in keys], out=starts[1:])
+    np.cumsum([len(k) // 4 for k in keys], out=starts[1:])
     deck = np.zeros((n, 32), np.int64)
-    _shuffle(np.concatenate(keys).astype(np.int64) if keys else np.zeros(0, np.int64), starts, deck)
+    words = np.frombuffer(b"".join(keys), "<u4").astype(np.int64)
+    _shuffle(words, starts, deck, _START)
     return deck
 
 
