@@ -48,6 +48,7 @@ from skatcore.sim.speed import openspiel_deal_loop, timed
 
 NAMES = ("player_0", "player_1", "player_2")
 BIDDING, SKAT, DISCARD, DECLARE, PLAY, DONE = range(6)
+_new = object.__new__
 
 
 def plain(rules) -> None:
@@ -67,7 +68,40 @@ def hand_masks(deck: list[int]) -> list[int]:
     return [sum(1 << deck[k] for k in packet) for packet in PACKETS]
 
 
-class CardPlayOnly(NullDeal):
+class Tricks:
+    """The card play both floors share: ``hands``, the trick's ``cards``, its
+    ``leader``, ``to_move``, the contract's ``strength`` and ``points``, the
+    ``tricks`` so far, ``trick_points`` and ``taken`` per seat."""
+
+    def play_card(self, card: int) -> bool:
+        """``to_move`` plays ``card`` (legal: the caller checked); True when the play is over."""
+        seat = self.to_move
+        self.hands[seat] ^= 1 << card
+        cards = self.cards
+        cards.append(card)
+        if len(cards) < 3:
+            self.to_move = (seat + 1) % 3
+            self.agent_selection = NAMES[self.to_move]
+            return False
+        a, b, d = cards
+        s = self.strength[a]
+        x, y, z = s[a], s[b], s[d]
+        w = (self.leader + (0 if x > y and x > z else 1 if y > z else 2)) % 3
+        pts = self.points
+        self.trick_points[w] += pts[a] + pts[b] + pts[d]
+        self.taken[w] += 1
+        trick = _new(Trick)  # as Deal makes its tricks, without the dataclass's __init__
+        trick.leader, trick.cards, trick.winner = self.leader, cards, w
+        self.tricks.append(trick)
+        if len(self.tricks) == 10 or (self.no_trick and w == self.declarer):
+            return True
+        self.cards = []
+        self.leader = self.to_move = w
+        self.agent_selection = NAMES[w]
+        return False
+
+
+class CardPlayOnly(Tricks, NullDeal):
     """The card play of a deal behind PettingZoo's protocol (see the module
     docs): the null deal's agents, ``agent_iter``, ``last`` and closing
     steps; each deal one of the ruleset's contracts in turn, forehand leading."""
@@ -80,14 +114,15 @@ class CardPlayOnly(NullDeal):
         self.deals = [hand_masks(deck) for deck in seeded_decks(seed, 0, 4096).tolist()]
         self.i = 0
         self.cards: list[int] = []
+        self.no_trick, self.declarer = False, 0  # ten tricks whoever takes them
 
     def reset(self) -> None:
         super().reset()
         self.hands = self.deals[self.i % len(self.deals)][:]
         _, self.table, self.follow, self.strength, self.points, _ = self.games[self.i % len(self.games)]
         self.i += 1
-        self.cards, self.leader, self.to_move, self.taken = [], 0, 0, [0, 0, 0]
-        self.trick_points = [0, 0, 0]
+        self.cards, self.tricks, self.leader, self.to_move = [], [], 0, 0
+        self.trick_points, self.taken = [0, 0, 0], [0, 0, 0]
         self.agent_selection = NAMES[0]
 
     def legal_actions(self) -> tuple[int, ...]:
@@ -104,20 +139,8 @@ class CardPlayOnly(NullDeal):
         if action not in self.legal:
             raise ValueError(f"card {action} is not legal now")
         self.stepped = True
-        seat = self.to_move
-        self.hands[seat] ^= 1 << action
-        cards = self.cards
-        cards.append(action)
-        if len(cards) < 3:
-            self.to_move = (seat + 1) % 3
-        else:
-            self.to_move = self.leader = w = take(self, cards)
-            self.taken[w] += 1
-            self.cards = []
-            if sum(self.taken) == 10:
-                self.terminations = dict.fromkeys(self.agents, True)
-                return
-        self.agent_selection = NAMES[self.to_move]
+        if self.play_card(action):
+            self.terminations = dict.fromkeys(self.agents, True)
 
 
 def _table(low: int, offset: int = 0) -> list[tuple[int, ...]]:
@@ -128,19 +151,7 @@ def _table(low: int, offset: int = 0) -> list[tuple[int, ...]]:
 _LOW, _MID, _HIGH = _table(0), _table(11), _table(22)
 
 
-def take(game, cards: list[int]) -> int:
-    """The seat that takes the three ``cards`` led by ``game.leader`` (by the
-    contract's card strengths), its card points added."""
-    a, b, d = cards
-    s = game.strength[a]
-    x, y, z = s[a], s[b], s[d]
-    w = (game.leader + (0 if x > y and x > z else 1 if y > z else 2)) % 3
-    pts = game.points
-    game.trick_points[w] += pts[a] + pts[b] + pts[d]
-    return w
-
-
-class WholeDeal(skat_v0.raw_env):
+class WholeDeal(Tricks, skat_v0.raw_env):
     """The environment with its ``Deal`` replaced by ints for a plain ruleset
     (see the module docs): the same action indices, agents, rewards and
     infos; ``reset`` takes no options.  A measurement, not an environment:
@@ -166,22 +177,13 @@ class WholeDeal(skat_v0.raw_env):
             self.seed_value, self.deal_index = int(seed or 0), 0
         else:
             self.deal_index += 1
-        i, seed = self.deal_index, self.seed_value
-        start = i - i % 64
-        if self._batch_key != (seed, start):
-            self._batch, self._batch_key = seeded_decks(seed, start, 64).tolist(), (seed, start)
-        deck = self._batch[i - start]
+        deck = self.deck(self.seed_value, self.deal_index)
         self.hands = hand_masks(deck)
         self.skat = 1 << deck[9] | 1 << deck[10]
         self.phase, self.bid, self.part, self.awaiting = BIDDING, 0, 1, False
         self.asker, self.answerer, self.to_move, self.declarer = 1, 0, 1, 0
-        self.chosen, self.route, self._legal, self.stepped = 0, "", None, True
-        self.agents = agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(agents, 0)
-        self._cumulative_rewards = dict.fromkeys(agents, 0)
-        self.terminations = dict.fromkeys(agents, False)
-        self.truncations = dict.fromkeys(agents, False)
-        self.infos = {a: {"seat": seat} for a, seat in self._seat_names}
+        self.chosen, self.route, self._legal = 0, "", None
+        self.seat_agents()
         self.agent_selection = NAMES[1]
 
     def agent_iter(self, max_iter: int = 2**63):
@@ -229,7 +231,8 @@ class WholeDeal(skat_v0.raw_env):
         self.stepped, self._legal = True, None
         p = self.phase
         if p == PLAY:
-            self._play(action - self.catalogue.play_base)
+            if self.play_card(action - self.catalogue.play_base):
+                self._end_with(self._score() if self.scored else passed_result(self.rules))
         elif p == BIDDING:
             self._bid(action)
         elif p == SKAT:
@@ -298,27 +301,6 @@ class WholeDeal(skat_v0.raw_env):
         self.leader = self.to_move = 0
         self.agent_selection = NAMES[0]
 
-    def _play(self, card: int) -> None:
-        seat = self.to_move
-        self.hands[seat] ^= 1 << card
-        cards = self.cards
-        cards.append(card)
-        if len(cards) < 3:
-            self.to_move = (seat + 1) % 3
-            self.agent_selection = NAMES[self.to_move]
-            return
-        w = take(self, cards)
-        self.taken[w] += 1
-        trick = _new(Trick)  # as Deal makes its tricks, without the dataclass's __init__
-        trick.leader, trick.cards, trick.winner = self.leader, cards, w
-        self.tricks.append(trick)
-        if len(self.tricks) == 10 or (self.no_trick and w == self.declarer):
-            self._end_with(self._score() if self.scored else passed_result(self.rules))
-            return
-        self.cards = []
-        self.leader = self.to_move = w
-        self.agent_selection = NAMES[w]
-
     def _score(self):
         """The result, from the facts ``Deal`` would hand to scoring."""
         decl, pts = self.declarer, self.table.points
@@ -340,8 +322,6 @@ class WholeDeal(skat_v0.raw_env):
         self.infos = {a: {"seat": seat, "result": r.explanation, "game": r.game} for a, seat in self._seat_names}
         self._end()
 
-
-_new = object.__new__
 
 
 def main(argv: list[str] | None = None) -> int:

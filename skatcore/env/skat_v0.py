@@ -157,13 +157,7 @@ class raw_env(AECEnv):
         self.deal = deal = Deal(self.rules, *self.dealt(self.seed_value, self.deal_index))
         self.turns = Turns(self.catalogue, deal)
         self._legal = None
-        self.stepped = True
-        self.agents = agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(agents, 0)
-        self._cumulative_rewards = dict.fromkeys(agents, 0)
-        self.terminations = dict.fromkeys(agents, False)
-        self.truncations = dict.fromkeys(agents, False)
-        self.infos = {a: {"seat": seat} for a, seat in self._seat_names}
+        self.seat_agents()
         person = self.turns.person
         if person is None:  # a deal over before anybody decides (never under the shipped rules)
             self._finish()
@@ -172,15 +166,29 @@ class raw_env(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def seat_agents(self) -> None:
+        """Every agent at the table for a new deal: no reward yet, none terminated, each told its seat."""
+        self.stepped = True
+        self.agents = agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(agents, 0)
+        self._cumulative_rewards = dict.fromkeys(agents, 0)
+        self.terminations = dict.fromkeys(agents, False)
+        self.truncations = dict.fromkeys(agents, False)
+        self.infos = {a: {"seat": seat} for a, seat in self._seat_names}
+
     def dealt(self, seed: int, i: int) -> tuple:
         """The cards of deal ``i`` of ``skat simulate --seed seed``: hands, skat (and the cards laid aside)."""
         if self.rules.deck is not STANDARD_DECK:
             return deal_cards(deal_rng(seed, i), self.rules.deck)
+        deck = self.deck(seed, i)
+        return [[deck[k] for k in packet] for packet in PACKETS], deck[9:11]
+
+    def deck(self, seed: int, i: int) -> list[int]:
+        """The 32 cards of deal ``i`` of ``skat simulate --seed seed`` in dealing order (the standard deck)."""
         start = i - i % _BATCH
         if self._batch_key != (seed, start):  # the compiled dealing, _BATCH deals at a time (seeding costs a deal's moves)
             self._batch, self._batch_key = seeded_decks(seed, start, _BATCH).tolist(), (seed, start)
-        deck = self._batch[i - start]
-        return [[deck[k] for k in packet] for packet in PACKETS], deck[9:11]
+        return self._batch[i - start]
 
     # -- moves -------------------------------------------------------------------
     def legal_actions(self) -> Sequence[int]:
