@@ -319,12 +319,19 @@ def _shown(view: SeatView) -> dict[int, int]:
 
 
 def _mismatch(view: SeatView, deal) -> tuple[int, int] | None:
-    """A card a step showed in ``view`` (``marks``) and the card ``deal`` shows in its place instead."""
+    """A card a step showed in ``view`` (``marks``), or a card turned up in
+    a stack (``turned_up``), and the card ``deal`` shows in its place instead."""
     for key in CARD_MARKS:
         if key in deal.marks and key in view.marks:
             for x, y in zip(marked_cards(view.marks[key]), marked_cards(deal.marks[key]), strict=False):
                 if x != y:
                     return x, y
+    if deal.beneath:  # the hands may hold the right cards, turned up under each other's cards
+        for (played, x), (also, y) in zip(view.turned_up, SeatView(deal, view.seat, ()).turned_up, strict=False):
+            if played != also:  # the moves differ from here (the history's exchange puts them right first)
+                break
+            if x != y:
+                return x, y
     return None
 
 

@@ -138,12 +138,16 @@ class Play:
 
 def view_key(view: SeatView) -> str:
     """A :class:`SeatView` as one string: the seat's cards, the hands shown
-    to it, the steps' marks, who is to move, and every move of the deal as
-    the seat saw it (another's discard as ``discards``)."""
+    to it, the steps' marks, who is to move, every move of the deal as the
+    seat saw it (another's discard as ``discards``) and, where cards lie in
+    stacks, which card each card played turned up (two deals alike in all
+    else differ there: in which cards still cover a face-down card)."""
     shown = " ".join(f"{s}:{m:x}" for s, m in sorted(view.others.items()))
     moves = "|".join(f"{who}{a}" for who, a in view.history)
-    return (f"{SEATS[view.seat]} {view.phase.value} {view.to_move} hand:{view.hand:x} shown:{shown} "
-            f"ouvert:{view.declarer_hand or 0:x} marks:{sorted(view.marks.items())} {moves}")
+    key = (f"{SEATS[view.seat]} {view.phase.value} {view.to_move} hand:{view.hand:x} shown:{shown} "
+           f"ouvert:{view.declarer_hand or 0:x} marks:{sorted(view.marks.items())} {moves}")
+    turned = view.turned_up
+    return f"{key} turned:{' '.join(f'{x}>{y}' for x, y in turned)}" if turned else key
 
 
 def info_key(play: Play, seat: int) -> str:
