@@ -214,6 +214,48 @@ def voids(deal) -> list[int]:
     return out
 
 
+def stacks_seen(view: SeatView, rules) -> dict[int, list[int | None]]:
+    """Per seat whose cards lie in stacks (:class:`~skatcore.model.SeatPlan`)
+    and whose open cards ``view`` shows: its cards in the order dealt, as
+    :meth:`~skatcore.engine.seating.Seating._arrange` lays them out (layer by
+    layer, the top layer last; stack ``i`` is the ``i``-th card of each
+    layer), as far as the person knows them: each stack is an open or played
+    top card, then the cards turned up from under it (``view.turned_up``),
+    ``None`` for a face-down card nobody has seen.  A layout dealing these
+    places (any unseen card for a ``None``) gave every hand at every trick the
+    open cards the real one had, so the moves seen replay in it; cards dealt
+    at random to the seat's cards instead put a turned-up card on top or under
+    another card, and a hand then holds other cards than it did."""
+    plans, deck = rules.table.seats, rules.deck
+    under = dict(view.turned_up)
+    played = [0, 0, 0]
+    for who, a in view.history:
+        if type(a) is PlayCard:
+            played[who] |= 1 << a.card
+    shown = {view.seat: view.hand, **view.others}
+    out: dict[int, list[int | None]] = {}
+    for s in deck.seats:
+        plan = plans[s]
+        if plan.arrangement != "stacks" or not (shown.get(s) or played[s].bit_count() == deck.hand):
+            continue
+        k = plan.open
+        layers = deck.hand // k
+        seen = played[s] | shown.get(s, 0)
+        covered = set(under.values())
+        stacks: list[list[int | None]] = []
+        for top in cards_in(seen):
+            if top in covered:
+                continue
+            stack: list[int | None] = [top]
+            while stack[-1] in under:
+                stack.append(under[stack[-1]])
+            stacks.append(stack + [None] * (layers - len(stack)))
+        if len(stacks) != k or any(len(st) != layers for st in stacks):
+            continue  # not what the seat sees of stacks (not all of them shown to it): laid out at random
+        out[s] = [stacks[i][layers - 1 - j] for j in range(layers) for i in range(k)]
+    return out
+
+
 @dataclass
 class Knowledge:
     """Where the cards a seat has not seen lie now (``homes``: place -> cards)

@@ -1,6 +1,7 @@
 """What a seat knows of the stacks (Offiziersskat, ruleset ``offiziersskat``):
 the cards turned up under the cards played (``SeatView.turned_up``), part of
-the information state (``view_key``), which OpenSpiel's resampling keeps."""
+the information state (``view_key``), and the stacks as the person saw them
+(:func:`~skatcore.env.worlds.stacks_seen`), in which every move seen replays."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from hypothesis import strategies as st
 from skatcore.engine.actions import Play
 from skatcore.engine.deal import Deal
 from skatcore.engine.view import SeatView
-from skatcore.env.worlds import Knowledge, Shared, info_key, relabelled, view_key
+from skatcore.env.worlds import Knowledge, Shared, info_key, relabelled, stacks_seen, view_key
 from skatcore.env.worlds import Play as Layout
 from skatcore.rules.compiler import get_rules
 
@@ -78,6 +79,29 @@ def test_the_information_state_tells_apart_stacks_turned_up_crosswise():
             assert view_key(va) != view_key(vb)
         found += 1
     assert found
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 40), st.sampled_from(SEATS))
+def test_every_layout_of_the_stacks_seen_replays_the_deal(seed, moves, seat):
+    """Any unseen cards dealt to the face-down places of the stacks the seat
+    saw make a deal in which every move seen is legal and the seat sees what
+    it saw."""
+    rng = random.Random(seed)
+    deal = played_into(rng, moves)
+    view = SeatView(deal, seat, ())
+    stacks = stacks_seen(view, RULES)
+    assert set(stacks) == set(SEATS)
+    known = {c for cards in stacks.values() for c in cards if c is not None}
+    unseen = [c for c in RULES.deck.cards if c not in known]
+    rng.shuffle(unseen)
+    fill = iter(unseen)
+    hands = [[next(fill) if c is None else c for c in stacks.get(s, ())] for s in range(3)]
+    assert next(fill, None) is None
+    layout = Deal(RULES, hands, [])
+    for _, a in deal.history:
+        layout.apply(a)
+    assert view_key(SeatView(layout, seat, ())) == view_key(view)
 
 
 @settings(max_examples=40, deadline=None)
