@@ -39,7 +39,7 @@ from skatcore.engine.actions import UNSEEN, Call, Discard, Phase, Play
 from skatcore.engine.deal import SeatView
 from skatcore.env.observation import CARD_MARKS
 from skatcore.env.worlds import Play as Layout
-from skatcore.env.worlds import marked_cards, relabelled, view_key
+from skatcore.env.worlds import marked_cards, relabelled, stacks_seen, view_key
 from skatcore.errors import InputError
 
 REBUILDS = 8  # fresh layouts tried before a decision falls back
@@ -150,22 +150,29 @@ class ISMCTSPlayer:
         return None
 
     def _fresh(self, view: SeatView):
-        """A new layout: the cards ``view`` shows in a hand dealt to that hand
-        (where they fit), the others at random."""
+        """A new layout: a seat's stacks as the person saw them (:func:`~skatcore.env.worlds.stacks_seen`:
+        the face-down cards at random), the cards ``view`` shows in another hand dealt to that hand (where
+        they fit), the others at random."""
         sh = self.shared
         cards = list(sh.deck)
         self.rng.shuffle(cards)
+        stacks = stacks_seen(view, sh.rules)
         places: list[list[int]] = [[] for _ in sh.sizes]
         for seat, mask in _shown(view).items():
+            if seat in stacks:
+                continue
             for c in cards:
                 if mask >> c & 1 and len(places[seat]) < sh.sizes[seat]:
                     places[seat].append(c)
-        taken = {c for p in places for c in p}
+        taken = {c for p in places for c in p} | {c for st in stacks.values() for c in st if c is not None}
         rest = iter(c for c in cards if c not in taken)
         play = Layout(sh)
-        for place, n in zip(places, sh.sizes, strict=True):
-            place += [next(rest) for _ in range(n - len(place))]
-            self.rng.shuffle(place)
+        for seat, (place, n) in enumerate(zip(places, sh.sizes, strict=True)):
+            if seat in stacks:  # dealt in this order: which card lies under which is what the seat saw
+                place = [next(rest) if c is None else c for c in stacks[seat]]
+            else:
+                place += [next(rest) for _ in range(n - len(place))]
+                self.rng.shuffle(place)
             for c in place:
                 play.apply(c)
         return play
@@ -319,12 +326,19 @@ def _shown(view: SeatView) -> dict[int, int]:
 
 
 def _mismatch(view: SeatView, deal) -> tuple[int, int] | None:
-    """A card a step showed in ``view`` (``marks``) and the card ``deal`` shows in its place instead."""
+    """A card a step showed in ``view`` (``marks``), or a card turned up in
+    a stack (``turned_up``), and the card ``deal`` shows in its place instead."""
     for key in CARD_MARKS:
         if key in deal.marks and key in view.marks:
             for x, y in zip(marked_cards(view.marks[key]), marked_cards(deal.marks[key]), strict=False):
                 if x != y:
                     return x, y
+    if deal.beneath:  # the hands may hold the right cards, turned up under each other's cards
+        for (played, x), (also, y) in zip(view.turned_up, SeatView(deal, view.seat, ()).turned_up, strict=False):
+            if played != also:  # the moves differ from here (the history's exchange puts them right first)
+                break
+            if x != y:
+                return x, y
     return None
 
 

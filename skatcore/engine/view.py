@@ -6,7 +6,7 @@ from __future__ import annotations
 from types import MappingProxyType
 from typing import Any
 
-from skatcore.engine.actions import UNSEEN, Discard, Phase
+from skatcore.engine.actions import UNSEEN, Discard, Phase, Play
 from skatcore.model import Trick
 
 __all__ = ["SeatView", "Trick"]
@@ -51,6 +51,7 @@ class SeatView:
         "_n_history",
         "_n_tricks",
         "_tricks",
+        "_turned",
         "bid",
         "declarable",
         "declaration",
@@ -90,6 +91,7 @@ class SeatView:
         self._n_tricks = len(deal.tricks) - (1 if current is not None and current.winner is None else 0)
         self._history: tuple[tuple[int, object], ...] | None = None
         self._tricks: tuple[tuple[int, tuple[int, ...], int | None], ...] | None = None
+        self._turned: tuple[tuple[int, int], ...] | None = None
 
     @property
     def history(self) -> tuple[tuple[int, object], ...]:
@@ -107,6 +109,21 @@ class SeatView:
         if self._tricks is None:
             self._tricks = tuple((t.leader, tuple(t.cards), t.winner) for t in self._deal.tricks[:self._n_tricks])
         return self._tricks
+
+    @property
+    def turned_up(self) -> tuple[tuple[int, int], ...]:
+        """The cards turned up in the stacks so far as ``(card played, the card
+        that lay beneath it)``, in play order, of the seats whose open cards
+        this seat sees (empty where no cards lie in stacks).  The person saw
+        each come up: which card lay under which tells which open cards still
+        cover a face-down card, what the hands held at every trick."""
+        if self._turned is None:
+            deal = self._deal
+            beneath = deal.beneath
+            self._turned = () if not beneath else tuple(
+                (a.card, beneath[a.card]) for who, a in deal.history[:self._n_history]
+                if type(a) is Play and a.card in beneath and deal.sees(self.seat, who))
+        return self._turned
 
     def with_legal(self, legal) -> SeatView:
         """The same view offering other choices (e.g. the table calls)."""

@@ -138,12 +138,16 @@ class Play:
 
 def view_key(view: SeatView) -> str:
     """A :class:`SeatView` as one string: the seat's cards, the hands shown
-    to it, the steps' marks, who is to move, and every move of the deal as
-    the seat saw it (another's discard as ``discards``)."""
+    to it, the steps' marks, who is to move, every move of the deal as the
+    seat saw it (another's discard as ``discards``) and, where cards lie in
+    stacks, which card each card played turned up (two deals alike in all
+    else differ there: in which cards still cover a face-down card)."""
     shown = " ".join(f"{s}:{m:x}" for s, m in sorted(view.others.items()))
     moves = "|".join(f"{who}{a}" for who, a in view.history)
-    return (f"{SEATS[view.seat]} {view.phase.value} {view.to_move} hand:{view.hand:x} shown:{shown} "
-            f"ouvert:{view.declarer_hand or 0:x} marks:{sorted(view.marks.items())} {moves}")
+    key = (f"{SEATS[view.seat]} {view.phase.value} {view.to_move} hand:{view.hand:x} shown:{shown} "
+           f"ouvert:{view.declarer_hand or 0:x} marks:{sorted(view.marks.items())} {moves}")
+    turned = view.turned_up
+    return f"{key} turned:{' '.join(f'{x}>{y}' for x, y in turned)}" if turned else key
 
 
 def info_key(play: Play, seat: int) -> str:
@@ -207,6 +211,48 @@ def voids(deal) -> list[int]:
             k += 1
             if j and not led >> c & 1 and plans[who].arrangement == "hand":
                 out[who] |= led
+    return out
+
+
+def stacks_seen(view: SeatView, rules) -> dict[int, list[int | None]]:
+    """Per seat whose cards lie in stacks (:class:`~skatcore.model.SeatPlan`)
+    and whose open cards ``view`` shows: its cards in the order dealt, as
+    :meth:`~skatcore.engine.seating.Seating._arrange` lays them out (layer by
+    layer, the top layer last; stack ``i`` is the ``i``-th card of each
+    layer), as far as the person knows them: each stack is an open or played
+    top card, then the cards turned up from under it (``view.turned_up``),
+    ``None`` for a face-down card nobody has seen.  A layout dealing these
+    places (any unseen card for a ``None``) gave every hand at every trick the
+    open cards the real one had, so the moves seen replay in it; cards dealt
+    at random to the seat's cards instead put a turned-up card on top or under
+    another card, and a hand then holds other cards than it did."""
+    plans, deck = rules.table.seats, rules.deck
+    under = dict(view.turned_up)
+    played = [0, 0, 0]
+    for who, a in view.history:
+        if type(a) is PlayCard:
+            played[who] |= 1 << a.card
+    shown = {view.seat: view.hand, **view.others}
+    out: dict[int, list[int | None]] = {}
+    for s in deck.seats:
+        plan = plans[s]
+        if plan.arrangement != "stacks" or not (shown.get(s) or played[s].bit_count() == deck.hand):
+            continue
+        k = plan.open
+        layers = deck.hand // k
+        seen = played[s] | shown.get(s, 0)
+        covered = set(under.values())
+        stacks: list[list[int | None]] = []
+        for top in cards_in(seen):
+            if top in covered:
+                continue
+            stack: list[int | None] = [top]
+            while stack[-1] in under:
+                stack.append(under[stack[-1]])
+            stacks.append(stack + [None] * (layers - len(stack)))
+        if len(stacks) != k or any(len(st) != layers for st in stacks):
+            continue  # not what the seat sees of stacks (not all of them shown to it): laid out at random
+        out[s] = [stacks[i][layers - 1 - j] for j in range(layers) for i in range(k)]
     return out
 
 

@@ -145,3 +145,32 @@ def test_at_the_swap_with_the_dummy_keeps_its_cards_or_swaps_two():
         if len(chosen) == 2:
             break
     assert chosen[True] and chosen[False]  # swapped two cards, and kept them
+
+
+def test_offiziersskat_never_falls_back():
+    """Offiziersskat: the layouts deal the stacks as the seat saw them (which
+    card came up under which), so every decision finds one."""
+    rules = get_rules("offiziersskat")
+    counters: Counter = Counter()
+    for i in range(3):
+        _, players = play_seeded(rules, [checked(), resolve_player("random"), resolve_player("random")], 5, i)
+        for p in players:
+            if isinstance(p, Checked):
+                counters.update(p.counters)
+    assert counters["decisions"] >= 20
+    assert counters["fallback_moves"] == 0
+
+
+def test_offiziersskat_a_layout_built_afresh_in_the_middle_of_a_deal():
+    """A player seated in the middle of an Offiziersskat deal lays the stacks
+    out afresh from what its seat sees, cards turned up included."""
+    rules = get_rules("offiziersskat")
+    rng = random.Random(11)
+    for k in range(8):
+        deal = Deal(rules, *deal_cards(rng, rules.deck))
+        for _ in range(rng.randrange(6, 28)):
+            legal = deal.legal_actions()
+            deal.apply(legal[int(rng.random() * len(legal))])
+        player = ISMCTSPlayer(rules, seed=k, simulations=2)
+        assert player.act(deal.view(deal.to_move)) in deal.legal_actions()
+        assert player.counters["fallback_moves"] == 0 and player.counters["rebuilds"] == 0
