@@ -180,7 +180,8 @@ class ISMCTSPlayer:
     def _extend(self, play, view: SeatView):
         """Apply the moves of ``view.history`` the Play has not made yet."""
         history, seat = view.history, view.seat
-        avoid = view.hand | (view.declarer_hand or 0) | sum(view.others.values())
+        # the cards the seat knows where they are: its own, the hands shown to it, and its own discard
+        avoid = view.hand | (view.declarer_hand or 0) | sum(view.others.values()) | sum(1 << c for c in view.discard)
         while play is not None and len(play.turns.deal.history) < len(history):
             n = len(play.turns.deal.history)
             who, a = history[n]

@@ -161,6 +161,18 @@ def test_offiziersskat_never_falls_back():
     assert counters["fallback_moves"] == 0
 
 
+def test_a_layout_keeps_the_seats_own_discard():
+    """The seat's own discard is a place it knows: a swap that makes a card
+    played legal in a layout takes no card of it (Strohmann, seed 7, deal 5:
+    two decisions fell back when the discard was swapped away)."""
+    rules = get_rules("strohmann")
+    players = [checked(), resolve_player("heuristic"), resolve_player("heuristic")]
+    _, seated = play_seeded(rules, players, 7, 5)
+    counters = next(p.counters for p in seated if isinstance(p, Checked))
+    assert counters["decisions"] >= 8
+    assert counters["fallback_moves"] == 0
+
+
 def test_offiziersskat_a_layout_built_afresh_in_the_middle_of_a_deal():
     """A player seated in the middle of an Offiziersskat deal lays the stacks
     out afresh from what its seat sees, cards turned up included."""
