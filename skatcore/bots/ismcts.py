@@ -265,7 +265,8 @@ class ISMCTSPlayer:
                 x, y = missing[0], self._pick(spare)  # (a card the view shows there now: put right by _place)
             elif led:  # held, but a card of the suit led is held too
                 offenders = _cards(hand & led & ~(1 << a.card))  # (one the view shows elsewhere: put right by _place)
-                others = _cards(sum(deal.hands[s] for s in range(3) if s != who) + deal.skat & ~led & ~avoid)
+                elsewhere = sum(deal.hands[s] for s in range(3) if s != who) + deal.skat + sum(1 << c for c in deal.aside)
+                others = _cards(elsewhere & ~led & ~avoid)  # (the cards laid aside too: Strohmann's three)
                 x, y = self._pick(offenders), self._pick(others)
             else:
                 return None

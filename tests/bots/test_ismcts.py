@@ -161,13 +161,16 @@ def test_offiziersskat_never_falls_back():
     assert counters["fallback_moves"] == 0
 
 
-def test_a_layout_keeps_the_seats_own_discard():
-    """The seat's own discard is a place it knows: a swap that makes a card
-    played legal in a layout takes no card of it (Strohmann, seed 7, deal 5:
-    two decisions fell back when the discard was swapped away)."""
+@pytest.mark.parametrize(("seed", "deal", "at"), [(7, 5, 0), (38, 11, 0), (5, 7, 2), (7, 4, 1), (7, 11, 0)])
+def test_strohmann_layouts_never_fall_back(seed, deal, at):
+    """Strohmann: a swap that makes a card played legal in a layout leaves the
+    seat's own discard alone and may put a card among the three laid aside
+    (a defender out of clubs while the clubs unseen lie aside). Each of these
+    deals fell back before."""
     rules = get_rules("strohmann")
-    players = [checked(), resolve_player("heuristic"), resolve_player("heuristic")]
-    _, seated = play_seeded(rules, players, 7, 5)
+    players = [resolve_player("heuristic")] * 3
+    players[at] = checked()
+    _, seated = play_seeded(rules, players, seed, deal)
     counters = next(p.counters for p in seated if isinstance(p, Checked))
     assert counters["decisions"] >= 8
     assert counters["fallback_moves"] == 0
