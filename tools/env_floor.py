@@ -6,17 +6,18 @@ no game behind it.  This tool puts two cheaper games behind that loop, both
 on plain ints, written for a plain ruleset alone (three seats, no steps, no
 table calls, no house rules reading the play, all passed thrown in):
 
-* ``card_play``: the card play alone - 30 decisions and the three closing
+* ``card_play_floor`` (:class:`CardPlayOnly`): the card play alone - 30 decisions and the three closing
   steps, each card checked, played and its trick taken; no bidding, skat,
   declaration or score; the hands dealt before any timing.
-* ``whole_deal``: the whole deal as the environment runs it - the bidding,
+* ``whole_deal_floor`` (:class:`WholeDeal`): the whole deal as the environment runs it - the bidding,
   picking up or playing hand, the discard card by card, the declaration,
   the ten tricks - scored by the ruleset (``GameFacts`` and ``rules.score``,
   as ``Deal`` scores); the seeded deals of ``skat simulate``.  The same
   agents, legal indices, rewards and infos as the environment, deal by deal
   (``tests/sim/test_env_speed.py``), without ``Deal``: what an environment
-  costs that keeps its own state for one ruleset family.  Beside it the
-  same deals unscored (every deal ends as if thrown in): what the scoring costs.
+  costs that keeps its own state for one ruleset family.  Beside it
+  ``whole_deal_unscored``, the same deals ending as if thrown in: what the
+  scoring costs.
 
     python tools/env_floor.py --seconds 3 --turns 3
 
