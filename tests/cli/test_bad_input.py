@@ -154,6 +154,24 @@ def test_discard_of_a_card_not_held(tmp_path, capsys):
     expect_error(capsys, ["score", f], f, "game.discard", "cannot discard CA", "forehand does not hold it")
 
 
+# A summary (no hands) is scored from its outcome: its card lists were once
+# read for spelling only, so `play: [CJ, CJ]` or `skat: [CJ, CJ]` was a "valid deal record"
+SUMMARY = {"format": "skat-deal/1", "declarer": "forehand", "bid": 18, "game": {"type": "grand"},
+           "outcome": {"declarer_points": 70, "matadors": {"with": 1}}}
+
+
+@pytest.mark.parametrize("command", ["validate", "score"])
+@pytest.mark.parametrize(("changes", "path", "expected"), [
+    ({"play": ["CJ"]}, "play", "need the hands"),
+    ({"play": ["CJ", "SJ", "HJ", "DJ"]}, "play", "need the hands"),
+    ({"skat": ["CJ", "CJ"]}, "skat[1]", "CJ is named twice (first at skat[0])"),
+    ({"game": {"type": "grand", "discard": ["SA", "SA"]}}, "game.discard[1]", "SA is named twice"),
+])
+def test_a_summary_s_cards_are_checked_not_dropped(tmp_path, capsys, command, changes, path, expected):
+    f = write(tmp_path, "d.yaml", {**SUMMARY, **changes})
+    expect_error(capsys, [command, f], f, path, expected)
+
+
 def test_unparseable_card_in_play(tmp_path, capsys):
     doc = variant()
     doc["play"][0] = "XZ"
