@@ -22,6 +22,11 @@ from skatcore.cli.main import main
     ("expert:worlds=-1", "option worlds: expected a finite number >= 0, not '-1'"),
     ("expert:foo=1", "player 'expert:foo=1': unknown option 'foo' (expected one of: worlds, ms, bid_worlds, nodes, evidence, keep)"),
     ("random:x=1", "player 'random:x=1': unknown option 'x' (it takes no options)"),
+    # a finite count that never ends: worlds=1e12 layouts a card once ran (and hung) without a word
+    ("expert:worlds=1e12", "player 'expert:worlds=1e12': option worlds: expected a number from 0 to 1,000, not 1000000000000.0"),
+    ("expert:bid_worlds=1001", "option bid_worlds: expected a number from 0 to 1,000, not 1001"),
+    ("ismcts:simulations=1e12", "option simulations: expected a number from 0 to 1,000,000, not 1000000000000.0"),
+    ("ismcts:rollouts=100000", "option rollouts: expected a number from 0 to 1,000, not 100000"),
 ])
 def test_a_player_spec_is_checked_before_any_deal(capsys, spec, expected):
     refused(capsys, ["simulate", "--deals", "3", "--players", spec], expected)
