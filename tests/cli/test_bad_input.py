@@ -327,6 +327,19 @@ def test_ruleset_bad_parameter_value(tmp_path, capsys):
     expect_error(capsys, ["validate", f], f, "plugins.official.grand_base", "expected an integer >= 1", 'got "x"')
 
 
+@pytest.mark.parametrize(("plugins", "path", "got"), [
+    ("official: {grand_base: 99999999999999999999999}", "plugins.official.grand_base", "got 99999999999999999999999"),
+    ("official: {suit_bases: {clubs: 1000001}}", "plugins.official.suit_bases.clubs", "got 1000001"),
+    ("official: {}\n  lost_factor: {skat: 4000000000, hand: 1}", "plugins.lost_factor.skat", "got 4000000000"),
+    ("official: {}\n  pot: {ante: 1.0e+300}", "plugins.pot.ante", "got 1e+300"),
+])
+@pytest.mark.parametrize("command", [["validate"], ["rules"], ["simulate", "--deals", "2", "--ruleset"]])
+def test_ruleset_numbers_beyond_any_rule_are_refused(tmp_path, capsys, plugins, path, got, command):
+    """grand_base 10^23 was a valid ruleset, then skat simulate crashed (exit 1) putting it in a 64-bit array."""
+    f = ruleset(tmp_path, f"name: x\nextends: official\nplugins:\n  {plugins}\n")
+    expect_error(capsys, [*command, f], f, path, "expected a number from -1,000,000 to 1,000,000", got)
+
+
 def test_ruleset_bad_parameter_value_in_any_of(tmp_path, capsys):
     # jsonschema alone says "... is not valid under any of the given schemas"
     f = ruleset(tmp_path, 'name: x\nplugins:\n  official: {null_values: {"null": "x"}}\n')
