@@ -340,6 +340,23 @@ def test_ruleset_numbers_beyond_any_rule_are_refused(tmp_path, capsys, plugins, 
     expect_error(capsys, [*command, f], f, path, "expected a number from -1,000,000 to 1,000,000", got)
 
 
+@pytest.mark.parametrize("min_bid", [265, 500000])
+@pytest.mark.parametrize("command", [["validate", "F"], ["rules", "F"], ["simulate", "--deals", "3", "--ruleset", "F"],
+                                     ["compare", "official", "F", "--deals", "3"]])
+def test_a_lowest_bid_above_every_game_value_is_refused(tmp_path, capsys, min_bid, command):
+    """min_bid above every value (the highest is 264, a grand ouvert schwarz with 4) left an empty ladder:
+    `skat validate` said valid, `skat simulate` stopped with IndexError (exit 1)."""
+    f = ruleset(tmp_path, f"name: x\nextends: official\nplugins:\n  official: {{min_bid: {min_bid}}}\n")
+    expect_error(capsys, [f if a == "F" else a for a in command], f, "plugins.official",
+                 f"the lowest bid {min_bid:,} is above every game value",
+                 "the highest is 264")
+
+
+def test_a_lowest_bid_of_the_highest_value_is_a_ladder_of_one(tmp_path, capsys):
+    f = ruleset(tmp_path, "name: x\nextends: official\nplugins:\n  official: {min_bid: 264}\n")
+    assert main(["rules", f]) == 0 and "bid ladder (first 40 of 1)" in capsys.readouterr().out
+
+
 def test_ruleset_bad_parameter_value_in_any_of(tmp_path, capsys):
     # jsonschema alone says "... is not valid under any of the given schemas"
     f = ruleset(tmp_path, 'name: x\nplugins:\n  official: {null_values: {"null": "x"}}\n')
