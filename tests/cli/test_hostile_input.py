@@ -173,3 +173,15 @@ def test_the_limits_are_configurable(tmp_path, capsys, monkeypatch):
     big = tmp_path / "big.json"
     big.write_text(_json({**RECORD, "id": "x" * 70_000, "play": ["CJ"] * 2000}), encoding="utf-8")
     refused(capsys, ["score", str(big)], "big.json: more than 1,000 items")
+
+
+@pytest.mark.parametrize("table", ["skat_en_deux", "piloten_skat", "oma_skat", "strohmann"])
+@pytest.mark.parametrize("command", [["simulate", "--deals", "60", "--seed", "3", "--ruleset", "F"],
+                                     ["compare", "official", "F", "--deals", "60", "--seed", "3"]])
+def test_a_straw_man_in_a_ramsch_nobody_can_play_is_the_ruleset_s_error(tmp_path, capsys, table, command):
+    """pub (a Schieberamsch when all pass) with a two-player table: the straw man had no player in the Ramsch,
+    and skat simulate stopped at the first all-pass deal with TypeError (exit 1)."""
+    f = tmp_path / "two.yaml"
+    f.write_text(f"name: two\nextends: pub\nplugins:\n  {table}: {{}}\n", encoding="utf-8")
+    refused(capsys, [str(f) if a == "F" else a for a in command], "ruleset 'two': middlehand has a choice to make",
+            "nobody can play its cards")
