@@ -199,3 +199,42 @@ def test_skat_docs_without_mkdocs_says_what_to_install(monkeypatch, capsys):
     assert main(["docs", "--build-only"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "mkdocs missing" in err and "pip install 'skatcore[docs]'" in err
+
+
+@pytest.mark.parametrize("config", [
+    "hooks: [hook.py]\n",
+    "foo: !!python/name:os.getcwd\nhooks:\n  - !ENV [HOOK, hook.py]\n",  # tags of its own do not hide the hooks
+    "INHERIT: parent.yml\n",  # a parent's hooks run too
+    "hooks: !ENV [HOOKS, [hook.py]]\n",
+])
+def test_skat_docs_runs_a_config_s_hooks_only_with_trust(tmp_path, monkeypatch, capsys, config):
+    """A downloaded site's mkdocs.yml naming `hooks: [hook.py]` once ran the
+    file with `skat docs --config`, without --trust, as no ruleset's code may."""
+    from skatcore.cli import main
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Small\n", encoding="utf-8")
+    ran = tmp_path / "ran"
+    (tmp_path / "hook.py").write_text(f"open({str(ran)!r}, 'w').close()\n", encoding="utf-8")
+    (tmp_path / "parent.yml").write_text(SMALL_SITE + "hooks: [hook.py]\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(SMALL_SITE + config, encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.delenv("SKAT_TRUSTED_PATHS", raising=False)
+    assert main(["docs", "--config", str(tmp_path / "mkdocs.yml"), "--build-only"]) == 2
+    err = capsys.readouterr().err
+    assert "hooks: mkdocs would run the Python files named here" in err and "--trust" in err and err.count("\n") == 1
+    assert not ran.exists() and not (tmp_path / "cache").exists()
+
+
+def test_skat_docs_imports_no_module_from_the_config_s_folder(tmp_path, monkeypatch, capsys):
+    """`markdown_extensions: [beside]` once imported beside.py from the config's folder (the build's working folder)."""
+    from skatcore.cli import main
+
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Small\n", encoding="utf-8")
+    ran = tmp_path / "ran"
+    (tmp_path / "beside.py").write_text(f"open({str(ran)!r}, 'w').close()\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(SMALL_SITE + "markdown_extensions: [beside]\n", encoding="utf-8")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert main(["docs", "--config", str(tmp_path / "mkdocs.yml"), "--build-only"]) == 2
+    assert "No module named 'beside'" in capsys.readouterr().err and not ran.exists()

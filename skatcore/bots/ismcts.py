@@ -80,6 +80,8 @@ class ISMCTSPlayer:
         "fallback_share": ("fallback_moves", "decisions"),
         "rebuilds_per_decision": ("rebuilds", "decisions"),
     }
+    # the most a count may be (skatcore.bots.registry checks the options before any deal): simulations=1e12 never ends
+    OPTION_LIMITS: ClassVar[dict[str, int]] = {"simulations": 1_000_000, "rollouts": 1_000}
 
     def __init__(self, rules, seed: int | None = None, simulations: int = 1000, uct_c: float = 2.0,
                  rollouts: int = 1, returns: str = "classic") -> None:

@@ -100,6 +100,10 @@ def resolve_player(name: str) -> Factory:
     if head in factories and rest and all("=" in part for part in rest.split(":")):
         options = dict(_option(part, name) for part in rest.split(":"))
         _check_factory(factories[head], name, options)
+        limits = getattr(factories[head], "OPTION_LIMITS", None) or {}
+        for key, value in options.items():
+            if key in limits and isinstance(value, (int, float)) and value > limits[key]:
+                raise InputError(f"player {name!r}: option {key}: expected a number from 0 to {limits[key]:,}, not {value!r}")
         return partial(factories[head], **options)
     if ":" in name:
         obj = import_attr(name, "player")

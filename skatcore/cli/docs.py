@@ -56,12 +56,59 @@ def _config(given: str | None) -> Path:
         path = Path(given)
         if not path.is_file():
             raise InputError(f"{given}: no such file (expected the site's mkdocs.yml)")
+        _check_hooks(path.resolve(), given)
         return path.resolve()
     path = Path(__file__).resolve().parents[2] / "mkdocs.yml"
     if not path.is_file():  # an installed wheel: the pages are in the source, not in the package
         raise InputError("skat docs: the docs are in skatcore's source (docs/ and mkdocs.yml), not in the installed "
                          "package: run it in a clone, or give --config mkdocs.yml")
     return path
+
+
+def _check_hooks(config: Path, shown: str, depth: int = 0) -> None:
+    """A config of one's own may name ``hooks``: Python files mkdocs runs.  Like a
+    ruleset's local plugin code, they run only with ``--trust`` or from a
+    folder of ``SKAT_TRUSTED_PATHS``; ``INHERIT`` is followed (a parent's hooks
+    run too).  (Modules beside the config are not importable: the build runs
+    with ``python -P``.)"""
+    import yaml
+
+    from skatcore.rules.reading import max_bytes
+    from skatcore.rules.trust import TRUST_ENV, trusted_paths, trusts_all
+
+    if trusts_all() or any(config.is_relative_to(d) for d in trusted_paths()):
+        return
+
+    class Tolerant(yaml.SafeLoader):  # any other tag (mkdocs' !ENV, !!python/name:...): a value it stands for
+        pass
+    tagged = "<a value of mkdocs' tags>"  # (`hooks: !ENV [HOOKS, [x.py]]` names hooks too)
+    Tolerant.add_multi_constructor("", lambda loader, suffix, node: tagged)
+    if config.stat().st_size > max_bytes():
+        raise InputError(f"larger than {max_bytes():,} bytes (expected a site's mkdocs.yml)", source=shown)
+    try:
+        doc = yaml.load(config.read_text(encoding="utf-8"), Loader=Tolerant)  # (a SafeLoader)
+    except (yaml.YAMLError, UnicodeDecodeError):
+        return  # mkdocs says what is wrong with it
+    if not isinstance(doc, dict):
+        return
+    hooks = doc.get("hooks")
+    if hooks:
+        raise InputError(f"mkdocs would run the Python files named here ({shown_hooks(hooks)}): run with --trust, or "
+                         f"add the folder to {TRUST_ENV}", source=shown, path="hooks")
+    parent = doc.get("INHERIT")
+    if parent == tagged:
+        raise InputError(f"a parent config named by a tag: its hooks cannot be checked: run with --trust, or add the "
+                         f"folder to {TRUST_ENV}", source=shown, path="INHERIT")
+    if isinstance(parent, str) and depth < 10:
+        path = (config.parent / parent).resolve()
+        if path.is_file():
+            _check_hooks(path, str(path), depth + 1)
+
+
+def shown_hooks(hooks) -> str:
+    from skatcore.errors import shorten
+
+    return shorten(", ".join(str(h) for h in hooks) if isinstance(hooks, list) else str(hooks))
 
 
 def _cache_root() -> Path:
@@ -104,7 +151,7 @@ def build(config: Path) -> Path:
     root.mkdir(parents=True, exist_ok=True)
     part = root / f"{site.name}.{os.getpid()}.part"
     print("skat docs: building the site with mkdocs (once per change of the docs) ...", file=sys.stderr, flush=True)
-    proc = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--quiet", "--config-file", str(config),
+    proc = subprocess.run([sys.executable, "-P", "-m", "mkdocs", "build", "--quiet", "--config-file", str(config),
                            "--site-dir", str(part)], cwd=config.parent, capture_output=True, text=True,
                           env={**os.environ, "NO_MKDOCS_2_WARNING": "1"}, stdin=subprocess.DEVNULL)
     if proc.returncode != 0:

@@ -171,7 +171,7 @@ class TerminalGame(Turns):
         self.thought: dict[int, dict[int, float]] = {}  # trick index -> seat -> seconds a person waited
         shown_tricks = 0
         while not deal.done and (seat := deal.to_move) is not None:
-            who = deal.controller(seat)  # you play a straw man too, where the rules say so
+            who = deal.mover(seat)  # you play a straw man too, where the rules say so
             secs = 0.0
             if who is None:  # a seat nobody plays: its one move is forced
                 action = deal.legal_actions()[0]

@@ -6,18 +6,24 @@ kind (``--kind``: a value, card points, a win condition;
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
+import secrets
+import shutil
 from pathlib import Path
 
 from skatcore.cli.scaffold_kinds import KINDS
-from skatcore.errors import InputError, printable
+from skatcore.errors import InputError, printable, shown
 
 _NAME = re.compile(r"^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$")
+MAX_NAME = 40  # a plugin's name is a word or three; the file names made from it stay far from the system's limit
 
 
 def scaffold_names(name: str) -> dict[str, str]:
-    if not _NAME.match(name):
-        raise InputError(f"plugin name {name!r}: expected lower-case letters and digits, words joined by - or _ (e.g. grand20, house-rules)")
+    if not _NAME.match(name) or len(name) > MAX_NAME:
+        raise InputError(f"plugin name {shown(name)}: expected lower-case letters and digits, words joined by - or _, at most {MAX_NAME} "
+                         "characters (e.g. grand20, house-rules)")
     snake = name.replace("-", "_")
     return {
         "name": name,
@@ -147,13 +153,23 @@ def scaffold(name: str, directory: str | Path | None = None, kind: str = "value"
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
         raise InputError(f"{root} exists and is not an empty folder (expected a new folder, e.g. --dir {n['dist']})")
     parts = {key: text.format(**n) for key, text in KINDS[kind].items()}  # filled in as they are, braces and all
-    written = []
-    for rel, text in SCAFFOLD.items():
-        path = root / rel.format(**n)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text.format(**n, **parts), encoding="utf-8")
-        written.append(path)
-    return root, written
+    made = [p for p in (root.absolute().parent, *root.absolute().parent.parents) if not p.exists()]
+    root.parent.mkdir(parents=True, exist_ok=True)
+    part = root.parent / f".{root.name[:40]}.{secrets.token_hex(4)}.part"
+    part.mkdir()
+    try:  # the package is written beside its folder and moved in whole: a failure leaves nothing behind
+        for rel, text in SCAFFOLD.items():
+            path = part / rel.format(**n)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(text.format(**n, **parts), encoding="utf-8")
+        os.rename(part, root)  # (onto an empty folder too)
+    except BaseException:
+        shutil.rmtree(part, ignore_errors=True)
+        for folder in made:  # the parent folders --dir made, innermost first
+            with contextlib.suppress(OSError):
+                folder.rmdir()
+        raise
+    return root, [root / rel.format(**n) for rel in SCAFFOLD]
 
 
 def cmd_plugin_new(args) -> int:

@@ -38,6 +38,24 @@ class Seating(DealState):
         plans = self.rules.table.seats
         return next((s for s in self.rules.deck.seats if s != self.declarer and plans[s].controller == "own"), None)
 
+    def mover(self, seat: int) -> int | None:
+        """:meth:`controller` of ``seat`` when it is to move (``None``: its one move is forced).  A seat nobody
+        plays that has a choice to make (a straw man in a Ramsch when all pass: no declarer, so no defender
+        to play it; a pile asked to push the skat) is the ruleset's fault: an :class:`InputError` naming it,
+        not a crash of whoever drives the deal."""
+        who = self.controller(seat)
+        if who is None and len(self.legal_actions()) > 1:
+            from skatcore.errors import InputError
+            from skatcore.model import SEATS
+
+            plan = self.rules.table.seats[seat].controller
+            why = "the defender, and there is no declarer" if plan == "defender" else "nobody"
+            raise InputError(f"ruleset {self.rules.name!r}: {SEATS[seat]} has a choice to make in a "
+                             f"{self.contract.label if self.contract else 'deal'} but is played by {why} (skat_table: a straw man, half-dummy or "
+                             "pile): nobody can play its cards (expected all pass to throw the deal in, or a step "
+                             "taking the seat out of play)")
+        return who
+
     def sees(self, viewer: int, seat: int) -> bool:
         """Whether the person playing ``viewer`` may see ``seat``'s open cards now."""
         me = self.controller(viewer)

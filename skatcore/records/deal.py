@@ -133,10 +133,17 @@ def _check_card_fields(doc: dict, rules) -> None:
     game = doc.get("game") or {}
     fields = [("skat", doc.get("skat")), ("game.discard", game.get("discard")), ("play", doc.get("play")),
               *(field for step in rules.steps for field in step.card_fields(doc))]
-    for path, values in fields:
+    for n, (path, values) in enumerate(fields):
+        first: dict[int, int] = {}
         for i, card in enumerate(cards_at(values or [], path)):
             if not rules.deck.mask >> card & 1:
                 raise InputError(f"{CARD_NAMES[card]} is not a card of ruleset {rules.name!r}'s deck", path=f"{path}[{i}]")
+            if n < 2 and card in first:  # the skat and the discard: each card once (a replay checks the play; a step's fields may repeat)
+                raise InputError(f"{CARD_NAMES[card]} is named twice (first at {path}[{first[card]}])", path=f"{path}[{i}]")
+            first.setdefault(card, i)
+    if doc.get("play") and "hands" not in doc:  # a summary is scored from its outcome: the cards would be dropped unread
+        raise InputError("the cards played need the hands they were played from: give `hands` and `skat`, or leave "
+                         "`play` out and give the `outcome`", path="play")
 
 
 def points_possible(rules, contract, cards: int) -> tuple[int, int]:

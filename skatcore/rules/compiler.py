@@ -441,6 +441,12 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
             values[c.name] = tuple(sorted(contract_values(rules, c))) if c.declarer else ()
     min_bid = first("skat_min_bid") or min((v for vs in values.values() for v in vs), default=18)
     ladder = tuple(sorted({v for c, vs in values.items() if contracts[c].declarer for v in vs if v >= min_bid}))
+    top = max((v for c, vs in values.items() if contracts[c].declarer for v in vs), default=None)
+    if not ladder and top is not None and not skip_bidding and not instead:  # (min_bid 500000 validated, then
+        # skat simulate stopped with an internal error on the empty ladder)
+        owner = next((i.plugin_name for i in reversed(pm.hook.skat_min_bid.get_hookimpls())), None)
+        raise InputError(f"the lowest bid {min_bid:,} is above every game value (the highest is {top:,}): nothing "
+                         "could be bid", source=src, path=f"plugins.{owner}" if owner else None)
     rules = dataclasses.replace(rules, values=MappingProxyType(values), ladder=ladder, min_bid=min_bid)
     for step in steps:
         problem = step.prepare(rules)

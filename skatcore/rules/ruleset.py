@@ -29,6 +29,10 @@ if TYPE_CHECKING:
 RULESET_ENTRY_POINT_GROUP = "skat.rulesets"  # name -> module:attr holding the path of an installed ruleset file
 RULESET_PACKAGE = "skatcore_rulesets"
 NO_PARAMS: dict = {"type": "object", "additionalProperties": False, "properties": {}}
+# a number in a plugin's parameters (a value, a factor, a count, a target): far beyond any rule's (the largest
+# shipped is 501), and small enough that values times factors times multipliers stay exact in the compiled
+# engine's 64-bit integers (grand_base: 99999999999999999999999 validated, then crashed skat simulate)
+MAX_PARAM = 1_000_000
 MAX_EXTENDS = 20  # rulesets in one extends chain (shipped chains are 2 long); a chain of 1,000 files overflowed the stack
 
 
@@ -319,6 +323,20 @@ def load_doc(path: Path, seen: tuple[Path, ...]) -> dict:
 # ---------------------------------------------------------------------------
 
 
+def _check_numbers(value: Any, path: list, source: str) -> None:
+    """Every number in a plugin's parameters within :data:`MAX_PARAM` either side of 0, whatever its plugin's
+    schema says."""
+    if isinstance(value, dict):
+        for k, v in value.items():
+            _check_numbers(v, [*path, k], source)
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            _check_numbers(v, [*path, i], source)
+    elif isinstance(value, (int, float)) and not isinstance(value, bool) and not -MAX_PARAM <= value <= MAX_PARAM:
+        raise InputError(f"expected a number from -{MAX_PARAM:,} to {MAX_PARAM:,} (a rule's value, factor or count), "
+                         f"got {shorten(str(value))}", source=source, path=json_path(path))
+
+
 def plugin_schema(factory: Any) -> dict:
     return getattr(factory, "params_schema", None) or NO_PARAMS
 
@@ -331,6 +349,7 @@ def resolve_plugin(key: str, params: Any, source: str, layer: int = 0) -> Plugin
         raise exc.at(where, source) from None
     schema = plugin_schema(factory)
     validate(params, schema, source, prefix=where)
+    _check_numbers(params, ["plugins", key], source)
     # An option nothing reads is an error, even if a plugin's schema forgot
     # additionalProperties: false.
     known = schema.get("properties", {})

@@ -65,7 +65,8 @@ def play_on(deal: Deal, players: Sequence, until: Phase | None = None) -> Deal:
                 deal.apply(legal[0])
                 continue
         seat = deal.to_move
-        action = players[deal.controller(seat)].act(deal.view(seat))
+        who = deal.mover(seat)
+        action = deal.legal_actions()[0] if who is None else players[who].act(deal.view(seat))
         deal.apply(action)
     return deal
 

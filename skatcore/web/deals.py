@@ -20,7 +20,7 @@ from skatcore.rules.trust import trusting
 from skatcore.web import entry as form_entry
 from skatcore.web import failures
 from skatcore.web.i18n import refusal_words
-from skatcore.web.pages import Config, lang_of, message, render, words
+from skatcore.web.pages import Config, lang_of, message, render, without_folder, words
 from skatcore.web.sheets import (
     LABELS,
     check_deal,
@@ -181,7 +181,8 @@ def undo(request: Request, form) -> Response:
     try:
         live.undo(path, failures.whole(form.get("last"), 1, 10**6, "last"))
     except InputError as exc:
-        return failures.refusal(request, 409, message(exc) if exc.path != "last" else "expected the number of the last deal")
+        return failures.refusal(request, 409, without_folder(message(exc), path.parent) if exc.path != "last"
+                                else "expected the number of the last deal")
     return _after(request, name, path, saved=f"deal {form.get('last')} taken back")
 
 

@@ -26,6 +26,7 @@ from skatcore.web.pages import (
     Config,
     Problem,
     message,
+    of_ruleset,
     organiser_only,
     render,
     ruleset_names,
@@ -189,7 +190,7 @@ def _unloadable(config: Config, refs: list[str], files: list[str]) -> str | None
                 with trusting(config.trust, paths=False):
                     get_rules(file)
             except InputError as exc:
-                return f"{ref}: {without_folder(message(exc), config.sheets)}"
+                return of_ruleset(ref, exc, config.sheets)
     return None
 
 

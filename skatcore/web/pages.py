@@ -107,6 +107,13 @@ def house_file(config: Config, ref: str) -> Path | None:
     return path if path.is_file() and not path.is_symlink() else None
 
 
+def of_ruleset(name: str, exc: InputError, folder: Path) -> str:
+    """A ruleset's error named by ``name`` once (the loader's line names a house ruleset's file itself), without
+    the server's ``folder``."""
+    text = without_folder(message(exc), folder)
+    return text if text.startswith(f"{name}: ") else f"{name}: {text}"
+
+
 def without_folder(text: str, folder: Path) -> str:
     """A message without the server's ``folder`` (a house ruleset named by its file name)."""
     for name in sorted({str(folder), str(folder.resolve())}, key=len, reverse=True):

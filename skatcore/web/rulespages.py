@@ -25,11 +25,11 @@ from skatcore.web.pages import (
     Config,
     Problem,
     message,
+    of_ruleset,
     organiser_only,
     render,
     ruleset_names,
     ruleset_ref,
-    without_folder,
     words,
 )
 
@@ -82,7 +82,7 @@ def rules_page(request: Request) -> Response:
                 parent = _parent_name(config, str(extends), parent_path)
                 diff = differences(get_rules(str(parent_path)), rules, schemas, _)
     except InputError as exc:
-        raise Problem(422, f"{name}: {without_folder(message(exc), config.sheets)}") from None
+        raise Problem(422, of_ruleset(name, exc, config.sheets)) from None
     return render(request, "rule.html", name=name, rules=rules, parent=parent, diff=diff,
                   contracts=games(rules, _, words(request)["count"]), all_pass=all_pass_text(rules),
                   ladder=rules.ladder[:40], plugins=plugin_rows(rules, schemas, _),

@@ -31,6 +31,7 @@ from skatcore.web.pages import (
     render,
     ruleset_names,
     sheet_file,
+    without_folder,
     words,
 )
 
@@ -121,7 +122,7 @@ def scored(path: Path, version: str | None = None) -> live.Snapshot:
                 _snapshots[key] = live.snapshot(path)
             return _snapshots[key]
         except InputError as exc:
-            raise Problem(409, message(exc)) from None
+            raise Problem(409, without_folder(message(exc), path.parent)) from None
 
 
 def posted(handler):
@@ -158,7 +159,8 @@ def new_sheet(request: Request, form) -> Response:
                         title=str(form.get("title", "")).strip()[:80] or None)
     except (InputError, ValueError, Problem) as exc:
         status, error = ((exc.status, exc.said(request)) if isinstance(exc, Problem) else
-                         (400, message(exc) if isinstance(exc, InputError) else f"stake: expected a number, got {stake!r}"))
+                         (400, without_folder(message(exc), config.sheets) if isinstance(exc, InputError) else
+                          f"stake: expected a number, got {stake!r}"))
         return render(request, "home.html", status, error=error, sheets=sheet_list(config),
                       rulesets=ruleset_names(config), form=dict(form))
     _code_of(request, name, path)
@@ -190,7 +192,7 @@ def body(request: Request) -> Response:
     try:
         v = live.version(path)
     except InputError as exc:
-        raise Problem(409, message(exc)) from None
+        raise Problem(409, without_folder(message(exc), path.parent)) from None
     if request.query_params.get("v") == v:
         return Response(status_code=204)
     return Response(deal_list(request, name, scored(path, v), summary=True), media_type="text/html")

@@ -378,6 +378,30 @@ def test_scaffold_refuses_a_bad_name_or_a_used_folder(tmp_path, capsys):
     assert "expected an action: new" in one_line_error(capsys, "plugin")
 
 
+def test_scaffold_writes_the_whole_package_or_nothing(tmp_path, capsys, monkeypatch):
+    """A name too long for the file system once wrote pyproject.toml and the
+    README, then stopped at src/: half a package under the chosen folder."""
+    long = "x" * 300
+    assert "at most 40 characters" in one_line_error(capsys, "plugin", "new", long, "--dir", str(tmp_path / "p"))
+    assert list(tmp_path.iterdir()) == []
+    real, calls = Path.write_text, []
+
+    def fails_third(self, *args, **kwargs):  # a full disk at the third file
+        calls.append(self)
+        if len(calls) == 3:
+            raise OSError(28, "No space left on device", str(self))
+        return real(self, *args, **kwargs)
+    monkeypatch.setattr(Path, "write_text", fails_third)
+    assert "No space left on device" in one_line_error(capsys, "plugin", "new", "g20", "--dir", str(tmp_path / "a" / "b"))
+    assert list(tmp_path.iterdir()) == []  # nor the folders --dir named
+    (tmp_path / "empty").mkdir()
+    monkeypatch.setattr(Path, "write_text", real)
+    assert main(["plugin", "new", "g20", "--dir", str(tmp_path / "empty")]) == 0  # an empty folder is filled
+    capsys.readouterr()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["empty"]
+    assert (tmp_path / "empty" / "src" / "skat_g20" / "__init__.py").is_file()
+
+
 def test_scaffold_installs_and_its_tests_pass(tmp_path):
     """`skat plugin new`, then `pip install -e D && pytest D` straight away
     (installed into this environment under a unique name, uninstalled after)."""

@@ -154,6 +154,24 @@ def test_discard_of_a_card_not_held(tmp_path, capsys):
     expect_error(capsys, ["score", f], f, "game.discard", "cannot discard CA", "forehand does not hold it")
 
 
+# A summary (no hands) is scored from its outcome: its card lists were once
+# read for spelling only, so `play: [CJ, CJ]` or `skat: [CJ, CJ]` was a "valid deal record"
+SUMMARY = {"format": "skat-deal/1", "declarer": "forehand", "bid": 18, "game": {"type": "grand"},
+           "outcome": {"declarer_points": 70, "matadors": {"with": 1}}}
+
+
+@pytest.mark.parametrize("command", ["validate", "score"])
+@pytest.mark.parametrize(("changes", "path", "expected"), [
+    ({"play": ["CJ"]}, "play", "need the hands"),
+    ({"play": ["CJ", "SJ", "HJ", "DJ"]}, "play", "need the hands"),
+    ({"skat": ["CJ", "CJ"]}, "skat[1]", "CJ is named twice (first at skat[0])"),
+    ({"game": {"type": "grand", "discard": ["SA", "SA"]}}, "game.discard[1]", "SA is named twice"),
+])
+def test_a_summary_s_cards_are_checked_not_dropped(tmp_path, capsys, command, changes, path, expected):
+    f = write(tmp_path, "d.yaml", {**SUMMARY, **changes})
+    expect_error(capsys, [command, f], f, path, expected)
+
+
 def test_unparseable_card_in_play(tmp_path, capsys):
     doc = variant()
     doc["play"][0] = "XZ"
@@ -307,6 +325,36 @@ def test_ruleset_unknown_nested_parameter(tmp_path, capsys):
 def test_ruleset_bad_parameter_value(tmp_path, capsys):
     f = ruleset(tmp_path, 'name: x\nplugins:\n  official: {grand_base: "x"}\n')
     expect_error(capsys, ["validate", f], f, "plugins.official.grand_base", "expected an integer >= 1", 'got "x"')
+
+
+@pytest.mark.parametrize(("plugins", "path", "got"), [
+    ("official: {grand_base: 99999999999999999999999}", "plugins.official.grand_base", "got 99999999999999999999999"),
+    ("official: {suit_bases: {clubs: 1000001}}", "plugins.official.suit_bases.clubs", "got 1000001"),
+    ("official: {}\n  lost_factor: {skat: 4000000000, hand: 1}", "plugins.lost_factor.skat", "got 4000000000"),
+    ("official: {}\n  pot: {ante: 1.0e+300}", "plugins.pot.ante", "got 1e+300"),
+])
+@pytest.mark.parametrize("command", [["validate"], ["rules"], ["simulate", "--deals", "2", "--ruleset"]])
+def test_ruleset_numbers_beyond_any_rule_are_refused(tmp_path, capsys, plugins, path, got, command):
+    """grand_base 10^23 was a valid ruleset, then skat simulate crashed (exit 1) putting it in a 64-bit array."""
+    f = ruleset(tmp_path, f"name: x\nextends: official\nplugins:\n  {plugins}\n")
+    expect_error(capsys, [*command, f], f, path, "expected a number from -1,000,000 to 1,000,000", got)
+
+
+@pytest.mark.parametrize("min_bid", [265, 500000])
+@pytest.mark.parametrize("command", [["validate", "F"], ["rules", "F"], ["simulate", "--deals", "3", "--ruleset", "F"],
+                                     ["compare", "official", "F", "--deals", "3"]])
+def test_a_lowest_bid_above_every_game_value_is_refused(tmp_path, capsys, min_bid, command):
+    """min_bid above every value (the highest is 264, a grand ouvert schwarz with 4) left an empty ladder:
+    `skat validate` said valid, `skat simulate` stopped with IndexError (exit 1)."""
+    f = ruleset(tmp_path, f"name: x\nextends: official\nplugins:\n  official: {{min_bid: {min_bid}}}\n")
+    expect_error(capsys, [f if a == "F" else a for a in command], f, "plugins.official",
+                 f"the lowest bid {min_bid:,} is above every game value",
+                 "the highest is 264")
+
+
+def test_a_lowest_bid_of_the_highest_value_is_a_ladder_of_one(tmp_path, capsys):
+    f = ruleset(tmp_path, "name: x\nextends: official\nplugins:\n  official: {min_bid: 264}\n")
+    assert main(["rules", f]) == 0 and "bid ladder (first 40 of 1)" in capsys.readouterr().out
 
 
 def test_ruleset_bad_parameter_value_in_any_of(tmp_path, capsys):

@@ -22,6 +22,11 @@ from skatcore.cli.main import main
     ("expert:worlds=-1", "option worlds: expected a finite number >= 0, not '-1'"),
     ("expert:foo=1", "player 'expert:foo=1': unknown option 'foo' (expected one of: worlds, ms, bid_worlds, nodes, evidence, keep)"),
     ("random:x=1", "player 'random:x=1': unknown option 'x' (it takes no options)"),
+    # a finite count that never ends: worlds=1e12 layouts a card once ran (and hung) without a word
+    ("expert:worlds=1e12", "player 'expert:worlds=1e12': option worlds: expected a number from 0 to 1,000, not 1000000000000.0"),
+    ("expert:bid_worlds=1001", "option bid_worlds: expected a number from 0 to 1,000, not 1001"),
+    ("ismcts:simulations=1e12", "option simulations: expected a number from 0 to 1,000,000, not 1000000000000.0"),
+    ("ismcts:rollouts=100000", "option rollouts: expected a number from 0 to 1,000, not 100000"),
 ])
 def test_a_player_spec_is_checked_before_any_deal(capsys, spec, expected):
     refused(capsys, ["simulate", "--deals", "3", "--players", spec], expected)
@@ -168,3 +173,15 @@ def test_the_limits_are_configurable(tmp_path, capsys, monkeypatch):
     big = tmp_path / "big.json"
     big.write_text(_json({**RECORD, "id": "x" * 70_000, "play": ["CJ"] * 2000}), encoding="utf-8")
     refused(capsys, ["score", str(big)], "big.json: more than 1,000 items")
+
+
+@pytest.mark.parametrize("table", ["skat_en_deux", "piloten_skat", "oma_skat", "strohmann"])
+@pytest.mark.parametrize("command", [["simulate", "--deals", "60", "--seed", "3", "--ruleset", "F"],
+                                     ["compare", "official", "F", "--deals", "60", "--seed", "3"]])
+def test_a_straw_man_in_a_ramsch_nobody_can_play_is_the_ruleset_s_error(tmp_path, capsys, table, command):
+    """pub (a Schieberamsch when all pass) with a two-player table: the straw man had no player in the Ramsch,
+    and skat simulate stopped at the first all-pass deal with TypeError (exit 1)."""
+    f = tmp_path / "two.yaml"
+    f.write_text(f"name: two\nextends: pub\nplugins:\n  {table}: {{}}\n", encoding="utf-8")
+    refused(capsys, [str(f) if a == "F" else a for a in command], "ruleset 'two': middlehand has a choice to make",
+            "nobody can play its cards")

@@ -93,3 +93,34 @@ def test_control_and_bidi_characters_are_escaped_in_every_export_and_page(web, c
         assert r.status_code == 200, (url, r.text[:300])
         assert "\x1b" not in r.text and "\u202e" not in r.text, url
     assert "An\\x1b[2Jna" in web.get("/s/eve").text and "Ca\\u202era" in web.get("/s/eve/export.csv").text
+
+
+def test_a_sheet_or_ruleset_that_cannot_be_read_is_named_never_by_the_server_s_folder(web, config):
+    """A sheet whose frozen ruleset the loader refuses once showed the players
+    `/srv/skat/sheets/eve.sqlite: meta.frozen...` on its page and in a save's
+    answer; a kept ruleset's error named its file twice (`big.yaml: big.yaml: ...`)."""
+    new_sheet(web)
+    con = sqlite3.connect(str(config.sheets / "eve.sqlite"))
+    (frozen,) = con.execute("SELECT value FROM meta WHERE key = 'frozen'").fetchone()
+    frozen = json.loads(frozen)
+    official = next(p for p in frozen["plugins"] if p[0] == "official")
+    official[1] = {**official[1], "grand_base": 10000001}
+    con.execute("UPDATE meta SET value = ? WHERE key = 'frozen'", (json.dumps(frozen),))
+    con.commit()
+    con.close()
+    folder = str(config.sheets)
+    for r in (web.get("/s/eve"), web.get("/s/eve/body"),
+              web.post("/s/eve/deals", data={"declarer": "Ben", "game": "clubs", "matadors": "with1", "points": "74",
+                                             "bid": "18", "id": "w1"}, headers=csrf(web))):
+        assert r.status_code == 409, r.text[:300]
+        assert "eve.sqlite: meta.frozen" in r.text and "grand_base" in r.text and folder not in r.text, r.text[:500]
+    r = web.post("/s/eve/undo", data={"last": "1"}, headers=csrf(web))
+    assert r.status_code == 409 and "eve.sqlite: " in r.text and folder not in r.text, r.text[:300]
+    (config.sheets / "big.yaml").write_text("name: big\nextends: official\nplugins:\n  official: {grand_base: 10000001}\n")
+    r = web.get("/rules/big.yaml")
+    assert r.status_code == 422 and "big.yaml: plugins.official.grand_base: expected a number" in r.text
+    assert "big.yaml: big.yaml" not in r.text and folder not in r.text
+    r = web.post("/sheets", data={"csrf": web.cookies.get("skat_csrf"), "name": "eve2", "players": "A,B,C",
+                                  "ruleset": "big.yaml"})
+    assert r.status_code == 400 and "big.yaml: plugins.official.grand_base" in r.text and folder not in r.text
+    assert not (config.sheets / "eve2.sqlite").exists()
