@@ -91,3 +91,15 @@ def test_int_bool_and_null_mapping_keys(tmp_path, capsys, text, expected):
     record = tmp_path / "keys.yaml"
     record.write_text(text, encoding="utf-8")
     one_line(capsys, ["score", str(record)], f"{record}: {expected}")
+
+
+def test_python_m_skatcore_is_the_skat_command(tmp_path):
+    """``python -m skatcore`` runs the command line, exit codes included."""
+    import subprocess
+    import sys
+
+    ok = subprocess.run([sys.executable, "-m", "skatcore", "rulesets"], capture_output=True, text=True, timeout=120)
+    assert ok.returncode == 0 and "official" in ok.stdout
+    bad = subprocess.run([sys.executable, "-m", "skatcore", "validate", str(tmp_path / "none.yaml")],
+                         capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2 and "none.yaml" in bad.stderr
