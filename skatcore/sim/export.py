@@ -64,6 +64,8 @@ class RowWriter:
                                  source=str(path), path="--per-deal") from None
         if not self.path.parent.is_dir():
             raise InputError("no such folder", source=str(path), path="--per-deal")
+        if self.path.is_dir():  # (else the finished rows' renaming would fail, naming the .part file)
+            raise InputError("a folder: expected a file to write", source=str(path), path="--per-deal")
         self.part = self.path.with_name(self.path.name + ".part")
         self.rows = 0
         self._file: TextIO | None = None

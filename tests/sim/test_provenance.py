@@ -238,6 +238,15 @@ def write(folder: Path, doc, name="x.meta.json") -> Path:
     return path
 
 
+def test_rows_asked_into_a_folder_are_refused_by_its_name(tmp_path, capsys):
+    """``--per-deal`` naming a folder: refused before any deal, by the name
+    given (it said ``d.csv.part`` after the run), nothing written."""
+    (tmp_path / "d.csv").mkdir()
+    rc, _out, err = cli(capsys, "compare", "official", "texas", "--deals", 2, "--per-deal", tmp_path / "d.csv")
+    assert rc == 2 and "d.csv: --per-deal: a folder: expected a file to write" in err and ".part" not in err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.csv"]
+
+
 @pytest.mark.parametrize(("change", "where", "expected"), [
     (lambda d: d.update(format="skat-provenance/2"), "format", 'expected "skat-provenance/1"'),
     (lambda d: d.update(seed=-1), "seed", "expected an integer >= 0"),
