@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from skatcore.cards import mask_of
 from skatcore.engine.state import DealState
+from skatcore.errors import InputError
+from skatcore.model import SEATS
 
 
 class Seating(DealState):
@@ -45,9 +47,6 @@ class Seating(DealState):
         not a crash of whoever drives the deal."""
         who = self.controller(seat)
         if who is None and len(self.legal_actions()) > 1:
-            from skatcore.errors import InputError
-            from skatcore.model import SEATS
-
             plan = self.rules.table.seats[seat].controller
             why = "the defender, and there is no declarer" if plan == "defender" else "nobody"
             raise InputError(f"ruleset {self.rules.name!r}: {SEATS[seat]} has a choice to make in a "
