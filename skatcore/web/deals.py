@@ -20,7 +20,7 @@ from skatcore.rules.trust import trusting
 from skatcore.web import entry as form_entry
 from skatcore.web import failures
 from skatcore.web.i18n import refusal_words
-from skatcore.web.pages import Config, lang_of, message, render, words
+from skatcore.web.pages import Config, Problem, lang_of, message, render, words
 from skatcore.web.sheets import (
     LABELS,
     check_deal,
@@ -57,7 +57,10 @@ def preview(request: Request, form) -> Response:
     n = request.path_params.get("n")
     snap = scored(path)
     if n is not None:
-        check_deal(snap, n)
+        try:
+            check_deal(snap, n)
+        except Problem as exc:  # taken back on another device since the form was opened: said where the count is
+            return render(request, "_preview.html", exc.status, error=exc.said(request))
     raw = _fields(form, snap, n)
     raw.pop("id", None)
     if todo := form_entry.missing(raw):  # not a refusal yet: what is still to tap
@@ -160,7 +163,10 @@ def correct(request: Request, form) -> Response:
                 return voided(records, before, n, store.now(), reason)
         else:
             snap = scored(path)
-            check_deal(snap, n)
+            try:
+                check_deal(snap, n)
+            except Problem as exc:  # taken back on another device: the form stays as typed, the line where the count is
+                return failures.refusal(request, exc.status, exc.said(request))
             raw = _fields(form, snap, n)
             raw.pop("id", None)
             change = _edit(raw, n)

@@ -14,3 +14,32 @@ def test_a_player_name_is_bounded(web, config):
     assert not (config.sheets / "eve.sqlite").exists()
     new_sheet(web, players=f"{'A' * 40}, Ben, Cara")
     assert web.get("/s/eve/sheet.json").json()["players"][0] == "A" * 40
+
+
+def test_a_correction_of_a_deal_taken_back_meanwhile_keeps_the_form(browser, server):
+    """A phone correcting deal 3 while another device takes it back: the save said "no deal 3" as bare text in
+    place of the whole form (no red line, the form gone); now the line is where the count is, the form kept."""
+    from conftest import KEY
+
+    from skatcore.cli import main
+
+    base, config = server
+    path = str(config.sheets / "eve.sqlite")
+    assert main(["sheet", "new", path, "--ruleset", "pub", "--players", "Anna,Ben,Cara"]) == 0
+    for who in ("Anna", "Ben", "Cara"):
+        assert main(["sheet", "add", path, "--declarer", who, "--game", "clubs", "--matadors", "with1", "--bid", "18",
+                     "--points", "70"]) == 0
+    page = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True).new_page()
+    page.goto(f"{base}/?key={KEY}")
+    page.goto(f"{base}/s/eve/deals/3")
+    assert main(["sheet", "undo", path]) == 0  # the other device
+    page.locator("#entry label:has(> input[name=matadors][value=with2])").click()
+    page.wait_for_selector("#preview .error")
+    assert "no deal 3 (the sheet has 2)" in page.locator("#preview .error").inner_text()
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/deals/3")) as answer:
+        page.locator("#entry .save").click()
+    assert answer.value.status == 404
+    page.wait_for_selector("#preview .error.refused")
+    assert "no deal 3 (the sheet has 2)" in page.locator("#preview .error").inner_text()
+    assert page.locator("#entry input[name=matadors][value=with2]").is_checked()  # the form as typed
+    page.context.close()
