@@ -20,7 +20,7 @@ from skatcore.rules.trust import trusting
 from skatcore.web import entry as form_entry
 from skatcore.web import failures
 from skatcore.web.i18n import refusal_words
-from skatcore.web.pages import Config, Problem, lang_of, message, render, words
+from skatcore.web.pages import Config, Problem, lang_of, render, words
 from skatcore.web.sheets import (
     LABELS,
     check_deal,
@@ -184,11 +184,14 @@ def correct(request: Request, form) -> Response:
 @posted
 def undo(request: Request, form) -> Response:
     name, path = visible_sheet(request)
+    _ = words(request)["_"]
     try:
-        live.undo(path, failures.whole(form.get("last"), 1, 10**6, "last"))
-    except InputError as exc:
-        return failures.refusal(request, 409, message(exc) if exc.path != "last" else "expected the number of the last deal")
-    return _after(request, name, path, saved=f"deal {form.get('last')} taken back")
+        n = live.undo(path, failures.whole(form.get("last"), 1, 10**6, "last"))
+    except InputError as exc:  # in the page's words, never the server's file (a second phone's undo of the same deal)
+        said = (_("expected the number of the last deal") if exc.path == "last" else
+                refusal_words(printable(exc.message), lang_of(request)))
+        return failures.refusal(request, 409, said)
+    return _after(request, name, path, saved=_("Deal {n} taken back", n=n))
 
 
 routes = [

@@ -43,3 +43,50 @@ def test_a_correction_of_a_deal_taken_back_meanwhile_keeps_the_form(browser, ser
     assert "no deal 3 (the sheet has 2)" in page.locator("#preview .error").inner_text()
     assert page.locator("#entry input[name=matadors][value=with2]").is_checked()  # the form as typed
     page.context.close()
+
+
+def test_a_second_undo_names_no_file_of_the_server(browser, server):
+    """Two phones tap "Undo deal 1" (the second before its list showed the first's undo): the second was told
+    "/home/anna/skat-sheets/eve.sqlite: the sheet has no deals to undo", the server's folder on a guest's phone."""
+    from conftest import KEY
+
+    from skatcore.cli import main
+
+    base, config = server
+    path = str(config.sheets / "eve.sqlite")
+    assert main(["sheet", "new", path, "--ruleset", "pub", "--players", "Anna,Ben,Cara"]) == 0
+    assert main(["sheet", "add", path, "--declarer", "Anna", "--game", "clubs", "--matadors", "with1", "--bid", "18",
+                 "--points", "70"]) == 0
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    first, second = context.new_page(), context.new_page()
+    first.goto(f"{base}/?key={KEY}")
+    first.goto(f"{base}/s/eve")
+    second.goto(f"{base}/s/eve")
+    second.route("**/body?*", lambda route: route.abort())  # its list not yet fresh (a slow connection)
+    for page in (first, second):
+        page.once("dialog", lambda d: d.accept())
+        with page.expect_response(lambda r: r.url.endswith("/undo")) as answer:
+            page.locator("#sheet form.undo button").click()
+    assert answer.value.status == 409
+    second.wait_for_selector("#preview .error")
+    said = second.locator("#preview .error").inner_text()
+    assert "no deals to undo" in said and str(config.sheets) not in said and "/" not in said, said
+    context.close()
+
+
+def test_undo_in_german_and_without_the_file(web, config):
+    from conftest import csrf
+
+    new_sheet(web)
+    web.get("/lang/de")
+    r = web.post("/s/eve/undo", data={"last": "1"}, headers=csrf(web))
+    assert r.status_code == 409 and str(config.sheets) not in r.text and "keine Spiele" in r.text, r.text
+    for uid, who in (("w1", "Ben"), ("w2", "Cara")):
+        r = web.post("/s/eve/deals", data={"id": uid, "game": "clubs", "declarer": who, "matadors": "with1", "bid": "18",
+                                           "points": "70"}, headers=csrf(web))
+        assert r.status_code == 200, r.text
+    r = web.post("/s/eve/undo", data={"last": "1"}, headers=csrf(web))
+    assert r.status_code == 409 and "das letzte Spiel ist Spiel 2, nicht 1" in r.text, r.text
+    r = web.post("/s/eve/undo", data={"last": " 2 "}, headers=csrf(web))
+    assert r.status_code == 200 and "Spiel 2 zurückgenommen" in r.text, r.text
+
