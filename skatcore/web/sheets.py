@@ -31,6 +31,7 @@ from skatcore.web.pages import (
     render,
     ruleset_names,
     sheet_file,
+    without_folder,
     words,
 )
 
@@ -122,7 +123,7 @@ def scored(path: Path, version: str | None = None) -> live.Snapshot:
                 _snapshots[key] = live.snapshot(path)
             return _snapshots[key]
         except InputError as exc:
-            raise Problem(409, message(exc)) from None
+            raise Problem(409, without_folder(message(exc), path.parent)) from None  # the file's name, not where
 
 
 def posted(handler):
@@ -194,7 +195,7 @@ def body(request: Request) -> Response:
     try:
         v = live.version(path)
     except InputError as exc:
-        raise Problem(409, message(exc)) from None
+        raise Problem(409, without_folder(message(exc), path.parent)) from None  # the file's name, not where
     if request.query_params.get("v") == v:
         return Response(status_code=204)
     return Response(deal_list(request, name, scored(path, v), summary=True), media_type="text/html")

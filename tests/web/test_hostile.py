@@ -90,3 +90,21 @@ def test_undo_in_german_and_without_the_file(web, config):
     r = web.post("/s/eve/undo", data={"last": " 2 "}, headers=csrf(web))
     assert r.status_code == 200 and "Spiel 2 zurückgenommen" in r.text, r.text
 
+
+def test_a_sheet_that_cannot_be_scored_names_no_folder_of_the_server(web, config):
+    """A damaged deal on a sheet: every page of it said the server's whole path (``/home/anna/skat-sheets/eve.sqlite:
+    deals[0]...``); now the sheet's file name only."""
+    import sqlite3
+
+    from conftest import csrf
+
+    new_sheet(web)
+    web.post("/s/eve/deals", data={"id": "w1", "game": "clubs", "declarer": "Ben", "matadors": "with1", "bid": "18",
+                                   "points": "70"}, headers=csrf(web))
+    with sqlite3.connect(config.sheets / "eve.sqlite") as con:
+        con.execute("update deals set record = replace(record, '70', '700')")
+    for r in (web.get("/s/eve"), web.get("/s/eve/body"), web.get("/s/eve/export.csv"),
+              web.post("/s/eve/preview", data={"game": "passed"}, headers=csrf(web)),
+              web.post("/s/eve/deals", data={"id": "w2", "game": "passed"}, headers=csrf(web))):
+        assert r.status_code == 409 and "eve.sqlite: deals[0].outcome.declarer_points" in r.text, r.text
+        assert str(config.sheets) not in r.text and str(config.sheets.resolve()) not in r.text, r.text
