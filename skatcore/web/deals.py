@@ -61,7 +61,10 @@ def preview(request: Request, form) -> Response:
             check_deal(snap, n)
         except Problem as exc:  # taken back on another device since the form was opened: said where the count is
             return render(request, "_preview.html", exc.status, error=exc.said(request))
-    raw = _fields(form, snap, n)
+    try:
+        raw = _fields(form, snap, n)
+    except InputError as exc:  # a form of another deal (its seats)
+        return render(request, "_preview.html", error=_say(request, exc))
     raw.pop("id", None)
     if todo := form_entry.missing(raw):  # not a refusal yet: what is still to tap
         _ = words(request)["_"]
@@ -97,10 +100,10 @@ def _edit(raw: dict, n: int):
 @posted
 def save(request: Request, form) -> Response:
     name, path = visible_sheet(request)
-    raw = _fields(form, scored(path))
     config: Config = request.app.state.config
     _ = words(request)["_"]
     try:
+        raw = _fields(form, scored(path))
         with trusting(config.trust):
             line, _s = live.add(path, _entered(raw), uid=raw.get("id"))
     except live.StaleError as exc:

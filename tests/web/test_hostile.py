@@ -108,3 +108,84 @@ def test_a_sheet_that_cannot_be_scored_names_no_folder_of_the_server(web, config
               web.post("/s/eve/deals", data={"id": "w2", "game": "passed"}, headers=csrf(web))):
         assert r.status_code == 409 and "eve.sqlite: deals[0].outcome.declarer_points" in r.text, r.text
         assert str(config.sheets) not in r.text and str(config.sheets.resolve()) not in r.text, r.text
+
+
+def _ramsch_by_name(page, points: dict, tricks: dict, last: str) -> None:
+    """Type a Ramsch into the form by the names its rows show (as a scorer does), and save it."""
+    names = [w.split()[0] for w in page.locator("#entry .ramschgrid .who").evaluate_all("xs => xs.map(x => x.textContent)")]
+    for i, who in enumerate(names):
+        page.locator("#entry input[name=ramsch_seat]").nth(i).fill(str(points[who]))
+        page.locator("#entry input[name=ramsch_trick_seat]").nth(i).fill(str(tricks[who]))
+    page.locator("#entry .ramschgrid label.chip").nth(names.index(last)).click()
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/deals")) as answer:
+        page.locator("#entry .save").click()
+    assert answer.value.status == 200, answer.value.text()
+
+
+def test_a_ramsch_typed_on_a_second_phone_goes_to_the_players_it_names(browser, server):
+    """Two phones at a Ramsch table: after the first saved deal 1, the second's form said deal 2 but its rows still
+    named deal 1's seats; Anna's 60 points typed in Anna's row were Ben's -60 on the sheet.  Now each row's points
+    are its player's, whatever the seats have become since the form was drawn."""
+    from conftest import KEY
+
+    base, _ = server
+    desk = browser.new_context(bypass_csp=True).new_page()
+    desk.goto(f"{base}/?key={KEY}")
+    desk.fill("input[name=name]", "eve")
+    desk.fill("input[name=players]", "Anna, Ben, Cara")
+    desk.select_option("select[name=ruleset]", "ramsch")
+    desk.click("button.primary")
+    code = desk.locator("[data-testid=join-code]").inner_text()
+    phones = []
+    for _ in range(2):
+        page = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True).new_page()
+        page.goto(f"{base}/j/{code}")
+        page.wait_for_selector("#entry")
+        phones.append(page)
+    points, tricks = {"Anna": 60, "Ben": 30, "Cara": 30}, {"Anna": 4, "Ben": 3, "Cara": 3}
+    _ramsch_by_name(phones[0], points, tricks, "Anna")
+    phones[1].wait_for_function("() => document.querySelector('#entry #next-n').textContent === '2'")
+    _ramsch_by_name(phones[1], points, tricks, "Anna")
+    deals = phones[1].request.get(f"{base}/s/eve/sheet.json").json()["deals"]
+    assert [d["entries"] for d in deals] == [{"Anna": -60, "Ben": 0, "Cara": 0}] * 2
+    for page in (desk, *phones):
+        page.context.close()
+
+
+def test_a_stale_ramsch_form_is_moved_to_the_seats_of_now(web):
+    """The same without a browser: rows named by the form (``seat_who``), pushes and the last trick by seat as drawn;
+    at a table of four a row naming the player who deals now is refused, nothing saved."""
+    from conftest import csrf
+
+    new_sheet(web, ruleset="schieberamsch")  # Anna deals deal 1: Ben forehand, Cara middlehand, Dirk rearhand
+    drawn = ["forehand=Ben", "middlehand=Cara", "rearhand=Dirk"]
+    r = web.post("/s/eve/deals", data={"id": "w1", "game": "ramsch", "seat_who": drawn, "ramsch_seat": ["60", "30", "30"],
+                                       "ramsch_trick_seat": ["4", "3", "3"], "last_trick": "forehand"}, headers=csrf(web))
+    assert r.status_code == 200 and "Ben -60" in r.text, r.text
+    # deal 2, Ben deals (Cara forehand, Dirk middlehand, Anna rearhand): a form drawn for deal 1 names Ben, who sits out
+    r = web.post("/s/eve/deals", data={"id": "w2", "game": "ramsch", "seat_who": drawn, "ramsch_seat": ["60", "30", "30"],
+                                       "ramsch_trick_seat": ["4", "3", "3"], "last_trick": "forehand"}, headers=csrf(web))
+    assert r.status_code == 422 and "Ben deals and sits out this deal" in r.text, r.text
+    assert len(web.get("/s/eve/sheet.json").json()["deals"]) == 1
+    # deal 2 saved by another phone (Ben deals: Cara, Dirk, Anna); deal 3: Cara deals (Dirk, Anna, Ben)
+    web.post("/s/eve/deals", data={"id": "w3", "game": "ramsch", "ramsch_seat": ["40", "40", "40"],
+                                   "ramsch_trick_seat": ["4", "3", "3"], "last_trick": "forehand"}, headers=csrf(web))
+    moved = {"ramsch_seat": ["10", "20", "90"], "ramsch_trick_seat": ["1", "1", "8"], "last_trick": "rearhand",
+             "push_forehand": "blind", "game": "ramsch"}
+    r = web.post("/s/eve/deals", data={"id": "w4", "seat_who": ["forehand=Cara", "middlehand=Dirk", "rearhand=Anna"],
+                                       **moved}, headers=csrf(web))
+    assert r.status_code == 422 and "Cara deals and sits out this deal" in r.text, r.text
+    r = web.post("/s/eve/deals", data={"id": "w4", "seat_who": ["forehand=Ben", "middlehand=Ben", "rearhand=Anna"],
+                                       **moved}, headers=csrf(web))
+    assert r.status_code == 422 and "expected each seat and each player once" in r.text, r.text
+    # rows naming the seated three in other seats: each row's numbers, push and last trick go to its player
+    r = web.post("/s/eve/deals", data={"id": "w5", "seat_who": ["forehand=Ben", "middlehand=Dirk", "rearhand=Anna"],
+                                       **moved}, headers=csrf(web))
+    assert r.status_code == 200, r.text
+    deal = web.get("/s/eve/sheet.json").json()["deals"][-1]
+    assert deal["deal"] == 3 and deal["entries"] == {"Anna": -180, "Ben": 0, "Cara": 0, "Dirk": 0}, deal  # Ben's push
+    record = web.get("/s/eve/export.json").json()["deals"][-1]
+    assert record["game"]["pushes"] == ["seen", "seen", "blind"], record  # Dirk, Anna, Ben: Ben pushed blind
+    assert record["outcome"]["points"] == {"forehand": 20, "middlehand": 90, "rearhand": 10}, record
+    assert record["outcome"]["last_trick"] == "middlehand", record
+
