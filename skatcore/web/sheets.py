@@ -7,6 +7,7 @@ the CLI)."""
 from __future__ import annotations
 
 import functools
+import hashlib
 import secrets
 import threading
 from pathlib import Path
@@ -230,6 +231,7 @@ def _sheet_context(name: str, snap: live.Snapshot) -> dict:
              "entries": [line.entries[p] for p in st.players], "totals": [line.totals[p] for p in st.players],
              "marks": line.marks, "void": line.void, "explanation": line.result.explanation} for line in st.sheet_lines]
     return dict(name=name, rows=rows, players=st.players, totals=[st.totals[p] for p in st.players], res=res,
+                form_kind=form_kind(st, res.outlook.bidding),
                 money_text=money_text, next_dealer=st.players[st.dealer], notes=st.notes, closed=st.closed,
                 history=history_lines(st.sheet_lines)[1:], version=snap.version, outlook=res.outlook,
                 out=[p for p in st.players if p not in seated])
@@ -237,6 +239,15 @@ def _sheet_context(name: str, snap: live.Snapshot) -> dict:
 
 def _summary(request: Request, name: str, snap: live.Snapshot) -> str:
     return env.get_template("_summary.html").render(**_sheet_context(name, snap), **words(request))
+
+
+def form_kind(st, bidding: bool) -> str:
+    """What the form of the next deal offers and who plays it, as a key the page compares (``static/skat.js``):
+    a form drawn before another phone's save is drawn again when the kind changed (a Ramsch round began or
+    ended), or, nothing typed into it yet, when a player its rows name deals now (a table of four).  Seats moved
+    on among the same players keep the form as it is: its rows are read by the players they name."""
+    kind = "ramsch" if form_entry.offer(st.rules, bidding=bidding).ramsch_only else "bid"
+    return f"{kind} {hashlib.sha256(repr(sorted(seats_of(st).values())).encode()).hexdigest()[:10]}"
 
 
 def seats_of(st, n: int | None = None) -> dict[str, str]:
@@ -264,7 +275,14 @@ def entry_form(request: Request, name: str, snap: live.Snapshot, n: int | None =
         seat_words=SEAT_WORDS, push_words=PUSH_WORDS, uid="w" + secrets.token_hex(6), csrf=security.csrf_token(request),
         n=n, tag=live.deal_tag(snap.deals[n - 1][1]) if n else None, error=error, values=values or {},
         declared={str(d).split("=")[0] for d in (values or {}).get("decl") or []},
-        next_n=len(snap.deals) + 1, dealer=st.players[st.dealer], saved=saved, **words(request))
+        next_n=len(snap.deals) + 1, dealer=st.players[st.dealer], saved=saved,
+        kind=None if n else form_kind(st, snap.result.outlook.bidding), **words(request))
+
+
+def entry(request: Request) -> Response:
+    """The form of the next deal, drawn afresh (``static/skat.js`` asks for it when the next deal's kind changed)."""
+    name, path = visible_sheet(request)
+    return Response(entry_form(request, name, scored(path)), media_type="text/html")
 
 
 def check_deal(snap: live.Snapshot, n: int) -> None:
@@ -319,6 +337,7 @@ routes = [
     Route("/sheets", new_sheet, methods=["POST"]),
     Route("/s/{name}", sheet_page),
     Route("/s/{name}/body", body),
+    Route("/s/{name}/entry", entry),
     Route("/s/{name}/sheet.json", json_sheet),
     Route("/s/{name}/deals/{n:int}", deal_page),
     Route("/s/{name}/export.{kind}", export),

@@ -189,3 +189,45 @@ def test_a_stale_ramsch_form_is_moved_to_the_seats_of_now(web):
     assert record["outcome"]["points"] == {"forehand": 20, "middlehand": 90, "rearhand": 10}, record
     assert record["outcome"]["last_trick"] == "middlehand", record
 
+
+def test_the_second_phone_s_form_follows_the_end_of_a_ramsch_round(browser, server):
+    """Two phones in a Ramsch round: after the first saved its last deal, the second's form still offered
+    Ramsch only, and deal 8 (a game with bidding) could not be entered without reloading the page."""
+    from conftest import KEY
+
+    from skatcore.cli import main
+
+    base, config = server
+    path = str(config.sheets / "eve.sqlite")
+    assert main(["sheet", "new", path, "--ruleset", "pub", "--players", "Anna,Ben,Cara"]) == 0
+    game = ["--game", "clubs", "--matadors", "with1", "--bid", "18", "--points", "70"]
+    ramsch = ["--ramsch", "40,40,40", "--ramsch-tricks", "4,3,3", "--last-trick", "forehand"]
+    assert main(["sheet", "add", path, "--declarer", "Ben", "--game", "grand", "--hand", "--matadors", "with1",
+                 "--bid", "18", "--points", "70"]) == 0  # a won grand hand: a Bock round, then a Ramsch round
+    for args in ([*game, "--declarer", "Ben"], [*game, "--declarer", "Cara"], [*game, "--declarer", "Anna"], ramsch,
+                 ramsch):
+        assert main(["sheet", "add", path, *args]) == 0
+    desk = browser.new_context(bypass_csp=True).new_page()
+    desk.goto(f"{base}/?key={KEY}")
+    desk.goto(f"{base}/s/eve")
+    code = desk.locator("[data-testid=join-code]").inner_text()
+    phones = []
+    for _ in range(2):
+        page = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True).new_page()
+        page.goto(f"{base}/j/{code}")
+        page.wait_for_selector("#entry")
+        assert page.locator("#entry input[name=game]").evaluate_all("xs => xs.map(x => x.value)") == ["ramsch", "instead"]
+        phones.append(page)
+    _ramsch_by_name(phones[0], {"Anna": 40, "Ben": 40, "Cara": 40}, {"Anna": 4, "Ben": 3, "Cara": 3}, "Anna")
+    phones[1].wait_for_selector("#entry input[name=game][value=clubs]", state="attached", timeout=10_000)
+    assert phones[1].locator("#entry #next-n").inner_text() == "8"
+    phones[1].locator("#entry label:has(> input[name=game][value=clubs])").click()  # deal 8 as any deal
+    phones[1].locator("#entry label[data-player=Anna]").click()
+    phones[1].locator("#entry label:has(> input[name=matadors][value=with1])").click()
+    phones[1].locator("#points").fill("70")
+    with phones[1].expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/deals")) as answer:
+        phones[1].locator("#entry .save").click()
+    assert answer.value.status == 200
+    assert phones[1].request.get(f"{base}/s/eve/sheet.json").json()["deals"][-1]["entries"]["Anna"] == 24
+    for page in (desk, *phones):
+        page.context.close()
