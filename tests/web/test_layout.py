@@ -99,6 +99,14 @@ def test_a_long_name_does_not_widen_the_phone_page(browser, server):
     desk.goto(f"{base}/s/eve")
     code = desk.locator("[data-testid=join-code]").inner_text()
     desk.context.close()
+    phone_desk = browser.new_context(viewport=PHONE, bypass_csp=True,  # the organiser's screen on a phone, in German
+                                     extra_http_headers={"Accept-Language": "de-DE"}).new_page()
+    phone_desk.goto(f"{base}/?key={KEY}")
+    phone_desk.goto(f"{base}/s/eve")
+    lines = phone_desk.locator("[data-testid=join-code]").evaluate(
+        "e => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)")
+    assert lines < 1.5, lines  # the join code on one line, never broken in two
+    phone_desk.context.close()
     ctx, page = _phone(browser, base, code)
     for game in ("clubs", "ramsch"):
         if page.locator(f"#entry input[name=game][value={game}]").count():
