@@ -20,7 +20,7 @@ from skatcore.rules.trust import trusting
 from skatcore.web import entry as form_entry
 from skatcore.web import failures
 from skatcore.web.i18n import refusal_words
-from skatcore.web.pages import Config, lang_of, message, render, without_folder, words
+from skatcore.web.pages import Config, Problem, lang_of, render, words
 from skatcore.web.sheets import (
     LABELS,
     check_deal,
@@ -57,8 +57,14 @@ def preview(request: Request, form) -> Response:
     n = request.path_params.get("n")
     snap = scored(path)
     if n is not None:
-        check_deal(snap, n)
-    raw = _fields(form, snap, n)
+        try:
+            check_deal(snap, n)
+        except Problem as exc:  # taken back on another device since the form was opened: said where the count is
+            return render(request, "_preview.html", exc.status, error=exc.said(request))
+    try:
+        raw = _fields(form, snap, n)
+    except InputError as exc:  # a form of another deal (its seats)
+        return render(request, "_preview.html", error=_say(request, exc))
     raw.pop("id", None)
     if todo := form_entry.missing(raw):  # not a refusal yet: what is still to tap
         _ = words(request)["_"]
@@ -94,10 +100,10 @@ def _edit(raw: dict, n: int):
 @posted
 def save(request: Request, form) -> Response:
     name, path = visible_sheet(request)
-    raw = _fields(form, scored(path))
     config: Config = request.app.state.config
     _ = words(request)["_"]
     try:
+        raw = _fields(form, scored(path))
         with trusting(config.trust):
             line, _s = live.add(path, _entered(raw), uid=raw.get("id"))
     except live.StaleError as exc:
@@ -160,7 +166,10 @@ def correct(request: Request, form) -> Response:
                 return voided(records, before, n, store.now(), reason)
         else:
             snap = scored(path)
-            check_deal(snap, n)
+            try:
+                check_deal(snap, n)
+            except Problem as exc:  # taken back on another device: the form stays as typed, the line where the count is
+                return failures.refusal(request, exc.status, exc.said(request))
             raw = _fields(form, snap, n)
             raw.pop("id", None)
             change = _edit(raw, n)
@@ -178,12 +187,14 @@ def correct(request: Request, form) -> Response:
 @posted
 def undo(request: Request, form) -> Response:
     name, path = visible_sheet(request)
+    _ = words(request)["_"]
     try:
-        live.undo(path, failures.whole(form.get("last"), 1, 10**6, "last"))
-    except InputError as exc:
-        return failures.refusal(request, 409, without_folder(message(exc), path.parent) if exc.path != "last"
-                                else "expected the number of the last deal")
-    return _after(request, name, path, saved=f"deal {form.get('last')} taken back")
+        n = live.undo(path, failures.whole(form.get("last"), 1, 10**6, "last"))
+    except InputError as exc:  # in the page's words, never the server's file (a second phone's undo of the same deal)
+        said = (_("expected the number of the last deal") if exc.path == "last" else
+                refusal_words(printable(exc.message), lang_of(request)))
+        return failures.refusal(request, 409, said)
+    return _after(request, name, path, saved=_("Deal {n} taken back", n=n))
 
 
 routes = [

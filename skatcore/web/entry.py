@@ -67,6 +67,8 @@ def fields_of_form(form, seats: Mapping[str, str], tricks: int = 10) -> dict:
     """The ``skat sheet add`` fields of a posted deal form, only those its
     game has.  ``seats``: player -> seat of the deal (an instead declarer's
     place in the pushing order); ``tricks``: a deal's tricks (schwarz)."""
+    if _last(form, "game") in ("ramsch", "instead"):  # fields by seat: the seats of the deal as it is now
+        form = in_seats_now(form, seats)
     one = {key: _last(form, key) for key in ("id", "game", "declarer", "bid", "points", "matadors", "matadors_more",
                                               "null_tricks", "all_tricks", "last_trick")}
     game = one["game"]
@@ -113,6 +115,44 @@ def fields_of_form(form, seats: Mapping[str, str], tricks: int = 10) -> dict:
     elif one["all_tricks"] == "none":
         raw["tricks"] = "0"
     return raw
+
+
+def in_seats_now(form, seats: Mapping[str, str]):
+    """The form's fields by seat (a Ramsch's numbers, the last trick, the pushes) moved to the seats of the deal
+    as it is now.  The form names the player of each seat as it was drawn (``seat_who``, ``forehand=Ben``); another
+    phone's deal saved since has moved the seats on, and each row's numbers are the player's it names.  A row of a
+    player who deals now (a table of four) is refused: the form is of another deal."""
+    from skatcore.errors import InputError
+
+    drawn = [(seat, who) for seat, _, who in (v.partition("=") for v in form.getlist("seat_who") if isinstance(v, str))
+             if seat in SEATS]
+    for _, who in drawn:
+        if who not in seats:
+            raise InputError(f"{who} deals and sits out this deal", path="ramsch")
+    if len({seat for seat, _ in drawn}) != len(drawn) or len({who for _, who in drawn}) != len(drawn):
+        raise InputError("expected each seat and each player once", path="ramsch")
+    now = {seat: seats[who] for seat, who in drawn}
+    if all(seat == moved for seat, moved in now.items()):
+        return form
+    return _Moved(form, [seat for seat, _ in drawn], now)
+
+
+class _Moved:
+    """A posted form read in the seats of now (:func:`in_seats_now`): only ``getlist``, what :func:`fields_of_form` reads."""
+
+    def __init__(self, form, rows: list[str], now: dict[str, str]):
+        self.form, self.rows, self.now = form, rows, now
+        self.back = {moved: seat for seat, moved in now.items()}  # a seat of now -> the seat the form drew it as
+
+    def getlist(self, key: str) -> list:
+        if key in ("ramsch_seat", "ramsch_trick_seat"):  # one value per row, rows in the order drawn
+            by_row = dict(zip(self.rows, self.form.getlist(key), strict=False))
+            return [by_row.get(self.back.get(seat, ""), "") for seat in SEATS]
+        if key == "last_trick":
+            return [self.now.get(v, v) if isinstance(v, str) else v for v in self.form.getlist(key)]
+        if key.startswith("push_") and key[5:] in SEATS:
+            return self.form.getlist(f"push_{self.back.get(key[5:], key[5:])}")
+        return self.form.getlist(key)
 
 
 def missing(raw: Mapping) -> list[str]:

@@ -7,6 +7,7 @@ the CLI)."""
 from __future__ import annotations
 
 import functools
+import hashlib
 import secrets
 import threading
 from pathlib import Path
@@ -43,6 +44,7 @@ LABELS = {"declarer": "declarer", "bid": "bid", "game": "game", "points": "card 
           "pushes": "pushes", "instead": "Grand Hand instead of pushing"}
 SEAT_WORDS = {"forehand": "forehand", "middlehand": "middlehand", "rearhand": "rearhand"}
 PUSH_WORDS = {"seen": "pushed", "blind": "pushed blind", "pass": "declined the skat"}
+MAX_NAME = 40  # characters of a player's name started here (what the list of sheets shows of one)
 # (sheet, version) -> the sheet scored and its list rendered: ten phones polling score it once
 _snapshots: dict[tuple[str, str], live.Snapshot] = {}
 _lists: dict[tuple[str, str, str, bool], str] = {}
@@ -122,7 +124,7 @@ def scored(path: Path, version: str | None = None) -> live.Snapshot:
                 _snapshots[key] = live.snapshot(path)
             return _snapshots[key]
         except InputError as exc:
-            raise Problem(409, without_folder(message(exc), path.parent)) from None
+            raise Problem(409, without_folder(message(exc), path.parent)) from None  # the file's name, not where
 
 
 def posted(handler):
@@ -153,6 +155,9 @@ def new_sheet(request: Request, form) -> Response:
         path = sheet_file(config, name)
         if path.exists():
             raise Problem(409, "a sheet named {name} exists already: choose another name", name=repr(name))
+        if long := next((p for p in players if len(p) > MAX_NAME), None):  # a name a phone can show
+            raise InputError(f"a name has at most {MAX_NAME} characters, got {len(long)} ({long[:MAX_NAME]}...)",
+                             path="players")
         ruleset = exports.offered_ruleset(config, ruleset)  # a name of the list, never a path: nothing read
         with trusting(config.trust):
             live.create(path, ruleset, players, stake=float(stake) if stake else None,
@@ -192,7 +197,7 @@ def body(request: Request) -> Response:
     try:
         v = live.version(path)
     except InputError as exc:
-        raise Problem(409, without_folder(message(exc), path.parent)) from None
+        raise Problem(409, without_folder(message(exc), path.parent)) from None  # the file's name, not where
     if request.query_params.get("v") == v:
         return Response(status_code=204)
     return Response(deal_list(request, name, scored(path, v), summary=True), media_type="text/html")
@@ -227,6 +232,7 @@ def _sheet_context(name: str, snap: live.Snapshot) -> dict:
              "entries": [line.entries[p] for p in st.players], "totals": [line.totals[p] for p in st.players],
              "marks": line.marks, "void": line.void, "explanation": line.result.explanation} for line in st.sheet_lines]
     return dict(name=name, rows=rows, players=st.players, totals=[st.totals[p] for p in st.players], res=res,
+                form_kind=form_kind(st, res.outlook.bidding),
                 money_text=money_text, next_dealer=st.players[st.dealer], notes=st.notes, closed=st.closed,
                 history=history_lines(st.sheet_lines)[1:], version=snap.version, outlook=res.outlook,
                 out=[p for p in st.players if p not in seated])
@@ -234,6 +240,15 @@ def _sheet_context(name: str, snap: live.Snapshot) -> dict:
 
 def _summary(request: Request, name: str, snap: live.Snapshot) -> str:
     return env.get_template("_summary.html").render(**_sheet_context(name, snap), **words(request))
+
+
+def form_kind(st, bidding: bool) -> str:
+    """What the form of the next deal offers and who plays it, as a key the page compares (``static/skat.js``):
+    a form drawn before another phone's save is drawn again when the kind changed (a Ramsch round began or
+    ended), or, nothing typed into it yet, when a player its rows name deals now (a table of four).  Seats moved
+    on among the same players keep the form as it is: its rows are read by the players they name."""
+    kind = "ramsch" if form_entry.offer(st.rules, bidding=bidding).ramsch_only else "bid"
+    return f"{kind} {hashlib.sha256(repr(sorted(seats_of(st).values())).encode()).hexdigest()[:10]}"
 
 
 def seats_of(st, n: int | None = None) -> dict[str, str]:
@@ -261,7 +276,14 @@ def entry_form(request: Request, name: str, snap: live.Snapshot, n: int | None =
         seat_words=SEAT_WORDS, push_words=PUSH_WORDS, uid="w" + secrets.token_hex(6), csrf=security.csrf_token(request),
         n=n, tag=live.deal_tag(snap.deals[n - 1][1]) if n else None, error=error, values=values or {},
         declared={str(d).split("=")[0] for d in (values or {}).get("decl") or []},
-        next_n=len(snap.deals) + 1, dealer=st.players[st.dealer], saved=saved, **words(request))
+        next_n=len(snap.deals) + 1, dealer=st.players[st.dealer], saved=saved,
+        kind=None if n else form_kind(st, snap.result.outlook.bidding), **words(request))
+
+
+def entry(request: Request) -> Response:
+    """The form of the next deal, drawn afresh (``static/skat.js`` asks for it when the next deal's kind changed)."""
+    name, path = visible_sheet(request)
+    return Response(entry_form(request, name, scored(path)), media_type="text/html")
 
 
 def check_deal(snap: live.Snapshot, n: int) -> None:
@@ -316,6 +338,7 @@ routes = [
     Route("/sheets", new_sheet, methods=["POST"]),
     Route("/s/{name}", sheet_page),
     Route("/s/{name}/body", body),
+    Route("/s/{name}/entry", entry),
     Route("/s/{name}/sheet.json", json_sheet),
     Route("/s/{name}/deals/{n:int}", deal_page),
     Route("/s/{name}/export.{kind}", export),

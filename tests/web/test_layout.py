@@ -81,3 +81,38 @@ def test_the_totals_come_first_on_a_phone(browser, server):
         page.locator("[data-testid=next]").inner_text()
     screenshot(page, "serve-sheet-de-390.png")
     ctx.close()
+
+
+def test_a_long_name_does_not_widen_the_phone_page(browser, server):
+    """A name without spaces (a sheet started with the CLI, which takes any length) wraps on a phone: the page stays
+    390 px wide, every chip on it (it made the page 1,800 px wide and the game chips could not be tapped)."""
+    from skatcore.cli import main
+
+    base, config = server
+    path = str(config.sheets / "eve.sqlite")
+    long = "Z" * 150
+    assert main(["sheet", "new", path, "--ruleset", "pub", "--players", f"{long},Ben,Cara"]) == 0
+    assert main(["sheet", "add", path, "--declarer", long, "--game", "clubs", "--matadors", "with1", "--bid", "18",
+                 "--points", "70"]) == 0
+    desk = browser.new_context(bypass_csp=True).new_page()
+    desk.goto(f"{base}/?key={KEY}")
+    desk.goto(f"{base}/s/eve")
+    code = desk.locator("[data-testid=join-code]").inner_text()
+    desk.context.close()
+    phone_desk = browser.new_context(viewport=PHONE, bypass_csp=True,  # the organiser's screen on a phone, in German
+                                     extra_http_headers={"Accept-Language": "de-DE"}).new_page()
+    phone_desk.goto(f"{base}/?key={KEY}")
+    phone_desk.goto(f"{base}/s/eve")
+    lines = phone_desk.locator("[data-testid=join-code]").evaluate(
+        "e => e.getBoundingClientRect().height / parseFloat(getComputedStyle(e).lineHeight)")
+    assert lines < 1.5, lines  # the join code on one line, never broken in two
+    phone_desk.context.close()
+    ctx, page = _phone(browser, base, code)
+    for game in ("clubs", "ramsch"):
+        if page.locator(f"#entry input[name=game][value={game}]").count():
+            page.locator(f"#entry label:has(> input[name=game][value='{game}'])").click(timeout=5000)
+        width = page.evaluate("() => document.documentElement.scrollWidth")
+        assert width <= PHONE["width"], (game, width)
+    page.goto(f"{base}/s/eve/deals/1")
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    ctx.close()

@@ -37,6 +37,14 @@ document.addEventListener("input", (e) => {
 document.addEventListener("htmx:afterSwap", () => {
   const sheet = document.getElementById("sheet"), form = document.querySelector("#entry[hx-post$='/deals']");
   if (!sheet || !form) return;
+  const [kind, seats] = (form.dataset.kind || "").split(" "), [kindNow, seatsNow] = (sheet.dataset.kind || "").split(" ");
+  if (kind && (kind !== kindNow || (seats !== seatsNow && !form.dataset.typed)) && form.dataset.asked !== sheet.dataset.version) {
+    // the next deal is of another kind than the form offers (a Ramsch round began or ended), or a player its rows
+    // name deals now and nothing was typed yet: the form drawn afresh (a deal being typed keeps its rows)
+    form.dataset.asked = sheet.dataset.version;
+    htmx.ajax("GET", "/s/" + encodeURIComponent(form.dataset.sheet) + "/entry", {target: form, swap: "outerHTML"});
+    return;
+  }
   form.querySelectorAll("#next-n, .next-n").forEach((el) => { el.textContent = sheet.dataset.next; });
   const dealer = form.querySelector("#next-dealer");
   if (dealer) dealer.textContent = sheet.dataset.dealer;
@@ -61,4 +69,15 @@ document.addEventListener("change", (e) => {
   } else if (t.matches("select[name=matadors_more]") && t.value) {
     form.querySelectorAll("input[name=matadors]").forEach((o) => { o.checked = false; });
   }
+});
+// something typed or tapped into the new-deal form: another phone's save no longer draws it afresh (unless the kind changed)
+["input", "change"].forEach((type) => document.addEventListener(type, (e) => {
+  const form = e.target.closest && e.target.closest("#entry[data-kind]");
+  if (form) form.dataset.typed = "1";
+}));
+// a fresh form that arrives after something was typed into the old one: the typed one stays
+document.addEventListener("htmx:beforeSwap", (e) => {
+  const t = e.detail.target, sheet = document.getElementById("sheet");
+  if (!t || t.id !== "entry" || !t.dataset.typed || !sheet || !/\/entry$/.test(e.detail.pathInfo?.requestPath || "")) return;
+  if ((t.dataset.kind || "").split(" ")[0] === (sheet.dataset.kind || "").split(" ")[0]) e.detail.shouldSwap = false;
 });
