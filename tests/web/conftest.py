@@ -13,6 +13,28 @@ import warnings
 import pytest
 
 KEY = "organiser2"
+PHONE_SIZE = {"width": 390, "height": 844}
+
+
+def join_code(browser, base: str, sheet: str = "eve") -> str:
+    """The join code the organiser's page of ``sheet`` shows (read in a browser context of its own)."""
+    desk = browser.new_context(bypass_csp=True).new_page()
+    desk.goto(f"{base}/?key={KEY}")
+    desk.goto(f"{base}/s/{sheet}")
+    code = desk.locator("[data-testid=join-code]").inner_text()
+    desk.context.close()
+    return code
+
+
+def joined_phones(browser, base: str, code: str, n: int = 2) -> list:
+    """``n`` phones (each its own browser context, 390 x 844) that joined with ``code``, the deal form shown."""
+    phones = []
+    for _ in range(n):
+        page = browser.new_context(viewport=PHONE_SIZE, bypass_csp=True).new_page()
+        page.goto(f"{base}/j/{code}")
+        page.wait_for_selector("#entry")
+        phones.append(page)
+    return phones
 
 
 @pytest.fixture

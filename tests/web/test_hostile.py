@@ -3,7 +3,7 @@ nothing half-written."""
 
 from __future__ import annotations
 
-from conftest import new_sheet
+from conftest import join_code, joined_phones, new_sheet
 
 
 def test_a_player_name_is_bounded(web, config):
@@ -136,12 +136,7 @@ def test_a_ramsch_typed_on_a_second_phone_goes_to_the_players_it_names(browser, 
     desk.select_option("select[name=ruleset]", "ramsch")
     desk.click("button.primary")
     code = desk.locator("[data-testid=join-code]").inner_text()
-    phones = []
-    for _ in range(2):
-        page = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True).new_page()
-        page.goto(f"{base}/j/{code}")
-        page.wait_for_selector("#entry")
-        phones.append(page)
+    phones = joined_phones(browser, base, code)
     points, tricks = {"Anna": 60, "Ben": 30, "Cara": 30}, {"Anna": 4, "Ben": 3, "Cara": 3}
     _ramsch_by_name(phones[0], points, tricks, "Anna")
     phones[1].wait_for_function("() => document.querySelector('#entry #next-n').textContent === '2'")
@@ -193,8 +188,6 @@ def test_a_stale_ramsch_form_is_moved_to_the_seats_of_now(web):
 def test_the_second_phone_s_form_follows_the_end_of_a_ramsch_round(browser, server):
     """Two phones in a Ramsch round: after the first saved its last deal, the second's form still offered
     Ramsch only, and deal 8 (a game with bidding) could not be entered without reloading the page."""
-    from conftest import KEY
-
     from skatcore.cli import main
 
     base, config = server
@@ -207,17 +200,9 @@ def test_the_second_phone_s_form_follows_the_end_of_a_ramsch_round(browser, serv
     for args in ([*game, "--declarer", "Ben"], [*game, "--declarer", "Cara"], [*game, "--declarer", "Anna"], ramsch,
                  ramsch):
         assert main(["sheet", "add", path, *args]) == 0
-    desk = browser.new_context(bypass_csp=True).new_page()
-    desk.goto(f"{base}/?key={KEY}")
-    desk.goto(f"{base}/s/eve")
-    code = desk.locator("[data-testid=join-code]").inner_text()
-    phones = []
-    for _ in range(2):
-        page = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True).new_page()
-        page.goto(f"{base}/j/{code}")
-        page.wait_for_selector("#entry")
+    phones = joined_phones(browser, base, join_code(browser, base))
+    for page in phones:
         assert page.locator("#entry input[name=game]").evaluate_all("xs => xs.map(x => x.value)") == ["ramsch", "instead"]
-        phones.append(page)
     _ramsch_by_name(phones[0], {"Anna": 40, "Ben": 40, "Cara": 40}, {"Anna": 4, "Ben": 3, "Cara": 3}, "Anna")
     phones[1].wait_for_selector("#entry input[name=game][value=clubs]", state="attached", timeout=10_000)
     assert phones[1].locator("#entry #next-n").inner_text() == "8"
@@ -229,5 +214,5 @@ def test_the_second_phone_s_form_follows_the_end_of_a_ramsch_round(browser, serv
         phones[1].locator("#entry .save").click()
     assert answer.value.status == 200
     assert phones[1].request.get(f"{base}/s/eve/sheet.json").json()["deals"][-1]["entries"]["Anna"] == 24
-    for page in (desk, *phones):
+    for page in phones:
         page.context.close()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 from browser import screenshot
-from conftest import KEY
+from conftest import KEY, join_code
 from sheet_taps import PHONE
 
 # what a phone taps: the visible part of a chip is its span (the radio itself is hidden under it)
@@ -33,11 +33,7 @@ def _sheet(browser, base, config, ruleset: str, deals: int = 0) -> str:
     for who in ["Ben", "Cara", "Dirk", "Anna", "Ben", "Cara"][:deals]:
         assert main(["sheet", "add", path, "--declarer", who, "--game", "clubs", "--matadors", "with1", "--bid", "18",
                      "--points", "70"]) == 0
-    desk = browser.new_context(bypass_csp=True).new_page()
-    desk.goto(f"{base}/?key={KEY}")
-    desk.goto(f"{base}/s/eve")
-    code = desk.locator("[data-testid=join-code]").inner_text()
-    desk.context.close()
+    code = join_code(browser, base)
     return code
 
 
@@ -94,11 +90,7 @@ def test_a_long_name_does_not_widen_the_phone_page(browser, server):
     assert main(["sheet", "new", path, "--ruleset", "pub", "--players", f"{long},Ben,Cara"]) == 0
     assert main(["sheet", "add", path, "--declarer", long, "--game", "clubs", "--matadors", "with1", "--bid", "18",
                  "--points", "70"]) == 0
-    desk = browser.new_context(bypass_csp=True).new_page()
-    desk.goto(f"{base}/?key={KEY}")
-    desk.goto(f"{base}/s/eve")
-    code = desk.locator("[data-testid=join-code]").inner_text()
-    desk.context.close()
+    code = join_code(browser, base)
     phone_desk = browser.new_context(viewport=PHONE, bypass_csp=True,  # the organiser's screen on a phone, in German
                                      extra_http_headers={"Accept-Language": "de-DE"}).new_page()
     phone_desk.goto(f"{base}/?key={KEY}")
