@@ -94,6 +94,9 @@ def snapshot(path: Path) -> Snapshot:
     return Snapshot(path, meta, deals, session, session.finish(), v)
 
 
+MAX_NAME = 40  # characters of a player's name on a new sheet (what a phone's sheet and the list of sheets show of one)
+
+
 def create(path: Path, ruleset: str, players: list[str], *, dealer: int = 0, stake: float | None = None,
            title: str | None = None, name: Callable[[str], str] = str):
     """A new sheet at ``path`` under a shipped ruleset or a ruleset file
@@ -107,6 +110,9 @@ def create(path: Path, ruleset: str, players: list[str], *, dealer: int = 0, sta
 
     if len(players) not in (2, 3, 4) or len(set(players)) != len(players) or not all(players):
         raise InputError(f"expected 3 or 4 different names (2 for a two-player ruleset), got {shown(', '.join(players))}",
+                         path=name("players"))
+    if long := next((p for p in players if len(p) > MAX_NAME), None):  # a name a phone's sheet can show
+        raise InputError(f"a name has at most {MAX_NAME} characters, got {len(long)}: {shown(long)}",
                          path=name("players"))
     if not 0 <= dealer < len(players):
         raise InputError(f"expected a player name or index 0..{len(players) - 1}, got {dealer}", path=name("dealer"))

@@ -44,7 +44,6 @@ LABELS = {"declarer": "declarer", "bid": "bid", "game": "game", "points": "card 
           "pushes": "pushes", "instead": "Grand Hand instead of pushing"}
 SEAT_WORDS = {"forehand": "forehand", "middlehand": "middlehand", "rearhand": "rearhand"}
 PUSH_WORDS = {"seen": "pushed", "blind": "pushed blind", "pass": "declined the skat"}
-MAX_NAME = 40  # characters of a player's name started here (what the list of sheets shows of one)
 # (sheet, version) -> the sheet scored and its list rendered: ten phones polling score it once
 _snapshots: dict[tuple[str, str], live.Snapshot] = {}
 _lists: dict[tuple[str, str, str, bool], str] = {}
@@ -155,9 +154,6 @@ def new_sheet(request: Request, form) -> Response:
         path = sheet_file(config, name)
         if path.exists():
             raise Problem(409, "a sheet named {name} exists already: choose another name", name=repr(name))
-        if long := next((p for p in players if len(p) > MAX_NAME), None):  # a name a phone can show
-            raise InputError(f"a name has at most {MAX_NAME} characters, got {len(long)} ({long[:MAX_NAME]}...)",
-                             path="players")
         ruleset = exports.offered_ruleset(config, ruleset)  # a name of the list, never a path: nothing read
         with trusting(config.trust):
             live.create(path, ruleset, players, stake=float(stake) if stake else None,

@@ -313,3 +313,15 @@ def test_a_deal_from_stdin_is_bounded(tmp_path, capsys, monkeypatch):
     monkeypatch.setattr("sys.stdin", io.StringIO("declarer: forehand\nbid: 18\ngame: {type: grand}\n"
                                                  "outcome: {declarer_points: 70, matadors: {with: 1}}\n"))
     assert main(["sheet", "add", str(path), "-"]) == 0
+
+
+def test_a_new_sheets_names_are_bounded_as_on_the_page(tmp_path, capsys):
+    """``skat sheet new`` took names of any length (the start form in the browser took at most 40): the same bound
+    in the one place both create a sheet, nothing written."""
+    from skatcore.cli.main import main
+
+    path = tmp_path / "eve.sqlite"
+    assert main(["sheet", "new", str(path), "--ruleset", "official", "--players", f"{'Z' * 41},Ben,Cara"]) == 2
+    assert "--players: a name has at most 40 characters, got 41" in capsys.readouterr().err
+    assert not path.exists()
+    assert main(["sheet", "new", str(path), "--ruleset", "official", "--players", f"{'Z' * 40},Ben,Cara"]) == 0
