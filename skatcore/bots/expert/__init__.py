@@ -65,8 +65,7 @@ class ExpertPlayer(SolverBidding, HeuristicPlayer):
         layouts were no faster with this solver and agreed less with people).
     """
 
-    # the most a count may be (skatcore.bots.registry checks the options before any deal): worlds=1e12 never ends;
-    # 1,000 layouts a decision is 100 times the default (a card then takes seconds)
+    # the most a count may be (checked before any deal): 1,000 layouts, 100x the default, take seconds a card
     OPTION_LIMITS: ClassVar[dict[str, int]] = {"worlds": 1_000, "bid_worlds": 1_000}
     # rates of its counters that `skat duel` and `skat simulate` report (skatcore.sim.counters)
     COUNTER_RATES: ClassVar[dict[str, tuple[str, str]]] = {
