@@ -161,9 +161,15 @@ def cmd_validate(args) -> int:
         print(printable(f"{path}: valid deal record"))
     else:
         from skatcore.rules.compiler import compile_rules
+        from skatcore.sim.probe import probe
 
         rules = compile_rules(load_ruleset(path))
-        print(printable(f"{path}: valid ruleset {rules.name!r} ({len(rules.plugins)} plugins, {len(rules.contracts)} contracts)"))
+        try:
+            probe(rules)
+        except InputError as exc:
+            raise exc.at(source=str(path)) from None
+        n = len(rules.plugins)
+        print(printable(f"{path}: valid ruleset {rules.name!r} ({n} plugin{'s' * (n != 1)}, {len(rules.contracts)} contracts)"))
     return 0
 
 

@@ -122,13 +122,13 @@ def in_seats_now(form, seats: Mapping[str, str]):
     as it is now.  The form names the player of each seat as it was drawn (``seat_who``, ``forehand=Ben``); another
     phone's deal saved since has moved the seats on, and each row's numbers are the player's it names.  A row of a
     player who deals now (a table of four) is refused: the form is of another deal."""
-    from skatcore.errors import InputError
+    from skatcore.errors import InputError, shorten
 
     drawn = [(seat, who) for seat, _, who in (v.partition("=") for v in form.getlist("seat_who") if isinstance(v, str))
              if seat in SEATS]
     for _, who in drawn:
         if who not in seats:
-            raise InputError(f"{who} deals and sits out this deal", path="ramsch")
+            raise InputError(f"{shorten(who, 40)} deals and sits out this deal", path="ramsch")
     if len({seat for seat, _ in drawn}) != len(drawn) or len({who for _, who in drawn}) != len(drawn):
         raise InputError("expected each seat and each player once", path="ramsch")
     now = {seat: seats[who] for seat, who in drawn}

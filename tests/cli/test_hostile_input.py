@@ -185,3 +185,16 @@ def test_a_straw_man_in_a_ramsch_nobody_can_play_is_the_ruleset_s_error(tmp_path
     f.write_text(f"name: two\nextends: pub\nplugins:\n  {table}: {{}}\n", encoding="utf-8")
     refused(capsys, [str(f) if a == "F" else a for a in command], "ruleset 'two': middlehand has a choice to make",
             "nobody can play its cards")
+
+
+@pytest.mark.parametrize("table", ["skat_en_deux", "strohmann"])
+def test_validate_plays_a_ruleset_before_it_calls_it_valid(tmp_path, capsys, table):
+    """Each plugin alone compiles; a deal where all pass reaches the straw man nobody plays (skat validate said
+    "valid", skat simulate then refused it)."""
+    f = tmp_path / "two.yaml"
+    f.write_text(f"name: two\nextends: pub\nplugins:\n  {table}: {{}}\n", encoding="utf-8")
+    refused(capsys, ["validate", str(f)], "two.yaml: ruleset 'two': middlehand has a choice to make",
+            "nobody can play its cards")
+    f.write_text(f"name: two\nextends: official\nplugins:\n  {table}: {{}}\n", encoding="utf-8")  # all pass: thrown in
+    assert main(["validate", str(f)]) == 0
+    assert capsys.readouterr().out.strip() == f"{f}: valid ruleset 'two' (2 plugins, 6 contracts)"
