@@ -216,3 +216,27 @@ def test_the_second_phone_s_form_follows_the_end_of_a_ramsch_round(browser, serv
     assert phones[1].request.get(f"{base}/s/eve/sheet.json").json()["deals"][-1]["entries"]["Anna"] == 24
     for page in phones:
         page.context.close()
+
+
+def test_a_deal_saved_after_the_sheet_was_removed_keeps_the_form(browser, server):
+    """The organiser removes the sheet's file while a phone types a deal: the save's 404 ("no such sheet") came as
+    bare text in place of the whole form; now it is the red line where the count is, the form kept."""
+    from conftest import KEY
+
+    from skatcore.cli import main
+
+    base, config = server
+    path = config.sheets / "eve.sqlite"
+    assert main(["sheet", "new", str(path), "--ruleset", "pub", "--players", "Anna,Ben,Cara"]) == 0
+    page = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True).new_page()
+    page.goto(f"{base}/?key={KEY}")
+    page.goto(f"{base}/s/eve")
+    page.locator("#entry label:has(> input[name=matadors][value=with2])").click()
+    path.unlink()
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/s/eve/deals")) as answer:
+        page.locator("#entry .save").click()
+    assert answer.value.status == 404
+    page.wait_for_selector("#preview .error.refused")
+    assert "no such sheet" in page.locator("#preview .error").inner_text()
+    assert page.locator("#entry input[name=matadors][value=with2]").is_checked()  # the form as typed
+    page.context.close()
