@@ -77,7 +77,7 @@ def switch_language(request: Request) -> Response:
 def _problem(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, Problem)
     if request.headers.get("hx-request"):
-        if request.headers.get("hx-target") == "entry":  # a deal form sent: it stays as typed, the line where its count is
+        if request.headers.get("hx-target") in ("entry", "preview"):  # a deal form sent: kept as typed, the line where its count is
             return failures.refusal(request, exc.status, exc.said(request))
         return PlainTextResponse(exc.said(request), status_code=exc.status)
     return render(request, "error.html", exc.status, error=exc.said(request), here="/")  # a refusal says nothing of the address
