@@ -26,6 +26,14 @@ def join_code(browser, base: str, sheet: str = "eve") -> str:
     return code
 
 
+def organiser_phone(browser, base: str, where: str):
+    """The organiser's phone (390 x 844, signed in with the key) at the page ``where`` (``/s/eve``)."""
+    page = browser.new_context(viewport=PHONE_SIZE, bypass_csp=True).new_page()
+    page.goto(f"{base}/?key={KEY}")
+    page.goto(f"{base}{where}")
+    return page
+
+
 def joined_phones(browser, base: str, code: str, n: int = 2) -> list:
     """``n`` phones (each its own browser context, 390 x 844) that joined with ``code``, the deal form shown."""
     phones = []

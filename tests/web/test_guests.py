@@ -3,7 +3,7 @@ nothing half-written."""
 
 from __future__ import annotations
 
-from conftest import join_code, joined_phones, new_sheet
+from conftest import join_code, joined_phones, new_sheet, organiser_phone
 
 
 def test_a_player_name_is_bounded(web, config):
@@ -19,8 +19,6 @@ def test_a_player_name_is_bounded(web, config):
 def test_a_correction_of_a_deal_taken_back_meanwhile_keeps_the_form(browser, server):
     """A phone correcting deal 3 while another device takes it back: the save said "no deal 3" as bare text in
     place of the whole form (no red line, the form gone); now the line is where the count is, the form kept."""
-    from conftest import KEY
-
     from skatcore.cli import main
 
     base, config = server
@@ -29,19 +27,22 @@ def test_a_correction_of_a_deal_taken_back_meanwhile_keeps_the_form(browser, ser
     for who in ("Anna", "Ben", "Cara"):
         assert main(["sheet", "add", path, "--declarer", who, "--game", "clubs", "--matadors", "with1", "--bid", "18",
                      "--points", "70"]) == 0
-    page = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True).new_page()
-    page.goto(f"{base}/?key={KEY}")
-    page.goto(f"{base}/s/eve/deals/3")
+    page = organiser_phone(browser, base, "/s/eve/deals/3")
     assert main(["sheet", "undo", path]) == 0  # the other device
     page.locator("#entry label:has(> input[name=matadors][value=with2])").click()
     page.wait_for_selector("#preview .error")
     assert "no deal 3 (the sheet has 2)" in page.locator("#preview .error").inner_text()
-    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/deals/3")) as answer:
+    _save_refused(page, "/deals/3", "no deal 3 (the sheet has 2)")
+
+
+def _save_refused(page, url_end: str, said: str) -> None:
+    """The deal form saved, answered 404 with ``said`` in the red line where the count is, the form as typed."""
+    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith(url_end)) as answer:
         page.locator("#entry .save").click()
     assert answer.value.status == 404
     page.wait_for_selector("#preview .error.refused")
-    assert "no deal 3 (the sheet has 2)" in page.locator("#preview .error").inner_text()
-    assert page.locator("#entry input[name=matadors][value=with2]").is_checked()  # the form as typed
+    assert said in page.locator("#preview .error").inner_text()
+    assert page.locator("#entry input[name=matadors][value=with2]").is_checked()
     page.context.close()
 
 
@@ -221,22 +222,12 @@ def test_the_second_phone_s_form_follows_the_end_of_a_ramsch_round(browser, serv
 def test_a_deal_saved_after_the_sheet_was_removed_keeps_the_form(browser, server):
     """The organiser removes the sheet's file while a phone types a deal: the save's 404 ("no such sheet") came as
     bare text in place of the whole form; now it is the red line where the count is, the form kept."""
-    from conftest import KEY
-
     from skatcore.cli import main
 
     base, config = server
     path = config.sheets / "eve.sqlite"
     assert main(["sheet", "new", str(path), "--ruleset", "pub", "--players", "Anna,Ben,Cara"]) == 0
-    page = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True).new_page()
-    page.goto(f"{base}/?key={KEY}")
-    page.goto(f"{base}/s/eve")
+    page = organiser_phone(browser, base, "/s/eve")
     page.locator("#entry label:has(> input[name=matadors][value=with2])").click()
     path.unlink()
-    with page.expect_response(lambda r: r.request.method == "POST" and r.url.endswith("/s/eve/deals")) as answer:
-        page.locator("#entry .save").click()
-    assert answer.value.status == 404
-    page.wait_for_selector("#preview .error.refused")
-    assert "no such sheet" in page.locator("#preview .error").inner_text()
-    assert page.locator("#entry input[name=matadors][value=with2]").is_checked()  # the form as typed
-    page.context.close()
+    _save_refused(page, "/s/eve/deals", "no such sheet")
