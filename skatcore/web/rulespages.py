@@ -167,6 +167,7 @@ async def build(request: Request) -> Response:
     organiser_only(request)
     from skatcore.rules.compiler import compile_rules, get_rules
     from skatcore.rules.ruleset import all_rulesets, load_ruleset, read_yaml, shipped_rulesets
+    from skatcore.sim.probe import probe
     from skatcore.web.rulewords import differences
 
     config: Config = request.app.state.config
@@ -209,6 +210,7 @@ async def build(request: Request) -> Response:
             path.write_text(text, encoding="utf-8")
             try:
                 rules = compile_rules(load_ruleset(path))
+                probe(rules)  # as skat validate: played, or a straw man nobody plays is kept and fails in Compare
             except InputError as exc:
                 raise _beside_its_field(exc, str(path), name, fields) from None
             diff = differences(get_rules(parent), rules, dict(plugins), words(request)["_"])
@@ -335,11 +337,13 @@ def _check_upload(path: Path, filename: str, trust: bool, _) -> tuple[list[str],
     The names of the parent and the upload, and the differences."""
     from skatcore.rules.compiler import compile_rules, get_rules
     from skatcore.rules.ruleset import find_ruleset, load_ruleset, read_yaml
+    from skatcore.sim.probe import probe
     from skatcore.web.rulewords import differences
 
     try:
         with trusting(trust, paths=False):  # an upload earns no trust by lying in a trusted folder
             rules = compile_rules(load_ruleset(path))
+            probe(rules)  # skat validate plays a ruleset before it calls it valid
             parent = (read_yaml(path) or {}).get("extends")  # (read and checked by load_ruleset just now)
             base = compile_rules(load_ruleset(find_ruleset(parent, path.parent))) if parent else get_rules("official")
     except InputError as exc:

@@ -183,3 +183,25 @@ def test_the_differences_in_a_players_words():
     assert not [rule for rule in rows if "_" in rule or "." in rule]  # no plugin keys
     de = {r.rule: r.after for r in differences(get_rules("pub"), get_rules("texas"), {}, translator("de"))}
     assert de["Grand zählt"] == "16" and de["Kontra und Re"] == "nicht gespielt"
+
+
+@pytest.mark.parametrize("table", ["skat_en_deux", "strohmann"])
+def test_the_builder_and_the_upload_play_a_ruleset_as_skat_validate_does(web, config, table, tmp_path_factory):
+    """pub with a straw man: each plugin compiles, but when all pass nobody can play the straw man in the Ramsch.
+    ``skat validate`` refuses it; the builder kept it and the upload called it valid, and Compare failed later."""
+    from skatcore.cli.main import main
+
+    text = f"name: two\nextends: pub\nplugins:\n  {table}: {{}}\n"
+    elsewhere = tmp_path_factory.mktemp("cli") / "two.yaml"  # not in the sheets folder
+    elsewhere.write_text(text)
+    assert main(["validate", str(elsewhere)]) == 2
+    said = "ruleset &#39;two&#39;: middlehand has a choice to make"
+    form = {"csrf": web.cookies.get("skat_csrf"), "name": "two", "parent": "pub", "action": "keep",
+            **{f"use.{k}": "on" for k in ("official", "kontra", "ramsch", "schieberamsch", "bock", "money", table)}}
+    r = web.post("/build", data=form)
+    assert r.status_code == 422 and said in r.text and not (config.sheets / "two.yaml").exists()
+    r = web.post("/build/upload", data={"csrf": web.cookies.get("skat_csrf"), "action": "keep"},
+                 files={"ruleset": ("two.yaml", text.encode())})
+    assert r.status_code == 422 and f"two.yaml: {said}" in r.text and not (config.sheets / "two.yaml").exists()
+    form.pop(f"use.{table}")  # without the straw man: pub's plugins, kept
+    assert web.post("/build", data=form).status_code == 200 and (config.sheets / "two.yaml").is_file()
