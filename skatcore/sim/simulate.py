@@ -353,8 +353,13 @@ def check_args(refs: Sequence[str], deals: int, jobs: int = 1, slots: Sequence[s
         raise InputError(f"--deals must be a positive number of deals, not {deals}")
     if jobs <= 0:
         raise InputError(f"--jobs must be at least 1, not {jobs}")
+    named: dict[str, str] = {}
     for r in refs:
-        get_rules(r)  # an unknown ruleset is a one-line error
+        name = get_rules(r).name  # an unknown ruleset is a one-line error
+        if name in named:  # the results, the report and the per-deal rows name a ruleset by its name only
+            raise InputError(f"{named[name]} and {r} are both named {name!r}: expected each ruleset under a name of its "
+                             "own (set name: in the file)")
+        named[name] = r
     for p in slots:
         resolve_player(p)
 

@@ -180,17 +180,21 @@ async def start(request: Request) -> Response:
 
 
 def _unloadable(config: Config, refs: list[str], files: list[str]) -> str | None:
-    """The first house ruleset that does not load (said at once, not by the job), in one line without the folder."""
+    """The first house ruleset that does not load, or two of the same name (said at once, not by the job), in one
+    line without the folder."""
     from skatcore.rules.compiler import get_rules
     from skatcore.rules.trust import trusting
 
+    named: dict[str, str] = {}
     for ref, file in zip(refs, files, strict=True):
-        if ref != file:
-            try:
-                with trusting(config.trust, paths=False):
-                    get_rules(file)
-            except InputError as exc:
-                return of_ruleset(ref, exc, config.sheets)
+        try:
+            with trusting(config.trust, paths=False):
+                name = get_rules(file).name
+        except InputError as exc:
+            return of_ruleset(ref, exc, config.sheets)
+        if name in named:  # as skat compare: the report and the per-deal file could not tell them apart
+            return f"{named[name]} and {ref} are both named {name!r}: choose rulesets of different names"
+        named[name] = ref
     return None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import tracemalloc
+from pathlib import Path
 
 import pytest
 import yaml
@@ -198,3 +199,17 @@ def test_validate_plays_a_ruleset_before_it_calls_it_valid(tmp_path, capsys, tab
     f.write_text(f"name: two\nextends: official\nplugins:\n  {table}: {{}}\n", encoding="utf-8")  # all pass: thrown in
     assert main(["validate", str(f)]) == 0
     assert capsys.readouterr().out.strip() == f"{f}: valid ruleset 'two' (2 plugins, 6 contracts)"
+
+
+@pytest.mark.parametrize("mode", [[], ["--games", str(Path(__file__).parents[1] / "data/iss/heldout.sgf")]])
+def test_two_rulesets_of_one_name_are_refused_by_compare(tmp_path, capsys, mode):
+    """A house file that says ``name: texas``: the table, the JSON's intervals (keyed by name: one ruleset's were
+    lost), the report and every per-deal row named both 'texas'."""
+    f = tmp_path / "house.yaml"
+    f.write_text("name: texas\nextends: texas\nplugins:\n  official: {grand_base: 20}\n", encoding="utf-8")
+    refused(capsys, ["compare", "texas", str(f), "--deals", "2", "--players", "random", *mode],
+            f"texas and {f} are both named 'texas': expected each ruleset under a name of its own")
+    f = tmp_path / "ours.yaml"  # (rulesets are cached by their file)
+    f.write_text("name: house\nextends: texas\nplugins:\n  official: {grand_base: 20}\n", encoding="utf-8")
+    assert main(["compare", "texas", str(f), "--deals", "2", "--players", "random", "--json", *mode]) == 0
+    assert set(json.loads(capsys.readouterr().out)["intervals"]) == {"texas", "house"}

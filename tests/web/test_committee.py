@@ -205,3 +205,12 @@ def test_the_builder_and_the_upload_play_a_ruleset_as_skat_validate_does(web, co
     assert r.status_code == 422 and f"two.yaml: {said}" in r.text and not (config.sheets / "two.yaml").exists()
     form.pop(f"use.{table}")  # without the straw man: pub's plugins, kept
     assert web.post("/build", data=form).status_code == 200 and (config.sheets / "two.yaml").is_file()
+
+
+def test_compare_refuses_two_rulesets_of_one_name(web, config):
+    """An uploaded house.yaml that says ``name: texas`` beside texas: the report and deals.csv named both 'texas'."""
+    (config.sheets / "house.yaml").write_text(HOUSE.replace("name: house", "name: texas"))
+    form = {"csrf": web.cookies.get("skat_csrf"), "ruleset": ["texas", "house.yaml"], "deals": "3", "players": "random"}
+    r = web.post("/compare", data=form)
+    assert r.status_code == 422 and "texas and house.yaml are both named &#39;texas&#39;" in r.text
+    assert not web.app.app.state.jobs and str(config.sheets) not in r.text
