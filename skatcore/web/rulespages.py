@@ -280,6 +280,8 @@ async def upload(request: Request) -> Response:
     keep it.  The result page posts the checked text back (``text``), and it
     is checked again: nothing a form sends is taken as checked."""
     organiser_only(request)
+    from skatcore.rules.ruleset import all_rulesets
+
     config: Config = request.app.state.config
     form = await security.form_of(request)
     file, action = form.get("ruleset"), form.get("action")
@@ -299,7 +301,11 @@ async def upload(request: Request) -> Response:
             raise InputError("not a UTF-8 text file", source=filename) from None
         with _beside_the_sheets(config.sheets, raw) as path:
             names, diff = _check_upload(path, filename, config.trust, words(request)["_"])
-            if action == "keep":
+            clash = next((n for n in (name, names[2]) if n in all_rulesets()), None)
+            if action == "keep" and clash:  # as the builder: no second 'pub' among the rulesets
+                error = message(InputError(f"{shorten(clash)} is the name of a shipped or installed ruleset: choose "
+                                           "another (the file's name and its name:)", source=filename))
+            elif action == "keep":
                 saved = _keep(path, config.sheets / f"{name}.yaml")
     except InputError as exc:
         error, text = message(exc), None
@@ -334,7 +340,7 @@ def _beside_the_sheets(sheets: Path, raw: bytes) -> Iterator[Path]:
 def _check_upload(path: Path, filename: str, trust: bool, _) -> tuple[list[str], list]:
     """The checks of ``skat validate`` (reader, schema, extends chain, plugins,
     their parameters, compiling); errors name the uploaded file, not ``path``.
-    The names of the parent and the upload, and the differences."""
+    The names of the parent, the upload and its ruleset (``name:``), and the differences."""
     from skatcore.rules.compiler import compile_rules, get_rules
     from skatcore.rules.ruleset import find_ruleset, load_ruleset, read_yaml
     from skatcore.sim.probe import probe
@@ -350,7 +356,7 @@ def _check_upload(path: Path, filename: str, trust: bool, _) -> tuple[list[str],
         if exc.source == str(path):
             exc.source = filename
         raise exc.at(source=filename) from None
-    return [parent or "official", filename], differences(base, rules, dict(plugin_schemas()), _)
+    return [parent or "official", filename, rules.name], differences(base, rules, dict(plugin_schemas()), _)
 
 
 def _keep(path: Path, target: Path) -> str:

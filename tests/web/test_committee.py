@@ -214,3 +214,16 @@ def test_compare_refuses_two_rulesets_of_one_name(web, config):
     r = web.post("/compare", data=form)
     assert r.status_code == 422 and "texas and house.yaml are both named &#39;texas&#39;" in r.text
     assert not web.app.app.state.jobs and str(config.sheets) not in r.text
+
+
+@pytest.mark.parametrize("filename, name, clash", [("pub.yaml", "mine", "pub"), ("mine.yaml", "pub", "pub"),
+                                                   ("texas.yml", "texas", "texas")])
+def test_an_upload_is_kept_under_a_name_of_its_own_only(web, config, filename, name, clash):
+    """As the builder refuses to keep 'pub': the upload kept pub.yaml (or a file saying name: pub), a second 'pub'."""
+    text = f"name: {name}\nextends: official\nplugins:\n  kontra: {{}}\n".encode()
+    send = {"csrf": web.cookies.get("skat_csrf")}
+    r = web.post("/build/upload", data={**send, "action": "check"}, files={"ruleset": (filename, text)})
+    assert r.status_code == 200 and "Kontra and Re" in r.text
+    r = web.post("/build/upload", data={**send, "action": "keep"}, files={"ruleset": (filename, text)})
+    assert r.status_code == 422 and f"{filename}: {clash} is the name of a shipped or installed ruleset" in r.text
+    assert [p.name for p in config.sheets.glob("*.y*ml")] == [] and 'data-testid="upload-yaml"' in r.text
