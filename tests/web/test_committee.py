@@ -227,3 +227,24 @@ def test_an_upload_is_kept_under_a_name_of_its_own_only(web, config, filename, n
     r = web.post("/build/upload", data={**send, "action": "keep"}, files={"ruleset": (filename, text)})
     assert r.status_code == 422 and f"{filename}: {clash} is the name of a shipped or installed ruleset" in r.text
     assert [p.name for p in config.sheets.glob("*.y*ml")] == [] and 'data-testid="upload-yaml"' in r.text
+
+
+WIDER = """() => [...document.querySelectorAll('main *')].filter(e => e.getBoundingClientRect().right > innerWidth + 1)
+  .slice(0, 3).map(e => e.tagName + '#' + e.id + ' ' + Math.round(e.getBoundingClientRect().right))"""
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_the_builder_fits_a_phone_for_every_parent(browser, server):
+    """At 390 px a select as wide as its longest choice ('(as the parent: "own_first_card")') made every plugin's box
+    wider than the screen (the page 492 px wide under pub)."""
+    from conftest import organiser_phone
+
+    from skatcore.rules.ruleset import shipped_rulesets
+
+    base, _ = server
+    page = organiser_phone(browser, base, "/build")
+    for parent in sorted(shipped_rulesets()):
+        page.goto(f"{base}/build?parent={parent}")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, (parent, page.evaluate(WIDER))
+        assert page.locator("select[name='kontra.window']").bounding_box()["width"] > 200  # not shrunk to nothing
+    page.context.close()
