@@ -442,6 +442,11 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
     min_bid = first("skat_min_bid") or min((v for vs in values.values() for v in vs), default=18)
     ladder = tuple(sorted({v for c, vs in values.items() if contracts[c].declarer for v in vs if v >= min_bid}))
     top = max((v for c, vs in values.items() if contracts[c].declarer for v in vs), default=None)
+    if top is None and not skip_bidding and not instead:  # (ramsch with every_deal: false: a deal bid for stopped
+        # with no legal declaration, an internal error)
+        raise InputError(f"the deal is bid for, but no plugin registers a game a declarer can play (only "
+                         f"{', '.join(sorted(contracts))}): expected declarer games (official) or no bidding "
+                         "(skat_skip_bidding: ramsch's every_deal)", source=src)
     if not ladder and top is not None and not skip_bidding and not instead:  # (min_bid 500000 validated, then
         # skat simulate stopped with an internal error on the empty ladder)
         owner = next((i.plugin_name for i in reversed(pm.hook.skat_min_bid.get_hookimpls())), None)

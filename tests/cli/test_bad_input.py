@@ -352,6 +352,19 @@ def test_a_lowest_bid_above_every_game_value_is_refused(tmp_path, capsys, min_bi
                  "the highest is 264")
 
 
+@pytest.mark.parametrize("extra", ["", "  piloten_skat: {}\n", "  bierlachs: {}\n"])
+@pytest.mark.parametrize("command", [["validate", "F"], ["simulate", "--deals", "3", "--ruleset", "F"],
+                                     ["compare", "ramsch", "F", "--deals", "3"]])
+def test_bidding_without_a_declarer_game_is_refused(tmp_path, capsys, extra, command):
+    """`ramsch` (no declarer games) with every_deal: false, as the builder makes it: the deal is bid for, the
+    declarer has nothing to declare; `skat validate` stopped with IndexError (exit 1), simulate and compare too."""
+    f = ruleset(tmp_path, f"name: x\nextends: ramsch\nplugins:\n  ramsch: {{every_deal: false}}\n{extra}")
+    expect_error(capsys, [f if a == "F" else a for a in command], f, None,
+                 "the deal is bid for, but no plugin registers a game a declarer can play (only ramsch)")
+    g = ruleset(tmp_path, "name: y\nextends: ramsch\nplugins:\n  official: {}\n  ramsch: {every_deal: false}\n", "y.yaml")
+    assert main(["validate", g]) == 0 and "valid ruleset 'y'" in capsys.readouterr().out
+
+
 def test_a_lowest_bid_of_the_highest_value_is_a_ladder_of_one(tmp_path, capsys):
     f = ruleset(tmp_path, "name: x\nextends: official\nplugins:\n  official: {min_bid: 264}\n")
     assert main(["rules", f]) == 0 and "bid ladder (first 40 of 1)" in capsys.readouterr().out
