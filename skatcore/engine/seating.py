@@ -5,6 +5,7 @@ stacks or a pile, and when a hand is shown (:class:`~skatcore.model.SeatPlan`)."
 from __future__ import annotations
 
 from skatcore.cards import mask_of
+from skatcore.engine.actions import Phase
 from skatcore.engine.state import DealState
 from skatcore.errors import InputError
 from skatcore.model import SEATS
@@ -46,6 +47,11 @@ class Seating(DealState):
         to play it; a pile asked to push the skat) is the ruleset's fault: an :class:`InputError` naming it,
         not a crash of whoever drives the deal."""
         who = self.controller(seat)
+        if self.phase is not Phase.PLAY and not self.legal_actions():  # (Revolution without the ouvert announcement
+            # its value needs: a declarer with nothing to declare, an IndexError of whoever drove the deal)
+            raise InputError(f"ruleset {self.rules.name!r}: {SEATS[seat]} is to move ({self.phase.value}) and the "
+                             "rules leave nothing it may do (expected every game on the bid ladder to be one a "
+                             "declarer can declare)")
         if who is None and len(self.legal_actions()) > 1:
             plan = self.rules.table.seats[seat].controller
             why = "the defender, and there is no declarer" if plan == "defender" else "nobody"

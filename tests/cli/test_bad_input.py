@@ -365,6 +365,16 @@ def test_bidding_without_a_declarer_game_is_refused(tmp_path, capsys, extra, com
     assert main(["validate", g]) == 0 and "valid ruleset 'y'" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("command", [["validate", "F"], ["simulate", "--deals", "40", "--players", "random", "--ruleset", "F"],
+                                     ["compare", "schmegegge", "F", "--deals", "40", "--players", "random"]])
+def test_a_declarer_with_nothing_to_declare_is_the_ruleset_s_error(tmp_path, capsys, command):
+    """Revolution (92, ouvert hand) is the only declarer game once official is dropped, and without the announcements
+    no ouvert can be declared: a random bidder who reached 92 had nothing legal (IndexError, exit 1)."""
+    f = ruleset(tmp_path, "name: x\nextends: schmegegge\nplugins:\n  official: false\n  revolution: {}\n")
+    expect_error(capsys, [f if a == "F" else a for a in command], None, None, "ruleset 'x': ",
+                 "is to move (declare) and the rules leave nothing it may do")
+
+
 def test_a_lowest_bid_of_the_highest_value_is_a_ladder_of_one(tmp_path, capsys):
     f = ruleset(tmp_path, "name: x\nextends: official\nplugins:\n  official: {min_bid: 264}\n")
     assert main(["rules", f]) == 0 and "bid ladder (first 40 of 1)" in capsys.readouterr().out
