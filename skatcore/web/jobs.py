@@ -53,11 +53,16 @@ class Job:
     report: str | None = None
     rows: bytes | None = None  # the per-deal file, kept in memory once played (its folder is removed)
     error: str | None = None
+    stop: bool = False  # the organiser stopped it: it ends after the deals being played (a chunk, about 2 s of CPU)
     folder: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="skat-serve-")))
 
     @property
     def finished(self) -> bool:
         return self.report is not None or self.error is not None
+
+    @property
+    def stopped(self) -> bool:
+        return self.stop and self.report is None
 
     @property
     def per_deal(self) -> Path:
@@ -79,6 +84,8 @@ def run(job: Job, trust: bool, folder: Path | None = None) -> None:
 
     def progress(n: int, total: int) -> None:
         job.done, job.total = job.done + n, total
+        if job.stop:
+            raise _Stopped
 
     ok, writer = False, None
     try:
@@ -95,6 +102,8 @@ def run(job: Job, trust: bool, folder: Path | None = None) -> None:
             pinned = file_names(pins(files, slots, None, seed=job.seed, deals=job.deals, options={}))
             made = Provenance.now(argv, seconds=time.monotonic() - started, pins=pinned)
             job.report = report(result, rules_diff(rules), slots, None, rules, made)
+    except _Stopped:
+        job.error = f"stopped after {job.done:,} of {job.total:,} deals"  # (the page says it in its words)
     except InputError as exc:
         job.error = without_folder(message(exc), folder) if folder else message(exc)
     except Exception as exc:  # a bug of ours: said in one line on the page, not a dead thread
@@ -105,6 +114,10 @@ def run(job: Job, trust: bool, folder: Path | None = None) -> None:
         if ok and job.per_deal.is_file():
             job.rows = job.per_deal.read_bytes()
         remove_folder(job)
+
+
+class _Stopped(Exception):
+    """The organiser stopped the job (raised in its progress, between chunks)."""
 
 
 def file_names(record: Any) -> Any:
@@ -217,6 +230,17 @@ def job_status(request: Request) -> Response:
     return render(request, "_job.html", key=key, job=job)
 
 
+async def job_stop(request: Request) -> Response:
+    """Stop a comparison: two long ones (20,000 deals of the expert, an hour or more) held Compare until the
+    server was restarted.  It ends after the deals being played; its slot is free then."""
+    key, job = _job(request)
+    await security.form_of(request)  # (its CSRF field)
+    job.stop = not job.finished or job.stop
+    response = Response(status_code=303)
+    response.headers["location"] = f"/compare/{key}"
+    return response
+
+
 def job_report(request: Request) -> Response:
     _, job = _job(request)
     if job.report is None:
@@ -234,4 +258,5 @@ def job_rows(request: Request) -> Response:
 
 routes = [Route("/compare", compare_page), Route("/compare", start, methods=["POST"]),
           Route("/compare/{key}", job_page), Route("/compare/{key}/status", job_status),
+          Route("/compare/{key}/stop", job_stop, methods=["POST"]),
           Route("/compare/{key}/report.html", job_report), Route("/compare/{key}/deals.csv", job_rows)]

@@ -1,0 +1,71 @@
+"""Comparisons in the background: a long one can be stopped from its page
+(two of them held Compare until the server was restarted), and its slot is
+free again."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import KEY
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_a_long_comparison_is_stopped_from_its_page(browser, server):
+    from playwright.sync_api import expect
+
+    base, _ = server
+    page = browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+    page.goto(f"{base}/?key={KEY}")
+    started = []
+    for _ in range(2):  # both slots: 20,000 deals of the expert are hours of CPU
+        page.goto(f"{base}/compare")
+        for r in ("official", "pub"):
+            page.locator(f"input[name=ruleset][value='{r}']").check(force=True)
+        page.fill("input[name=deals]", "20000")
+        page.select_option("select[name=players]", "expert")
+        page.click("button.primary")
+        expect(page.locator("[data-testid=job-stop]")).to_be_visible()
+        started.append(page.url)
+    page.goto(f"{base}/compare")
+    page.locator("input[name=ruleset][value='official']").check(force=True)
+    page.locator("input[name=ruleset][value='texas']").check(force=True)
+    page.click("button.primary")
+    expect(page.locator("[role=alert]")).to_contain_text("2 comparisons are running")
+    for url in started:
+        page.goto(url)
+        page.click("[data-testid=job-stop]")
+        expect(page.locator("[data-testid=job-stopping], [data-testid=job-stopped]")).to_be_visible()
+    for url in started:
+        page.goto(url)
+        expect(page.locator("[data-testid=job-stopped]")).to_be_visible(timeout=120_000)
+        said = page.locator("[data-testid=job-stopped]").inner_text()
+        done = int(re.fullmatch(r"Stopped after (\d+) of 20000 deals\.", said).group(1))
+        assert done < 20_000
+        assert page.request.get(url + "/deals.csv").status == 404 and page.request.get(url + "/report.html").status == 404
+    page.goto(f"{base}/compare")
+    assert page.locator("text=(stopped)").count() == 2
+    for r in ("official", "texas"):
+        page.locator(f"input[name=ruleset][value='{r}']").check(force=True)
+    page.fill("input[name=deals]", "5")
+    page.click("button.primary")  # the slots are free again
+    expect(page.locator("[data-testid=job-done]")).to_be_visible(timeout=120_000)
+    page.context.close()
+
+
+def test_stopping_is_the_organiser_s_and_a_finished_job_stays_done(web):
+    import time
+
+    form = {"csrf": web.cookies.get("skat_csrf"), "ruleset": ["official", "texas"], "deals": "3", "players": "random"}
+    key = web.post("/compare", data=form, follow_redirects=False).headers["location"].rsplit("/", 1)[1]
+    job = web.app.app.state.jobs[key]
+    for _ in range(600):
+        if job.finished:
+            break
+        time.sleep(0.1)
+    assert job.report is not None
+    r = web.post(f"/compare/{key}/stop", data={"csrf": web.cookies.get("skat_csrf")}, follow_redirects=False)
+    assert r.status_code == 303 and not job.stopped and 'data-testid="job-done"' in web.get(f"/compare/{key}").text
+    assert web.post(f"/compare/{key}/stop", data={}).status_code == 403  # without the page's token
+    web.cookies.delete("skat_key")
+    assert web.post(f"/compare/{key}/stop", data={"csrf": web.cookies.get("skat_csrf")}).status_code == 403
