@@ -38,6 +38,7 @@ from skatcore.web.rulewords import PLAYER_WORDS
 MAX_DEALS = 20_000  # a table's evening of questions, not a research run: that is skat compare's
 MAX_SEED = 2**63 - 1  # as skat compare --seed
 MAX_JOBS = 2  # the machine is the organiser's laptop
+MAX_KEPT = 20  # finished ones kept (report and per-deal file in memory: up to ~10 MB each), the oldest dropped
 PLAYERS = ("heuristic", "random", "expert")
 
 
@@ -185,11 +186,19 @@ async def start(request: Request) -> Response:
                       player_words=PLAYER_WORDS)
     job = Job(refs, deals, seed, ",".join([players] * 3), files=[str(f) for f in files], total=deals)
     key = secrets.token_hex(8)
+    _keep_the_last(_jobs(request))
     _jobs(request)[key] = job
     threading.Thread(target=run, args=(job, config.trust, config.sheets), daemon=True, name=f"compare-{key}").start()
     response = Response(status_code=303)
     response.headers["location"] = f"/compare/{key}"
     return response
+
+
+def _keep_the_last(jobs: dict[str, Job]) -> None:
+    """Room for a new job: the oldest finished ones dropped beyond :data:`MAX_KEPT` (memory grew with every one)."""
+    done = [k for k, j in jobs.items() if j.finished]
+    for key in done[:max(0, len(done) - MAX_KEPT + 1)]:
+        del jobs[key]
 
 
 def _unloadable(config: Config, refs: list[str], files: list[str]) -> str | None:
@@ -216,7 +225,7 @@ def _job(request: Request) -> tuple[str, Job]:
     key = request.path_params["key"]
     job = _jobs(request).get(key)
     if job is None:
-        raise Problem(404, "no such comparison (they are kept while the server runs)")
+        raise Problem(404, "no such comparison (the last 20 are kept while the server runs)")
     return key, job
 
 

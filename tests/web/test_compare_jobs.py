@@ -54,18 +54,39 @@ def test_a_long_comparison_is_stopped_from_its_page(browser, server):
 
 
 def test_stopping_is_the_organiser_s_and_a_finished_job_stays_done(web):
-    import time
-
     form = {"csrf": web.cookies.get("skat_csrf"), "ruleset": ["official", "texas"], "deals": "3", "players": "random"}
     key = web.post("/compare", data=form, follow_redirects=False).headers["location"].rsplit("/", 1)[1]
     job = web.app.app.state.jobs[key]
-    for _ in range(600):
-        if job.finished:
-            break
-        time.sleep(0.1)
+    _finished(job)
     assert job.report is not None
     r = web.post(f"/compare/{key}/stop", data={"csrf": web.cookies.get("skat_csrf")}, follow_redirects=False)
     assert r.status_code == 303 and not job.stopped and 'data-testid="job-done"' in web.get(f"/compare/{key}").text
     assert web.post(f"/compare/{key}/stop", data={}).status_code == 403  # without the page's token
     web.cookies.delete("skat_key")
     assert web.post(f"/compare/{key}/stop", data={"csrf": web.cookies.get("skat_csrf")}).status_code == 403
+
+
+def _finished(job) -> None:
+    import time
+
+    for _ in range(600):
+        if job.finished:
+            return
+        time.sleep(0.1)
+    raise AssertionError("the comparison did not finish")
+
+
+def test_the_last_comparisons_are_kept_the_oldest_dropped(web, monkeypatch):
+    """Each finished job kept its report and per-deal file in memory for as long as the server ran."""
+    from skatcore.web import jobs
+
+    monkeypatch.setattr(jobs, "MAX_KEPT", 3)
+    form = {"csrf": web.cookies.get("skat_csrf"), "ruleset": ["official", "texas"], "deals": "2", "players": "random"}
+    keys = []
+    for _ in range(5):
+        keys.append(web.post("/compare", data=form, follow_redirects=False).headers["location"].rsplit("/", 1)[1])
+        _finished(web.app.app.state.jobs[keys[-1]])
+    assert list(web.app.app.state.jobs) == keys[2:]
+    r = web.get(f"/compare/{keys[0]}")
+    assert r.status_code == 404 and "the last 20 are kept" in r.text
+    assert web.get(f"/compare/{keys[-1]}/deals.csv").status_code == 200
