@@ -176,10 +176,11 @@ async def start(request: Request) -> Response:
         error = "choose each ruleset once"
     elif not error and players not in PLAYERS:
         error = f"players: expected one of {', '.join(PLAYERS)}"
-    elif not error and sum(not j.finished for j in _jobs(request).values()) >= MAX_JOBS:
-        error = f"{MAX_JOBS} comparisons are running: wait for one to finish"
     if not error:
         error = await run_in_threadpool(_unloadable, config, refs, [str(f) for f in files])  # compiling takes a moment
+    if not error and sum(not j.finished for j in _jobs(request).values()) >= MAX_JOBS:  # after the last await, so
+        # that posts sent at once cannot all pass it before any job is added (12 ran at once)
+        error = f"{MAX_JOBS} comparisons are running: wait for one to finish"
     if error:
         return render(request, "compare.html", 422, rulesets=ruleset_names(config), players=PLAYERS,
                       jobs=_jobs(request), error=error, ticked=[r for r in refs if r in ruleset_names(config)],

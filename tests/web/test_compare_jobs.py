@@ -90,3 +90,26 @@ def test_the_last_comparisons_are_kept_the_oldest_dropped(web, monkeypatch):
     r = web.get(f"/compare/{keys[0]}")
     assert r.status_code == 404 and "the last 20 are kept" in r.text
     assert web.get(f"/compare/{keys[-1]}/deals.csv").status_code == 200
+
+
+def test_posts_sent_at_once_start_two_comparisons_only(server):
+    """The bound was checked before an await and the job added after it: twelve posts at once ran twelve."""
+    import asyncio
+
+    import httpx
+
+    base, _ = server
+
+    async def burst() -> list[int]:
+        async with httpx.AsyncClient(base_url=base) as client:
+            await client.get(f"/?key={KEY}")
+            await client.get("/compare")
+            form = {"csrf": client.cookies.get("skat_csrf"), "ruleset": ["official", "pub"], "deals": "20000",
+                    "players": "random"}
+            said = await asyncio.gather(*[client.post("/compare", data=form) for _ in range(8)])
+            for key in re.findall(r'href="/compare/([0-9a-f]{16})"', (await client.get("/compare")).text):
+                await client.post(f"/compare/{key}/stop", data={"csrf": client.cookies.get("skat_csrf")})
+            return [r.status_code for r in said]
+
+    codes = asyncio.run(burst())
+    assert sorted(codes) == [303, 303] + [422] * 6, codes
