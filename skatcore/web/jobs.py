@@ -148,7 +148,7 @@ def compare_page(request: Request) -> Response:
     config: Config = request.app.state.config
     ticked = [r for r in request.query_params.getlist("ruleset")[:4] if r in ruleset_names(config)]
     return render(request, "compare.html", rulesets=ruleset_names(config), players=PLAYERS, jobs=_jobs(request),
-                  ticked=ticked, player_words=PLAYER_WORDS)
+                  ticked=ticked, player_words=PLAYER_WORDS, typed={})
 
 
 def _jobs(request: Request) -> dict[str, Job]:
@@ -181,10 +181,11 @@ async def start(request: Request) -> Response:
     if not error and sum(not j.finished for j in _jobs(request).values()) >= MAX_JOBS:  # after the last await, so
         # that posts sent at once cannot all pass it before any job is added (12 ran at once)
         error = f"{MAX_JOBS} comparisons are running: wait for one to finish"
-    if error:
+    if error:  # the form as typed (it put back 200 deals and seed 1: a start after the fix played another seed)
+        typed = {k: str(form.get(k, ""))[:20] for k in ("deals", "seed", "players")}
         return render(request, "compare.html", 422, rulesets=ruleset_names(config), players=PLAYERS,
                       jobs=_jobs(request), error=error, ticked=[r for r in refs if r in ruleset_names(config)],
-                      player_words=PLAYER_WORDS)
+                      player_words=PLAYER_WORDS, typed=typed)
     job = Job(refs, deals, seed, ",".join([players] * 3), files=[str(f) for f in files], total=deals)
     key = secrets.token_hex(8)
     _keep_the_last(_jobs(request))

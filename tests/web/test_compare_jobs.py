@@ -113,3 +113,31 @@ def test_posts_sent_at_once_start_two_comparisons_only(server):
 
     codes = asyncio.run(burst())
     assert sorted(codes) == [303, 303] + [422] * 6, codes
+
+
+@pytest.mark.filterwarnings("ignore")
+def test_a_refused_start_keeps_the_deals_seed_and_players_typed(browser, server):
+    """The form came back with 200 deals and seed 1 (and took 9 digits of a seed the server reads to 2^63 - 1): the
+    start after the fix played another comparison than the one typed."""
+    from playwright.sync_api import expect
+
+    base, _ = server
+    seed = str(2**63 - 1)  # skat compare --seed's largest
+    page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+    page.goto(f"{base}/?key={KEY}")
+    page.goto(f"{base}/compare")
+    page.locator("input[name=ruleset][value='official']").check(force=True)
+    page.fill("input[name=deals]", "7")
+    page.fill("input[name=seed]", seed)
+    page.select_option("select[name=players]", "random")
+    page.click("button.primary")
+    expect(page.locator("[role=alert]")).to_contain_text("choose 2 to 4 rulesets, got 1")
+    expect(page.locator("input[name=deals]")).to_have_value("7")
+    expect(page.locator("input[name=seed]")).to_have_value(seed)
+    expect(page.locator("select[name=players]")).to_have_value("random")
+    page.locator("input[name=ruleset][value='texas']").check(force=True)
+    page.click("button.primary")
+    expect(page.locator("[data-testid=job-done]")).to_be_visible(timeout=120_000)
+    report = page.request.get(page.url + "/report.html").text()
+    assert f"The same 7 deals (seed {seed}) played under each ruleset by the same players (random)" in report
+    page.context.close()
