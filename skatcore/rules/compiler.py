@@ -41,7 +41,7 @@ from skatcore.model import (
 from skatcore.rules.ladder import contract_values
 from skatcore.rules.manager import PluginSpec, SkatPluginManager
 from skatcore.rules.owners import function_owners, raiser, table_problems
-from skatcore.rules.ruleset import Ruleset, find_ruleset, load_ruleset, validate
+from skatcore.rules.ruleset import Ruleset, file_stamp, find_ruleset, load_ruleset, validate
 from skatcore.rules.trust import trust_key
 
 TRUMP = 4  # follow class of trumps; plain suits are 0..3 in SUITS order
@@ -460,15 +460,25 @@ def _compile(ruleset: Ruleset) -> CompiledRules:
     return rules
 
 
+# (ref, trust) -> (the files it was compiled from, their file_stamp then)
+_READ: dict[tuple[str, tuple[object, ...]], tuple[tuple[str, ...], object]] = {}
+
+
 @lru_cache(maxsize=32)
 def _compiled(ref: str, trust: tuple[object, ...]) -> CompiledRules:
-    return compile_rules(load_ruleset(ref))
+    ruleset = load_ruleset(ref)
+    _READ[(ref, trust)] = (ruleset.files, file_stamp(ruleset.files))
+    return compile_rules(ruleset)
 
 
 def get_rules(ref: str | Path = "official") -> CompiledRules:
-    """Load and compile a ruleset by name or path (cached per name/path and
-    per trust setting, :mod:`skatcore.rules.trust`)."""
-    return _compiled(str(ref), trust_key())
+    """Load and compile a ruleset by name or path (cached per name/path and per trust setting,
+    :mod:`skatcore.rules.trust`; read again when a file of it changed: edited while ``skat serve`` runs)."""
+    key = (str(ref), trust_key())
+    if key in _READ and file_stamp(_READ[key][0]) != _READ[key][1]:
+        _compiled.cache_clear()  # (rare: a file written while the process runs)
+        _READ.clear()
+    return _compiled(*key)
 
 
 def rules_for(doc: Mapping[str, Any], source: str | None = None, override: str | None = None,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -42,6 +43,15 @@ class Ruleset:
     description: str
     source: str
     plugins: tuple[PluginSpec, ...]
+    files: tuple[str, ...] = ()  # the files read: this one and those it extends
+
+
+def file_stamp(files: tuple[str, ...]) -> tuple[tuple[int, int, int], ...] | None:
+    """What changes when one of ``files`` is written, replaced or removed (``None`` then)."""
+    try:
+        return tuple((s.st_mtime_ns, s.st_size, s.st_ino) for s in (os.stat(f) for f in files))
+    except OSError:
+        return None
 
 
 # ---------------------------------------------------------------------------
@@ -242,7 +252,8 @@ def load_ruleset(ref: str | Path) -> Ruleset:
         for key, params in doc["plugins"].items()
         if params is not False
     )
-    return Ruleset(name=doc.get("name", path.stem), description=doc.get("description", ""), source=str(path), plugins=plugins)
+    return Ruleset(name=doc.get("name", path.stem), description=doc.get("description", ""), source=str(path),
+                   plugins=plugins, files=tuple(str(p) for p in doc["_chain"]))
 
 
 def freeze_ruleset(ref: str | Path) -> dict:

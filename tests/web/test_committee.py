@@ -248,3 +248,23 @@ def test_the_builder_fits_a_phone_for_every_parent(browser, server):
         assert page.evaluate("document.documentElement.scrollWidth") <= 390, (parent, page.evaluate(WIDER))
         assert page.locator("select[name='kontra.window']").bounding_box()["width"] > 200  # not shrunk to nothing
     page.context.close()
+
+
+def test_a_house_ruleset_edited_while_the_server_runs_is_read_again(web, config):
+    """The compiled rules were cached by file name: the rules page and Compare kept the old grand after the file
+    was edited (or removed and kept anew), while the report pinned the new file's hash."""
+    house = config.sheets / "house.yaml"
+    house.write_text(HOUSE)
+
+    def grand(name: str) -> str:  # the value of a grand after the skat on the rules page
+        text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", web.get(f"/rules/{name}").text))
+        return re.search(r"Grand, after the skat (\d+),", text).group(1)
+
+    assert grand("house.yaml") == "20"
+    house.write_text(HOUSE.replace("grand_base: 20", "grand_base: 30"))
+    assert grand("house.yaml") == "30"
+    (config.sheets / "dear.yaml").write_text("name: dear\nextends: house.yaml\nplugins:\n  kontra: {}\n")
+    assert grand("dear.yaml") == "30"
+    house.unlink()
+    house.write_text(HOUSE.replace("grand_base: 20", "grand_base: 40"))  # its parent kept anew under the same name
+    assert grand("dear.yaml") == "40" and grand("house.yaml") == "40"
