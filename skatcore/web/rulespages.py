@@ -305,6 +305,10 @@ async def upload(request: Request) -> Response:
             if action == "keep" and clash:  # as the builder: no second 'pub' among the rulesets
                 error = message(InputError(f"{shorten(clash)} is the name of a shipped or installed ruleset: choose "
                                            "another (the file's name and its name:)", source=filename))
+            elif action == "keep" and not SHEET_NAME.fullmatch(names[2]):  # as the builder's: 10,000 characters
+                # made every table of the report 170,000 px wide
+                error = message(InputError(f"expected a name of at most 40 letters, digits, - and _, got "
+                                           f"{shorten(names[2])!r}", source=filename, path="name"))
             elif action == "keep":
                 saved = _keep(path, config.sheets / f"{name}.yaml")
     except InputError as exc:

@@ -268,3 +268,17 @@ def test_a_house_ruleset_edited_while_the_server_runs_is_read_again(web, config)
     house.unlink()
     house.write_text(HOUSE.replace("grand_base: 20", "grand_base: 40"))  # its parent kept anew under the same name
     assert grand("dear.yaml") == "40" and grand("house.yaml") == "40"
+
+
+@pytest.mark.parametrize("name", ["n" * 10_000, "n" * 41, "a.b"])
+def test_an_upload_is_kept_under_a_name_as_the_builder_s_only(web, config, name):
+    """A ruleset file saying name: nnnn... (10,000 characters) was kept; every table of its comparison's report was
+    170,000 px wide. Checking it still shows it."""
+    text = f"name: {name}\nextends: official\nplugins:\n  kontra: {{}}\n".encode()
+    send = {"csrf": web.cookies.get("skat_csrf")}
+    assert web.post("/build/upload", data={**send, "action": "check"}, files={"ruleset": ("h.yaml", text)}).status_code == 200
+    r = web.post("/build/upload", data={**send, "action": "keep"}, files={"ruleset": ("h.yaml", text)})
+    assert r.status_code == 422 and "h.yaml: name: expected a name of at most 40 letters, digits, - and _" in r.text
+    assert not (config.sheets / "h.yaml").exists() and len(r.text) < 80_000
+    ok = text.replace(name.encode(), b"n" * 40)
+    assert web.post("/build/upload", data={**send, "action": "keep"}, files={"ruleset": ("h.yaml", ok)}).status_code == 200
