@@ -50,7 +50,7 @@ class Turns:
             self.say(f"  {i:>2}) {o}")
         while True:
             text = self.ask(prompt)
-            if text.isdigit() and 1 <= int(text) <= len(options):
+            if text.isdecimal() and 1 <= int(text) <= len(options):
                 return int(text) - 1
             self.say(f"  type a number from 1 to {len(options)} (q to stop)")
 
@@ -187,7 +187,7 @@ class Turns:
                 self.say(f"  you take back {self.cards([self.script[plays[-1]].card])}")
                 del self.script[plays[-1]:]
                 raise Undo
-            if text.isdigit() and len(cards) < int(text) <= len(cards) + len(calls):
+            if text.isdecimal() and len(cards) < int(text) <= len(cards) + len(calls):
                 return calls[int(text) - len(cards) - 1]
             try:
                 picks = pick_cards(text, cards)
