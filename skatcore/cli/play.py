@@ -28,7 +28,7 @@ import time
 from rich.markup import escape
 
 from skatcore.bots.registry import make_player, resolve_player
-from skatcore.cards import POINTS
+from skatcore.cards import POINTS, cards_in
 from skatcore.cli.play_table import WAIT_SHOWN, played, seats_in_order
 from skatcore.cli.play_text import can_show_symbols, cards_markup, d_text, sort_hand
 from skatcore.cli.play_turn import Quit, Turns, Undo
@@ -84,6 +84,7 @@ class TerminalGame(Turns):
         self.quiet = False  # replaying a deal after an undo: nothing is said
         self.waits: list[tuple[str, str, float]] = []  # (player kind, phase, seconds): each bot decision a person waited for
         self.helped = False  # the help line is shown once
+        self.skat_before = 0  # the skat before the last action (a mask)
 
     # -- io ----------------------------------------------------------------------
     def say(self, text="") -> None:  # markup; its texts (explanations, labels) may come from a local ruleset
@@ -188,7 +189,7 @@ class TerminalGame(Turns):
                     self.waits.append((kind, deal.phase.name.lower(), secs))
                 if isinstance(action, Play):
                     self.thought.setdefault(len(deal.tricks) - 1, {})[seat] = secs
-            before = deal.phase
+            before, self.skat_before = deal.phase, deal.skat  # a skat pushed on is not the one dealt
             deal.apply(action)
             self.narrate(deal, seat, action, before, secs)
             if rules.calls and deal.phase is Phase.PLAY:
@@ -237,7 +238,7 @@ class TerminalGame(Turns):
                     self.say(f"  all passed: {escape(rules_all_pass(deal))}")
             return
         if isinstance(action, PickUp) and deal.controller(seat) == self.me:
-            self.say(f"  you pick up the skat: {self.cards(sort_hand(deal.original_skat))}")
+            self.say(f"  you pick up the skat: {self.cards(sort_hand(cards_in(self.skat_before)))}")
             return
         if isinstance(action, Discard):
             if deal.controller(seat) == self.me:
@@ -258,6 +259,9 @@ class TerminalGame(Turns):
         self.say(f"result: {escape(r.explanation)}{self.card_points(deal)}")
         if deal.contract is not None and deal.original_skat:
             put = f"; put away {self.cards(deal.discard)}" if deal.discard else ""
+            end = list(cards_in(deal.skat))
+            if not deal.discard and end and set(end) != set(deal.original_skat):  # pushed on (Schieberamsch): what counted
+                put = f"; at the end: {self.cards(sort_hand(end))}"
             self.say(f"  the skat: {self.cards(deal.original_skat)}{put}")
         if deal.aside:
             self.say(self.aside_line(deal))

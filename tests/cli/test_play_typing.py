@@ -1,18 +1,30 @@
 """What a player may type at every prompt of ``skat play`` without
-stopping the program: digits that are no numbers to ``int`` (``²``),
-found by driving the table in a pseudo-terminal with nonsense."""
+stopping the program (digits that are no numbers to ``int``: ``²``), and
+what the screen says checked against the rules: found by driving the table
+in a pseudo-terminal with nonsense under every ruleset."""
 
 from __future__ import annotations
 
 import io
+import re
 
 import pytest
 
+from skatcore.cards import CARD_NAMES, POINTS
 from skatcore.cli.play import TerminalGame
 from skatcore.cli.play_words import NotUnderstood, read_choices
 from skatcore.errors import InputError
 from skatcore.rules.compiler import get_rules
 from skatcore.sim.workers import dask_workers
+
+CARD = re.compile(r"([♣♠♥♦])(10|[AKQJ987])")
+SUIT_OF = {"♣": "C", "♠": "S", "♥": "H", "♦": "D"}
+
+
+def shown(text: str) -> list[int]:
+    """The cards on a line of the screen (``♥10`` is ``HT``)."""
+    return [CARD_NAMES.index(SUIT_OF[s] + ("T" if r == "10" else r)) for s, r in CARD.findall(text)]
+
 
 # str.isdigit() is true of each, int() refuses each
 NOT_NUMBERS = ["²", "1²", "³⁴", "①"]
@@ -59,3 +71,34 @@ def test_digits_that_are_no_numbers_are_asked_again_at_every_prompt():
 def test_dask_workers_that_are_no_number(workers):
     with pytest.raises(InputError):
         dask_workers(f"local:{workers}")
+
+
+# -- what the screen says: the skat of a Schieberamsch --------------------------------------------
+SEAT_NAMES = ("forehand", "middlehand", "rearhand")
+
+
+def test_a_pushed_skat_is_shown_as_it_was_picked_up_and_as_it_counted():
+    """Schieberamsch: the skat you pick up is the one pushed to you, not the
+    one dealt; the card points of the skat at the end go to the last trick
+    (B3), so each player's points in the result are his tricks and, for
+    the last trick's winner, that skat."""
+    out = io.StringIO()
+    assert TerminalGame(get_rules("schieberamsch"), 21, FirstOption(out, []), out).run(3) == 0
+    deals = out.getvalue().split("=== deal ")[1:]
+    pushed_to_you = 0
+    for deal in deals:
+        you = SEAT_NAMES.index(re.search(r"you are (\w+)", deal)[1])
+        seat = {"you": you, "Ann": (you + 1) % 3, "Bob": (you + 2) % 3}
+        if m := re.search(r"your hand: (.*)\n(?:.*\n){0,4}?.*you pick up the skat: (.*)\n.*\ncards: (.*)", deal):
+            hand, skat, offered = (set(shown(x)) for x in m.groups())
+            assert not skat & hand and skat <= offered <= hand | skat
+            pushed_to_you += "puts 2 cards away" in deal.partition("you pick up")[0]
+        points = [0, 0, 0]
+        tricks = re.findall(r"  trick \d+: .* → (\w+) takes? (\d+)", deal)
+        for winner, p in tricks:
+            points[seat[winner]] += int(p)
+        dealt, _, end = re.search(r"^  the skat: (.*)", deal, re.M)[1].partition("; at the end: ")
+        points[seat[tricks[-1][0]]] += sum(POINTS[c] for c in shown(end or dealt))
+        said = re.search(r"points forehand (\d+), middlehand (\d+), rearhand (\d+)", deal)
+        assert [int(x) for x in said.groups()] == points
+    assert len(deals) == 3 and pushed_to_you == 2  # seed 21: as middlehand and rearhand a bot pushed the skat to you
