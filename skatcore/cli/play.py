@@ -88,8 +88,8 @@ class TerminalGame(Turns):
 
     # -- io ----------------------------------------------------------------------
     def say(self, text="") -> None:  # markup; its texts (explanations, labels) may come from a local ruleset
-        if not self.quiet:
-            self.console.print(printable(text) if isinstance(text, str) else text)
+        if not self.quiet:  # a line runs on as the terminal wraps it; a table or panel is fitted to the width, not cut off
+            self.console.print(printable(text) if isinstance(text, str) else text, soft_wrap=isinstance(text, str))
             self.stdout.flush()
 
     def cards(self, cards) -> str:

@@ -20,6 +20,7 @@ from skatcore.errors import printable
 from skatcore.model import SEATS
 
 WIDTH = 78  # the table fits an 80-column terminal
+LABEL_BESIDE = 10  # characters: "your hand" fits beside ten cards in 60 columns
 WAIT_SHOWN = 0.1  # seconds: a bot's thinking time is shown where a person waits this long or longer
 
 
@@ -63,18 +64,21 @@ def card_points(deal, me: int, who: Callable[[int], str]) -> str:
     return f"{escape(who(d))} {pts[d]} · {side}{mine} {sum(pts[s] for s in defenders)}"
 
 
-def hand_row(cards: list[int], numbered: list[int], symbols: bool, label: str = "your hand") -> Table:
+def hand_row(cards: list[int], numbered: list[int], symbols: bool, label: str = "your hand") -> Table | Group:
     """A hand in one row, each card of ``numbered`` with its number beneath
-    (the others dimmed, without a number)."""
+    (the others dimmed, without a number).  A long label (a straw man's
+    cards) goes on a line of its own: beside ten cards it would leave no
+    room for them on a narrow terminal."""
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True)
     for _ in cards:
         grid.add_column(justify="center", no_wrap=True)
     number = {c: i for i, c in enumerate(numbered, 1)}
-    grid.add_row(f"{label}:", *(card_markup(c, symbols) if c in number else f"[dim]{card_markup(c, symbols)}[/dim]"
-                                for c in cards))
+    head = f"{label}:" if len(label) <= LABEL_BESIDE else " "
+    grid.add_row(head, *(card_markup(c, symbols) if c in number else f"[dim]{card_markup(c, symbols)}[/dim]"
+                         for c in cards))
     grid.add_row("", *(f"[cyan]{number[c]}[/cyan]" if c in number else "" for c in cards))
-    return grid
+    return grid if len(label) <= LABEL_BESIDE else Group(f"{escape(label)}:", grid)
 
 
 def card_table(deal, me: int, who: Callable[[int], str], symbols: bool, title: str, thought: dict) -> Panel:

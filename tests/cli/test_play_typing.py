@@ -102,3 +102,32 @@ def test_a_pushed_skat_is_shown_as_it_was_picked_up_and_as_it_counted():
         said = re.search(r"points forehand (\d+), middlehand (\d+), rearhand (\d+)", deal)
         assert [int(x) for x in said.groups()] == points
     assert len(deals) == 3 and pushed_to_you == 2  # seed 21: as middlehand and rearhand a bot pushed the skat to you
+
+
+# -- a terminal 60 columns wide -------------------------------------------------------------------
+@pytest.mark.parametrize(("ruleset", "seed"), [("danish", 5), ("skat-en-deux", 21)])
+def test_a_narrow_terminal_shows_every_card_and_every_number(ruleset, seed, monkeypatch):
+    """At 60 columns the table is fitted to the width, not cut off: the
+    card points of both sides in full (they were cut to ``(your side) 2``
+    for 28), the straw man's cards you play each shown (not ``…``)."""
+    monkeypatch.setenv("COLUMNS", "60")
+    out = io.StringIO()
+    passes = ["2"]  # you pass: Ann declares, you defend (skat-en-deux: with the straw man's cards)
+    assert TerminalGame(get_rules(ruleset), seed, FirstOption(out, passes), out).run(1) == 0
+    text = out.getvalue()
+    assert "…" not in text
+    panels = re.findall(r"╭.*?╯", text, re.S)
+    assert panels
+    for panel in panels:
+        assert all(len(row) <= 60 for row in panel.splitlines())
+        inside = " ".join(row.strip("│ ") for row in panel.splitlines()[1:-1])
+        sides = re.search(r"card points in tricks: (.+?) (\d+) · (.+?)(?: \(your side\))? (\d+)\b", inside)
+        before = text.partition(panel)[0]
+        taken = {name: 0 for name in ("you", "Ann", "Bob", "straw man")}
+        for winner, p in re.findall(r"  trick \d+: .* → (you|Ann|Bob|straw man) takes? (\d+)", before):
+            taken[winner] += int(p)
+        assert int(sides[2]) == taken[sides[1]]
+        assert int(sides[4]) == sum(taken[n] for n in sides[3].split(" and "))
+    if ruleset == "skat-en-deux":  # you defend and play the straw man's cards
+        straw = re.findall(r"middlehand's cards \(you play them\):\n(.*)", text)
+        assert straw and all(len(shown(row)) >= 1 for row in straw)
