@@ -231,7 +231,8 @@ class TerminalGame(Turns):
             self.say(f"  {who}: {escape(str(action))}")
             if deal.phase is not Phase.BIDDING and before is Phase.BIDDING:
                 if deal.declarer is not None:
-                    self.say(f"  {self.name(deal.declarer)} wins the bidding at {deal.bid}")
+                    wins = "win" if self.who(deal.declarer) == "you" else "wins"
+                    self.say(f"  {self.name(deal.declarer)} {wins} the bidding at {deal.bid}")
                 elif deal.done:
                     self.say("  all passed")
                 else:
@@ -247,7 +248,7 @@ class TerminalGame(Turns):
                 self.say(f"  {who} puts {len(action.cards)} cards away")
             return
         if isinstance(action, Declare):
-            self.say(f"  {who} declares {d_text(action.declaration)}")
+            self.say(f"  {who} {'declare' if self.who(seat) == 'you' else 'declares'} {d_text(action.declaration)}")
             return
         shown = "".join(f"; {escape(k)} {self.cards([v]) if isinstance(v, int) else escape(v)}" for k, v in deal.marks.items()
                         if k not in self._marks_said and isinstance(v, (int, str)))

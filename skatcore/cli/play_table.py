@@ -98,7 +98,8 @@ def card_table(deal, me: int, who: Callable[[int], str], symbols: bool, title: s
     for s in others:
         cards = view.others.get(s) or (view.declarer_hand if s == view.declarer else None)
         if cards:
-            shown.append(f"{escape(who(s))} shows {cards_markup(sort_hand(cards_in(cards), table), symbols)}")
+            whose = "your hand:" if who(s) == "you" else f"{escape(who(s))} shows"  # you play a straw man's cards
+            shown.append(f"{whose} {cards_markup(sort_hand(cards_in(cards), table), symbols)}")
     trick = deal.tricks[-1]
     order = seats_in_order(deal, trick.leader)
     on_table = played(trick.cards, order, who, symbols, thought) if trick.cards else f"{escape(who(me))} to lead"

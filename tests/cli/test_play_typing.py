@@ -131,3 +131,14 @@ def test_a_narrow_terminal_shows_every_card_and_every_number(ruleset, seed, monk
     if ruleset == "skat-en-deux":  # you defend and play the straw man's cards
         straw = re.findall(r"middlehand's cards \(you play them\):\n(.*)", text)
         assert straw and all(len(shown(row)) >= 1 for row in straw)
+
+
+def test_you_are_spoken_to_as_you():
+    """``you declare``, ``you win the bidding``, and your own cards on the
+    table where you play the straw man's are ``your hand``, not ``you shows``."""
+    out = io.StringIO()
+    assert TerminalGame(get_rules("skat-en-deux"), 21, FirstOption(out, ["2"]), out).run(2) == 0
+    text = out.getvalue()
+    assert not re.search(r"\byou( \(\w+\))? (declares|wins|shows|takes|plays|calls)\b", text)
+    assert re.search(r"you \(\w+\) win the bidding at \d+\n", text) and re.search(r"you \(\w+\) declare \w+", text)
+    assert "│ your hand: " in text  # deal 1: you defend and play middlehand's cards beside your own
