@@ -30,7 +30,7 @@ from rich.markup import escape
 from skatcore.bots.registry import make_player, resolve_player
 from skatcore.cards import POINTS, cards_in
 from skatcore.cli.play_table import WAIT_SHOWN, played, seats_in_order
-from skatcore.cli.play_text import can_show_symbols, cards_markup, d_text, sort_hand
+from skatcore.cli.play_text import PlainStream, can_show_symbols, cards_markup, d_text, sort_hand
 from skatcore.cli.play_turn import Quit, Turns, Undo
 from skatcore.engine.deal import Bid, Deal, Declare, Discard, Hold, Pass, Phase, PickUp, Play
 from skatcore.engine.table import people, seating
@@ -72,8 +72,10 @@ class TerminalGame(Turns):
         self.seed = seed
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
-        self.console = _console(self.stdout)
         self.symbols = can_show_symbols(self.stdout)
+        if not self.symbols:  # the help and the table's marks in letters, not an encoding error
+            self.stdout = PlainStream(self.stdout)
+        self.console = _console(self.stdout)
         self.people = list(people(rules))  # a straw man's seat is nobody's
         self.kinds = list(kinds or ["heuristic"])
         if len(self.kinds) == 1:  # one player for every bot

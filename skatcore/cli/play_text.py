@@ -23,6 +23,32 @@ def can_show_symbols(stream) -> bool:
     return True
 
 
+class PlainStream:
+    """An output stream that cannot show the suit symbols (``LANG=C``, an
+    ASCII terminal): what the table writes with them in letters (``♠7`` as
+    ``S7``, ``·`` as ``-``, ``→`` as ``->``), anything else it cannot encode
+    as ``?``, so that no line stops the game."""
+
+    PLAIN = str.maketrans({"♣": "C", "♠": "S", "♥": "H", "♦": "D", "·": "-", "→": "->", "…": "..."})
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.encoding = getattr(stream, "encoding", None) or "ascii"
+
+    def write(self, text: str) -> int:
+        plain = text.translate(self.PLAIN).encode(self.encoding, "replace").decode(self.encoding)
+        return self.stream.write(plain)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+
 def card_markup(c: int, symbols: bool = True) -> str:
     """A card as rich markup: ``[red]♥10[/red]`` (``HT`` without symbols)."""
     name = CARD_NAMES[c]

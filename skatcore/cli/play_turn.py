@@ -17,7 +17,9 @@ from skatcore.model import SEATS
 MAX_BIDS_SHOWN = 8
 QUIT = ("q", "quit", "exit")
 HINT = ("?", "hint")
-HELP = "a number or a card (♣A, CA, club ace, Kreuz As) · ? hint · last · undo · q stop"
+CARD_WAYS = "♣A, CA, club ace, Kreuz As"
+COMMANDS = "? hint · last · undo · q stop"
+HELP = f"a number or a card ({CARD_WAYS}) · {COMMANDS}"
 
 
 class Quit(Exception):
@@ -192,7 +194,8 @@ class Turns:
             try:
                 picks = pick_cards(text, cards)
             except NotUnderstood as exc:
-                self.say(f"  {escape(repr(str(exc)))}: type a number from 1 to {len(cards) + len(calls)} or a card ({HELP})")
+                self.say(f"  {escape(repr(str(exc)))}: type a number from 1 to {len(cards) + len(calls)} or a card "
+                         f"({CARD_WAYS}); {COMMANDS}")
                 continue
             if len(picks) != 1:
                 self.say("  one card, please")
