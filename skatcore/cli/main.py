@@ -25,6 +25,9 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 def main(argv: list[str] | None = None) -> int:
     import warnings
 
+    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show é or Δ (LANG=C): \xe9, not an internal error
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning  # one line, like the errors
         return _main(argv)
