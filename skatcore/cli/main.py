@@ -127,18 +127,21 @@ def add_trust_flag(parser: argparse.ArgumentParser, default=False) -> None:
 
 
 def cmd_rulesets(args) -> int:
+    from skatcore.cli.wrap import emit
     from skatcore.rules.ruleset import all_rulesets, read_yaml
+    rows = []
     for name, path in sorted(all_rulesets().items()):  # shipped, and installed (entry points skat.rulesets)
         doc = read_yaml(path) or {}
-        print(printable(f"{name:16} {doc.get('description', '')}"))
+        rows.append(printable(f"{name:16} {doc.get('description', '')}"))
+    emit(rows)
     return 0
 
 
 def cmd_rules(args) -> int:
+    from skatcore.cli.wrap import emit
     from skatcore.rules.overview import rules_lines
 
-    for line in rules_lines(args.name):
-        print(printable(line))
+    emit(printable(line) for line in rules_lines(args.name))
     return 0
 
 
