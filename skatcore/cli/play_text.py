@@ -113,9 +113,10 @@ def declaration_values(rules, options, known: int, bid: int, hand_game: bool) ->
             continue
         table = rules.tricks[d.game]
         value, how = game_value(rules, d, table.matadors(known))
-        verdict = "[green]reaches the bid[/green]" if value >= bid else f"[red]below the bid {bid}: overbid[/red]"
+        verdict = ("" if not bid else  # no bidding (Offiziersskat): no bid to reach
+                   "[green]reaches the bid[/green]" if value >= bid else f"[red]below the bid {bid}: overbid[/red]")
         note = " (matadors of your hand; the skat counts too)" if hand_game and table.trumps else ""
-        out.append(f"{d_text(d)}  [dim]{how}{note}[/dim]  {verdict}")
+        out.append(f"{d_text(d)}  [dim]{how}{note}[/dim]  {verdict}".rstrip())
     return out
 
 

@@ -89,9 +89,10 @@ class Turns:
             self.say(f"your bid (now {deal.bid or 'nothing'}):")
             return options[self.choose([str(a) for a in options])]
         if phase is Phase.DECLARE:
-            self.say(f"declare (bid {deal.bid}):")
+            self.say(f"declare (bid {deal.bid}):" if deal.bid else "declare:")  # no bidding (Offiziersskat): no bid
             known = view.hand | sum(1 << c for c in view.discard)
-            options = declaration_values(self.rules, [a.declaration for a in legal], known, deal.bid, deal.route == "hand")
+            options = declaration_values(self.rules, [a.declaration for a in legal], known, deal.bid,
+                                         deal.route == "hand" and bool(deal.original_skat))  # a skat unseen
             return legal[self.choose(options)]
         if phase is Phase.SKAT:
             self.say(f"you play for {deal.bid}: pick up the skat or play hand?")

@@ -143,3 +143,14 @@ def test_you_are_spoken_to_as_you():
     assert re.search(r"you \(\w+\) win the bidding at \d+\n", text) and re.search(r"you \(\w+\) declare \w+", text)
     assert "│ your hand: " in text  # deal 1: you defend and play middlehand's cards beside your own
 
+
+
+def test_a_game_without_bidding_names_no_bid():
+    """Offiziersskat: nobody bids, the non-dealer announces. Declaring said
+    ``declare (bid 0):`` and ``reaches the bid`` beside every game, and a
+    skat that counts too where there is none."""
+    out = io.StringIO()
+    assert TerminalGame(get_rules("offiziersskat"), 21, FirstOption(out, []), out).run(1) == 0
+    text = out.getvalue()
+    assert "\ndeclare:\n" in text and "  1) clubs hand  without" in text  # seed 21: you are forehand and announce
+    assert "bid 0" not in text and "reaches the bid" not in text and "the skat counts" not in text
