@@ -47,6 +47,8 @@ def _main(argv: list[str] | None) -> int:
         with trusting(args.trust):
             return args.func(args) or 0
     except SystemExit as exc:  # --help/--version: main(argv) returns the status instead of exiting
+        if isinstance(exc.__context__, BrokenPipeError):  # rich's answer to a reader gone (skat simulate | head): exit 1
+            return 0
         return exc.code if isinstance(exc.code, int) else 0
     except InputError as exc:
         print(printable(f"skat: error: {exc}"), file=sys.stderr)
