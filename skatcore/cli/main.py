@@ -25,7 +25,7 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 def main(argv: list[str] | None = None) -> int:
     import warnings
 
-    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show é or Δ (LANG=C): \xe9, not an internal error
+    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show é or Δ (an ASCII or Latin-1 locale): \xe9, not an internal error
         if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     with warnings.catch_warnings():

@@ -24,8 +24,8 @@ def can_show_symbols(stream) -> bool:
 
 
 class PlainStream:
-    """An output stream that cannot show the suit symbols (``LANG=C``, an
-    ASCII terminal): what the table writes with them in letters (``♠7`` as
+    """An output stream that cannot show the suit symbols (an ASCII or
+    Latin-1 locale): what the table writes with them in letters (``♠7`` as
     ``S7``, ``·`` as ``-``, ``→`` as ``->``), anything else it cannot encode
     as ``?``, so that no line stops the game."""
 

@@ -1,5 +1,5 @@
-"""A terminal that cannot show the suit symbols, ``é`` or ``Δ`` (``LANG=C``,
-an ASCII console): every command writes what it can and escapes the rest,
+"""A terminal that cannot show the suit symbols, ``é`` or ``Δ`` (an ASCII or
+Latin-1 locale, ``PYTHONIOENCODING=ascii``): every command writes what it can and escapes the rest,
 and ``skat play`` is played in letters; none stops with an internal error."""
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ def skat(*args: str, answers: str = "") -> tuple[int, str, str]:
 
 
 def test_an_ascii_terminal_plays_a_whole_deal_in_letters():
-    """``LANG=C``: the suit symbols, ``·`` and ``→`` cannot be written. The
+    """An ASCII terminal: the suit symbols, ``·`` and ``→`` cannot be written. The
     first refusal stopped the game (UnicodeEncodeError, exit 1); now cards
     are letters (``S7 D8``) and the table's marks plain ASCII."""
     rc, out, err = skat("play", "--seed", "3", "--deals", "1", answers="1\n1\nxx\n1 2\n1\nxyz\n" + "1\n" * 40)
