@@ -55,6 +55,9 @@ def _main(argv: list[str] | None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback; 130 as the shell reports a SIGINT
+        print("skat: interrupted", file=sys.stderr)
+        return 130
     except OSError as exc:  # a file name the system refuses (too long, a directory, no permission)
         name = f"{shorten(str(exc.filename))}: " if exc.filename else ""
         print(printable(f"skat: error: {name}cannot use this file ({exc.strerror or type(exc).__name__})"), file=sys.stderr)

@@ -112,7 +112,7 @@ class TerminalGame(Turns):
                         break
             if self.session.state.closed:
                 self.say(f"the session is over: {self.session.state.closed}")
-        except Quit:
+        except (Quit, KeyboardInterrupt):  # q, the end of the input, Ctrl-C: the same stop, with the sheet so far
             self.quiet = False
             self.say("")
             self.say("stopped.")
@@ -299,9 +299,9 @@ class TerminalGame(Turns):
     @staticmethod
     def card_points(deal: Deal) -> str:
         """The card points of a declarer's game, for the result line (a
-        Ramsch's explanation has them per seat)."""
-        if deal.declarer is None or deal.contract is None or deal.table is None:
-            return ""
+        Ramsch's explanation has them per seat; a null has none)."""
+        if deal.declarer is None or deal.contract is None or deal.table is None or deal.contract.no_trick:
+            return ""  # a null is won by taking no trick: card points decide nothing (and the deal may end early)
         points = deal.facts().declarer_points
         total = sum(deal.table.points[c] for c in deal.rules.deck.cards)
         return f"  (card points: declarer {points}, defenders {total - points})"

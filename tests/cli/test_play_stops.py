@@ -1,0 +1,101 @@
+"""``skat play`` as a player meets it at a real terminal: Ctrl-C at any
+prompt stops the table as ``q`` does (the sheet so far, exit 0), not with a
+traceback, and any other command stops with one line; the screen speaks to
+you as "you" (you win the bidding, you declare); a lost null shows no card
+points (it is won by taking no trick, and ends at the declarer's first)."""
+
+from __future__ import annotations
+
+import importlib
+import io
+import re
+import sys
+
+import pytest
+
+from skatcore.cli.play import TerminalGame
+from skatcore.rules.compiler import get_rules
+
+pexpect = pytest.importorskip("pexpect")
+
+ANSI = re.compile(r"\r[^\r\n]*\x1b\[K|\x1b\[[0-9;?]*[A-Za-z]")
+ENV = {"TERM": "xterm-256color", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", "SKAT_NO_WARM": "1"}
+PROMPTS = ["\nyour choice: ", "\nplay: ", "\nput away: "]
+
+
+class FirstOption(io.StringIO):
+    """The first option (or pass, when ``passes``), the first cards offered to put away."""
+
+    def __init__(self, out: io.StringIO, passes: bool = False):
+        super().__init__()
+        self.out, self.passes = out, passes
+
+    def readline(self, *_):
+        text = self.out.getvalue().rstrip()
+        if text.endswith("put away:"):
+            return "1 2\n"
+        asked = text.rpartition("\n")[0].rpartition("your hand:")[2]
+        if self.passes and (m := re.search(r"(\d+)\) pass$", asked, re.M)):
+            return m[1] + "\n"
+        return "1\n"
+
+
+def play(ruleset: str, seed: int, deals: int, passes: bool = False) -> str:
+    out = io.StringIO()
+    assert TerminalGame(get_rules(ruleset), seed, FirstOption(out, passes), out).run(deals) == 0
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("at", PROMPTS)
+def test_ctrl_c_at_a_prompt_stops_as_q_does(at):
+    """Seed 3: you bid (your choice), pick up and put away, then play."""
+    child = pexpect.spawn(sys.executable, ["-c", "import sys; from skatcore.cli import main; sys.exit(main())", "play",
+                                           "--seed", "3", "--deals", "2"],
+                          encoding="utf-8", timeout=120, dimensions=(40, 100), env=ENV)
+    child.logfile_read = io.StringIO()
+    while (i := child.expect([*PROMPTS, pexpect.EOF])) != PROMPTS.index(at):
+        assert i < len(PROMPTS), "the prompt never came"
+        child.sendline("1 2" if i == 2 else "1")
+    child.sendintr()
+    child.expect(pexpect.EOF)
+    child.close()
+    text = ANSI.sub("", child.logfile_read.getvalue())
+    assert child.exitstatus == 0, text[-1500:]
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text
+    assert text.rstrip().endswith("stopped.")
+
+
+def test_ctrl_c_in_any_command_is_one_line(monkeypatch, capsys):
+    cli = importlib.import_module("skatcore.cli.main")  # the module: skatcore.cli.main is also the function
+
+    def interrupted(args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "cmd_rulesets", interrupted)
+    assert cli.main(["rulesets"]) == 130  # as a shell reports a program stopped by Ctrl-C
+    assert capsys.readouterr().err == "skat: interrupted\n"
+
+
+def test_you_win_the_bidding_and_declare():
+    text = play("official", 3, 1)  # you bid and win
+    assert re.search(r"you \(\w+\) win the bidding at \d+", text)
+    assert re.search(r"you \(\w+\) declare \w+", text)
+    assert not re.search(r"you \(\w+\) (wins|declares)", text)
+    text = play("official", 3, 3, passes=True)  # you pass: a bot still "wins", "declares"
+    assert re.search(r"(Ann|Bob) \(\w+\) wins the bidding", text) and re.search(r"(Ann|Bob) \(\w+\) declares", text)
+
+
+def test_a_null_shows_no_card_points():
+    """Offiziersskat seed 2: Ann declares null hand in the second deal; at
+    the first trick she takes, the deal is over, the cards left in the
+    stacks taken by nobody."""
+    text = play("offiziersskat", 2, 2)
+    nulls = [d for d in text.split("=== deal ")[1:] if re.search(r"declares? null", d)]
+    assert nulls
+    for deal in nulls:
+        result = re.search(r"result: .*", deal)[0]
+        assert "card points" not in result, result
+    others = [d for d in text.split("=== deal ")[1:] if re.search(r"declares? (clubs|spades|hearts|diamonds|grand)", d)]
+    for deal in others:  # a suit game or grand still shows them, 120 in all
+        m = re.search(r"\(card points: declarer (\d+), defenders (\d+)\)", deal)
+        assert int(m[1]) + int(m[2]) == 120
