@@ -125,8 +125,8 @@ class TerminalGame(Turns):
         return self.seats[SEATS[seat]]
 
     def who(self, seat: int) -> str:
-        """``you``, ``Ann``, or the seat nobody plays (a straw man)."""
-        return self.names[self.slot(seat)] if seat in self.people else "straw man"
+        """``you``, ``Ann``, or the seat nobody sits at as the form calls it (``Oma``; the straw man)."""
+        return self.names[self.slot(seat)] if seat in self.people else self.rules.table.seats[seat].name or "straw man"
 
     def name(self, seat: int) -> str:
         return f"{self.who(seat)} ({SEATS[seat]})" if seat in self.people else self.who(seat)

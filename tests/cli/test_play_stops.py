@@ -99,3 +99,18 @@ def test_a_null_shows_no_card_points():
     for deal in others:  # a suit game or grand still shows them, 120 in all
         m = re.search(r"\(card points: declarer (\d+), defenders (\d+)\)", deal)
         assert int(m[1]) + int(m[2]) == 120
+
+
+@pytest.mark.parametrize(("ruleset", "called"), [("oma-skat", "Oma"), ("schmegegge", "half-dummy"),
+                                                  ("skat-en-deux", "third hand"), ("strohmann", "straw man"),
+                                                  ("piloten-skat", "straw man")])
+def test_the_third_seat_has_the_name_its_form_gives_it(ruleset, called):
+    """B13: Oma-Skat's face-down pile is Oma, Schmegegge's the half-dummy,
+    Skat en deux's the spare third hand; Strohmann and Piloten-Skat play a
+    straw man.  It sits at middlehand; you at forehand in the first deal."""
+    text = play(ruleset, 2, 1)
+    assert f"{called} (middlehand) · " in text  # the table's seats
+    others = {"Oma", "half-dummy", "third hand", "straw man"} - {called}
+    tricks = re.findall(r"  trick \d+: (.*) → ", text)
+    assert tricks and all(f"{called} " in t for t in tricks)  # it plays to every trick
+    assert not any(name in text for name in others)

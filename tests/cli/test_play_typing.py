@@ -123,8 +123,8 @@ def test_a_narrow_terminal_shows_every_card_and_every_number(ruleset, seed, monk
         inside = " ".join(row.strip("│ ") for row in panel.splitlines()[1:-1])
         sides = re.search(r"card points in tricks: (.+?) (\d+) · (.+?)(?: \(your side\))? (\d+)\b", inside)
         before = text.partition(panel)[0]
-        taken = {name: 0 for name in ("you", "Ann", "Bob", "straw man")}
-        for winner, p in re.findall(r"  trick \d+: .* → (you|Ann|Bob|straw man) takes? (\d+)", before):
+        taken = {name: 0 for name in ("you", "Ann", "Bob", "third hand")}  # Skat en deux's third seat
+        for winner, p in re.findall(r"  trick \d+: .* → (you|Ann|Bob|third hand) takes? (\d+)", before):
             taken[winner] += int(p)
         assert int(sides[2]) == taken[sides[1]]
         assert int(sides[4]) == sum(taken[n] for n in sides[3].split(" and "))
