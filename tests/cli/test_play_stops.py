@@ -26,11 +26,13 @@ PROMPTS = ["\nyour choice: ", "\nplay: ", "\nput away: "]
 class FirstOption(io.StringIO):
     """The first option (or pass, when ``passes``), the first cards offered to put away."""
 
-    def __init__(self, out: io.StringIO, passes: bool = False):
+    def __init__(self, out: io.StringIO, passes: bool = False, script=()):
         super().__init__()
-        self.out, self.passes = out, passes
+        self.out, self.passes, self.script = out, passes, list(script)
 
     def readline(self, *_):
+        if self.script:
+            return self.script.pop(0) + "\n"
         text = self.out.getvalue().rstrip()
         if text.endswith("put away:"):
             return "1 2\n"
@@ -40,9 +42,9 @@ class FirstOption(io.StringIO):
         return "1\n"
 
 
-def play(ruleset: str, seed: int, deals: int, passes: bool = False) -> str:
+def play(ruleset: str, seed: int, deals: int, passes: bool = False, script=()) -> str:
     out = io.StringIO()
-    assert TerminalGame(get_rules(ruleset), seed, FirstOption(out, passes), out).run(deals) == 0
+    assert TerminalGame(get_rules(ruleset), seed, FirstOption(out, passes, script), out).run(deals) == 0
     return out.getvalue()
 
 
@@ -114,3 +116,10 @@ def test_the_third_seat_has_the_name_its_form_gives_it(ruleset, called):
     tricks = re.findall(r"  trick \d+: (.*) → ", text)
     assert tricks and all(f"{called} " in t for t in tricks)  # it plays to every trick
     assert not any(name in text for name in others)
+
+
+def test_a_word_that_is_no_card_is_answered_in_one_sentence():
+    """Seed 3: bid 18, play hand, hearts hand (9), then a word at the table."""
+    text = play("official", 3, 1, script=["1", "2", "9", "xyz"])
+    said = re.search(r"'xyz': (.*)", text)[1]
+    assert said == "type a number from 1 to 10 or a card (♣A, CA, club ace, Kreuz As); ? hint · last · undo · q stop"
