@@ -102,10 +102,14 @@ def sort_hand(cards, table=None) -> list[int]:
     return sorted(cards, key=key)
 
 
+HAND_NOTE = "the matadors of your hand; the skat counts too"
+
+
 def declaration_values(rules, options, known: int, bid: int, hand_game: bool) -> list[str]:
     """Each declaration with what it is worth won simply, with the
     matadors of the ``known`` cards (a mask: the hand and the cards put
-    away), and whether that reaches the bid."""
+    away), and whether that reaches the bid.  (A hand game's note that the
+    skat counts too is said once, above the list: :data:`HAND_NOTE`.)"""
     out = []
     for d in options:
         if not rules.contracts[d.game].declarer:  # all against all (a Ramsch declared): no game value to reach
@@ -115,8 +119,7 @@ def declaration_values(rules, options, known: int, bid: int, hand_game: bool) ->
         value, how = game_value(rules, d, table.matadors(known))
         verdict = ("" if not bid else  # no bidding (Offiziersskat): no bid to reach
                    "[green]reaches the bid[/green]" if value >= bid else f"[red]below the bid {bid}: overbid[/red]")
-        note = " (matadors of your hand; the skat counts too)" if hand_game and table.trumps else ""
-        out.append(f"{d_text(d)}  [dim]{how}{note}[/dim]  {verdict}".rstrip())
+        out.append(f"{d_text(d)}  [dim]{how}[/dim]  {verdict}".rstrip())
     return out
 
 

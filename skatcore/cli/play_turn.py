@@ -9,7 +9,7 @@ from rich.markup import escape
 
 from skatcore.cards import cards_in
 from skatcore.cli.play_table import card_table, contract_title, hand_row, played, seats_in_order
-from skatcore.cli.play_text import declaration_values, sort_hand
+from skatcore.cli.play_text import HAND_NOTE, declaration_values, sort_hand
 from skatcore.cli.play_words import MAX_INPUT, NotUnderstood, pick_cards, why_not
 from skatcore.engine.deal import Bid, Call, Discard, Hold, Pass, Phase, Play
 from skatcore.model import SEATS
@@ -89,7 +89,8 @@ class Turns:
             self.say(f"your bid (now {deal.bid or 'nothing'}):")
             return options[self.choose([str(a) for a in options])]
         if phase is Phase.DECLARE:
-            self.say(f"declare (bid {deal.bid}):" if deal.bid else "declare:")  # no bidding (Offiziersskat): no bid
+            note = f" [dim]({HAND_NOTE})[/dim]" if deal.route == "hand" and deal.original_skat else ""
+            self.say((f"declare (bid {deal.bid}):" if deal.bid else "declare:") + note)  # no bidding (Offiziersskat): no bid
             known = view.hand | sum(1 << c for c in view.discard)
             options = declaration_values(self.rules, [a.declaration for a in legal], known, deal.bid,
                                          deal.route == "hand" and bool(deal.original_skat))  # a skat unseen

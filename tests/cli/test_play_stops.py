@@ -123,3 +123,14 @@ def test_a_word_that_is_no_card_is_answered_in_one_sentence():
     text = play("official", 3, 1, script=["1", "2", "9", "xyz"])
     said = re.search(r"'xyz': (.*)", text)[1]
     assert said == "type a number from 1 to 10 or a card (♣A, CA, club ace, Kreuz As); ? hint · last · undo · q stop"
+
+
+def test_a_hand_games_note_is_said_once_above_the_list():
+    """Seed 3: you play hand; the 22 declarations (4 suits and grand, each
+    plain, schneider, schwarz, ouvert; null hand and null ouvert hand)
+    under one note that the skat's matadors count too."""
+    text = play("official", 3, 1, script=["1", "2"])
+    listed = text.partition("declare (bid 18):")[2].partition("your choice:")[0]
+    assert listed.splitlines()[0] == " (the matadors of your hand; the skat counts too)"
+    options = re.findall(r"^ +\d+\) (.*)", listed, re.M)
+    assert len(options) == 5 * 4 + 2 and not any("skat counts" in o for o in options)
