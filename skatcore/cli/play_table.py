@@ -81,10 +81,14 @@ def hand_row(cards: list[int], numbered: list[int], symbols: bool, label: str = 
     return grid if len(label) <= LABEL_BESIDE else Group(f"{escape(label)}:", grid)
 
 
-def card_table(deal, me: int, who: Callable[[int], str], symbols: bool, title: str, thought: dict) -> Panel:
+def card_table(deal, me: int, who: Callable[[int], str], symbols: bool, title: str, thought: dict,
+               width: int = WIDTH) -> Panel:
     """The table at your turn to play a card (``me``: the seat you play
     now): the other seats left and right, the trick in the middle, the
-    card points below."""
+    card points below.  A title wider than the table (a ``width`` narrower
+    than 80 columns) keeps its first part (``deal 3 (pub)``) and puts what
+    follows ``·`` (the game and the bid) on the first line inside, where it
+    wraps: the border would cut it off (``(bid 2`` for 24)."""
     view = deal.view(me)
     table = deal.table
     others = [s for s in seats_in_order(deal, me) if s != me]
@@ -105,7 +109,12 @@ def card_table(deal, me: int, who: Callable[[int], str], symbols: bool, title: s
     on_table = played(trick.cards, order, who, symbols, thought) if trick.cards else f"{escape(who(me))} to lead"
     middle = Align.center(f"trick {len(deal.tricks)}:  {on_table}")
     points = f"[dim]card points in tricks:[/dim] {card_points(deal, me, who)}"
-    return Panel(Group(seats, *shown, "", middle, "", points), title=escape(printable(title)), title_align="left", width=WIDTH)
+    title = printable(title)
+    top: list = []
+    if len(title) + 6 > min(WIDTH, width) and " · " in title:  # "╭─ " and " ─╮" around it
+        title, _, game = title.partition(" · ")
+        top = [escape(game)]
+    return Panel(Group(*top, seats, *shown, "", middle, "", points), title=escape(title), title_align="left", width=WIDTH)
 
 
 def contract_title(deal, who: Callable[[int], str]) -> str:

@@ -164,7 +164,8 @@ class Turns:
         """Your card (or a table call) at the drawn table."""
         hand = deal.hands[me]
         title = f"{self.title} · {contract_title(deal, self.who)}"
-        self.say(card_table(deal, me, self.who, self.symbols, title, self.thought.get(len(deal.tricks) - 1, {})))
+        self.say(card_table(deal, me, self.who, self.symbols, title, self.thought.get(len(deal.tricks) - 1, {}),
+                            self.console.width))
         label = "your hand" if deal.controller(me) == me else f"{SEATS[me]}'s cards (you play them)"
         self.say(hand_row(sort_hand(cards_in(hand), deal.table), cards, self.symbols, label))
         for i, c in enumerate(calls, len(cards) + 1):

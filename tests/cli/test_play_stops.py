@@ -134,3 +134,21 @@ def test_a_hand_games_note_is_said_once_above_the_list():
     assert listed.splitlines()[0] == " (the matadors of your hand; the skat counts too)"
     options = re.findall(r"^ +\d+\) (.*)", listed, re.M)
     assert len(options) == 5 * 4 + 2 and not any("skat counts" in o for o in options)
+
+
+@pytest.mark.parametrize("columns", ["40", "80"])
+def test_the_game_and_the_bid_are_never_cut_off_the_table(monkeypatch, columns):
+    """Danish-Petersen, seed 23: you win the bidding at 24 (its lowest bid)
+    and play clubs.  At 40 columns the title would end ``(bid 2``: the game
+    and the bid move inside the table, whole; at 80 they stay in the title."""
+    monkeypatch.setenv("COLUMNS", columns)
+    text = play("danish-petersen", 23, 1)
+    bid = re.search(r"win the bidding at (\d+)", text)[1]
+    game = re.search(r"you \(\w+\) declare (.*)", text)[1]
+    tables = re.findall(r"╭.*?╯", text, re.S)
+    assert bid == "24" and tables
+    for table in tables:
+        assert max(map(len, table.splitlines())) <= int(columns)
+        top, first = table.splitlines()[:2]
+        where, other = (top, first) if columns == "80" else (first, top)
+        assert f"you play {game} (bid {bid})" in where and "(bid" not in other, table
