@@ -90,8 +90,10 @@ class TerminalGame(Turns):
 
     # -- io ----------------------------------------------------------------------
     def say(self, text="") -> None:  # markup; its texts (explanations, labels) may come from a local ruleset
-        if not self.quiet:  # a line runs on as the terminal wraps it; a table or panel is fitted to the width, not cut off
-            self.console.print(printable(text) if isinstance(text, str) else text, soft_wrap=isinstance(text, str))
+        if not self.quiet:  # a table or panel is fitted to the width, not cut off; a line is broken between words on a
+            # terminal (the terminal would break it anywhere: "3 x spades 1" over "1 = 33"), whole into a file or pipe
+            text_line = isinstance(text, str)
+            self.console.print(printable(text) if text_line else text, soft_wrap=text_line and not self.console.is_terminal)
             self.stdout.flush()
 
     def cards(self, cards) -> str:

@@ -152,3 +152,31 @@ def test_the_game_and_the_bid_are_never_cut_off_the_table(monkeypatch, columns):
         top, first = table.splitlines()[:2]
         where, other = (top, first) if columns == "80" else (first, top)
         assert f"you play {game} (bid {bid})" in where and "(bid" not in other, table
+
+
+def test_at_a_narrow_terminal_lines_break_between_words():
+    """At 60 columns (seed 3: bid 18, play hand, the 22 hand games listed),
+    every line written fits: the terminal would otherwise break it where it
+    reaches the edge, inside a word or a number (``3 x spades 1`` over
+    ``1 = 33``)."""
+    child = pexpect.spawn(sys.executable, ["-c", "import sys; from skatcore.cli import main; sys.exit(main())", "play",
+                                           "--seed", "3", "--deals", "1"],
+                          encoding="utf-8", timeout=120, dimensions=(40, 60), env=ENV)
+    child.logfile_read = io.StringIO()
+    for answer in ("1", "2"):
+        child.expect("\nyour choice: ")
+        child.sendline(answer)
+    child.expect("\nyour choice: ")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    text = ANSI.sub("", child.logfile_read.getvalue()).replace("\r", "")
+    listed = text.partition("declare (bid 18):")[2].partition("your choice:")[0]
+    assert len(re.findall(r"^ +\d+\) ", listed, re.M)) == 22
+    assert max(len(line) for line in text.splitlines()) <= 60
+    # each option's words whole: rejoined, every value reads as it was written
+    options = re.split(r"\n(?= +\d+\) )", listed.strip())[1:]  # after the note
+    assert len(options) == 22
+    for o in options:
+        one = " ".join(o.split())
+        assert re.search(r"(\d+ x \w+ \d+ = \d+|null (ouvert )?hand \d+) (reaches the bid|below the bid 18: overbid)$", one), one
