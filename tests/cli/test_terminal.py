@@ -1,8 +1,10 @@
-"""``skat play`` as a player meets it at a real terminal: Ctrl-C at any
-prompt stops the table as ``q`` does (the sheet so far, exit 0), not with a
-traceback, and any other command stops with one line; the screen speaks to
-you as "you" (you win the bidding, you declare); a lost null shows no card
-points (it is won by taking no trick, and ends at the declarer's first)."""
+"""The terminal programs as a player meets them at a real terminal:
+Ctrl-C at any prompt of ``skat play`` stops the table as ``q`` does (the
+sheet so far, exit 0), any other command with one line; the screen speaks
+to you as "you", names the third seat as its form does (Oma), shows a lost
+null without card points, answers a word that is no card in one sentence;
+at a narrow terminal nothing is cut off or broken inside a word (the
+table's title, the declarations)."""
 
 from __future__ import annotations
 
