@@ -216,7 +216,9 @@ def headline(result: dict, symbols: bool = False) -> str:
         return f"{what} ({'wins' if won else 'loses'})"
 
     played = "played" if result["complete"] else f"played to trick {len(result['tricks'])}:"
-    line = (f"{result['contract']} by {_who(result, result['declarer'])}: {played} {counted(s['result'], s['result_wins'])}, "
+    # a record without play (its outcome only): no result was played, only the double-dummy one is known
+    done = f"{played} {counted(s['result'], s['result_wins'])}" if result["tricks"] else "no card played"
+    line = (f"{result['contract']} by {_who(result, result['declarer'])}: {done}, "
             f"double-dummy {counted(s['double_dummy'], s['double_dummy_wins'])}")
     loss = s["biggest_loss"]
     if loss is None:
@@ -250,5 +252,8 @@ def describe(result: dict, symbols: bool = False) -> list[str]:
                          + (f" ({better} kept {ch['before']})" if better else ""))
         won = f"-> {_who(result, t['winner'])}" if t["winner"] else "(unfinished)"
         lines.append(f"  trick {t['trick']:<3} {t['value']:>4}  {cards:<11} {won}" + (f"   {'; '.join(notes)}" if notes else ""))
-    lines.append(f"  played    {result['played']:>4}" + ("" if result["complete"] else " (the record's play ends here)"))
+    if not result["tricks"]:  # the skat's points so far would read as the game's card points
+        lines.append("  played    none (the record has no play)")
+    else:
+        lines.append(f"  played    {result['played']:>4}" + ("" if result["complete"] else " (the record's play ends here)"))
     return lines
