@@ -194,6 +194,9 @@ class Turns:
                 raise Undo
             if text.isdecimal() and len(cards) < int(text) <= len(cards) + len(calls):
                 return calls[int(text) - len(cards) - 1]
+            said = low.removeprefix("call ").strip()
+            if called := next((c for c in calls if c.name.lower() == said), None):  # "kontra", "call re"
+                return called
             try:
                 picks = pick_cards(text, cards)
             except NotUnderstood as exc:

@@ -182,3 +182,26 @@ def test_at_a_narrow_terminal_lines_break_between_words():
     for o in options:
         one = " ".join(o.split())
         assert re.search(r"(\d+ x \w+ \d+ = \d+|null (ouvert )?hand \d+) (reaches the bid|below the bid 18: overbid)$", one), one
+
+
+
+@pytest.mark.parametrize("typed", ["kontra", "Kontra", "call kontra"])
+def test_a_call_is_typed_by_its_name(typed):
+    """Pub, seed 7: you pass, Ann declares spades; at your first card you
+    may call Kontra - by its number or by its name."""
+    out = io.StringIO()
+
+    class Caller(FirstOption):
+        called = False
+
+        def readline(self, *_):
+            asked = self.out.getvalue().rpartition("╭")[2]  # since the table was drawn
+            if not self.called and asked.rstrip().endswith("play:") and ") call kontra" in asked:
+                self.called = True
+                return typed + "\n"
+            return super().readline()
+
+    assert TerminalGame(get_rules("pub"), 7, Caller(out, passes=True), out).run(1) == 0
+    text = out.getvalue()
+    assert "Ann (middlehand) declares spades" in text
+    assert "you call kontra!" in text and "kontra: x2" in re.search(r"result: .*", text)[0]
