@@ -12,6 +12,7 @@ from skatcore.cli.play_table import card_table, contract_title, hand_row, played
 from skatcore.cli.play_text import HAND_NOTE, declaration_values, sort_hand
 from skatcore.cli.play_words import MAX_INPUT, NotUnderstood, pick_cards, why_not
 from skatcore.engine.deal import Bid, Call, Discard, Hold, Pass, Phase, Play
+from skatcore.errors import shorten
 from skatcore.model import SEATS
 
 MAX_BIDS_SHOWN = 8
@@ -129,7 +130,7 @@ class Turns:
             try:
                 picks = sorted(set(pick_cards(text, cards)))
             except NotUnderstood as exc:
-                self.say(f"  {escape(repr(str(exc)))} is not one of your cards: type {k} numbers or cards, e.g. 3 7 or ♠7 ♦8")
+                self.say(f"  {escape(repr(shorten(str(exc), 24)))} is not one of your cards: type {k} numbers or cards, e.g. 3 7 or ♠7 ♦8")
                 continue
             if len(picks) == k and Discard(tuple(picks)) in legal:
                 return Discard(tuple(picks))
@@ -200,7 +201,7 @@ class Turns:
             try:
                 picks = pick_cards(text, cards)
             except NotUnderstood as exc:
-                self.say(f"  {escape(repr(str(exc)))}: type a number from 1 to {len(cards) + len(calls)} or a card "
+                self.say(f"  {escape(repr(shorten(str(exc), 24)))}: type a number from 1 to {len(cards) + len(calls)} or a card "
                          f"({CARD_WAYS}); {COMMANDS}")
                 continue
             if len(picks) != 1:

@@ -205,3 +205,11 @@ def test_a_call_is_typed_by_its_name(typed):
     text = out.getvalue()
     assert "Ann (middlehand) declares spades" in text
     assert "you call kontra!" in text and "kontra: x2" in re.search(r"result: .*", text)[0]
+
+
+def test_a_long_word_is_echoed_short():
+    """10,000 characters at the table (a paste gone wrong): the answer names
+    the word cut to 24 characters, on one line, and the table goes on."""
+    text = play("official", 3, 1, script=["1", "2", "9", "x" * 10_000])
+    said = re.search(r"  ('x+\.\.\.'): type a number", text)
+    assert said and said[1] == "'" + "x" * 21 + "...'" and "result: " in text
