@@ -120,7 +120,22 @@ class TerminalGame(Turns):
             self.say("stopped.")
             if k:
                 self.show_sheet()
+        if self.session.state.lines:
+            self.show_final()
         return 0
+
+    def show_final(self) -> None:
+        """What the session rules add at its end (Seeger-Fabian's extra
+        points at a tournament: B1), and the final totals with them."""
+        try:
+            res = self.session.finish()
+        except InputError as exc:
+            self.say(f"  no final totals: {escape(str(exc))}")
+            return
+        for c in res.extra:
+            self.say(f"  {escape(c.label)}: " + ", ".join(f"{n} {c.values.get(n, 0):+d}" for n in self.names))
+        if res.extra:
+            self.say("final: " + ", ".join(f"{n} {res.final[n]:+d}" for n in self.names))
 
     def slot(self, seat: int) -> int:
         """The player (0 you, then clockwise) at a seat in this deal."""

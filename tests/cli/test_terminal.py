@@ -213,3 +213,25 @@ def test_a_long_word_is_echoed_short():
     text = play("official", 3, 1, script=["1", "2", "9", "x" * 10_000])
     said = re.search(r"  ('x+\.\.\.'): type a number", text)
     assert said and said[1] == "'" + "x" * 21 + "...'" and "result: " in text
+
+
+def test_a_tournament_ends_with_the_seeger_fabian_points():
+    """B1 at a 3-table: +50 for each game won as declarer, -50 for each
+    lost; +40 to each defender of a lost game; the final totals add them to
+    the game scores.  Counted here from the result lines of three deals."""
+    text = play("tournament", 3, 3)
+    names = ("you", "Ann", "Bob")
+    games = {n: 0 for n in names}
+    defence = {n: 0 for n in names}
+    for declarer, won in re.findall(r"\n  (\w+) \(\w+\): ([+-])\d+\n", text):
+        games[declarer] += 50 if won == "+" else -50
+        for n in names:
+            defence[n] += 40 if won == "-" and n != declarer else 0
+    totals = dict(re.findall(r"(\w+) ([+-]\d+)", re.findall(r"score sheet: (.*)", text)[-1]))
+    said = {label: dict(re.findall(r"(\w+) ([+-]\d+)", rest)) for label, rest in
+            re.findall(r"\n  (won/lost games x50|opponents' lost games): (.*)", text)}
+    assert said["won/lost games x50"] == {n: f"{games[n]:+d}" for n in names}
+    assert said["opponents' lost games"] == {n: f"{defence[n]:+d}" for n in names}
+    final = dict(re.findall(r"(\w+) ([+-]\d+)", re.search(r"\nfinal: (.*)", text)[1]))
+    assert final == {n: f"{int(totals[n]) + games[n] + defence[n]:+d}" for n in names}
+    assert "final:" not in play("official", 3, 1)  # nothing to add: no final line
