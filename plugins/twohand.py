@@ -77,7 +77,7 @@ class SkatEnDeux:
     params_schema = {"type": "object", "additionalProperties": False, "properties": {"shown": _shown("declared")}}
 
     def __init__(self, shown: str = "declared"):
-        self.table = third_hand(SeatPlan(controller="defender", bids=False, shown=((shown, "all"),)))
+        self.table = third_hand(SeatPlan(controller="defender", bids=False, shown=((shown, "all"),), name="third hand"))
 
     @hookimpl
     def skat_table(self):
@@ -175,7 +175,7 @@ class OmaSkat:
 
     params_schema = {"type": "object", "additionalProperties": False, "properties": {}}
 
-    TABLE = third_hand(SeatPlan(controller="nobody", bids=False, arrangement="pile", open=1))
+    TABLE = third_hand(SeatPlan(controller="nobody", bids=False, arrangement="pile", open=1, name="Oma"))
 
     @hookimpl
     def skat_table(self):
@@ -286,7 +286,7 @@ class Schmegegge:
 
     def __init__(self, open: int = 5):
         self.table = third_hand(SeatPlan(controller="defender", bids=False, shown=(("deal", "all"),),
-                                         arrangement="pile", open=open))
+                                         arrangement="pile", open=open, name="half-dummy"))
 
     @hookimpl
     def skat_table(self):

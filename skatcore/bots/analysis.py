@@ -88,7 +88,9 @@ def analyse(deal) -> dict:
         the value after it), ``changes`` (every card that moved the value:
         who, which card, from, to, how much was given away), ``played``
         (the value actually reached), ``complete`` (whether every card was
-        played) and ``target`` (the value that wins: 61 points, or 0 tricks).
+        played), ``target`` (the value that wins: 61 points, 90 where the
+        game asks schneider, or 0 tricks: :func:`card_points_to_win`) and
+        ``total`` (the card points of the deck).
     :raises NotSolvable: a deal without declarer, or without play, under a
         ruleset whose plugin decides trick winners in a way no table can hold
         (:mod:`skatcore.engine.trick_table`: the solver plays one that can),
@@ -134,10 +136,36 @@ def analyse(deal) -> dict:
             break
         tricks.append({"trick": n, "leader": SEATS[t.leader], "cards": [CARD_NAMES[c] for c in t.cards],
                        "winner": SEATS[t.winner] if t.winner is not None else None, "value": value})
-    target = deal.rules.thresholds.win if deal.contract.goal == "card_points" else 0
+    target = card_points_to_win(deal) if deal.contract.goal == "card_points" else 0
     return {"contract": deal.contract.name, "declarer": SEATS[deal.declarer], "goal": deal.contract.goal,
-            "target": target, "start": start, "tricks": tricks, "changes": changes, "played": taken,
+            "target": target, "total": sum(table.points[c] for c in deal.rules.deck.cards), "start": start, "tricks": tricks, "changes": changes, "played": taken,
             "complete": pos.hands == (0, 0, 0)}
+
+
+def card_points_to_win(deal) -> int:
+    """The fewest card points with which the declarer wins this game, as the
+    ruleset scores it: 61, 90 with schneider announced or where only the
+    schneider's multiplier reaches the bid (A8: an overbid game with 61 is
+    lost), one more than all where no card points win it.  All the card
+    points count as every trick; fewer, as a trick to each side.  A win
+    condition decided by the tricks themselves (music) is left to the tricks."""
+    from skatcore.engine.scoring import make_facts, score_game
+    from skatcore.errors import InputError
+
+    rules = deal.rules
+    total = sum(deal.table.points[c] for c in rules.deck.cards)
+    matadors = deal.table.matadors(deal.declarer_cards())
+    for points in range(total + 1):
+        every = points == total
+        facts = make_facts(rules, deal.contract, deal.declaration, bid=deal.bid or 0, declarer=deal.declarer,
+                           matadors=matadors, declarer_points=points, declarer_tricks=rules.deck.hand if every else 1,
+                           defender_tricks=0 if every else 1)
+        try:
+            if score_game(rules, facts).won:
+                return points
+        except InputError:  # a condition the card points cannot decide
+            return rules.thresholds.win
+    return total + 1
 
 
 def wins(result: dict, value: int) -> bool:
@@ -188,7 +216,9 @@ def headline(result: dict, symbols: bool = False) -> str:
         return f"{what} ({'wins' if won else 'loses'})"
 
     played = "played" if result["complete"] else f"played to trick {len(result['tricks'])}:"
-    line = (f"{result['contract']} by {_who(result, result['declarer'])}: {played} {counted(s['result'], s['result_wins'])}, "
+    # a record without play (its outcome only): no result was played, only the double-dummy one is known
+    done = f"{played} {counted(s['result'], s['result_wins'])}" if result["tricks"] else "no card played"
+    line = (f"{result['contract']} by {_who(result, result['declarer'])}: {done}, "
             f"double-dummy {counted(s['double_dummy'], s['double_dummy_wins'])}")
     loss = s["biggest_loss"]
     if loss is None:
@@ -203,7 +233,11 @@ def describe(result: dict, symbols: bool = False) -> list[str]:
     played it and a card that would have kept it."""
     points = result["goal"] == "card_points"
     unit = "card points" if points else "tricks the declarer must take"
-    target = f"{result['target']}+ wins" if points else "0 wins"
+    target = "0 wins"
+    if points:
+        total = result.get("total", 120)
+        target = (f"{result['target']}+ wins" if result["target"] < total else
+                  f"{total}, every trick, wins" if result["target"] == total else "no card points win it")
     lines = [headline(result, symbols), f"  double-dummy value: {unit} ({target})",
              f"  start     {result['start']:>4}  {'wins' if wins(result, result['start']) else 'loses'}"]
     by_trick: dict[int, list[dict]] = {}
@@ -218,5 +252,8 @@ def describe(result: dict, symbols: bool = False) -> list[str]:
                          + (f" ({better} kept {ch['before']})" if better else ""))
         won = f"-> {_who(result, t['winner'])}" if t["winner"] else "(unfinished)"
         lines.append(f"  trick {t['trick']:<3} {t['value']:>4}  {cards:<11} {won}" + (f"   {'; '.join(notes)}" if notes else ""))
-    lines.append(f"  played    {result['played']:>4}" + ("" if result["complete"] else " (the record's play ends here)"))
+    if not result["tricks"]:  # the skat's points so far would read as the game's card points
+        lines.append("  played    none (the record has no play)")
+    else:
+        lines.append(f"  played    {result['played']:>4}" + ("" if result["complete"] else " (the record's play ends here)"))
     return lines

@@ -140,7 +140,9 @@ def cmd_plugins(args) -> int:
     if getattr(args, "json", False):
         print(json_text([i.to_json() for i in infos], indent=2))
     else:
-        print("\n\n".join(format_plugin(i) for i in infos))
+        from skatcore.cli.wrap import emit
+
+        emit("\n\n".join(format_plugin(i) for i in infos).split("\n"))
     return 0
 
 

@@ -25,6 +25,9 @@ def _show_warning(message, category, filename, lineno, file=None, line=None):
 def main(argv: list[str] | None = None) -> int:
     import warnings
 
+    for stream in (sys.stdout, sys.stderr):  # a terminal that cannot show é or Δ (an ASCII or Latin-1 locale): \xe9, not an internal error
+        if getattr(stream, "errors", None) == "strict" and hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning  # one line, like the errors
         return _main(argv)
@@ -44,12 +47,17 @@ def _main(argv: list[str] | None) -> int:
         with trusting(args.trust):
             return args.func(args) or 0
     except SystemExit as exc:  # --help/--version: main(argv) returns the status instead of exiting
+        if isinstance(exc.__context__, BrokenPipeError):  # rich's answer to a reader gone (skat simulate | head): exit 1
+            return 0
         return exc.code if isinstance(exc.code, int) else 0
     except InputError as exc:
         print(printable(f"skat: error: {exc}"), file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
+    except KeyboardInterrupt:  # Ctrl-C: one line, not a traceback; 130 as the shell reports a SIGINT
+        print("skat: interrupted", file=sys.stderr)
+        return 130
     except OSError as exc:  # a file name the system refuses (too long, a directory, no permission)
         name = f"{shorten(str(exc.filename))}: " if exc.filename else ""
         print(printable(f"skat: error: {name}cannot use this file ({exc.strerror or type(exc).__name__})"), file=sys.stderr)
@@ -124,18 +132,21 @@ def add_trust_flag(parser: argparse.ArgumentParser, default=False) -> None:
 
 
 def cmd_rulesets(args) -> int:
+    from skatcore.cli.wrap import emit
     from skatcore.rules.ruleset import all_rulesets, read_yaml
+    rows = []
     for name, path in sorted(all_rulesets().items()):  # shipped, and installed (entry points skat.rulesets)
         doc = read_yaml(path) or {}
-        print(printable(f"{name:16} {doc.get('description', '')}"))
+        rows.append(printable(f"{name:16} {doc.get('description', '')}"))
+    emit(rows)
     return 0
 
 
 def cmd_rules(args) -> int:
+    from skatcore.cli.wrap import emit
     from skatcore.rules.overview import rules_lines
 
-    for line in rules_lines(args.name):
-        print(printable(line))
+    emit(printable(line) for line in rules_lines(args.name))
     return 0
 
 

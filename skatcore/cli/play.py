@@ -28,9 +28,9 @@ import time
 from rich.markup import escape
 
 from skatcore.bots.registry import make_player, resolve_player
-from skatcore.cards import POINTS
+from skatcore.cards import POINTS, cards_in
 from skatcore.cli.play_table import WAIT_SHOWN, played, seats_in_order
-from skatcore.cli.play_text import can_show_symbols, cards_markup, d_text, sort_hand
+from skatcore.cli.play_text import PlainStream, can_show_symbols, cards_markup, d_text, sort_hand
 from skatcore.cli.play_turn import Quit, Turns, Undo
 from skatcore.engine.deal import Bid, Deal, Declare, Discard, Hold, Pass, Phase, PickUp, Play
 from skatcore.engine.table import people, seating
@@ -72,8 +72,10 @@ class TerminalGame(Turns):
         self.seed = seed
         self.stdin = stdin or sys.stdin
         self.stdout = stdout or sys.stdout
-        self.console = _console(self.stdout)
         self.symbols = can_show_symbols(self.stdout)
+        if not self.symbols:  # the help and the table's marks in letters, not an encoding error
+            self.stdout = PlainStream(self.stdout)
+        self.console = _console(self.stdout)
         self.people = list(people(rules))  # a straw man's seat is nobody's
         self.kinds = list(kinds or ["heuristic"])
         if len(self.kinds) == 1:  # one player for every bot
@@ -84,11 +86,14 @@ class TerminalGame(Turns):
         self.quiet = False  # replaying a deal after an undo: nothing is said
         self.waits: list[tuple[str, str, float]] = []  # (player kind, phase, seconds): each bot decision a person waited for
         self.helped = False  # the help line is shown once
+        self.skat_before = 0  # the skat before the last action (a mask)
 
     # -- io ----------------------------------------------------------------------
     def say(self, text="") -> None:  # markup; its texts (explanations, labels) may come from a local ruleset
-        if not self.quiet:
-            self.console.print(printable(text) if isinstance(text, str) else text)
+        if not self.quiet:  # a table or panel is fitted to the width, not cut off; a line is broken between words on a
+            # terminal (the terminal would break it anywhere: "3 x spades 1" over "1 = 33"), whole into a file or pipe
+            text_line = isinstance(text, str)
+            self.console.print(printable(text) if text_line else text, soft_wrap=text_line and not self.console.is_terminal)
             self.stdout.flush()
 
     def cards(self, cards) -> str:
@@ -109,21 +114,36 @@ class TerminalGame(Turns):
                         break
             if self.session.state.closed:
                 self.say(f"the session is over: {self.session.state.closed}")
-        except Quit:
+        except (Quit, KeyboardInterrupt):  # q, the end of the input, Ctrl-C: the same stop, with the sheet so far
             self.quiet = False
             self.say("")
             self.say("stopped.")
             if k:
                 self.show_sheet()
+        if self.session.state.lines:
+            self.show_final()
         return 0
+
+    def show_final(self) -> None:
+        """What the session rules add at its end (Seeger-Fabian's extra
+        points at a tournament: B1), and the final totals with them."""
+        try:
+            res = self.session.finish()
+        except InputError as exc:
+            self.say(f"  no final totals: {escape(str(exc))}")
+            return
+        for c in res.extra:
+            self.say(f"  {escape(c.label)}: " + ", ".join(f"{n} {c.values.get(n, 0):+d}" for n in self.names))
+        if res.extra:
+            self.say("final: " + ", ".join(f"{n} {res.final[n]:+d}" for n in self.names))
 
     def slot(self, seat: int) -> int:
         """The player (0 you, then clockwise) at a seat in this deal."""
         return self.seats[SEATS[seat]]
 
     def who(self, seat: int) -> str:
-        """``you``, ``Ann``, or the seat nobody plays (a straw man)."""
-        return self.names[self.slot(seat)] if seat in self.people else "straw man"
+        """``you``, ``Ann``, or the seat nobody sits at as the form calls it (``Oma``; the straw man)."""
+        return self.names[self.slot(seat)] if seat in self.people else self.rules.table.seats[seat].name or "straw man"
 
     def name(self, seat: int) -> str:
         return f"{self.who(seat)} ({SEATS[seat]})" if seat in self.people else self.who(seat)
@@ -188,7 +208,7 @@ class TerminalGame(Turns):
                     self.waits.append((kind, deal.phase.name.lower(), secs))
                 if isinstance(action, Play):
                     self.thought.setdefault(len(deal.tricks) - 1, {})[seat] = secs
-            before = deal.phase
+            before, self.skat_before = deal.phase, deal.skat  # a skat pushed on is not the one dealt
             deal.apply(action)
             self.narrate(deal, seat, action, before, secs)
             if rules.calls and deal.phase is Phase.PLAY:
@@ -230,14 +250,15 @@ class TerminalGame(Turns):
             self.say(f"  {who}: {escape(str(action))}")
             if deal.phase is not Phase.BIDDING and before is Phase.BIDDING:
                 if deal.declarer is not None:
-                    self.say(f"  {self.name(deal.declarer)} wins the bidding at {deal.bid}")
+                    wins = "win" if self.who(deal.declarer) == "you" else "wins"
+                    self.say(f"  {self.name(deal.declarer)} {wins} the bidding at {deal.bid}")
                 elif deal.done:
                     self.say("  all passed")
                 else:
                     self.say(f"  all passed: {escape(rules_all_pass(deal))}")
             return
         if isinstance(action, PickUp) and deal.controller(seat) == self.me:
-            self.say(f"  you pick up the skat: {self.cards(sort_hand(deal.original_skat))}")
+            self.say(f"  you pick up the skat: {self.cards(sort_hand(cards_in(self.skat_before)))}")
             return
         if isinstance(action, Discard):
             if deal.controller(seat) == self.me:
@@ -246,7 +267,7 @@ class TerminalGame(Turns):
                 self.say(f"  {who} puts {len(action.cards)} cards away")
             return
         if isinstance(action, Declare):
-            self.say(f"  {who} declares {d_text(action.declaration)}")
+            self.say(f"  {who} {'declare' if self.who(seat) == 'you' else 'declares'} {d_text(action.declaration)}")
             return
         shown = "".join(f"; {escape(k)} {self.cards([v]) if isinstance(v, int) else escape(v)}" for k, v in deal.marks.items()
                         if k not in self._marks_said and isinstance(v, (int, str)))
@@ -258,6 +279,9 @@ class TerminalGame(Turns):
         self.say(f"result: {escape(r.explanation)}{self.card_points(deal)}")
         if deal.contract is not None and deal.original_skat:
             put = f"; put away {self.cards(deal.discard)}" if deal.discard else ""
+            end = list(cards_in(deal.skat))
+            if not deal.discard and end and set(end) != set(deal.original_skat):  # pushed on (Schieberamsch): what counted
+                put = f"; at the end: {self.cards(sort_hand(end))}"
             self.say(f"  the skat: {self.cards(deal.original_skat)}{put}")
         if deal.aside:
             self.say(self.aside_line(deal))
@@ -292,9 +316,9 @@ class TerminalGame(Turns):
     @staticmethod
     def card_points(deal: Deal) -> str:
         """The card points of a declarer's game, for the result line (a
-        Ramsch's explanation has them per seat)."""
-        if deal.declarer is None or deal.contract is None or deal.table is None:
-            return ""
+        Ramsch's explanation has them per seat; a null has none)."""
+        if deal.declarer is None or deal.contract is None or deal.table is None or deal.contract.no_trick:
+            return ""  # a null is won by taking no trick: card points decide nothing (and the deal may end early)
         points = deal.facts().declarer_points
         total = sum(deal.table.points[c] for c in deal.rules.deck.cards)
         return f"  (card points: declarer {points}, defenders {total - points})"

@@ -20,6 +20,7 @@ from skatcore.errors import printable
 from skatcore.model import SEATS
 
 WIDTH = 78  # the table fits an 80-column terminal
+LABEL_BESIDE = 10  # characters: "your hand" fits beside ten cards in 60 columns
 WAIT_SHOWN = 0.1  # seconds: a bot's thinking time is shown where a person waits this long or longer
 
 
@@ -63,24 +64,31 @@ def card_points(deal, me: int, who: Callable[[int], str]) -> str:
     return f"{escape(who(d))} {pts[d]} · {side}{mine} {sum(pts[s] for s in defenders)}"
 
 
-def hand_row(cards: list[int], numbered: list[int], symbols: bool, label: str = "your hand") -> Table:
+def hand_row(cards: list[int], numbered: list[int], symbols: bool, label: str = "your hand") -> Table | Group:
     """A hand in one row, each card of ``numbered`` with its number beneath
-    (the others dimmed, without a number)."""
+    (the others dimmed, without a number).  A long label (a straw man's
+    cards) goes on a line of its own: beside ten cards it would leave no
+    room for them on a narrow terminal."""
     grid = Table.grid(padding=(0, 1))
     grid.add_column(no_wrap=True)
     for _ in cards:
         grid.add_column(justify="center", no_wrap=True)
     number = {c: i for i, c in enumerate(numbered, 1)}
-    grid.add_row(f"{label}:", *(card_markup(c, symbols) if c in number else f"[dim]{card_markup(c, symbols)}[/dim]"
-                                for c in cards))
+    head = f"{label}:" if len(label) <= LABEL_BESIDE else " "
+    grid.add_row(head, *(card_markup(c, symbols) if c in number else f"[dim]{card_markup(c, symbols)}[/dim]"
+                         for c in cards))
     grid.add_row("", *(f"[cyan]{number[c]}[/cyan]" if c in number else "" for c in cards))
-    return grid
+    return grid if len(label) <= LABEL_BESIDE else Group(f"{escape(label)}:", grid)
 
 
-def card_table(deal, me: int, who: Callable[[int], str], symbols: bool, title: str, thought: dict) -> Panel:
+def card_table(deal, me: int, who: Callable[[int], str], symbols: bool, title: str, thought: dict,
+               width: int = WIDTH) -> Panel:
     """The table at your turn to play a card (``me``: the seat you play
     now): the other seats left and right, the trick in the middle, the
-    card points below."""
+    card points below.  A title wider than the table (a ``width`` narrower
+    than 80 columns) keeps its first part (``deal 3 (pub)``) and puts what
+    follows ``·`` (the game and the bid) on the first line inside, where it
+    wraps: the border would cut it off (``(bid 2`` for 24)."""
     view = deal.view(me)
     table = deal.table
     others = [s for s in seats_in_order(deal, me) if s != me]
@@ -94,13 +102,19 @@ def card_table(deal, me: int, who: Callable[[int], str], symbols: bool, title: s
     for s in others:
         cards = view.others.get(s) or (view.declarer_hand if s == view.declarer else None)
         if cards:
-            shown.append(f"{escape(who(s))} shows {cards_markup(sort_hand(cards_in(cards), table), symbols)}")
+            whose = "your hand:" if who(s) == "you" else f"{escape(who(s))} shows"  # you play a straw man's cards
+            shown.append(f"{whose} {cards_markup(sort_hand(cards_in(cards), table), symbols)}")
     trick = deal.tricks[-1]
     order = seats_in_order(deal, trick.leader)
     on_table = played(trick.cards, order, who, symbols, thought) if trick.cards else f"{escape(who(me))} to lead"
     middle = Align.center(f"trick {len(deal.tricks)}:  {on_table}")
     points = f"[dim]card points in tricks:[/dim] {card_points(deal, me, who)}"
-    return Panel(Group(seats, *shown, "", middle, "", points), title=escape(printable(title)), title_align="left", width=WIDTH)
+    title = printable(title)
+    top: list = []
+    if len(title) + 6 > min(WIDTH, width) and " · " in title:  # "╭─ " and " ─╮" around it
+        title, _, game = title.partition(" · ")
+        top = [escape(game)]
+    return Panel(Group(*top, seats, *shown, "", middle, "", points), title=escape(title), title_align="left", width=WIDTH)
 
 
 def contract_title(deal, who: Callable[[int], str]) -> str:

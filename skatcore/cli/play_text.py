@@ -23,6 +23,32 @@ def can_show_symbols(stream) -> bool:
     return True
 
 
+class PlainStream:
+    """An output stream that cannot show the suit symbols (an ASCII or
+    Latin-1 locale): what the table writes with them in letters (``♠7`` as
+    ``S7``, ``·`` as ``-``, ``→`` as ``->``), anything else it cannot encode
+    as ``?``, so that no line stops the game."""
+
+    PLAIN = str.maketrans({"♣": "C", "♠": "S", "♥": "H", "♦": "D", "·": "-", "→": "->", "…": "..."})
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.encoding = getattr(stream, "encoding", None) or "ascii"
+
+    def write(self, text: str) -> int:
+        plain = text.translate(self.PLAIN).encode(self.encoding, "replace").decode(self.encoding)
+        return self.stream.write(plain)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+
 def card_markup(c: int, symbols: bool = True) -> str:
     """A card as rich markup: ``[red]♥10[/red]`` (``HT`` without symbols)."""
     name = CARD_NAMES[c]
@@ -76,10 +102,14 @@ def sort_hand(cards, table=None) -> list[int]:
     return sorted(cards, key=key)
 
 
+HAND_NOTE = "the matadors of your hand; the skat counts too"
+
+
 def declaration_values(rules, options, known: int, bid: int, hand_game: bool) -> list[str]:
     """Each declaration with what it is worth won simply, with the
     matadors of the ``known`` cards (a mask: the hand and the cards put
-    away), and whether that reaches the bid."""
+    away), and whether that reaches the bid.  (A hand game's note that the
+    skat counts too is said once, above the list: :data:`HAND_NOTE`.)"""
     out = []
     for d in options:
         if not rules.contracts[d.game].declarer:  # all against all (a Ramsch declared): no game value to reach
@@ -87,9 +117,9 @@ def declaration_values(rules, options, known: int, bid: int, hand_game: bool) ->
             continue
         table = rules.tricks[d.game]
         value, how = game_value(rules, d, table.matadors(known))
-        verdict = "[green]reaches the bid[/green]" if value >= bid else f"[red]below the bid {bid}: overbid[/red]"
-        note = " (matadors of your hand; the skat counts too)" if hand_game and table.trumps else ""
-        out.append(f"{d_text(d)}  [dim]{how}{note}[/dim]  {verdict}")
+        verdict = ("" if not bid else  # no bidding (Offiziersskat): no bid to reach
+                   "[green]reaches the bid[/green]" if value >= bid else f"[red]below the bid {bid}: overbid[/red]")
+        out.append(f"{d_text(d)}  [dim]{how}[/dim]  {verdict}".rstrip())
     return out
 
 

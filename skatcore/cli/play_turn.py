@@ -9,15 +9,18 @@ from rich.markup import escape
 
 from skatcore.cards import cards_in
 from skatcore.cli.play_table import card_table, contract_title, hand_row, played, seats_in_order
-from skatcore.cli.play_text import declaration_values, sort_hand
+from skatcore.cli.play_text import HAND_NOTE, declaration_values, sort_hand
 from skatcore.cli.play_words import MAX_INPUT, NotUnderstood, pick_cards, why_not
 from skatcore.engine.deal import Bid, Call, Discard, Hold, Pass, Phase, Play
+from skatcore.errors import shorten
 from skatcore.model import SEATS
 
 MAX_BIDS_SHOWN = 8
 QUIT = ("q", "quit", "exit")
 HINT = ("?", "hint")
-HELP = "a number or a card (♣A, CA, club ace, Kreuz As) · ? hint · last · undo · q stop"
+CARD_WAYS = "♣A, CA, club ace, Kreuz As"
+COMMANDS = "? hint · last · undo · q stop"
+HELP = f"a number or a card ({CARD_WAYS}) · {COMMANDS}"
 
 
 class Quit(Exception):
@@ -50,7 +53,7 @@ class Turns:
             self.say(f"  {i:>2}) {o}")
         while True:
             text = self.ask(prompt)
-            if text.isdigit() and 1 <= int(text) <= len(options):
+            if text.isdecimal() and 1 <= int(text) <= len(options):
                 return int(text) - 1
             self.say(f"  type a number from 1 to {len(options)} (q to stop)")
 
@@ -87,9 +90,11 @@ class Turns:
             self.say(f"your bid (now {deal.bid or 'nothing'}):")
             return options[self.choose([str(a) for a in options])]
         if phase is Phase.DECLARE:
-            self.say(f"declare (bid {deal.bid}):")
+            note = f" [dim]({HAND_NOTE})[/dim]" if deal.route == "hand" and deal.original_skat else ""
+            self.say((f"declare (bid {deal.bid}):" if deal.bid else "declare:") + note)  # no bidding (Offiziersskat): no bid
             known = view.hand | sum(1 << c for c in view.discard)
-            options = declaration_values(self.rules, [a.declaration for a in legal], known, deal.bid, deal.route == "hand")
+            options = declaration_values(self.rules, [a.declaration for a in legal], known, deal.bid,
+                                         deal.route == "hand" and bool(deal.original_skat))  # a skat unseen
             return legal[self.choose(options)]
         if phase is Phase.SKAT:
             self.say(f"you play for {deal.bid}: pick up the skat or play hand?")
@@ -125,7 +130,7 @@ class Turns:
             try:
                 picks = sorted(set(pick_cards(text, cards)))
             except NotUnderstood as exc:
-                self.say(f"  {escape(repr(str(exc)))} is not one of your cards: type {k} numbers or cards, e.g. 3 7 or ♠7 ♦8")
+                self.say(f"  {escape(repr(shorten(str(exc), 24)))} is not one of your cards: type {k} numbers or cards, e.g. 3 7 or ♠7 ♦8")
                 continue
             if len(picks) == k and Discard(tuple(picks)) in legal:
                 return Discard(tuple(picks))
@@ -160,7 +165,8 @@ class Turns:
         """Your card (or a table call) at the drawn table."""
         hand = deal.hands[me]
         title = f"{self.title} · {contract_title(deal, self.who)}"
-        self.say(card_table(deal, me, self.who, self.symbols, title, self.thought.get(len(deal.tricks) - 1, {})))
+        self.say(card_table(deal, me, self.who, self.symbols, title, self.thought.get(len(deal.tricks) - 1, {}),
+                            self.console.width))
         label = "your hand" if deal.controller(me) == me else f"{SEATS[me]}'s cards (you play them)"
         self.say(hand_row(sort_hand(cards_in(hand), deal.table), cards, self.symbols, label))
         for i, c in enumerate(calls, len(cards) + 1):
@@ -187,12 +193,16 @@ class Turns:
                 self.say(f"  you take back {self.cards([self.script[plays[-1]].card])}")
                 del self.script[plays[-1]:]
                 raise Undo
-            if text.isdigit() and len(cards) < int(text) <= len(cards) + len(calls):
+            if text.isdecimal() and len(cards) < int(text) <= len(cards) + len(calls):
                 return calls[int(text) - len(cards) - 1]
+            said = low.removeprefix("call ").strip()
+            if called := next((c for c in calls if c.name.lower() == said), None):  # "kontra", "call re"
+                return called
             try:
                 picks = pick_cards(text, cards)
             except NotUnderstood as exc:
-                self.say(f"  {escape(repr(str(exc)))}: type a number from 1 to {len(cards) + len(calls)} or a card ({HELP})")
+                self.say(f"  {escape(repr(shorten(str(exc), 24)))}: type a number from 1 to {len(cards) + len(calls)} or a card "
+                         f"({CARD_WAYS}); {COMMANDS}")
                 continue
             if len(picks) != 1:
                 self.say("  one card, please")

@@ -71,7 +71,7 @@ def read_choices(text: str) -> list[int | str]:
         elif w in _RANK and nxt in _SUIT:  # "ace clubs" ("of" dropped)
             out.append(_SUIT[nxt] + _RANK[w])
             i += 2
-        elif w.isdigit() and len(w) <= 3:
+        elif w.isdecimal() and len(w) <= 3:  # isdigit() is true of "²", which int() refuses
             out.append(int(w))
             i += 1
         elif (c := _card_word(w)) is not None:

@@ -140,6 +140,8 @@ class SeatPlan:
         that refills the open cards after every trick).  Only open cards may
         be played; cards not yet turned up are seen by nobody.
     :param open: open cards of a ``stacks`` or ``pile`` arrangement.
+    :param name: what the players call a seat nobody sits at (``Oma``, the
+        ``half-dummy``); empty: the straw man.
     """
 
     controller: str = "own"
@@ -147,6 +149,7 @@ class SeatPlan:
     shown: tuple[tuple[str, str], ...] = ()
     arrangement: str = "hand"
     open: int = 0
+    name: str = ""
 
     def problems(self, hand: int) -> str | None:
         """Why this plan cannot be played with ``hand`` cards, or ``None``."""

@@ -473,7 +473,8 @@ def print_table(title: str | None, columns: Sequence[str], rows: Iterable[Sequen
     def table(lines: bool, header: bool = True) -> Table:
         made = Table(title=title and Text(printable(title)) if header else None, show_lines=lines, show_header=header)
         for i, c in enumerate(columns):
-            made.add_column(Text(printable(c)), justify="left" if i == 0 else "right")
+            # folded, not cut to "83…": a number too wide for a narrow terminal goes on over lines, all its digits shown
+            made.add_column(Text(printable(c)), justify="left" if i == 0 else "right", overflow="fold")
         for r in cells:
             made.add_row(*r)
         return made

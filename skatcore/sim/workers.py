@@ -58,7 +58,7 @@ def dask_workers(address: str, unknown: int = 8) -> int:
     if not address.startswith("local:"):
         return unknown
     workers = address.partition(":")[2]
-    if not workers.isdigit() or int(workers) < 1:
+    if not workers.isdecimal() or int(workers) < 1:  # isdigit() is true of "²", which int() refuses
         raise InputError(f"--dask local:N needs a number of workers, not {workers!r}")
     return int(workers)
 

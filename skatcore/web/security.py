@@ -128,7 +128,8 @@ class Guard:
             return await self.app(scope, receive, send)
         request = Request(scope)
         length = request.headers.get("content-length")
-        if length is not None and (not length.isdigit() or int(length) > MAX_BODY):
+        digits = length is not None and length.isascii() and length.isdigit()  # "²".isdigit(), which int() refuses
+        if length is not None and (not digits or int(length) > MAX_BODY):
             return await _refuse(413, f"request too large (at most {MAX_BODY // 1024} KB)", scope, receive, send)
         if request.method not in SAFE_METHODS:
             why = _cross_site(request)

@@ -103,8 +103,8 @@ def test_the_hand_is_sorted_as_a_player_sorts_it(official):
     _raw, text = official
     rules = get_rules("official")
     for deal in deals_of(text):
-        game = re.search(r"you \(\w+\) declares (\w+)", deal)[1]
-        before, _, after = deal.partition(" declares ")
+        game = re.search(r"you \(\w+\) declare (\w+)", deal)[1]
+        before, _, after = deal.partition(" declare ")
         for line in re.findall(r"your hand: (.*)", before):
             assert shown_cards(line) == sort_hand(shown_cards(line))
         for line in re.findall(r"your hand: (.*)", after):

@@ -364,3 +364,20 @@ def test_a_game_under_card_point_rules_is_solved_unless_they_count_more_than_the
         else:
             assert out.startswith("13577: clubs by Madmax (middlehand): ")
     assert solve(capsys, str(game))[0] == 0  # the same game under the official rules is solved
+
+
+def test_a_record_without_play_shows_no_result_played(capsys):
+    """examples/overbid-clubs-hand.yaml has its outcome (74 card points) but
+    no card: nothing was played to show, only the double-dummy value (the
+    skat's 5 points were shown as "played 5", the start as "played to
+    trick 0: 102")."""
+    example = Path(__file__).parents[2] / "examples" / "overbid-clubs-hand.yaml"
+    _rc, out, _ = solve(capsys, str(example), "--json")
+    start = json.loads(out)["start"]
+    rc, out, _ = solve(capsys, str(example))
+    lines = out.splitlines()
+    assert rc == 0 and "played to trick 0" not in out
+    verdict = "wins" if start >= 90 else "loses"  # with 1, hand: only schneider (48) reaches the bid of 46
+    assert lines[0] == (f"{example}: clubs by Clara (middlehand): no card played, double-dummy {start} ({verdict}); "
+                        "no card changed the value")
+    assert lines[-1] == "  played    none (the record has no play)"

@@ -136,3 +136,22 @@ def test_a_wrapped_label_is_never_a_row_of_its_own(capsys, monkeypatch, columns)
     wrapped = any(len(r) > 1 for r in rows)
     assert wrapped == (columns in ("100", "72"))
     assert ("├" in out.split("statistics (95%", 1)[1]) == wrapped
+
+
+def test_a_narrow_terminal_folds_a_number_rather_than_cut_it(capsys, monkeypatch):
+    """Five rulesets at ``COLUMNS=60``: a cell too wide goes on over lines
+    (``83.`` over ``1%``); it was cut to ``83…``, a number nobody could read
+    back.  Each column's lines, joined, give back the cell in full."""
+    monkeypatch.setenv("COLUMNS", "60")
+    names = ["official", "texas", "tournee", "pub", "danish"]
+    assert main(["compare", *names, "--deals", "36", "--seed", "5"]) == 0
+    out = capsys.readouterr().out
+    assert "…" not in out
+    monkeypatch.setenv("COLUMNS", "400")
+    assert main(["compare", *names, "--deals", "36", "--seed", "5"]) == 0
+    wide = capsys.readouterr().out.split("statistics (95%", 1)[1]
+    row = next(line for line in wide.splitlines() if line.startswith("│ declarer win rate"))
+    cells = [c.strip() for c in row.split("│")[2:-1]]
+    narrow = out.split("statistics (95%", 1)[1].split("├")[1]  # the rows of the first statistic after "deals"
+    columns = zip(*[line.split("│")[2:-1] for line in narrow.splitlines() if line.startswith("│")], strict=True)
+    assert ["".join(part.strip() for part in col).replace(" ", "") for col in columns] == [c.replace(" ", "") for c in cells]
