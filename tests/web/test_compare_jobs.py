@@ -101,7 +101,7 @@ def test_posts_sent_at_once_start_two_comparisons_only(server):
     base, _ = server
 
     async def burst() -> list[int]:
-        async with httpx.AsyncClient(base_url=base) as client:
+        async with httpx.AsyncClient(base_url=base, timeout=120) as client:  # (two jobs share the GIL with the server)
             await client.get(f"/?key={KEY}")
             await client.get("/compare")
             form = {"csrf": client.cookies.get("skat_csrf"), "ruleset": ["official", "pub"], "deals": "20000",
