@@ -5,6 +5,7 @@ and stopped the middleware with a ValueError (a 500 and a traceback)."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -28,7 +29,8 @@ def status(length: bytes) -> int:
     scope = {"type": "http", "method": "GET", "path": "/", "raw_path": b"/", "query_string": b"", "root_path": "",
              "scheme": "http", "server": ("127.0.0.1", 8000), "client": ("127.0.0.1", 1), "http_version": "1.1",
              "headers": [(b"host", b"127.0.0.1"), (b"content-length", length)]}
-    asyncio.run(Guard(_app)(scope, receive, send))
+    with ThreadPoolExecutor(1) as thread:  # a loop of its own (after a Playwright test this thread's loop runs)
+        thread.submit(lambda: asyncio.run(Guard(_app)(scope, receive, send))).result()
     return next(m["status"] for m in sent if m["type"] == "http.response.start")
 
 
