@@ -136,24 +136,25 @@ def analyse(deal) -> dict:
             break
         tricks.append({"trick": n, "leader": SEATS[t.leader], "cards": [CARD_NAMES[c] for c in t.cards],
                        "winner": SEATS[t.winner] if t.winner is not None else None, "value": value})
-    target = card_points_to_win(deal) if deal.contract.goal == "card_points" else 0
+    total = sum(table.points[c] for c in deal.rules.deck.cards)
+    target = card_points_to_win(deal, total) if deal.contract.goal == "card_points" else 0
     return {"contract": deal.contract.name, "declarer": SEATS[deal.declarer], "goal": deal.contract.goal,
-            "target": target, "total": sum(table.points[c] for c in deal.rules.deck.cards), "start": start, "tricks": tricks, "changes": changes, "played": taken,
+            "target": target, "total": total, "start": start, "tricks": tricks, "changes": changes, "played": taken,
             "complete": pos.hands == (0, 0, 0)}
 
 
-def card_points_to_win(deal) -> int:
+def card_points_to_win(deal, total: int) -> int:
     """The fewest card points with which the declarer wins this game, as the
     ruleset scores it: 61, 90 with schneider announced or where only the
     schneider's multiplier reaches the bid (A8: an overbid game with 61 is
-    lost), one more than all where no card points win it.  All the card
-    points count as every trick; fewer, as a trick to each side.  A win
-    condition decided by the tricks themselves (music) is left to the tricks."""
+    lost), one more than all (``total``: the deck's card points in this
+    game) where no card points win it.  All the card points count as every
+    trick; fewer, as a trick to each side.  A win condition decided by the
+    tricks themselves (music) is left to the tricks."""
     from skatcore.engine.scoring import make_facts, score_game
     from skatcore.errors import InputError
 
     rules = deal.rules
-    total = sum(deal.table.points[c] for c in rules.deck.cards)
     matadors = deal.table.matadors(deal.declarer_cards())
     for points in range(total + 1):
         every = points == total

@@ -145,6 +145,10 @@ class TerminalGame(Turns):
         """``you``, ``Ann``, or the seat nobody sits at as the form calls it (``Oma``; the straw man)."""
         return self.names[self.slot(seat)] if seat in self.people else self.rules.table.seats[seat].name or "straw man"
 
+    def does(self, seat: int, verb: str) -> str:
+        """``verb`` as :meth:`who` of ``seat`` does it: ``you take``, ``Ann takes``."""
+        return verb if self.who(seat) == "you" else f"{verb}s"
+
     def name(self, seat: int) -> str:
         return f"{self.who(seat)} ({SEATS[seat]})" if seat in self.people else self.who(seat)
 
@@ -224,7 +228,7 @@ class TerminalGame(Turns):
         if deal.table is None or t.winner is None:  # no trick is played, or this one is not done
             return ""
         pts = sum(deal.table.points[c] for c in t.cards)
-        takes = "take" if self.who(t.winner) == "you" else "takes"
+        takes = self.does(t.winner, "take")
         cards = played(t.cards, seats_in_order(deal, t.leader), self.who, self.symbols, self.thought.get(i))
         return f"  trick {i + 1}: {cards} → {escape(self.who(t.winner))} {takes} {pts}"
 
@@ -250,8 +254,7 @@ class TerminalGame(Turns):
             self.say(f"  {who}: {escape(str(action))}")
             if deal.phase is not Phase.BIDDING and before is Phase.BIDDING:
                 if deal.declarer is not None:
-                    wins = "win" if self.who(deal.declarer) == "you" else "wins"
-                    self.say(f"  {self.name(deal.declarer)} {wins} the bidding at {deal.bid}")
+                    self.say(f"  {self.name(deal.declarer)} {self.does(deal.declarer, 'win')} the bidding at {deal.bid}")
                 elif deal.done:
                     self.say("  all passed")
                 else:
@@ -267,7 +270,7 @@ class TerminalGame(Turns):
                 self.say(f"  {who} puts {len(action.cards)} cards away")
             return
         if isinstance(action, Declare):
-            self.say(f"  {who} {'declare' if self.who(seat) == 'you' else 'declares'} {d_text(action.declaration)}")
+            self.say(f"  {who} {self.does(seat, 'declare')} {d_text(action.declaration)}")
             return
         shown = "".join(f"; {escape(k)} {self.cards([v]) if isinstance(v, int) else escape(v)}" for k, v in deal.marks.items()
                         if k not in self._marks_said and isinstance(v, (int, str)))

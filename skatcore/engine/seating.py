@@ -47,12 +47,15 @@ class Seating(DealState):
         to play it; a pile asked to push the skat) is the ruleset's fault: an :class:`InputError` naming it,
         not a crash of whoever drives the deal."""
         who = self.controller(seat)
-        if self.phase is not Phase.PLAY and not self.legal_actions():  # (Revolution without the ouvert announcement
-            # its value needs: a declarer with nothing to declare, an IndexError of whoever drove the deal)
+        if who is not None and self.phase is Phase.PLAY:  # the usual move: nothing to ask
+            return who
+        n = len(self.legal_actions())
+        if n == 0 and self.phase is not Phase.PLAY:  # (Revolution without the ouvert announcement its value
+            # needs: a declarer with nothing to declare, an IndexError of whoever drove the deal)
             raise InputError(f"ruleset {self.rules.name!r}: {SEATS[seat]} is to move ({self.phase.value}) and the "
                              "rules leave nothing it may do (expected every game on the bid ladder to be one a "
                              "declarer can declare)")
-        if who is None and len(self.legal_actions()) > 1:
+        if who is None and n > 1:
             plan = self.rules.table.seats[seat].controller
             why = "the defender, and there is no declarer" if plan == "defender" else "nobody"
             raise InputError(f"ruleset {self.rules.name!r}: {SEATS[seat]} has a choice to make in a "
